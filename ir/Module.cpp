@@ -1,0 +1,113 @@
+#include "ir/Module.h"
+
+#include "ir/Casting.h"
+
+namespace ocelot::ir {
+
+void Module::setTargets(std::vector<std::string_view> targets) {
+  targets_.clear();
+  for (std::string_view t : targets)
+    targets_.push_back(strings_.intern(t));
+}
+
+std::string_view Module::architecture() const {
+  for (std::string_view t : targets_)
+    if (t.starts_with("sm_") || t.starts_with("compute_"))
+      return t;
+  return {};
+}
+
+bool Module::hasDebugTarget() const {
+  for (std::string_view t : targets_)
+    if (t == "debug")
+      return true;
+  return false;
+}
+
+void Module::itemsChanged(bool appended) {
+  if (appended) {
+    if (auto* function = dyn_cast<Function>(items_.back().get()))
+      functions_.push_back(function);
+    return;
+  }
+  functions_.clear();
+  for (const auto& item : items_)
+    if (auto* function = dyn_cast<Function>(item.get()))
+      functions_.push_back(function);
+}
+
+Function* Module::findFunction(std::string_view name) const {
+  Function* declaration = nullptr;
+  for (Function* f : functions_) {
+    if (f->name() != name)
+      continue;
+    if (f->hasBody())
+      return f;
+    declaration = f;
+  }
+  return declaration;
+}
+
+GlobalVariable* Module::findGlobal(std::string_view name) const {
+  for (const auto& item : items_)
+    if (auto* global = dyn_cast<GlobalVariable>(item.get()))
+      for (const auto& d : global->spec().declarators)
+        if (d.name == name)
+          return global;
+  return nullptr;
+}
+
+const InstructionForm& Module::form(std::string_view spelling) {
+  if (auto it = forms_.find(spelling); it != forms_.end())
+    return *it->second;
+  std::string_view interned = strings_.intern(spelling);
+  auto [it, inserted] = forms_.emplace(interned, std::make_unique<InstructionForm>(interned));
+  return *it->second;
+}
+
+bool Module::equals(const Module& other) const {
+  if (version_ != other.version_ || targets_ != other.targets_ ||
+      addressSize_ != other.addressSize_ || items_.size() != other.items_.size())
+    return false;
+  for (size_t i = 0; i < items_.size(); ++i) {
+    const ModuleItem& a = *items_[i];
+    const ModuleItem& b = *other.items_[i];
+    if (a.kind() != b.kind())
+      return false;
+    switch (a.kind()) {
+    case ModuleItem::Kind::GlobalVariable:
+      if (!(cast<GlobalVariable>(&a)->spec() == cast<GlobalVariable>(&b)->spec()))
+        return false;
+      break;
+    case ModuleItem::Kind::Function:
+      if (!cast<Function>(&a)->equals(*cast<Function>(&b)))
+        return false;
+      break;
+    case ModuleItem::Kind::File: {
+      const auto* fa = cast<FileDirective>(&a);
+      const auto* fb = cast<FileDirective>(&b);
+      if (fa->index() != fb->index() || fa->path() != fb->path() ||
+          fa->timestamp() != fb->timestamp() || fa->size() != fb->size())
+        return false;
+      break;
+    }
+    case ModuleItem::Kind::DebugSection: {
+      const auto* sa = cast<DebugSection>(&a);
+      const auto* sb = cast<DebugSection>(&b);
+      if (sa->name() != sb->name() || sa->items() != sb->items())
+        return false;
+      break;
+    }
+    case ModuleItem::Kind::Alias: {
+      const auto* aa = cast<AliasDirective>(&a);
+      const auto* ab = cast<AliasDirective>(&b);
+      if (aa->alias() != ab->alias() || aa->aliasee() != ab->aliasee())
+        return false;
+      break;
+    }
+    }
+  }
+  return true;
+}
+
+} // namespace ocelot::ir

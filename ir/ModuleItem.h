@@ -1,0 +1,109 @@
+#pragma once
+
+#include "ir/Declaration.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace ocelot::ir {
+
+/// Anything at module scope, in source order: variables, functions, `.file`, debug sections,
+/// `.alias`. Functions are ModuleItems too (see Function.h).
+class ModuleItem {
+public:
+  enum class Kind : uint8_t { GlobalVariable, Function, File, DebugSection, Alias };
+
+  virtual ~ModuleItem() = default;
+  ModuleItem(const ModuleItem&) = delete;
+  ModuleItem& operator=(const ModuleItem&) = delete;
+
+  Kind kind() const { return kind_; }
+  uint32_t line() const { return line_; }
+  void setLine(uint32_t line) { line_ = line; }
+
+protected:
+  explicit ModuleItem(Kind kind) : kind_(kind) {}
+
+private:
+  Kind kind_;
+  uint32_t line_ = 0;
+};
+
+/// A module-scope `.global`/`.const`/`.shared`/... declaration (one or more declarators).
+class GlobalVariable final : public ModuleItem {
+public:
+  explicit GlobalVariable(DeclarationSpec spec)
+      : ModuleItem(Kind::GlobalVariable), spec_(std::move(spec)) {}
+  const DeclarationSpec& spec() const { return spec_; }
+  DeclarationSpec& spec() { return spec_; }
+  static bool classof(const ModuleItem* item) { return item->kind() == Kind::GlobalVariable; }
+
+private:
+  DeclarationSpec spec_;
+};
+
+/// `.file 1 "a.cu"` or `.file 1 "a.cu", 1700000000, 1234`.
+class FileDirective final : public ModuleItem {
+public:
+  FileDirective(uint32_t index, std::string_view path, std::optional<uint64_t> timestamp,
+                std::optional<uint64_t> size)
+      : ModuleItem(Kind::File), index_(index), path_(path), timestamp_(timestamp), size_(size) {}
+  uint32_t index() const { return index_; }
+  /// As written between the quotes (escapes kept).
+  std::string_view path() const { return path_; }
+  std::optional<uint64_t> timestamp() const { return timestamp_; }
+  std::optional<uint64_t> size() const { return size_; }
+  static bool classof(const ModuleItem* item) { return item->kind() == Kind::File; }
+
+private:
+  uint32_t index_;
+  std::string_view path_;
+  std::optional<uint64_t> timestamp_;
+  std::optional<uint64_t> size_;
+};
+
+/// One line of a debug section: a label (`$L__info_string3:`) or one value of a data directive
+/// (`.b8 17`, `.b64 $L__tmp3`, `.b32 .debug_loc+1021`). Kept compact: -G modules are mostly these.
+struct SectionItem {
+  enum class Kind : uint8_t { Label, Data };
+  Kind kind = Kind::Data;
+  bool continuation = false; ///< another value of the previous directive (`.b8 1, 2`)
+  bool negative = false;     ///< Data without symbol: the value was written with '-'
+  bool hexadecimal = false;  ///< Data without symbol: the value was written in hex
+  std::string_view directive; ///< Data: ".b8", ".b32" ... (empty for continuations)
+  std::string_view symbol;    ///< Label: its name; Data: the referenced symbol, or empty
+  uint64_t value = 0;         ///< Data: the integer magnitude, or the offset added to `symbol`
+  friend bool operator==(const SectionItem&, const SectionItem&) = default;
+};
+
+/// `.section .debug_info { ... }`: kept item by item, byte-exact on emission.
+class DebugSection final : public ModuleItem {
+public:
+  explicit DebugSection(std::string_view name) : ModuleItem(Kind::DebugSection), name_(name) {}
+  std::string_view name() const { return name_; }
+  const std::vector<SectionItem>& items() const { return items_; }
+  std::vector<SectionItem>& items() { return items_; }
+  static bool classof(const ModuleItem* item) { return item->kind() == Kind::DebugSection; }
+
+private:
+  std::string_view name_;
+  std::vector<SectionItem> items_;
+};
+
+/// `.alias alias, aliasee;`
+class AliasDirective final : public ModuleItem {
+public:
+  AliasDirective(std::string_view alias, std::string_view aliasee)
+      : ModuleItem(Kind::Alias), alias_(alias), aliasee_(aliasee) {}
+  std::string_view alias() const { return alias_; }
+  std::string_view aliasee() const { return aliasee_; }
+  static bool classof(const ModuleItem* item) { return item->kind() == Kind::Alias; }
+
+private:
+  std::string_view alias_;
+  std::string_view aliasee_;
+};
+
+} // namespace ocelot::ir

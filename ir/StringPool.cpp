@@ -1,0 +1,42 @@
+#include "ir/StringPool.h"
+
+#include <cstring>
+
+namespace ocelot::ir {
+
+namespace {
+constexpr size_t kChunkSize = 64 * 1024;
+}
+
+std::string_view StringPool::intern(std::string_view text) {
+  if (auto it = strings_.find(text); it != strings_.end())
+    return *it;
+  std::string_view stored = store(text);
+  strings_.insert(stored);
+  return stored;
+}
+
+std::string_view StringPool::store(std::string_view text) {
+  if (text.empty())
+    return std::string_view();
+  if (text.size() >= kChunkSize / 4) {
+    // Large strings get a chunk of their own and leave the current chunk's free space alone.
+    chunks_.push_back(std::make_unique<char[]>(text.size()));
+    bytesAllocated_ += text.size();
+    std::memcpy(chunks_.back().get(), text.data(), text.size());
+    return std::string_view(chunks_.back().get(), text.size());
+  }
+  if (text.size() > remaining_) {
+    chunks_.push_back(std::make_unique<char[]>(kChunkSize));
+    bytesAllocated_ += kChunkSize;
+    cursor_ = chunks_.back().get();
+    remaining_ = kChunkSize;
+  }
+  std::memcpy(cursor_, text.data(), text.size());
+  std::string_view view(cursor_, text.size());
+  cursor_ += text.size();
+  remaining_ -= text.size();
+  return view;
+}
+
+} // namespace ocelot::ir

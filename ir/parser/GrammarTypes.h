@@ -1,0 +1,52 @@
+#pragma once
+
+// Value types that travel on the parser's stack between grammar rules. Kept out of the IR headers:
+// they exist only while a module is being parsed.
+
+#include "ir/Declaration.h"
+#include "ir/ModuleItem.h"
+#include "ir/Operand.h"
+#include "ir/SourceLocation.h"
+#include "ir/Statement.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace ocelot::ir::detail {
+
+/// `@%p`, `@!p` before an instruction.
+struct GuardSyntax {
+  bool present = false;
+  bool negated = false;
+  std::string_view name;
+  SourceRange location;
+};
+
+/// An identifier with where it was written (for error messages about it later).
+struct NameSyntax {
+  std::string_view name;
+  SourceRange location;
+};
+
+/// Builds the elements of `{...}` initializers, keeping lists of plain decimal integers packed
+/// (eight bytes an element) so that megabyte-sized byte tables stay small while they are parsed.
+class InitializerListBuilder {
+public:
+  void add(Initializer element);
+  Initializer finish();
+  /// Brace nesting depth of the elements added so far (for the nesting limit).
+  unsigned depth() const { return depth_; }
+
+private:
+  bool packed_ = true;
+  std::vector<int64_t> integers_;
+  std::vector<Initializer> elements_;
+  unsigned depth_ = 0;
+};
+
+/// Nesting depth of an initializer: 0 for a scalar, 1 for a flat list.
+unsigned initializerDepth(const Initializer& init);
+
+} // namespace ocelot::ir::detail

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs the whole test suite of an existing build (scripts/build.sh first).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${OCELOT_BUILD_DIR:-$root/build}
+export PATH="/usr/local/cuda/bin:$PATH"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"

@@ -1,0 +1,155 @@
+// `ocelot ptx parse|emit|stats FILE`: the PTX front end on the command line.
+
+#include "tools/ocelot/Commands.h"
+
+#include "ir/Casting.h"
+#include "ir/Emitter.h"
+#include "ir/Parser.h"
+
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+
+namespace po = boost::program_options;
+
+namespace ocelot::tools {
+
+namespace {
+
+struct ModuleStatistics {
+  size_t kernels = 0, deviceFunctions = 0, declarations = 0, globals = 0, blocks = 0,
+         instructions = 0, labels = 0, debugSections = 0;
+  std::map<std::string, size_t> opcodes;
+};
+
+ModuleStatistics collectStatistics(const ir::Module& module) {
+  ModuleStatistics stats;
+  for (const auto& item : module.items()) {
+    if (ir::isa<ir::GlobalVariable>(item.get()))
+      ++stats.globals;
+    else if (ir::isa<ir::DebugSection>(item.get()))
+      ++stats.debugSections;
+  }
+  for (const ir::Function* f : module.functions()) {
+    if (!f->hasBody()) {
+      ++stats.declarations;
+      continue;
+    }
+    ++(f->isEntry() ? stats.kernels : stats.deviceFunctions);
+    stats.blocks += f->blocks().size();
+    stats.labels += f->labels().size();
+    for (const auto& block : f->blocks())
+      block->forEachInstruction([&](const ir::Instruction& inst) {
+        ++stats.instructions;
+        ++stats.opcodes[std::string(inst.form().opcode())];
+      });
+  }
+  return stats;
+}
+
+void printStatistics(const ir::Module& module, std::ostream& out) {
+  ModuleStatistics stats = collectStatistics(module);
+  out << "version        " << module.version() << "\n";
+  out << "target         ";
+  for (size_t i = 0; i < module.targets().size(); ++i)
+    out << (i ? ", " : "") << module.targets()[i];
+  out << "\n";
+  out << "kernels        " << stats.kernels << "\n";
+  out << "functions      " << stats.deviceFunctions << " defined, " << stats.declarations
+      << " declared\n";
+  out << "globals        " << stats.globals << "\n";
+  out << "debug sections " << stats.debugSections << "\n";
+  out << "basic blocks   " << stats.blocks << "\n";
+  out << "labels         " << stats.labels << "\n";
+  out << "instructions   " << stats.instructions << "\n";
+  std::vector<std::pair<std::string, size_t>> histogram(stats.opcodes.begin(),
+                                                        stats.opcodes.end());
+  std::stable_sort(histogram.begin(), histogram.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  out << "\nopcode histogram (" << histogram.size() << " opcodes)\n";
+  for (const auto& [opcode, count] : histogram) {
+    double share = stats.instructions ? 100.0 * double(count) / double(stats.instructions) : 0.0;
+    out << "  " << std::left << std::setw(22) << opcode << std::right << std::setw(10) << count
+        << std::setw(8) << std::fixed << std::setprecision(1) << share << "%"
+        << (ir::isKnownOpcode(opcode) ? "" : "  (not in the instruction table)") << "\n";
+  }
+}
+
+void printUsage(std::ostream& out, const po::options_description& options) {
+  out << "usage: ocelot ptx <parse|emit|stats> FILE [options]\n\n" << options;
+}
+
+} // namespace
+
+int runPtxCommand(const std::vector<std::string>& args) {
+  po::options_description options("options");
+  options.add_options()("help,h", "show this help")(
+      "output,o", po::value<std::string>(), "emit: write the PTX to this file instead of stdout")(
+      "compact", "emit: do not keep statements on their original source lines");
+  po::options_description hidden;
+  hidden.add_options()("action", po::value<std::string>())("file", po::value<std::string>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("action", 1).add("file", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "ocelot ptx: " << e.what() << "\n";
+    printUsage(std::cerr, options);
+    return 2;
+  }
+  if (vm.count("help")) {
+    printUsage(std::cout, options);
+    return 0;
+  }
+  if (!vm.count("action") || !vm.count("file")) {
+    printUsage(std::cerr, options);
+    return 2;
+  }
+  std::string action = vm["action"].as<std::string>();
+  if (action != "parse" && action != "emit" && action != "stats") {
+    std::cerr << "ocelot ptx: unknown action '" << action << "'\n";
+    printUsage(std::cerr, options);
+    return 2;
+  }
+
+  ir::ParseResult result = ir::parsePtxFile(vm["file"].as<std::string>());
+  if (!result.ok()) {
+    for (const auto& diagnostic : result.diagnostics)
+      std::cerr << diagnostic.format() << "\n";
+    return 1;
+  }
+  if (action == "parse") {
+    ModuleStatistics stats = collectStatistics(*result.module);
+    std::cout << vm["file"].as<std::string>() << ": ok, " << stats.kernels << " kernels, "
+              << stats.deviceFunctions << " functions, " << stats.instructions
+              << " instructions\n";
+  } else if (action == "stats") {
+    printStatistics(*result.module, std::cout);
+  } else {
+    ir::EmitOptions emitOptions;
+    emitOptions.preserveLines = !vm.count("compact");
+    std::string text = ir::emitPtx(*result.module, emitOptions);
+    if (vm.count("output")) {
+      std::ofstream out(vm["output"].as<std::string>(), std::ios::binary);
+      out << text;
+      if (!out) {
+        std::cerr << "ocelot ptx: cannot write " << vm["output"].as<std::string>() << "\n";
+        return 1;
+      }
+    } else {
+      std::cout << text;
+    }
+  }
+  return 0;
+}
+
+} // namespace ocelot::tools

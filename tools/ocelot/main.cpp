@@ -1,0 +1,42 @@
+// `ocelot`: the command line of the Ocelot dynamic PTX instrumentation framework.
+
+#include "tools/ocelot/Commands.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+void printUsage(std::ostream& out) {
+  out << "usage: ocelot <command> [options]\n"
+         "\n"
+         "commands:\n"
+         "  ptx parse FILE     check that a PTX file parses; print errors with file:line:column\n"
+         "  ptx emit FILE      parse and print the PTX Ocelot would hand to the driver\n"
+         "  ptx stats FILE     functions, basic blocks, instructions and an opcode histogram\n"
+         "\n"
+         "Run `ocelot <command> --help` for the options of a command.\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    printUsage(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? 2 : 0;
+  }
+  std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "ptx")
+      return ocelot::tools::runPtxCommand(args);
+  } catch (const std::exception& e) {
+    std::cerr << "ocelot: " << e.what() << "\n";
+    return 2;
+  }
+  std::cerr << "ocelot: unknown command '" << command << "'\n\n";
+  printUsage(std::cerr);
+  return 2;
+}
