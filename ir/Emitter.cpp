@@ -22,11 +22,23 @@ private:
   // --- Layout -------------------------------------------------------------------------------
   /// Starts the text of something that was on `line` of the source.
   void startLine(uint32_t line) {
+    if (options_.preserveLines && line != 0 && line == line_ && !atLineStart_) {
+      character(' '); // several statements shared this source line: keep them together
+      return;
+    }
     if (!atLineStart_)
       newline();
     if (options_.preserveLines)
       while (line_ < line)
         newline();
+  }
+  /// True when a construct that takes `needed` lines starting at source line `from` fits before
+  /// source line `until` (or when lines are not preserved): nvcc's multi-line layout is used when
+  /// it does not push later statements off their lines.
+  bool fitsLines(uint32_t from, uint32_t until, size_t needed) const {
+    if (!options_.preserveLines || from == 0 || until == 0)
+      return true;
+    return until > from && until - from >= needed;
   }
   void newline() {
     out_ += '\n';
@@ -216,6 +228,9 @@ void PtxWriter::instruction(const Function& f, const Instruction& inst) {
   }
   text(inst.form().spelling());
   if (!inst.operands().empty()) {
+    if (options_.preserveLines && inst.line() != 0)
+      for (uint16_t i = 0; i < inst.operandLineOffset(); ++i)
+        newline();
     text(" \t");
     joined(inst.operands(), ", ", [&](const Operand& op) { operand(f, op); });
   }
@@ -422,11 +437,15 @@ void PtxWriter::function(const Function& f) {
     character(' ');
   }
   text(f.name());
+  // nvcc's layout: one parameter per line, `)` and each directive on lines of their own.
+  size_t needed = (sig.parameters.empty() ? 0 : sig.parameters.size() + 1) + f.directives().size();
+  bool multiline = fitsLines(f.line(), f.bodyLine(), needed + 1);
   if (sig.hasParameterList)
-    parameterList(sig.parameters, !sig.parameters.empty());
-  directives(f.directives(), true);
+    parameterList(sig.parameters, multiline && !sig.parameters.empty());
+  directives(f.directives(), multiline);
   if (!f.hasBody()) {
-    newline();
+    if (multiline)
+      startLine(f.bodyLine());
     character(';');
     return;
   }

@@ -63,7 +63,8 @@ public:
   /// False for declarations (`.extern .func vprintf(...);`).
   bool hasBody() const { return hasBody_; }
   void setHasBody(bool hasBody) { hasBody_ = hasBody; }
-  uint32_t bodyLine() const { return bodyLine_; } ///< line of the body's '{'
+  /// Line of the body's '{', or of the ';' that ends a declaration.
+  uint32_t bodyLine() const { return bodyLine_; }
   void setBodyLine(uint32_t line) { bodyLine_ = line; }
   uint32_t bodyEndLine() const { return bodyEndLine_; } ///< line of the body's '}'
   void setBodyEndLine(uint32_t line) { bodyEndLine_ = line; }
@@ -81,6 +82,10 @@ public:
   /// `%r12` for {range %r, 12}; `%SP` for a named register.
   std::string registerName(RegisterRef ref) const;
   const RegisterDeclarator& declaratorOf(RegisterRef ref) const { return registers_[ref.declarator]; }
+  /// Grows (or shrinks) the range `%r<N>` of a parameterized declarator. The IR builder uses it to
+  /// hand out fresh registers from one range per type; the caller keeps the declaring statement's
+  /// `<N>` in step.
+  void setRegisterCount(uint32_t declarator, uint32_t count) { registers_[declarator].count = count; }
 
   const std::vector<LabelInfo>& labels() const { return labels_; }
   LabelId addLabel(LabelInfo info);

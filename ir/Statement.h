@@ -89,6 +89,12 @@ public:
   const SourceLoc& sourceLoc() const { return loc_; }
   void setSourceLoc(SourceLoc loc) { loc_ = loc; }
 
+  /// How many lines below the mnemonic the operands started in the source (nvcc splits calls
+  /// over several lines). ptxas -G attributes an instruction to the line of its first operand,
+  /// so the emitter reproduces the break to keep the line table identical.
+  uint16_t operandLineOffset() const { return operandLineOffset_; }
+  void setOperandLineOffset(uint16_t offset) { operandLineOffset_ = offset; }
+
   static bool classof(const Statement* s) { return s->kind() == Kind::Instruction; }
 
 private:
@@ -96,6 +102,7 @@ private:
   std::optional<Guard> guard_;
   std::vector<Operand> operands_;
   SourceLoc loc_;
+  uint16_t operandLineOffset_ = 0;
 };
 
 class Label final : public Statement {

@@ -4,15 +4,18 @@
 
 namespace ocelot::ir::detail {
 
+bool isPlainDecimal(const ImmediateOperand& imm) {
+  return imm.format == ImmediateOperand::Format::Decimal && !imm.unsignedSuffix &&
+         imm.magnitude <= static_cast<uint64_t>(INT64_MAX) && !(imm.negative && imm.magnitude == 0);
+}
+
 namespace {
 
-bool isPlainDecimal(const Initializer& init) {
+bool isPlainDecimalValue(const Initializer& init) {
   if (init.kind() != Initializer::Kind::Value)
     return false;
   const auto* imm = init.scalar().getIf<ImmediateOperand>();
-  return imm != nullptr && imm->format == ImmediateOperand::Format::Decimal &&
-         !imm->unsignedSuffix &&
-         imm->magnitude <= static_cast<uint64_t>(INT64_MAX) && !(imm->negative && imm->magnitude == 0);
+  return imm != nullptr && isPlainDecimal(*imm);
 }
 
 } // namespace
@@ -32,8 +35,17 @@ unsigned initializerDepth(const Initializer& init) {
   return depth + 1;
 }
 
+void InitializerListBuilder::addInteger(int64_t value) {
+  if (packed_) {
+    integers_.push_back(value);
+    depth_ = std::max(depth_, 1u);
+    return;
+  }
+  add(Initializer::value(ImmediateOperand::integer(value)));
+}
+
 void InitializerListBuilder::add(Initializer element) {
-  if (packed_ && isPlainDecimal(element)) {
+  if (packed_ && isPlainDecimalValue(element)) {
     integers_.push_back(element.scalar().as<ImmediateOperand>().integerValue());
     depth_ = std::max(depth_, 1u);
     return;

@@ -35,6 +35,8 @@ struct NameSyntax {
 class InitializerListBuilder {
 public:
   void add(Initializer element);
+  /// Fast path for the common element: a plain decimal integer.
+  void addInteger(int64_t value);
   Initializer finish();
   /// Brace nesting depth of the elements added so far (for the nesting limit).
   unsigned depth() const { return depth_; }
@@ -48,5 +50,8 @@ private:
 
 /// Nesting depth of an initializer: 0 for a scalar, 1 for a flat list.
 unsigned initializerDepth(const Initializer& init);
+
+/// True when `imm` can be stored in a packed integer list without changing its spelling.
+bool isPlainDecimal(const ImmediateOperand& imm);
 
 } // namespace ocelot::ir::detail

@@ -2,6 +2,7 @@
 
 #include "ir/parser/ParseContext.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -15,6 +16,11 @@ SourceRange Lexer::beginToken(const char* text, size_t length) {
 }
 
 std::string_view Lexer::tokenText(const char* text, size_t length) const {
+  // Token rules swallow the blanks after the token; most tokens have none or one.
+  while (length > 0 && static_cast<unsigned char>(text[length - 1]) <= ' ' &&
+         (text[length - 1] == ' ' || text[length - 1] == '\t' || text[length - 1] == '\r' ||
+          text[length - 1] == '\f' || text[length - 1] == '\v'))
+    --length;
   if (length > kMaxTokenLength)
     fail("token of " + std::to_string(length) + " characters is longer than the limit of " +
          std::to_string(kMaxTokenLength));
@@ -25,6 +31,151 @@ std::string_view Lexer::tokenText(const char* text, size_t length) const {
 
 void Lexer::fail(const std::string& message) const {
   throw PtxParser::syntax_error(location_, message);
+}
+
+void Lexer::failUnexpectedCharacter(char c) const {
+  unsigned char byte = static_cast<unsigned char>(c);
+  char buffer[48];
+  if (byte >= 0x20 && byte < 0x7f)
+    std::snprintf(buffer, sizeof buffer, "unexpected character '%c'", byte);
+  else
+    std::snprintf(buffer, sizeof buffer, "unexpected byte 0x%02x (not PTX text)", byte);
+  fail(buffer);
+}
+
+namespace {
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+std::string_view trimBlanks(std::string_view text) {
+  while (!text.empty() && isBlank(text.front()))
+    text.remove_prefix(1);
+  while (!text.empty() && isBlank(text.back()))
+    text.remove_suffix(1);
+  return text;
+}
+
+/// Splits "name + 12" into {"name", "12"}; no '+' gives an empty number.
+std::pair<std::string_view, std::string_view> splitPlus(std::string_view text) {
+  size_t plus = text.find('+');
+  if (plus == std::string_view::npos)
+    return {trimBlanks(text), {}};
+  return {trimBlanks(text.substr(0, plus)), trimBlanks(text.substr(plus + 1))};
+}
+
+} // namespace
+
+void Lexer::simpleAddress(std::string_view text, SemanticValue& value) const {
+  // text is "[ base <blanks> (+ -N | -N | +N)? ]" as matched by the scanner rule.
+  text = trimBlanks(text.substr(1, text.find(']') - 1));
+  size_t baseEnd = 0;
+  while (baseEnd < text.size() && !isBlank(text[baseEnd]) && text[baseEnd] != '+' &&
+         text[baseEnd] != '-')
+    ++baseEnd;
+  value.text = text.substr(0, baseEnd);
+  std::string_view rest = trimBlanks(text.substr(baseEnd));
+  value.present = !rest.empty();
+  value.magnitude = 0;
+  if (!value.present)
+    return;
+  bool negative = false;
+  if (rest.front() == '+')
+    rest = trimBlanks(rest.substr(1));
+  if (!rest.empty() && rest.front() == '-') {
+    negative = true;
+    rest = trimBlanks(rest.substr(1));
+  }
+  ImmediateOperand offset = integer(rest, 10, 0);
+  if (offset.magnitude > static_cast<uint64_t>(INT64_MAX))
+    fail("address offset '" + std::string(rest) + "' does not fit in 64 bits");
+  int64_t signedOffset = static_cast<int64_t>(offset.magnitude);
+  value.magnitude = static_cast<uint64_t>(negative ? -signedOffset : signedOffset);
+}
+
+bool Lexer::beginSectionBody() {
+  if (!sectionPending_)
+    return false;
+  sectionPending_ = false;
+  sectionState_ = SectionState::ExpectItem;
+  return true;
+}
+
+void Lexer::endSectionBody() {
+  if (sectionState_ == SectionState::ExpectValue)
+    fail("expected a value before '}'");
+}
+
+void Lexer::sectionLabel(std::string_view text) {
+  if (sectionState_ == SectionState::ExpectValue)
+    fail("expected a value, found label '" + std::string(text) + "'");
+  text = trimBlanks(text.substr(0, text.size() - 1)); // without ':'
+  if (text.size() > kMaxTokenLength)
+    fail("label longer than " + std::to_string(kMaxTokenLength) + " characters");
+  ctx_.addSectionLabel(text);
+  sectionState_ = SectionState::ExpectItem;
+}
+
+void Lexer::sectionWord(std::string_view text) {
+  auto [word, offset] = splitPlus(text);
+  if (word.size() > kMaxTokenLength)
+    fail("word longer than " + std::to_string(kMaxTokenLength) + " characters");
+  if (sectionState_ == SectionState::ExpectValue) {
+    // A section-relative value: `.b32 .debug_loc+1021`.
+    std::optional<ImmediateOperand> number;
+    if (!offset.empty())
+      number = integer(offset, 10, 0);
+    ctx_.addSectionSymbol(word, number, location_);
+    sectionState_ = SectionState::AfterValue;
+    return;
+  }
+  if (!offset.empty())
+    fail("expected a data directive such as .b8, found '" + std::string(text) + "'");
+  ctx_.setSectionDirective(word);
+  sectionState_ = SectionState::ExpectValue;
+}
+
+void Lexer::sectionDirectiveAndInteger(std::string_view text) {
+  size_t blank = 0;
+  while (!isBlank(text[blank]))
+    ++blank;
+  sectionWord(text.substr(0, blank));
+  sectionInteger(trimBlanks(text.substr(blank)), 10);
+}
+
+void Lexer::sectionSymbol(std::string_view text) {
+  auto [symbol, offset] = splitPlus(text);
+  if (sectionState_ != SectionState::ExpectValue)
+    fail(sectionState_ == SectionState::AfterValue
+             ? "expected ',' or a new directive before '" + std::string(symbol) + "'"
+             : "expected a data directive such as .b8 or a label, found '" +
+                   std::string(symbol) + "'");
+  if (symbol.size() > kMaxTokenLength)
+    fail("symbol longer than " + std::to_string(kMaxTokenLength) + " characters");
+  std::optional<ImmediateOperand> number;
+  if (!offset.empty())
+    number = integer(offset, 10, 0);
+  ctx_.addSectionSymbol(symbol, number, location_);
+  sectionState_ = SectionState::AfterValue;
+}
+
+void Lexer::sectionInteger(std::string_view text, int base) {
+  if (sectionState_ != SectionState::ExpectValue)
+    fail(sectionState_ == SectionState::AfterValue
+             ? "expected ',' or a new directive before '" + std::string(text) + "'"
+             : "expected a data directive such as .b8 before '" + std::string(text) + "'");
+  bool negative = text.front() == '-';
+  if (negative)
+    text.remove_prefix(1);
+  lastText_ = text;
+  ImmediateOperand value = integer(text, base, base == 16 ? 2 : 0);
+  ctx_.addSectionInteger(value, negative, location_);
+  sectionState_ = SectionState::AfterValue;
+}
+
+void Lexer::sectionComma() {
+  if (sectionState_ != SectionState::AfterValue)
+    fail("unexpected ',' in .section");
+  sectionState_ = SectionState::ExpectValue;
 }
 
 ImmediateOperand Lexer::integer(std::string_view text, int base, size_t prefix) const {
@@ -39,11 +190,18 @@ ImmediateOperand Lexer::integer(std::string_view text, int base, size_t prefix) 
     digits.remove_suffix(1);
   }
   uint64_t value = 0;
+  if (base == 10 && digits.size() <= 19) {
+    // Up to 19 decimal digits cannot overflow 64 bits: the common, fast case.
+    for (char c : digits)
+      value = value * 10 + static_cast<unsigned>(c - '0');
+    imm.magnitude = value;
+    return imm;
+  }
   for (char c : digits) {
     unsigned digit = c >= 'a' ? unsigned(c - 'a' + 10) : c >= 'A' ? unsigned(c - 'A' + 10) : unsigned(c - '0');
-    if (value > (UINT64_MAX - digit) / static_cast<unsigned>(base))
+    if (__builtin_mul_overflow(value, static_cast<uint64_t>(base), &value) ||
+        __builtin_add_overflow(value, digit, &value))
       fail("integer literal '" + std::string(text) + "' does not fit in 64 bits");
-    value = value * static_cast<unsigned>(base) + digit;
   }
   imm.magnitude = value;
   return imm;

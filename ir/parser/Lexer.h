@@ -23,7 +23,8 @@ public:
   Lexer(const Lexer&) = delete;
   Lexer& operator=(const Lexer&) = delete;
 
-  PtxParser::symbol_type next();
+  /// Reads the next token: returns its kind, sets its value and location.
+  int next(SemanticValue& value, SourceRange& location);
 
   /// "identifier 'foo'" for the last token read (used in syntax error messages).
   std::string describe(PtxParser::symbol_kind_type kind, const char* bisonName) const;
@@ -36,11 +37,37 @@ public:
     ++line_;
     lineStart_ = next;
   }
+  /// The token's text without the blanks the token rule swallowed after it.
   std::string_view tokenText(const char* text, size_t length) const;
+  void setNumber(SemanticValue& value, const ImmediateOperand& number) const {
+    value.text = lastText_;
+    value.magnitude = number.magnitude;
+    value.format = number.format;
+    value.negative = number.negative;
+    value.unsignedSuffix = number.unsignedSuffix;
+  }
   ImmediateOperand integer(std::string_view text, int base, size_t prefix) const;
   ImmediateOperand floatBits(std::string_view text, ImmediateOperand::Format format) const;
   ImmediateOperand decimalFloat(std::string_view text) const;
   [[noreturn]] void fail(const std::string& message) const;
+  [[noreturn]] void failUnexpectedCharacter(char c) const;
+
+  /// `[base]`, `[base+N]`, `[base+-N]`, `[base-N]` in one token: base in `text`, the offset's
+  /// two's-complement bits in `magnitude`, `present` when an offset was written.
+  void simpleAddress(std::string_view text, SemanticValue& value) const;
+
+  // Debug-section bodies are scanned here, item by item, straight into the parse context.
+  void expectSectionBody() { sectionPending_ = true; }
+  /// At '{': true when it opens the body of the `.section` just read.
+  bool beginSectionBody();
+  void endSectionBody();
+  void sectionLabel(std::string_view text);
+  void sectionWord(std::string_view text);
+  /// `.b8 17`: the most common item, one token.
+  void sectionDirectiveAndInteger(std::string_view text);
+  void sectionSymbol(std::string_view text);
+  void sectionInteger(std::string_view text, int base);
+  void sectionComma();
   const SourceRange& location() const { return location_; }
   /// Where the input ends (after the last token), for "unexpected end of file".
   SourceRange endOfInput() const { return SourceRange{location_.end, location_.end}; }
@@ -52,6 +79,10 @@ private:
   uint32_t line_ = 1;
   SourceRange location_;
   std::string_view lastText_;
+
+  enum class SectionState { ExpectItem, ExpectValue, AfterValue };
+  bool sectionPending_ = false;
+  SectionState sectionState_ = SectionState::ExpectItem;
 };
 
 } // namespace ocelot::ir::detail

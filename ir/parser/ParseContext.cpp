@@ -37,6 +37,17 @@ std::pair<std::string_view, VectorComponent> splitComponent(std::string_view tex
   return {text.substr(0, dot), vectorComponentFromName(text.substr(dot + 1))};
 }
 
+/// Interns every string of a declaration into the module (they point into the input so far).
+void internDeclaration(DeclarationSpec& spec, Module& module) {
+  for (auto& word : spec.words) {
+    word.word = module.intern(word.word);
+    for (auto& argument : word.arguments)
+      argument = module.intern(argument);
+  }
+  for (auto& declarator : spec.declarators)
+    declarator.name = module.intern(declarator.name);
+}
+
 } // namespace
 
 ParseContext::ParseContext(Module& module, std::string_view fileName)
@@ -50,6 +61,21 @@ void ParseContext::fail(SourceRange at, const std::string& message) const {
   throw PtxParser::syntax_error(at, message);
 }
 
+uint64_t ParseContext::unsignedValue(const ImmediateOperand& imm, SourceRange at) const {
+  if (imm.isFloat() || imm.negative)
+    fail(at, "expected a non-negative integer");
+  return imm.magnitude;
+}
+
+int64_t ParseContext::signedValue(const ImmediateOperand& imm, bool negate, SourceRange at) const {
+  if (imm.isFloat())
+    fail(at, "expected an integer offset");
+  if (imm.magnitude > static_cast<uint64_t>(INT64_MAX))
+    fail(at, "offset does not fit in 64 bits");
+  int64_t value = static_cast<int64_t>(imm.magnitude);
+  return (negate != imm.negative) ? -value : value;
+}
+
 // --- Module level -----------------------------------------------------------------------------
 
 void ParseContext::setVersion(std::string_view text, SourceRange at) {
@@ -59,9 +85,12 @@ void ParseContext::setVersion(std::string_view text, SourceRange at) {
   module_.headerLines().version = at.begin.line;
 }
 
-void ParseContext::setTargets(std::vector<std::string_view> targets, SourceRange at) {
+void ParseContext::addTarget(std::string_view target) { targets_.push_back(target); }
+
+void ParseContext::finishTargets(SourceRange at) {
   std::vector<std::string_view> all = module_.targets();
-  all.insert(all.end(), targets.begin(), targets.end());
+  all.insert(all.end(), targets_.begin(), targets_.end());
+  targets_.clear();
   module_.setTargets(std::move(all));
   module_.headerLines().target = at.begin.line;
 }
@@ -73,27 +102,56 @@ void ParseContext::setAddressSize(uint64_t size, SourceRange at) {
   module_.headerLines().addressSize = at.begin.line;
 }
 
-void ParseContext::addFile(uint64_t index, std::string_view path,
-                           std::optional<uint64_t> timestamp, std::optional<uint64_t> size,
-                           SourceRange at) {
-  if (index > UINT32_MAX)
-    fail(at, ".file index " + std::to_string(index) + " is too large");
-  auto& file = module_.append(std::make_unique<FileDirective>(static_cast<uint32_t>(index),
-                                                              intern(path), timestamp, size));
+void ParseContext::addFile(const ImmediateOperand& index, std::string_view path,
+                           std::optional<ImmediateOperand> timestamp,
+                           std::optional<ImmediateOperand> size, SourceRange at) {
+  uint64_t number = unsignedValue(index, at);
+  if (number > UINT32_MAX)
+    fail(at, ".file index " + std::to_string(number) + " is too large");
+  std::optional<uint64_t> stamp, bytes;
+  if (timestamp)
+    stamp = unsignedValue(*timestamp, at);
+  if (size)
+    bytes = unsignedValue(*size, at);
+  auto& file = module_.append(
+      std::make_unique<FileDirective>(static_cast<uint32_t>(number), intern(path), stamp, bytes));
   file.setLine(at.begin.line);
 }
+
+void ParseContext::addAlias(std::string_view alias, std::string_view aliasee, SourceRange at) {
+  auto& item = module_.append(std::make_unique<AliasDirective>(intern(alias), intern(aliasee)));
+  item.setLine(at.begin.line);
+}
+
+DeclarationSpec ParseContext::takeDeclaration() {
+  DeclarationSpec spec;
+  spec.words = std::move(words_);
+  spec.declarators = std::move(declarators_);
+  words_.clear();
+  declarators_.clear();
+  internDeclaration(spec, module_);
+  return spec;
+}
+
+void ParseContext::addGlobal(SourceRange at) {
+  DeclarationSpec spec = takeDeclaration();
+  StateSpace space = spec.stateSpace();
+  if (space == StateSpace::None)
+    fail(at, "a module-scope declaration needs a state space such as .global, .const or .shared");
+  if (space == StateSpace::Reg)
+    fail(at, ".reg declarations are only allowed inside function bodies");
+  for (const auto& d : spec.declarators)
+    if (d.parameterized)
+      fail(at, "'" + std::string(d.name) + "<N>' ranges are only allowed for .reg declarations");
+  auto& global = module_.append(std::make_unique<GlobalVariable>(std::move(spec)));
+  global.setLine(at.begin.line);
+}
+
+// --- Debug sections ---------------------------------------------------------------------------
 
 void ParseContext::beginSection(std::string_view name, SourceRange at) {
   section_ = &module_.append(std::make_unique<DebugSection>(intern(name)));
   section_->setLine(at.begin.line);
-}
-
-void ParseContext::addSectionItems(std::vector<SectionItem> items) {
-  for (auto& item : items) {
-    item.directive = intern(item.directive);
-    item.symbol = intern(item.symbol);
-    section_->items().push_back(item);
-  }
 }
 
 void ParseContext::addSectionLabel(std::string_view name) {
@@ -103,77 +161,104 @@ void ParseContext::addSectionLabel(std::string_view name) {
   section_->items().push_back(item);
 }
 
+void ParseContext::setSectionDirective(std::string_view directive) {
+  if (directive != sectionDirective_) // consecutive items mostly repeat `.b8`
+    sectionDirective_ = intern(directive);
+  sectionDirectiveUsed_ = false;
+}
+
+void ParseContext::addSectionItem(SectionItem item) {
+  item.continuation = sectionDirectiveUsed_;
+  if (!sectionDirectiveUsed_)
+    item.directive = sectionDirective_;
+  sectionDirectiveUsed_ = true;
+  section_->items().push_back(item);
+}
+
+void ParseContext::addSectionInteger(const ImmediateOperand& value, bool negative,
+                                     SourceRange at) {
+  if (value.isFloat())
+    fail(at, "debug section values must be integers");
+  SectionItem item;
+  item.value = value.magnitude;
+  item.negative = negative != value.negative;
+  item.hexadecimal = value.format == ImmediateOperand::Format::Hexadecimal;
+  addSectionItem(item);
+}
+
+void ParseContext::addSectionSymbol(std::string_view symbol, std::optional<ImmediateOperand> offset,
+                                    SourceRange at) {
+  SectionItem item;
+  item.symbol = intern(symbol);
+  if (offset)
+    item.value = unsignedValue(*offset, at);
+  addSectionItem(item);
+}
+
 void ParseContext::endSection() { section_ = nullptr; }
 
-void ParseContext::addAlias(std::string_view alias, std::string_view aliasee, SourceRange at) {
-  auto& item = module_.append(std::make_unique<AliasDirective>(intern(alias), intern(aliasee)));
-  item.setLine(at.begin.line);
-}
+// --- Function headers -------------------------------------------------------------------------
 
-namespace {
-
-/// Interns every string of a declaration into the module (they point into the input so far).
-void internDeclaration(DeclarationSpec& spec, Module& module) {
-  for (auto& word : spec.words) {
-    word.word = module.intern(word.word);
-    for (auto& argument : word.arguments)
-      argument = module.intern(argument);
-  }
-  for (auto& declarator : spec.declarators)
-    declarator.name = module.intern(declarator.name);
-}
-
-void internSignature(FunctionSignature& signature, Module& module) {
-  for (auto& spec : signature.returns)
-    internDeclaration(spec, module);
-  for (auto& spec : signature.parameters)
-    internDeclaration(spec, module);
-}
-
-void internDirectives(std::vector<FunctionDirective>& directives, Module& module) {
-  for (auto& directive : directives)
-    directive.name = module.intern(directive.name);
-}
-
-} // namespace
-
-void ParseContext::addGlobal(DeclarationSpec spec, SourceRange at) {
-  StateSpace space = spec.stateSpace();
-  if (space == StateSpace::None)
-    fail(at, "a module-scope declaration needs a state space such as .global, .const or .shared");
-  if (space == StateSpace::Reg)
-    fail(at, ".reg declarations are only allowed inside function bodies");
-  for (const auto& d : spec.declarators) {
-    if (d.parameterized)
-      fail(at, "'" + std::string(d.name) + "<N>' ranges are only allowed for .reg declarations");
-    if (d.initializer && initializerDepth(*d.initializer) > kMaxInitializerDepth)
-      fail(at, "initializer of '" + std::string(d.name) + "' is nested too deeply");
-  }
-  internDeclaration(spec, module_);
-  auto& global = module_.append(std::make_unique<GlobalVariable>(std::move(spec)));
-  global.setLine(at.begin.line);
-}
-
-void ParseContext::beginFunction(std::vector<DeclarationWord> prefix, bool isEntry,
-                                 NameSyntax name, FunctionSignature signature,
-                                 std::vector<FunctionDirective> directives, SourceRange at) {
-  std::vector<std::string_view> words;
-  for (const auto& word : prefix) {
+void ParseContext::beginFunctionHeader(bool isEntry, SourceRange at) {
+  prefixWords_.clear();
+  for (const auto& word : words_) {
     if (!linkageFromName(word.word) || word.value || !word.arguments.empty())
       fail(at, "'" + std::string(word.word) + "' cannot precede " +
                    (isEntry ? ".entry" : ".func") + "; expected .visible, .extern or .weak");
-    words.push_back(intern(word.word));
+    prefixWords_.push_back(intern(word.word));
   }
-  if (isEntry && signature.hasReturnList)
-    fail(at, ".entry kernels cannot return values");
-  internSignature(signature, module_);
-  internDirectives(directives, module_);
-  auto function = std::make_unique<Function>(module_, isEntry, intern(name.name));
-  function->setPrefixWords(std::move(words));
-  function->signature() = std::move(signature);
-  function->directives() = std::move(directives);
-  function->setLine(at.begin.line);
+  words_.clear();
+  headerIsEntry_ = isEntry;
+  headerAt_ = at;
+  signature_ = FunctionSignature{};
+  directives_.clear();
+  parameters_.clear();
+}
+
+void ParseContext::finishParameter(SourceRange at) {
+  DeclarationSpec spec = takeDeclaration();
+  if (spec.declarators.size() != 1 || spec.declarators.front().initializer)
+    fail(at, "a parameter declares exactly one name, without an initializer");
+  parameters_.push_back(std::move(spec));
+}
+
+void ParseContext::finishReturnList() {
+  signature_.hasReturnList = true;
+  signature_.returns = std::move(parameters_);
+  parameters_.clear();
+}
+
+void ParseContext::finishParameterList() {
+  signature_.hasParameterList = true;
+  signature_.parameters = std::move(parameters_);
+  parameters_.clear();
+}
+
+void ParseContext::addFunctionDirective(std::string_view name) {
+  directives_.push_back(FunctionDirective{intern(name), {}});
+}
+
+void ParseContext::addFunctionDirectiveValue(const ImmediateOperand& value, SourceRange at) {
+  directives_.back().values.push_back(unsignedValue(value, at));
+}
+
+void ParseContext::beginFunction(std::string_view name) {
+  if (headerIsEntry_ && signature_.hasReturnList)
+    fail(headerAt_, ".entry kernels cannot return values");
+  auto function = std::make_unique<Function>(module_, headerIsEntry_, intern(name));
+  function->setPrefixWords(std::move(prefixWords_));
+  function->signature() = std::move(signature_);
+  function->directives() = std::move(directives_);
+  function->setLine(headerAt_.begin.line);
+  prefixWords_.clear();
+  signature_ = FunctionSignature{};
+  directives_.clear();
   function_ = &module_.append(std::move(function));
+}
+
+void ParseContext::endDeclaration(SourceRange at) {
+  function_->setBodyLine(at.begin.line);
+  function_ = nullptr;
 }
 
 void ParseContext::beginBody(SourceRange at) {
@@ -186,6 +271,8 @@ void ParseContext::beginBody(SourceRange at) {
   scopes_.clear();
   namedRegisters_.clear();
   registerRanges_.clear();
+  indexedNamedRegisters_ = 0;
+  registersChanged();
   scopes_.push_back(OpenScope{});
   // `.reg` parameters of `.func` are registers of the body.
   std::vector<uint32_t> ignored;
@@ -205,6 +292,75 @@ void ParseContext::endBody(SourceRange at) {
   function_->setBodyEndLine(at.begin.line);
   function_ = nullptr;
   block_ = nullptr;
+}
+
+// --- Declarations -----------------------------------------------------------------------------
+
+void ParseContext::addWord(std::string_view word) { words_.push_back(DeclarationWord{word, {}, {}}); }
+
+void ParseContext::setWordValue(const ImmediateOperand& value, SourceRange at) {
+  words_.back().value = unsignedValue(value, at);
+}
+
+void ParseContext::addWordArgument(std::string_view argument) {
+  words_.back().arguments.push_back(argument);
+}
+
+void ParseContext::addDimension(std::optional<ImmediateOperand> size, SourceRange at) {
+  if (size)
+    dimensions_.push_back(unsignedValue(*size, at));
+  else
+    dimensions_.push_back(std::nullopt);
+}
+
+void ParseContext::addDeclarator(std::string_view name, SourceRange) {
+  Declarator d;
+  d.name = name;
+  d.dimensions = std::move(dimensions_);
+  d.initializer = std::move(initializer_);
+  dimensions_.clear();
+  initializer_.reset();
+  declarators_.push_back(std::move(d));
+}
+
+void ParseContext::addRegisterRange(std::string_view name, const ImmediateOperand& count,
+                                    SourceRange at) {
+  uint64_t n = unsignedValue(count, at);
+  if (n > UINT32_MAX)
+    fail(at, "register range is too large");
+  Declarator d;
+  d.name = name;
+  d.parameterized = true;
+  d.registerCount = static_cast<uint32_t>(n);
+  declarators_.push_back(std::move(d));
+}
+
+void ParseContext::deliverInitializer(Initializer init) {
+  if (openInitializers_.empty())
+    initializer_ = std::move(init);
+  else
+    openInitializers_.back().add(std::move(init));
+}
+
+void ParseContext::addInitializerValue(Operand value, SourceRange) {
+  if (auto* imm = value.getIf<ImmediateOperand>();
+      imm && !openInitializers_.empty() && isPlainDecimal(*imm)) {
+    openInitializers_.back().addInteger(imm->integerValue());
+    return;
+  }
+  deliverInitializer(Initializer::value(std::move(value)));
+}
+
+void ParseContext::beginInitializerList(SourceRange at) {
+  if (openInitializers_.size() >= kMaxInitializerDepth)
+    fail(at, "initializer nested deeper than " + std::to_string(kMaxInitializerDepth) + " levels");
+  openInitializers_.emplace_back();
+}
+
+void ParseContext::endInitializerList() {
+  Initializer list = openInitializers_.back().finish();
+  openInitializers_.pop_back();
+  deliverInitializer(std::move(list));
 }
 
 // --- Function bodies --------------------------------------------------------------------------
@@ -249,55 +405,60 @@ void ParseContext::closeScope(SourceRange at) {
   // Labels not defined in this scope may be defined in an enclosing one.
   auto& parentPending = scopes_.back().pending;
   parentPending.insert(parentPending.end(), scope.pending.begin(), scope.pending.end());
-  for (std::string_view name : scope.namedRegisters)
+  for (std::string_view name : scope.namedRegisters) {
     namedRegisters_[name].pop_back();
+    if (splitIndexedName(name))
+      --indexedNamedRegisters_;
+  }
   for (std::string_view name : scope.registerRanges)
     registerRanges_[name].pop_back();
+  registersChanged();
   append(std::make_unique<ScopeEnd>(scope.id), at);
+}
+
+std::optional<LabelId> ParseContext::OpenScope::findLabel(std::string_view name) const {
+  if (!labelIndex.empty()) {
+    auto it = labelIndex.find(name);
+    return it == labelIndex.end() ? std::nullopt : std::optional<LabelId>(it->second);
+  }
+  for (const auto& [label, labelId] : labels)
+    if (label == name)
+      return labelId;
+  return std::nullopt;
 }
 
 void ParseContext::resolveScopeLabels(OpenScope& scope) {
   if (scope.pending.empty() || scope.labels.empty())
     return;
   std::vector<PendingLabel> unresolved;
-  auto resolve = [&](auto&& find) {
-    for (auto& pending : scope.pending) {
-      if (auto id = find(pending.name))
-        *pending.operand = LabelOperand{*id};
-      else
-        unresolved.push_back(pending);
-    }
-  };
-  if (scope.labels.size() <= 8) {
-    resolve([&](std::string_view name) -> std::optional<LabelId> {
-      for (const auto& [label, id] : scope.labels)
-        if (label == name)
-          return id;
-      return std::nullopt;
-    });
-  } else {
-    std::unordered_map<std::string_view, LabelId> byName(scope.labels.begin(), scope.labels.end());
-    resolve([&](std::string_view name) -> std::optional<LabelId> {
-      auto it = byName.find(name);
-      return it == byName.end() ? std::nullopt : std::optional<LabelId>(it->second);
-    });
+  for (auto& pending : scope.pending) {
+    if (auto id = scope.findLabel(pending.name))
+      *pending.operand = LabelOperand{*id};
+    else
+      unresolved.push_back(pending);
   }
   scope.pending = std::move(unresolved);
 }
 
-void ParseContext::addLabel(NameSyntax name) {
-  requireFunctionBody(name.location, "a label");
+void ParseContext::addLabel(std::string_view name, SourceRange at) {
+  requireFunctionBody(at, "a label");
   OpenScope& scope = scopes_.back();
-  for (const auto& [existing, id] : scope.labels)
-    if (existing == name.name)
-      fail(name.location, "label '" + std::string(name.name) + "' is already defined in this " +
-                              "scope (line " +
-                              std::to_string(function_->labels()[id].statement->line()) + ")");
-  std::string_view interned = intern(name.name);
+  if (auto existing = scope.findLabel(name))
+    fail(at, "label '" + std::string(name) + "' is already defined in this scope (line " +
+                 std::to_string(function_->labels()[*existing].statement->line()) + ")");
+  std::string_view interned = intern(name);
   LabelId id = function_->addLabel(LabelInfo{interned, scope.id, nullptr});
-  auto& label = append(std::make_unique<Label>(id, interned, scope.id), name.location);
+  auto& label = append(std::make_unique<Label>(id, interned, scope.id), at);
   function_->setLabelStatement(id, &label);
   scope.labels.emplace_back(interned, id);
+  // Small scopes (inline asm) search linearly; large ones switch to a hash index.
+  constexpr size_t kIndexThreshold = 8;
+  if (scope.labels.size() > kIndexThreshold) {
+    if (scope.labelIndex.empty())
+      scope.labelIndex.insert(scope.labels.begin(), scope.labels.end());
+    else
+      scope.labelIndex.emplace(interned, id);
+  }
 }
 
 void ParseContext::declareRegisters(const DeclarationSpec& spec, SourceRange at,
@@ -324,134 +485,243 @@ void ParseContext::declareRegisters(const DeclarationSpec& spec, SourceRange at,
     uint32_t id = function_->addRegisterDeclarator(declarator);
     stack.push_back(id);
     (d.parameterized ? scope.registerRanges : scope.namedRegisters).push_back(d.name);
+    if (!d.parameterized && splitIndexedName(d.name))
+      ++indexedNamedRegisters_;
     ids.push_back(id);
   }
+  registersChanged();
 }
 
-void ParseContext::addDeclaration(DeclarationSpec spec, SourceRange at) {
+void ParseContext::addDeclaration(SourceRange at) {
   requireFunctionBody(at, "a declaration");
+  DeclarationSpec spec = takeDeclaration();
   StateSpace space = spec.stateSpace();
   if (space == StateSpace::None)
     fail(at, "a declaration needs a state space such as .reg, .local, .shared or .param");
-  internDeclaration(spec, module_);
   std::vector<uint32_t> ids;
   if (space == StateSpace::Reg) {
     declareRegisters(spec, at, ids);
   } else {
-    for (const auto& d : spec.declarators) {
+    for (const auto& d : spec.declarators)
       if (d.parameterized)
         fail(at, "'" + std::string(d.name) + "<N>' ranges are only allowed for .reg");
-      if (d.initializer && initializerDepth(*d.initializer) > kMaxInitializerDepth)
-        fail(at, "initializer of '" + std::string(d.name) + "' is nested too deeply");
-    }
   }
   auto statement = std::make_unique<DeclarationStatement>(std::move(spec), scopes_.back().id);
   statement->setRegisterDeclarators(std::move(ids));
   append(std::move(statement), at);
 }
 
-void ParseContext::addLoc(uint64_t file, uint64_t line, uint64_t column,
-                          std::optional<LocDirective::InlinedAt> inlinedAt, SourceRange at) {
-  requireFunctionBody(at, ".loc");
-  if (file > UINT32_MAX || line > UINT32_MAX || column > UINT32_MAX)
-    fail(at, ".loc numbers must fit in 32 bits");
-  SourceLoc loc{static_cast<uint32_t>(file), static_cast<uint32_t>(line),
-                static_cast<uint32_t>(column)};
-  if (inlinedAt)
-    inlinedAt->functionName = intern(inlinedAt->functionName);
-  currentLoc_ = loc;
-  append(std::make_unique<LocDirective>(loc, inlinedAt, scopes_.back().id), at);
+namespace {
+
+uint32_t locNumber(const ParseContext& ctx, const ImmediateOperand& value, SourceRange at) {
+  uint64_t number = ctx.unsignedValue(value, at);
+  if (number > UINT32_MAX)
+    ctx.fail(at, ".loc numbers must fit in 32 bits");
+  return static_cast<uint32_t>(number);
 }
 
-void ParseContext::addPragma(std::vector<std::string_view> strings, SourceRange at) {
+} // namespace
+
+void ParseContext::addLoc(const ImmediateOperand& file, const ImmediateOperand& line,
+                          const ImmediateOperand& column, SourceRange at) {
+  requireFunctionBody(at, ".loc");
+  SourceLoc loc{locNumber(*this, file, at), locNumber(*this, line, at),
+                locNumber(*this, column, at)};
+  currentLoc_ = loc;
+  append(std::make_unique<LocDirective>(loc, std::nullopt, scopes_.back().id), at);
+}
+
+void ParseContext::addInlinedLoc(const ImmediateOperand& file, const ImmediateOperand& line,
+                                 const ImmediateOperand& column,
+                                 std::string_view functionNameKeyword,
+                                 std::string_view functionName, std::string_view inlinedAtKeyword,
+                                 const ImmediateOperand& inlinedFile,
+                                 const ImmediateOperand& inlinedLine,
+                                 const ImmediateOperand& inlinedColumn, SourceRange at) {
+  requireFunctionBody(at, ".loc");
+  if (functionNameKeyword != "function_name")
+    fail(at, "expected 'function_name' after ',' in .loc");
+  if (inlinedAtKeyword != "inlined_at")
+    fail(at, "expected 'inlined_at' in .loc");
+  SourceLoc loc{locNumber(*this, file, at), locNumber(*this, line, at),
+                locNumber(*this, column, at)};
+  LocDirective::InlinedAt inlined;
+  inlined.functionName = intern(functionName);
+  inlined.location = SourceLoc{locNumber(*this, inlinedFile, at),
+                               locNumber(*this, inlinedLine, at),
+                               locNumber(*this, inlinedColumn, at)};
+  currentLoc_ = loc;
+  append(std::make_unique<LocDirective>(loc, inlined, scopes_.back().id), at);
+}
+
+std::array<ImmediateOperand, 3> ParseContext::locNumbers(std::string_view text,
+                                                         SourceRange at) const {
+  std::array<ImmediateOperand, 3> numbers;
+  size_t position = 4; // after ".loc"
+  for (auto& number : numbers) {
+    while (position < text.size() && (text[position] < '0' || text[position] > '9'))
+      ++position;
+    uint64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data() + position, text.data() + text.size(), value);
+    if (ec != std::errc())
+      fail(at, ".loc number does not fit in 64 bits");
+    position = static_cast<size_t>(end - text.data());
+    number.magnitude = value;
+  }
+  return numbers;
+}
+
+void ParseContext::addLocNumbers(std::string_view text, SourceRange at) {
+  auto numbers = locNumbers(text, at);
+  addLoc(numbers[0], numbers[1], numbers[2], at);
+}
+
+void ParseContext::addInlinedLocNumbers(std::string_view text,
+                                        std::string_view functionNameKeyword,
+                                        std::string_view functionName,
+                                        std::string_view inlinedAtKeyword,
+                                        const ImmediateOperand& inlinedFile,
+                                        const ImmediateOperand& inlinedLine,
+                                        const ImmediateOperand& inlinedColumn, SourceRange at) {
+  auto numbers = locNumbers(text, at);
+  addInlinedLoc(numbers[0], numbers[1], numbers[2], functionNameKeyword, functionName,
+                inlinedAtKeyword, inlinedFile, inlinedLine, inlinedColumn, at);
+}
+
+void ParseContext::addPragmaString(std::string_view text) { strings_.push_back(intern(text)); }
+
+void ParseContext::addPragma(SourceRange at) {
   requireFunctionBody(at, ".pragma");
-  for (auto& s : strings)
-    s = intern(s);
+  std::vector<std::string_view> strings = std::move(strings_);
+  strings_.clear();
   append(std::make_unique<PragmaDirective>(std::move(strings), scopes_.back().id), at);
 }
 
-void ParseContext::addCallPrototype(NameSyntax name, FunctionSignature signature,
-                                    std::vector<FunctionDirective> directives, SourceRange at) {
-  requireFunctionBody(at, ".callprototype");
-  internSignature(signature, module_);
-  internDirectives(directives, module_);
-  append(std::make_unique<CallPrototype>(intern(name.name), std::move(signature),
-                                         std::move(directives), scopes_.back().id),
-         at);
+void ParseContext::addName(std::string_view name, SourceRange at) {
+  names_.push_back(NameSyntax{intern(name), at});
 }
 
-void ParseContext::addBranchTargets(NameSyntax name, std::vector<NameSyntax> targets,
-                                    SourceRange at) {
+void ParseContext::beginCallPrototype() {
+  signature_ = FunctionSignature{};
+  directives_.clear();
+  parameters_.clear();
+}
+
+void ParseContext::addCallPrototype(std::string_view name, SourceRange at) {
+  requireFunctionBody(at, ".callprototype");
+  append(std::make_unique<CallPrototype>(intern(name), std::move(signature_),
+                                         std::move(directives_), scopes_.back().id),
+         at);
+  signature_ = FunctionSignature{};
+  directives_.clear();
+}
+
+void ParseContext::addBranchTargets(std::string_view name, SourceRange at) {
   requireFunctionBody(at, ".branchtargets");
+  std::vector<NameSyntax> targets = std::move(names_);
+  names_.clear();
   std::vector<Operand> operands;
   operands.reserve(targets.size());
   for (const auto& target : targets)
-    operands.push_back(SymbolOperand{intern(target.name), 0, false, false});
+    operands.push_back(SymbolOperand{target.name, 0, false, false});
   auto& statement = append(
-      std::make_unique<BranchTargets>(intern(name.name), std::move(operands), scopes_.back().id),
-      at);
+      std::make_unique<BranchTargets>(intern(name), std::move(operands), scopes_.back().id), at);
+  // Targets are labels, possibly defined later in this or an enclosing scope.
   for (size_t i = 0; i < targets.size(); ++i)
-    scopes_.back().pending.push_back(PendingLabel{&statement.targets()[i],
-                                                  statement.targets()[i].as<SymbolOperand>().name,
-                                                  targets[i].location});
+    scopes_.back().pending.push_back(
+        PendingLabel{&statement.targets()[i], targets[i].name, targets[i].location});
 }
 
-void ParseContext::addCallTargets(NameSyntax name, std::vector<std::string_view> functions,
-                                  SourceRange at) {
+void ParseContext::addCallTargets(std::string_view name, SourceRange at) {
   requireFunctionBody(at, ".calltargets");
-  for (auto& f : functions)
-    f = intern(f);
-  append(std::make_unique<CallTargets>(intern(name.name), std::move(functions),
-                                       scopes_.back().id),
+  std::vector<std::string_view> functions;
+  for (const auto& n : names_)
+    functions.push_back(n.name);
+  names_.clear();
+  append(std::make_unique<CallTargets>(intern(name), std::move(functions), scopes_.back().id),
          at);
 }
 
-void ParseContext::addInstruction(const GuardSyntax& guard, std::string_view mnemonic,
-                                  std::vector<Operand> operands, SourceRange at) {
+void ParseContext::setGuard(std::string_view predicate, bool negated, SourceRange at) {
+  guard_ = GuardSyntax{true, negated, predicate, at};
+}
+
+void ParseContext::addInstruction(std::string_view mnemonic, SourceRange at,
+                                  uint32_t operandsLine) {
   requireFunctionBody(at, "an instruction");
   const InstructionForm& form = module_.form(mnemonic);
-  auto instruction =
-      std::make_unique<Instruction>(form, std::move(operands), scopes_.back().id);
-  if (guard.present) {
+  // Exactly-sized storage: the operand buffer is reused for the next instruction.
+  std::vector<Operand> operands(std::make_move_iterator(operands_.begin()),
+                                std::make_move_iterator(operands_.end()));
+  operands_.clear();
+  auto instruction = std::make_unique<Instruction>(form, std::move(operands), scopes_.back().id);
+  if (guard_.present) {
+    GuardSyntax guard = guard_;
+    guard_ = GuardSyntax{};
     auto reg = lookupRegister(guard.name);
     if (!reg)
-      fail(guard.location, "guard predicate '" + std::string(guard.name) +
-                               "' is not a declared register");
+      fail(guard.location,
+           "guard predicate '" + std::string(guard.name) + "' is not a declared register");
     instruction->setGuard(Guard{*reg, guard.negated});
   }
   instruction->setSourceLoc(currentLoc_);
+  if (!instruction->operands().empty() && operandsLine > at.begin.line)
+    instruction->setOperandLineOffset(
+        static_cast<uint16_t>(std::min<uint32_t>(operandsLine - at.begin.line, UINT16_MAX)));
   Instruction& inst = append(std::move(instruction), at);
   if (form.isTerminator())
     startNewBlock_ = true;
   // Branch targets are labels; they may be defined later in this or an enclosing scope.
   if (form.opcode() == "bra") {
     for (auto& operand : inst.operands())
-      if (auto* symbol = operand.getIf<SymbolOperand>(); symbol && symbol->offset == 0)
+      if (auto* symbol = operand.getIf<SymbolOperand>();
+          symbol && !symbol->generic && !symbol->explicitOffset)
         scopes_.back().pending.push_back(PendingLabel{&operand, symbol->name, at});
   }
 }
 
 // --- Operands ---------------------------------------------------------------------------------
 
+std::optional<uint32_t> ParseContext::findRange(std::string_view prefix) const {
+  for (const auto& [cached, id] : rangeCache_)
+    if (cached.size() == prefix.size() && !cached.empty() && cached == prefix)
+      return id;
+  auto it = registerRanges_.find(prefix);
+  if (it == registerRanges_.end() || it->second.empty())
+    return std::nullopt;
+  uint32_t id = it->second.back();
+  rangeCache_[rangeCacheNext_++ % rangeCache_.size()] = {it->first, id};
+  return id;
+}
+
 std::optional<RegisterRef> ParseContext::lookupRegister(std::string_view name) const {
-  if (auto it = namedRegisters_.find(name); it != namedRegisters_.end() && !it->second.empty())
-    return RegisterRef{it->second.back(), 0};
+  // Most registers are elements of a %r<N> range: look there first.
   if (auto split = splitIndexedName(name)) {
-    auto it = registerRanges_.find(split->first);
-    if (it != registerRanges_.end() && !it->second.empty()) {
-      uint32_t id = it->second.back();
-      if (split->second < function_->registerDeclarators()[id].count)
-        return RegisterRef{id, split->second};
+    if (auto id = findRange(split->first);
+        id && split->second < function_->registerDeclarators()[*id].count) {
+      if (indexedNamedRegisters_ > 0) {
+        // A named register of an inner scope shadows the range element of the same name.
+        auto named = namedRegisters_.find(name);
+        if (named != namedRegisters_.end() && !named->second.empty() &&
+            function_->registerDeclarators()[named->second.back()].scope >=
+                function_->registerDeclarators()[*id].scope)
+          return RegisterRef{named->second.back(), 0};
+      }
+      return RegisterRef{*id, split->second};
     }
   }
+  if (auto it = namedRegisters_.find(name); it != namedRegisters_.end() && !it->second.empty())
+    return RegisterRef{it->second.back(), 0};
   return std::nullopt;
 }
 
-Operand ParseContext::registerOperand(std::string_view text, bool negated, SourceRange at) {
+void ParseContext::pushRegister(std::string_view text, bool negated, SourceRange at) {
   requireFunctionBody(at, "a register");
   auto [name, component] = splitComponent(text);
-  if (auto reg = lookupRegister(name))
-    return RegisterOperand{*reg, component, negated};
+  if (auto reg = lookupRegister(name)) {
+    operands_.push_back(RegisterOperand{*reg, component, negated});
+    return;
+  }
   // A known range with an index past its end is a mistake, not a special register.
   if (auto split = splitIndexedName(name)) {
     auto it = registerRanges_.find(split->first);
@@ -464,57 +734,101 @@ Operand ParseContext::registerOperand(std::string_view text, bool negated, Sourc
   }
   // Everything else that starts with '%' is a special register (%tid, %clock64, and those of
   // future PTX versions); the verifier reports names it does not know.
-  return SpecialRegisterOperand{intern(name), component, negated};
+  operands_.push_back(SpecialRegisterOperand{intern(name), component, negated});
 }
 
-Operand ParseContext::identifierOperand(std::string_view name, bool negated, SourceRange at) {
+void ParseContext::pushSimpleAddress(std::string_view base, bool hasOffset, int64_t offset,
+                                     SourceRange at) {
+  beginList();
+  if (!base.empty() && base.front() == '%') {
+    pushRegister(base, false, at);
+    if (operands_.back().is<SpecialRegisterOperand>())
+      fail(at, "'" + std::string(base) + "' is not a declared register and cannot be an address");
+  } else {
+    pushIdentifier(base, false, at);
+  }
+  endAddress(hasOffset, offset, at);
+}
+
+void ParseContext::pushIdentifier(std::string_view name, bool negated, SourceRange at) {
   if (function_ != nullptr && !scopes_.empty()) {
-    if (auto reg = lookupRegister(name))
-      return RegisterOperand{*reg, VectorComponent::None, negated};
+    if (auto reg = lookupRegister(name)) {
+      operands_.push_back(RegisterOperand{*reg, VectorComponent::None, negated});
+      return;
+    }
   }
   if (negated)
     fail(at, "'!' must be followed by a predicate register, not '" + std::string(name) + "'");
-  return SymbolOperand{intern(name), 0, false, false};
+  operands_.push_back(SymbolOperand{intern(name), 0, false, false});
 }
 
-Operand ParseContext::symbolOperand(std::string_view name, std::optional<int64_t> offset,
-                                    SourceRange) {
-  return SymbolOperand{intern(name), offset.value_or(0), false, offset.has_value()};
+Operand ParseContext::symbol(std::string_view name, std::optional<ImmediateOperand> offset,
+                             SourceRange at) {
+  if (!offset)
+    return SymbolOperand{intern(name), 0, false, false};
+  return SymbolOperand{intern(name), signedValue(*offset, false, at), false, true};
 }
 
-Operand ParseContext::genericOperand(std::string_view keyword, std::string_view name,
-                                     SourceRange at) {
+Operand ParseContext::generic(std::string_view keyword, std::string_view name,
+                              std::optional<ImmediateOperand> offset, SourceRange at) {
   if (keyword != "generic")
     fail(at, "expected 'generic(symbol)', found '" + std::string(keyword) + "(...)'");
-  return SymbolOperand{intern(name), 0, true, false};
+  SymbolOperand symbolOperand{intern(name), 0, true, offset.has_value()};
+  if (offset)
+    symbolOperand.offset = signedValue(*offset, false, at);
+  return symbolOperand;
 }
 
-Operand ParseContext::addressOperand(Operand base, std::optional<int64_t> offset,
-                                     std::vector<Operand> extra, SourceRange at) {
+void ParseContext::makeDual(SourceRange at) {
+  Operand second = std::move(operands_.back());
+  operands_.pop_back();
+  Operand first = std::move(operands_.back());
+  operands_.pop_back();
+  for (const Operand* part : {&first, &second})
+    if (!part->is<RegisterOperand>() && !part->is<SinkOperand>())
+      fail(at, "both sides of '|' must be registers or '_'");
+  DualOperand dual;
+  dual.parts.reserve(2);
+  dual.parts.push_back(std::move(first));
+  dual.parts.push_back(std::move(second));
+  operands_.push_back(std::move(dual));
+}
+
+void ParseContext::beginList() { listStarts_.push_back(operands_.size()); }
+
+std::vector<Operand> ParseContext::takeListOperands() {
+  size_t start = listStarts_.back();
+  listStarts_.pop_back();
+  std::vector<Operand> elements(std::make_move_iterator(operands_.begin() + static_cast<std::ptrdiff_t>(start)),
+                                std::make_move_iterator(operands_.end()));
+  operands_.resize(start);
+  return elements;
+}
+
+void ParseContext::endVector() { operands_.push_back(VectorOperand{takeListOperands()}); }
+
+void ParseContext::endArgumentList() {
+  operands_.push_back(ArgumentListOperand{takeListOperands()});
+}
+
+void ParseContext::endAddress(bool hasOffset, int64_t offset, SourceRange at) {
+  std::vector<Operand> parts = takeListOperands();
   AddressOperand address;
-  address.offset = offset.value_or(0);
-  address.explicitOffset = offset.has_value();
-  address.extra = std::move(extra);
+  address.offset = offset;
+  address.explicitOffset = hasOffset;
+  Operand& base = parts.front();
   if (auto* reg = base.getIf<RegisterOperand>()) {
     address.base = *reg;
-  } else if (auto* symbol = base.getIf<SymbolOperand>()) {
-    address.base = *symbol;
+  } else if (auto* sym = base.getIf<SymbolOperand>()) {
+    address.base = *sym;
   } else if (auto* imm = base.getIf<ImmediateOperand>(); imm && !imm->isFloat() && !imm->negative) {
     address.base = AddressOperand::Absolute{imm->magnitude};
   } else {
     fail(at, "an address must start with a register, a variable or a non-negative integer");
   }
-  return address;
-}
-
-Operand ParseContext::dualOperand(Operand first, Operand second, SourceRange at) {
-  for (const Operand* part : {&first, &second})
-    if (!part->is<RegisterOperand>() && !part->is<SinkOperand>())
-      fail(at, "both sides of '|' must be registers or '_'");
-  DualOperand dual;
-  dual.parts.push_back(std::move(first));
-  dual.parts.push_back(std::move(second));
-  return dual;
+  address.extra.assign(std::make_move_iterator(parts.begin() + 1),
+                       std::make_move_iterator(parts.end()));
+  operands_.push_back(std::move(address));
 }
 
 } // namespace ocelot::ir::detail

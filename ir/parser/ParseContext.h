@@ -4,6 +4,7 @@
 #include "ir/SourceLocation.h"
 #include "ir/parser/GrammarTypes.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,9 +14,11 @@
 
 namespace ocelot::ir::detail {
 
-/// Builds a Module while the grammar reduces rules: resolves registers and labels through the
-/// scope stack, forms basic blocks, attaches `.loc` to instructions. All state of one parse lives
-/// here (the parser is reentrant; nothing is global).
+/// Builds a Module while the grammar reduces rules. Grammar actions only hand over token texts and
+/// numbers; everything under construction (the operands of the current instruction, the words and
+/// declarators of the current declaration, open initializer lists, the current function header)
+/// accumulates here. It resolves registers and labels through the scope stack, forms basic blocks
+/// and attaches `.loc` to instructions. All state of one parse lives here: nothing is global.
 class ParseContext {
 public:
   ParseContext(Module& module, std::string_view fileName);
@@ -26,59 +29,115 @@ public:
   /// Records an error at `at` (the parser calls this for every syntax error it reports).
   void report(const SourceRange& at, const std::string& message);
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
+  /// Reports a semantic error (undefined label, undeclared register ...) as a syntax error at
+  /// `at`: parsing stops with that message.
+  [[noreturn]] void fail(SourceRange at, const std::string& message) const;
+
+  uint64_t unsignedValue(const ImmediateOperand& imm, SourceRange at) const;
+  int64_t signedValue(const ImmediateOperand& imm, bool negate, SourceRange at) const;
+  /// signedValue as two's-complement bits (to travel in SemanticValue::magnitude).
+  uint64_t offsetBits(const ImmediateOperand& imm, bool negate, SourceRange at) const {
+    return static_cast<uint64_t>(signedValue(imm, negate, at));
+  }
+  std::string_view intern(std::string_view text) { return module_.intern(text); }
 
   // --- Module level ---------------------------------------------------------------------------
   void setVersion(std::string_view text, SourceRange at);
-  void setTargets(std::vector<std::string_view> targets, SourceRange at);
+  void addTarget(std::string_view target);
+  void finishTargets(SourceRange at);
   void setAddressSize(uint64_t size, SourceRange at);
-  void addFile(uint64_t index, std::string_view path, std::optional<uint64_t> timestamp,
-               std::optional<uint64_t> size, SourceRange at);
-  void beginSection(std::string_view name, SourceRange at);
-  void addSectionItems(std::vector<SectionItem> items);
-  void addSectionLabel(std::string_view name);
-  void endSection();
+  void addFile(const ImmediateOperand& index, std::string_view path,
+               std::optional<ImmediateOperand> timestamp, std::optional<ImmediateOperand> size,
+               SourceRange at);
   void addAlias(std::string_view alias, std::string_view aliasee, SourceRange at);
-  void addGlobal(DeclarationSpec spec, SourceRange at);
+  void addGlobal(SourceRange at);
 
-  void beginFunction(std::vector<DeclarationWord> prefix, bool isEntry, NameSyntax name,
-                     FunctionSignature signature, std::vector<FunctionDirective> directives,
-                     SourceRange at);
+  void beginSection(std::string_view name, SourceRange at);
+  void addSectionLabel(std::string_view name);
+  void setSectionDirective(std::string_view directive);
+  void addSectionInteger(const ImmediateOperand& value, bool negative, SourceRange at);
+  void addSectionSymbol(std::string_view symbol, std::optional<ImmediateOperand> offset,
+                        SourceRange at);
+  void endSection();
+
+  // --- Function headers and call prototypes ---------------------------------------------------
+  /// `.entry`/`.func` was read: the declaration words so far were its prefix (`.visible`).
+  void beginFunctionHeader(bool isEntry, SourceRange at);
+  void finishParameter(SourceRange at);
+  void finishReturnList();
+  void finishParameterList();
+  void addFunctionDirective(std::string_view name);
+  void addFunctionDirectiveValue(const ImmediateOperand& value, SourceRange at);
+  /// The header is complete: creates the function.
+  void beginFunction(std::string_view name);
+  /// The function has no body: `;` at `at` ends its declaration.
+  void endDeclaration(SourceRange at);
   void beginBody(SourceRange at);
   void endBody(SourceRange at);
+
+  // --- Declarations ---------------------------------------------------------------------------
+  void addWord(std::string_view word);
+  void setWordValue(const ImmediateOperand& value, SourceRange at);
+  void addWordArgument(std::string_view argument);
+  void addDimension(std::optional<ImmediateOperand> size, SourceRange at);
+  void addDeclarator(std::string_view name, SourceRange at);
+  void addRegisterRange(std::string_view name, const ImmediateOperand& count, SourceRange at);
+
+  void addInitializerValue(Operand value, SourceRange at);
+  void beginInitializerList(SourceRange at);
+  void endInitializerList();
 
   // --- Function bodies ------------------------------------------------------------------------
   void openScope(SourceRange at);
   void closeScope(SourceRange at);
-  void addLabel(NameSyntax name);
-  void addDeclaration(DeclarationSpec spec, SourceRange at);
-  void addLoc(uint64_t file, uint64_t line, uint64_t column,
-              std::optional<LocDirective::InlinedAt> inlinedAt, SourceRange at);
-  void addPragma(std::vector<std::string_view> strings, SourceRange at);
-  void addCallPrototype(NameSyntax name, FunctionSignature signature,
-                        std::vector<FunctionDirective> directives, SourceRange at);
-  void addBranchTargets(NameSyntax name, std::vector<NameSyntax> targets, SourceRange at);
-  void addCallTargets(NameSyntax name, std::vector<std::string_view> functions, SourceRange at);
-  void addInstruction(const GuardSyntax& guard, std::string_view mnemonic,
-                      std::vector<Operand> operands, SourceRange at);
+  void addLabel(std::string_view name, SourceRange at);
+  void addDeclaration(SourceRange at);
+  void addLoc(const ImmediateOperand& file, const ImmediateOperand& line,
+              const ImmediateOperand& column, SourceRange at);
+  /// `.loc F L C` scanned as one token (the common case).
+  void addLocNumbers(std::string_view text, SourceRange at);
+  void addInlinedLocNumbers(std::string_view text, std::string_view functionNameKeyword,
+                            std::string_view functionName, std::string_view inlinedAtKeyword,
+                            const ImmediateOperand& inlinedFile,
+                            const ImmediateOperand& inlinedLine,
+                            const ImmediateOperand& inlinedColumn, SourceRange at);
+  void addInlinedLoc(const ImmediateOperand& file, const ImmediateOperand& line,
+                     const ImmediateOperand& column, std::string_view functionNameKeyword,
+                     std::string_view functionName, std::string_view inlinedAtKeyword,
+                     const ImmediateOperand& inlinedFile, const ImmediateOperand& inlinedLine,
+                     const ImmediateOperand& inlinedColumn, SourceRange at);
+  void addPragmaString(std::string_view text);
+  void addPragma(SourceRange at);
+  void addName(std::string_view name, SourceRange at);
+  void beginCallPrototype();
+  void addCallPrototype(std::string_view name, SourceRange at);
+  void addBranchTargets(std::string_view name, SourceRange at);
+  void addCallTargets(std::string_view name, SourceRange at);
+  void setGuard(std::string_view predicate, bool negated, SourceRange at);
+  /// Completes an instruction from the operands pushed since the last one. `operandsLine` is the
+  /// line the operands start on (nvcc sometimes puts them below the mnemonic).
+  void addInstruction(std::string_view mnemonic, SourceRange at, uint32_t operandsLine);
 
   // --- Operands -------------------------------------------------------------------------------
+  void push(Operand operand) { operands_.push_back(std::move(operand)); }
   /// `%r1`, `%tid.x`, `!%p1`.
-  Operand registerOperand(std::string_view text, bool negated, SourceRange at);
+  void pushRegister(std::string_view text, bool negated, SourceRange at);
+  /// `[base+offset]` scanned as one token: `base` is a register or a variable.
+  void pushSimpleAddress(std::string_view base, bool hasOffset, int64_t offset, SourceRange at);
   /// `x`: a register declared without '%' in scope, else a symbol (or later a label).
-  Operand identifierOperand(std::string_view name, bool negated, SourceRange at);
-  /// `sym` (no offset) or `sym+N` (offset written, even when N is 0).
-  Operand symbolOperand(std::string_view name, std::optional<int64_t> offset, SourceRange at);
-  /// `generic(sym)`.
-  Operand genericOperand(std::string_view keyword, std::string_view name, SourceRange at);
-  Operand addressOperand(Operand base, std::optional<int64_t> offset, std::vector<Operand> extra,
-                         SourceRange at);
-  Operand dualOperand(Operand first, Operand second, SourceRange at);
-
-  // --- Helpers for declarations ---------------------------------------------------------------
-  std::string_view intern(std::string_view text) { return module_.intern(text); }
-  /// Reports a semantic error (undefined label, undeclared register ...) as a syntax error at
-  /// `at`: parsing stops with that message.
-  [[noreturn]] void fail(SourceRange at, const std::string& message) const;
+  void pushIdentifier(std::string_view name, bool negated, SourceRange at);
+  /// `sym` or `sym+N` (the offset is kept as written, even when N is 0).
+  Operand symbol(std::string_view name, std::optional<ImmediateOperand> offset, SourceRange at);
+  /// `generic(sym)`, `generic(sym)+N`.
+  Operand generic(std::string_view keyword, std::string_view name,
+                  std::optional<ImmediateOperand> offset, SourceRange at);
+  /// Replaces the last two operands by `first|second`.
+  void makeDual(SourceRange at);
+  /// Starts a `{...}`, `[...]` or `(...)` operand: what is pushed until its end belongs to it.
+  void beginList();
+  void endVector();
+  void endAddress(bool hasOffset, int64_t offset, SourceRange at);
+  void endArgumentList();
 
 private:
   struct PendingLabel {
@@ -88,7 +147,10 @@ private:
   };
   struct OpenScope {
     ScopeId id = 0;
+    /// Labels defined in the scope; scopes with many labels (function bodies) also index them.
     std::vector<std::pair<std::string_view, LabelId>> labels;
+    std::unordered_map<std::string_view, LabelId> labelIndex;
+    std::optional<LabelId> findLabel(std::string_view name) const;
     std::vector<PendingLabel> pending;
     std::vector<std::string_view> namedRegisters;
     std::vector<std::string_view> registerRanges;
@@ -98,13 +160,42 @@ private:
   template <class T> T& append(std::unique_ptr<T> statement, SourceRange at);
   void requireFunctionBody(SourceRange at, std::string_view what) const;
   std::optional<RegisterRef> lookupRegister(std::string_view name) const;
+  /// The innermost `%prefix<N>` range declarator visible now.
+  std::optional<uint32_t> findRange(std::string_view prefix) const;
+  void registersChanged() { rangeCache_.fill({}); }
   void declareRegisters(const DeclarationSpec& spec, SourceRange at, std::vector<uint32_t>& ids);
   void resolveScopeLabels(OpenScope& scope);
+  DeclarationSpec takeDeclaration();
+  void deliverInitializer(Initializer init);
+  std::vector<Operand> takeListOperands();
+  void addSectionItem(SectionItem item);
+  /// The three numbers of a `.loc F L C` token.
+  std::array<ImmediateOperand, 3> locNumbers(std::string_view text, SourceRange at) const;
 
   Module& module_;
   std::string fileName_;
+  std::vector<Diagnostic> diagnostics_;
 
-  // State of the function whose body is being parsed.
+  // What is being built right now.
+  std::vector<Operand> operands_;
+  std::vector<size_t> listStarts_;
+  std::vector<DeclarationWord> words_;
+  std::vector<Declarator> declarators_;
+  std::vector<std::optional<uint64_t>> dimensions_;
+  std::optional<Initializer> initializer_;
+  std::vector<InitializerListBuilder> openInitializers_;
+  std::vector<DeclarationSpec> parameters_;
+  FunctionSignature signature_;
+  std::vector<FunctionDirective> directives_;
+  std::vector<std::string_view> prefixWords_;
+  bool headerIsEntry_ = false;
+  SourceRange headerAt_;
+  std::vector<std::string_view> targets_;
+  std::vector<std::string_view> strings_;
+  std::vector<NameSyntax> names_;
+  GuardSyntax guard_;
+
+  // The function whose body is being parsed.
   Function* function_ = nullptr;
   BasicBlock* block_ = nullptr;
   bool startNewBlock_ = true;
@@ -113,8 +204,17 @@ private:
   std::vector<OpenScope> scopes_;
   std::unordered_map<std::string_view, std::vector<uint32_t>> namedRegisters_;
   std::unordered_map<std::string_view, std::vector<uint32_t>> registerRanges_;
+  /// Functions use a handful of range prefixes (%r, %rd, %f, %p ...) over and over: a tiny cache
+  /// in front of the hash map, cleared whenever declarations or scopes change.
+  mutable std::array<std::pair<std::string_view, uint32_t>, 8> rangeCache_{};
+  mutable size_t rangeCacheNext_ = 0;
+  /// Named registers in scope whose names end in digits (and could shadow a range element).
+  size_t indexedNamedRegisters_ = 0;
+
+  // The debug section being parsed.
   DebugSection* section_ = nullptr;
-  std::vector<Diagnostic> diagnostics_;
+  std::string_view sectionDirective_;
+  bool sectionDirectiveUsed_ = false;
 };
 
 } // namespace ocelot::ir::detail
