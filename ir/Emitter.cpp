@@ -22,7 +22,10 @@ private:
   // --- Layout -------------------------------------------------------------------------------
   /// Starts the text of something that was on `line` of the source.
   void startLine(uint32_t line) {
-    if (options_.preserveLines && line != 0 && line == line_ && !atLineStart_) {
+    uint32_t previous = lastSourceLine_;
+    lastSourceLine_ = line;
+    if (options_.preserveLines && line != 0 && line == previous && line == line_ &&
+        !atLineStart_) {
       character(' '); // several statements shared this source line: keep them together
       return;
     }
@@ -88,6 +91,7 @@ private:
   const EmitOptions& options_;
   uint32_t line_ = 1;
   bool atLineStart_ = true;
+  uint32_t lastSourceLine_ = 0; ///< source line of the last statement started
 };
 
 void PtxWriter::unsignedNumber(uint64_t value, int base, bool upper, int width) {
@@ -475,8 +479,12 @@ void PtxWriter::module(const Module& m) {
     unsignedNumber(*m.addressSize());
   }
   for (const auto& item : m.items()) {
-    if (!options_.preserveLines || item->line() == 0)
-      newline(); // a blank line between items, as nvcc writes them
+    if (!options_.preserveLines || item->line() == 0) {
+      // A blank line between items, as nvcc writes them.
+      if (!atLineStart_)
+        newline();
+      newline();
+    }
     switch (item->kind()) {
     case ModuleItem::Kind::GlobalVariable:
       startLine(item->line());

@@ -40,7 +40,11 @@ public:
   /// The token's text without the blanks the token rule swallowed after it.
   std::string_view tokenText(const char* text, size_t length) const;
   void setNumber(SemanticValue& value, const ImmediateOperand& number) const {
-    value.text = lastText_;
+    // A decimal float keeps its spelling in the IR (SemanticValue::number() copies `text`), so it
+    // must be the module-interned copy: lastText_ points into the input buffer, which is freed
+    // when parsing ends (emitting `1.0` from `createpolicy ... 1.0;` read freed memory).
+    value.text =
+        number.format == ImmediateOperand::Format::DecimalFloat ? number.text : lastText_;
     value.magnitude = number.magnitude;
     value.format = number.format;
     value.negative = number.negative;
@@ -51,6 +55,11 @@ public:
   ImmediateOperand decimalFloat(std::string_view text) const;
   [[noreturn]] void fail(const std::string& message) const;
   [[noreturn]] void failUnexpectedCharacter(char c) const;
+  void markCommentStart() { commentStart_ = location_; }
+  /// Reported where the comment began, not where the input ran out.
+  [[noreturn]] void failUnterminatedComment() const {
+    throw PtxParser::syntax_error(commentStart_, "unterminated /* comment");
+  }
 
   /// `[base]`, `[base+N]`, `[base+-N]`, `[base-N]` in one token: base in `text`, the offset's
   /// two's-complement bits in `magnitude`, `present` when an offset was written.
@@ -79,6 +88,7 @@ private:
   uint32_t line_ = 1;
   SourceRange location_;
   std::string_view lastText_;
+  SourceRange commentStart_;
 
   enum class SectionState { ExpectItem, ExpectValue, AfterValue };
   bool sectionPending_ = false;

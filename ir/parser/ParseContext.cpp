@@ -137,7 +137,7 @@ void ParseContext::addGlobal(SourceRange at) {
   DeclarationSpec spec = takeDeclaration();
   StateSpace space = spec.stateSpace();
   if (space == StateSpace::None)
-    fail(at, "a module-scope declaration needs a state space such as .global, .const or .shared");
+    failMissingStateSpace(spec, at, ".global, .const or .shared");
   if (space == StateSpace::Reg)
     fail(at, ".reg declarations are only allowed inside function bodies");
   for (const auto& d : spec.declarators)
@@ -145,6 +145,18 @@ void ParseContext::addGlobal(SourceRange at) {
       fail(at, "'" + std::string(d.name) + "<N>' ranges are only allowed for .reg declarations");
   auto& global = module_.append(std::make_unique<GlobalVariable>(std::move(spec)));
   global.setLine(at.begin.line);
+}
+
+void ParseContext::failMissingStateSpace(const DeclarationSpec& spec, SourceRange at,
+                                         std::string_view expected) const {
+  // A first word that is neither a linkage nor a type is most likely a directive Ocelot does not
+  // know (or a typo): say so rather than talk about state spaces.
+  if (!spec.words.empty()) {
+    std::string_view first = spec.words.front().word;
+    if (!linkageFromName(first) && !scalarTypeFromName(first))
+      fail(at, "unknown directive '" + std::string(first) + "'");
+  }
+  fail(at, "a declaration needs a state space such as " + std::string(expected));
 }
 
 // --- Debug sections ---------------------------------------------------------------------------
@@ -497,7 +509,7 @@ void ParseContext::addDeclaration(SourceRange at) {
   DeclarationSpec spec = takeDeclaration();
   StateSpace space = spec.stateSpace();
   if (space == StateSpace::None)
-    fail(at, "a declaration needs a state space such as .reg, .local, .shared or .param");
+    failMissingStateSpace(spec, at, ".reg, .local, .shared or .param");
   std::vector<uint32_t> ids;
   if (space == StateSpace::Reg) {
     declareRegisters(spec, at, ids);

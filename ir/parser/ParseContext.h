@@ -166,6 +166,8 @@ private:
   void declareRegisters(const DeclarationSpec& spec, SourceRange at, std::vector<uint32_t>& ids);
   void resolveScopeLabels(OpenScope& scope);
   DeclarationSpec takeDeclaration();
+  [[noreturn]] void failMissingStateSpace(const DeclarationSpec& spec, SourceRange at,
+                                          std::string_view expected) const;
   void deliverInitializer(Initializer init);
   std::vector<Operand> takeListOperands();
   void addSectionItem(SectionItem item);
