@@ -5,3 +5,14 @@ if(OCELOT_SANITIZE)
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# OCELOT_FUZZ=ON (clang only) instruments everything for libFuzzer's coverage feedback, with ASan
+# and UBSan so that memory errors are crashes the fuzzer can find.
+if(OCELOT_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "OCELOT_FUZZ needs clang (configure with CC=clang CXX=clang++)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+                      -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -51,8 +51,8 @@ struct DeclarationWord {
 /// One declared name: `x`, `buf[1024]`, `smem[]`, `%r<123>`, `$str[4] = {...}`.
 struct Declarator {
   std::string_view name;
-  uint32_t registerCount = 0; ///< `%r<123>` -> 123; 0 when not parameterized
-  bool parameterized = false; ///< written with `<N>`
+  uint32_t registerCount = 0;                      ///< `%r<123>` -> 123; 0 when not parameterized
+  bool parameterized = false;                      ///< written with `<N>`
   std::vector<std::optional<uint64_t>> dimensions; ///< `[N]` -> N, `[]` -> nullopt
   std::optional<Initializer> initializer;
   friend bool operator==(const Declarator&, const Declarator&) = default;

@@ -24,8 +24,7 @@ private:
   void startLine(uint32_t line) {
     uint32_t previous = lastSourceLine_;
     lastSourceLine_ = line;
-    if (options_.preserveLines && line != 0 && line == previous && line == line_ &&
-        !atLineStart_) {
+    if (options_.preserveLines && line != 0 && line == previous && line == line_ && !atLineStart_) {
       character(' '); // several statements shared this source line: keep them together
       return;
     }
@@ -79,7 +78,8 @@ private:
   void registerName(const Function& f, RegisterRef ref);
   void parameterList(const std::vector<DeclarationSpec>& params, bool multiline);
   void directives(const std::vector<FunctionDirective>& list, bool ownLines);
-  template <class T, class Fn> void joined(const std::vector<T>& items, std::string_view sep, Fn&& fn) {
+  template <class T, class Fn>
+  void joined(const std::vector<T>& items, std::string_view sep, Fn&& fn) {
     for (size_t i = 0; i < items.size(); ++i) {
       if (i > 0)
         text(sep);

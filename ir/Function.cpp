@@ -23,7 +23,9 @@ const FunctionDirective* Function::directive(std::string_view name) const {
   return nullptr;
 }
 
-BasicBlock& Function::appendBlock() { return insertBlock(blocks_.size()); }
+BasicBlock& Function::appendBlock() {
+  return insertBlock(blocks_.size());
+}
 
 BasicBlock& Function::insertBlock(size_t index) {
   auto block = std::make_unique<BasicBlock>(*this);

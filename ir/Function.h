@@ -81,11 +81,15 @@ public:
   uint32_t addRegisterDeclarator(RegisterDeclarator declarator);
   /// `%r12` for {range %r, 12}; `%SP` for a named register.
   std::string registerName(RegisterRef ref) const;
-  const RegisterDeclarator& declaratorOf(RegisterRef ref) const { return registers_[ref.declarator]; }
+  const RegisterDeclarator& declaratorOf(RegisterRef ref) const {
+    return registers_[ref.declarator];
+  }
   /// Grows (or shrinks) the range `%r<N>` of a parameterized declarator. The IR builder uses it to
   /// hand out fresh registers from one range per type; the caller keeps the declaring statement's
   /// `<N>` in step.
-  void setRegisterCount(uint32_t declarator, uint32_t count) { registers_[declarator].count = count; }
+  void setRegisterCount(uint32_t declarator, uint32_t count) {
+    registers_[declarator].count = count;
+  }
 
   const std::vector<LabelInfo>& labels() const { return labels_; }
   LabelId addLabel(LabelInfo info);

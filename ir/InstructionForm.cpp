@@ -10,9 +10,8 @@ InstructionForm::InstructionForm(std::string_view spelling) : spelling_(spelling
   opcode_ = spelling.substr(0, dot);
   while (dot != std::string_view::npos) {
     size_t next = spelling.find('.', dot + 1);
-    modifiers_.push_back(spelling.substr(dot + 1, next == std::string_view::npos
-                                                       ? std::string_view::npos
-                                                       : next - dot - 1));
+    modifiers_.push_back(spelling.substr(
+        dot + 1, next == std::string_view::npos ? std::string_view::npos : next - dot - 1));
     dot = next;
   }
   traits_ = &lookupOpcodeTraits(opcode_, modifiers_);
@@ -30,7 +29,8 @@ InstructionForm::InstructionForm(std::string_view spelling) : spelling_(spelling
         stateSpace_ = *space;
     }
     if (modifier.size() >= 2 && modifier[0] == 'v' &&
-        std::all_of(modifier.begin() + 1, modifier.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        std::all_of(modifier.begin() + 1, modifier.end(),
+                    [](char c) { return c >= '0' && c <= '9'; }))
       vectorWidth_ = static_cast<unsigned>(std::stoul(std::string(modifier.substr(1))));
   }
   if (stateSpace_ == StateSpace::None && has(kTexture))

@@ -178,8 +178,7 @@ constexpr std::array kTable = {
 };
 
 constexpr OpcodeTraits kUnknownTraits{
-    "", "", D::Unknown,
-    kUnknown | kSideEffects | kMemoryRead | kMemoryWrite | kAtomic | kFence};
+    "", "", D::Unknown, kUnknown | kSideEffects | kMemoryRead | kMemoryWrite | kAtomic | kFence};
 
 } // namespace
 

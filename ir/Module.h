@@ -42,7 +42,9 @@ public:
   // --- Items --------------------------------------------------------------------------------
   const std::vector<std::unique_ptr<ModuleItem>>& items() const { return items_; }
   /// Appends `item` (or inserts it before position `index`) and returns it.
-  template <class T> T& append(std::unique_ptr<T> item) { return insert(items_.size(), std::move(item)); }
+  template <class T> T& append(std::unique_ptr<T> item) {
+    return insert(items_.size(), std::move(item));
+  }
   template <class T> T& insert(size_t index, std::unique_ptr<T> item) {
     T& ref = *item;
     bool appended = index == items_.size();

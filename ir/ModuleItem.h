@@ -69,9 +69,9 @@ private:
 struct SectionItem {
   enum class Kind : uint8_t { Label, Data };
   Kind kind = Kind::Data;
-  bool continuation = false; ///< another value of the previous directive (`.b8 1, 2`)
-  bool negative = false;     ///< Data without symbol: the value was written with '-'
-  bool hexadecimal = false;  ///< Data without symbol: the value was written in hex
+  bool continuation = false;  ///< another value of the previous directive (`.b8 1, 2`)
+  bool negative = false;      ///< Data without symbol: the value was written with '-'
+  bool hexadecimal = false;   ///< Data without symbol: the value was written in hex
   std::string_view directive; ///< Data: ".b8", ".b32" ... (empty for continuations)
   std::string_view symbol;    ///< Label: its name; Data: the referenced symbol, or empty
   uint64_t value = 0;         ///< Data: the integer magnitude, or the offset added to `symbol`

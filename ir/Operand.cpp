@@ -35,8 +35,8 @@ std::string_view vectorComponentName(VectorComponent component) {
 ImmediateOperand ImmediateOperand::integer(int64_t value) {
   ImmediateOperand immediate;
   immediate.negative = value < 0;
-  immediate.magnitude =
-      value < 0 ? static_cast<uint64_t>(0) - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  immediate.magnitude = value < 0 ? static_cast<uint64_t>(0) - static_cast<uint64_t>(value)
+                                  : static_cast<uint64_t>(value);
   return immediate;
 }
 

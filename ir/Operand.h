@@ -135,8 +135,8 @@ public:
 
   Operand() : value_(SinkOperand{}) {}
   template <class T>
-    requires(!std::is_same_v<std::remove_cvref_t<T>, Operand>)
-  Operand(T&& value) : value_(std::forward<T>(value)) {}
+  requires(!std::is_same_v<std::remove_cvref_t<T>, Operand>) Operand(T&& value)
+      : value_(std::forward<T>(value)) {}
 
   template <class T> bool is() const { return std::holds_alternative<T>(value_); }
   template <class T> const T& as() const { return std::get<T>(value_); }
@@ -160,7 +160,9 @@ inline bool operator==(const AddressOperand& a, const AddressOperand& b) {
 inline bool operator==(const VectorOperand& a, const VectorOperand& b) {
   return a.elements == b.elements;
 }
-inline bool operator==(const DualOperand& a, const DualOperand& b) { return a.parts == b.parts; }
+inline bool operator==(const DualOperand& a, const DualOperand& b) {
+  return a.parts == b.parts;
+}
 inline bool operator==(const ArgumentListOperand& a, const ArgumentListOperand& b) {
   return a.arguments == b.arguments;
 }

@@ -45,7 +45,9 @@ void Lexer::failUnexpectedCharacter(char c) const {
 
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool isBlank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 
 std::string_view trimBlanks(std::string_view text) {
   while (!text.empty() && isBlank(text.front()))
@@ -147,8 +149,8 @@ void Lexer::sectionSymbol(std::string_view text) {
   if (sectionState_ != SectionState::ExpectValue)
     fail(sectionState_ == SectionState::AfterValue
              ? "expected ',' or a new directive before '" + std::string(symbol) + "'"
-             : "expected a data directive such as .b8 or a label, found '" +
-                   std::string(symbol) + "'");
+             : "expected a data directive such as .b8 or a label, found '" + std::string(symbol) +
+                   "'");
   if (symbol.size() > kMaxTokenLength)
     fail("symbol longer than " + std::to_string(kMaxTokenLength) + " characters");
   std::optional<ImmediateOperand> number;
@@ -198,7 +200,9 @@ ImmediateOperand Lexer::integer(std::string_view text, int base, size_t prefix) 
     return imm;
   }
   for (char c : digits) {
-    unsigned digit = c >= 'a' ? unsigned(c - 'a' + 10) : c >= 'A' ? unsigned(c - 'A' + 10) : unsigned(c - '0');
+    unsigned digit = c >= 'a'   ? unsigned(c - 'a' + 10)
+                     : c >= 'A' ? unsigned(c - 'A' + 10)
+                                : unsigned(c - '0');
     if (__builtin_mul_overflow(value, static_cast<uint64_t>(base), &value) ||
         __builtin_add_overflow(value, digit, &value))
       fail("integer literal '" + std::string(text) + "' does not fit in 64 bits");

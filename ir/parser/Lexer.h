@@ -43,8 +43,7 @@ public:
     // A decimal float keeps its spelling in the IR (SemanticValue::number() copies `text`), so it
     // must be the module-interned copy: lastText_ points into the input buffer, which is freed
     // when parsing ends (emitting `1.0` from `createpolicy ... 1.0;` read freed memory).
-    value.text =
-        number.format == ImmediateOperand::Format::DecimalFloat ? number.text : lastText_;
+    value.text = number.format == ImmediateOperand::Format::DecimalFloat ? number.text : lastText_;
     value.magnitude = number.magnitude;
     value.format = number.format;
     value.negative = number.negative;

@@ -85,7 +85,9 @@ void ParseContext::setVersion(std::string_view text, SourceRange at) {
   module_.headerLines().version = at.begin.line;
 }
 
-void ParseContext::addTarget(std::string_view target) { targets_.push_back(target); }
+void ParseContext::addTarget(std::string_view target) {
+  targets_.push_back(target);
+}
 
 void ParseContext::finishTargets(SourceRange at) {
   std::vector<std::string_view> all = module_.targets();
@@ -187,8 +189,7 @@ void ParseContext::addSectionItem(SectionItem item) {
   section_->items().push_back(item);
 }
 
-void ParseContext::addSectionInteger(const ImmediateOperand& value, bool negative,
-                                     SourceRange at) {
+void ParseContext::addSectionInteger(const ImmediateOperand& value, bool negative, SourceRange at) {
   if (value.isFloat())
     fail(at, "debug section values must be integers");
   SectionItem item;
@@ -207,7 +208,9 @@ void ParseContext::addSectionSymbol(std::string_view symbol, std::optional<Immed
   addSectionItem(item);
 }
 
-void ParseContext::endSection() { section_ = nullptr; }
+void ParseContext::endSection() {
+  section_ = nullptr;
+}
 
 // --- Function headers -------------------------------------------------------------------------
 
@@ -215,8 +218,8 @@ void ParseContext::beginFunctionHeader(bool isEntry, SourceRange at) {
   prefixWords_.clear();
   for (const auto& word : words_) {
     if (!linkageFromName(word.word) || word.value || !word.arguments.empty())
-      fail(at, "'" + std::string(word.word) + "' cannot precede " +
-                   (isEntry ? ".entry" : ".func") + "; expected .visible, .extern or .weak");
+      fail(at, "'" + std::string(word.word) + "' cannot precede " + (isEntry ? ".entry" : ".func") +
+                   "; expected .visible, .extern or .weak");
     prefixWords_.push_back(intern(word.word));
   }
   words_.clear();
@@ -308,7 +311,9 @@ void ParseContext::endBody(SourceRange at) {
 
 // --- Declarations -----------------------------------------------------------------------------
 
-void ParseContext::addWord(std::string_view word) { words_.push_back(DeclarationWord{word, {}, {}}); }
+void ParseContext::addWord(std::string_view word) {
+  words_.push_back(DeclarationWord{word, {}, {}});
+}
 
 void ParseContext::setWordValue(const ImmediateOperand& value, SourceRange at) {
   words_.back().value = unsignedValue(value, at);
@@ -559,8 +564,7 @@ void ParseContext::addInlinedLoc(const ImmediateOperand& file, const ImmediateOp
                 locNumber(*this, column, at)};
   LocDirective::InlinedAt inlined;
   inlined.functionName = intern(functionName);
-  inlined.location = SourceLoc{locNumber(*this, inlinedFile, at),
-                               locNumber(*this, inlinedLine, at),
+  inlined.location = SourceLoc{locNumber(*this, inlinedFile, at), locNumber(*this, inlinedLine, at),
                                locNumber(*this, inlinedColumn, at)};
   currentLoc_ = loc;
   append(std::make_unique<LocDirective>(loc, inlined, scopes_.back().id), at);
@@ -588,8 +592,7 @@ void ParseContext::addLocNumbers(std::string_view text, SourceRange at) {
   addLoc(numbers[0], numbers[1], numbers[2], at);
 }
 
-void ParseContext::addInlinedLocNumbers(std::string_view text,
-                                        std::string_view functionNameKeyword,
+void ParseContext::addInlinedLocNumbers(std::string_view text, std::string_view functionNameKeyword,
                                         std::string_view functionName,
                                         std::string_view inlinedAtKeyword,
                                         const ImmediateOperand& inlinedFile,
@@ -600,7 +603,9 @@ void ParseContext::addInlinedLocNumbers(std::string_view text,
                 inlinedAtKeyword, inlinedFile, inlinedLine, inlinedColumn, at);
 }
 
-void ParseContext::addPragmaString(std::string_view text) { strings_.push_back(intern(text)); }
+void ParseContext::addPragmaString(std::string_view text) {
+  strings_.push_back(intern(text));
+}
 
 void ParseContext::addPragma(SourceRange at) {
   requireFunctionBody(at, ".pragma");
@@ -650,8 +655,7 @@ void ParseContext::addCallTargets(std::string_view name, SourceRange at) {
   for (const auto& n : names_)
     functions.push_back(n.name);
   names_.clear();
-  append(std::make_unique<CallTargets>(intern(name), std::move(functions), scopes_.back().id),
-         at);
+  append(std::make_unique<CallTargets>(intern(name), std::move(functions), scopes_.back().id), at);
 }
 
 void ParseContext::setGuard(std::string_view predicate, bool negated, SourceRange at) {
@@ -806,18 +810,23 @@ void ParseContext::makeDual(SourceRange at) {
   operands_.push_back(std::move(dual));
 }
 
-void ParseContext::beginList() { listStarts_.push_back(operands_.size()); }
+void ParseContext::beginList() {
+  listStarts_.push_back(operands_.size());
+}
 
 std::vector<Operand> ParseContext::takeListOperands() {
   size_t start = listStarts_.back();
   listStarts_.pop_back();
-  std::vector<Operand> elements(std::make_move_iterator(operands_.begin() + static_cast<std::ptrdiff_t>(start)),
-                                std::make_move_iterator(operands_.end()));
+  std::vector<Operand> elements(
+      std::make_move_iterator(operands_.begin() + static_cast<std::ptrdiff_t>(start)),
+      std::make_move_iterator(operands_.end()));
   operands_.resize(start);
   return elements;
 }
 
-void ParseContext::endVector() { operands_.push_back(VectorOperand{takeListOperands()}); }
+void ParseContext::endVector() {
+  operands_.push_back(VectorOperand{takeListOperands()});
+}
 
 void ParseContext::endArgumentList() {
   operands_.push_back(ArgumentListOperand{takeListOperands()});

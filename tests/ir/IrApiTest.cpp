@@ -2,7 +2,6 @@
 // newer than Ocelot), IR built through the API, structural equality.
 
 #include "TestPtx.h"
-
 #include "ir/Emitter.h"
 #include "ir/InstructionForm.h"
 #include "ir/InstructionTable.h"
@@ -41,7 +40,8 @@ TEST(InstructionTableTest, QualifiedEntriesSelectBehaviour) {
   EXPECT_EQ(traits("bar.red.popc.u32").definitions, DefinitionPattern::FirstOperand);
   EXPECT_EQ(traits("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32").definitions,
             DefinitionPattern::None);
-  EXPECT_TRUE(traits("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32").has(kAsynchronous));
+  EXPECT_TRUE(
+      traits("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32").has(kAsynchronous));
   EXPECT_EQ(traits("call.uni").definitions, DefinitionPattern::Call);
   EXPECT_TRUE(traits("ret").has(kReturn));
 }

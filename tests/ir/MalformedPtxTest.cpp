@@ -32,7 +32,8 @@ Expectation expectationOf(const std::string& text) {
 
 std::vector<fs::path> malformedFiles() {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(std::string(OCELOT_SOURCE_DIR) + "/tests/ir/malformed"))
+  for (const auto& entry :
+       fs::directory_iterator(std::string(OCELOT_SOURCE_DIR) + "/tests/ir/malformed"))
     if (entry.path().extension() == ".ptx")
       files.push_back(entry.path());
   std::sort(files.begin(), files.end());
@@ -87,8 +88,8 @@ TEST(MalformedPtxGenerated, DeeplyNestedScopesAreRejected) {
 }
 
 TEST(MalformedPtxGenerated, DeeplyNestedInitializersAreRejected) {
-  std::string text = std::string(kHeader) + ".global .b32 x[1] = " + std::string(5000, '{') +
-                     "1" + std::string(5000, '}') + ";\n";
+  std::string text = std::string(kHeader) + ".global .b32 x[1] = " + std::string(5000, '{') + "1" +
+                     std::string(5000, '}') + ";\n";
   ir::ParseResult result = ir::parsePtx(text, "deepinit.ptx");
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.firstError().find("nested deeper than"), std::string::npos)
@@ -97,9 +98,8 @@ TEST(MalformedPtxGenerated, DeeplyNestedInitializersAreRejected) {
 
 TEST(MalformedPtxGenerated, HugeRegisterRangeCostsNothing) {
   // A range is one table entry, not four billion registers.
-  std::string text = std::string(kHeader) +
-                     ".visible .entry k()\n{\n\t.reg .b32 %r<4000000000>;\n"
-                     "\tmov.u32 %r3999999999, 1;\n\tret;\n}\n";
+  std::string text = std::string(kHeader) + ".visible .entry k()\n{\n\t.reg .b32 %r<4000000000>;\n"
+                                            "\tmov.u32 %r3999999999, 1;\n\tret;\n}\n";
   auto module = parseOrFail(text);
   ASSERT_NE(module, nullptr);
   EXPECT_EQ(module->findFunction("k")->registerDeclarators().size(), 1u);

@@ -2,7 +2,6 @@
 // These tests check that each one lands in the IR as what it is, and that emission is lossless.
 
 #include "TestPtx.h"
-
 #include "ir/Emitter.h"
 #include "ir/InstructionForm.h"
 
@@ -168,8 +167,8 @@ TEST_F(WildPtxTest, InstructionFormsSplitModifiersGenerically) {
   const Instruction& load = instruction("ld.global.nc.L1::no_allocate.v4.f32");
   const InstructionForm& form = load.form();
   EXPECT_EQ(form.opcode(), "ld");
-  EXPECT_EQ(form.modifiers(), (std::vector<std::string_view>{"global", "nc", "L1::no_allocate",
-                                                              "v4", "f32"}));
+  EXPECT_EQ(form.modifiers(),
+            (std::vector<std::string_view>{"global", "nc", "L1::no_allocate", "v4", "f32"}));
   EXPECT_EQ(form.vectorWidth(), 4u);
   EXPECT_EQ(form.stateSpace(), StateSpace::Global);
   EXPECT_EQ(form.lastType(), ScalarType::F32);
