@@ -1,0 +1,349 @@
+#!/usr/bin/env bash
+# The one script the GPU machine runs, in a single call:
+#
+#   OUT=/path/to/out scripts/gpu-batch.sh [--only SECTION[,SECTION...]] [--programs REGEX] [--list]
+#
+# It never configures CMake (the GPU machine has no Flex/Bison/Boost): it uses the prebuilt build
+# directory (OCELOT_BUILD_DIR, default build/) and, if build/tests/e2e/bin is missing, builds the
+# end-to-end programs itself with nvcc (same flags as tests/e2e/CMakeLists.txt: tests/e2e/nvcc-flags.txt).
+#
+# Sections, run in this order (each is a function section_<name> below; to add one, write the
+# function and append its name to SECTIONS):
+#   gpuinfo  nvidia-smi, driver, toolkit and loader facts
+#   e2e      every tests/e2e program twice: with NVIDIA's libcudart.so.13 and with Ocelot's
+#            (<build>/runtime/libcudart.so.13; skipped with a note while it does not exist), each
+#            under `timeout`, then stdout + exit status compared
+#
+# Output (at most 8 files come back from $OUT, so everything is aggregated):
+#   $OUT/summary.md    readable report: GPU, per-program table, details of every difference
+#   $OUT/results.tsv   one row per program run pair (machine-readable)
+#   $OUT/logs.tar.gz   every stdout/stderr, GPU info, build logs
+#
+# Environment knobs: GPU_BATCH_TIMEOUT_S (per run, default 60), GPU_BATCH_BUDGET_S (whole e2e section,
+# default 420: runs that would start later are recorded as skipped), GPU_BATCH_OCELOT_ENV (extra
+# VAR=value words for the Ocelot runs), GPU_BATCH_NVIDIA_TWICE (default 1: run each program a second
+# time with NVIDIA's runtime and flag output that differs between the two: a nondeterministic
+# test), CUDA_HOME.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${OCELOT_BUILD_DIR:-$ROOT/build}
+TIMEOUT_S=${GPU_BATCH_TIMEOUT_S:-60}
+BUDGET_S=${GPU_BATCH_BUDGET_S:-420}
+OCELOT_ENV=${GPU_BATCH_OCELOT_ENV:-}
+NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
+SECTIONS=(gpuinfo e2e)
+
+ONLY=""
+PROGRAM_FILTER=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) ONLY=${2:-}; shift 2 ;;
+    --only=*) ONLY=${1#--only=}; shift ;;
+    --programs) PROGRAM_FILTER=${2:-}; shift 2 ;;
+    --programs=*) PROGRAM_FILTER=${1#--programs=}; shift ;;
+    --list) printf '%s\n' "${SECTIONS[@]}"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    *) echo "gpu-batch: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+
+if [ -z "${OUT:-}" ]; then
+  echo "gpu-batch: set OUT to the output directory" >&2
+  exit 2
+fi
+mkdir -p "$OUT"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ocelot-gpu-batch.XXXXXX")
+LOGS=$WORK/logs
+mkdir -p "$LOGS" "$WORK/cwd"
+SUMMARY=$OUT/summary.md
+RESULTS=$OUT/results.tsv
+BATCH_START=$(date +%s)
+
+# Pack the logs however the script ends (normally, on error, or when told to stop).
+finish() {
+  tar -C "$WORK" -czf "$OUT/logs.tar.gz" logs 2>/dev/null
+  rm -rf "$WORK"
+}
+trap finish EXIT
+trap 'echo "gpu-batch: interrupted" | tee -a "$SUMMARY"; exit 130' INT TERM
+
+say() { printf '%s\n' "$*"; }
+md() { printf '%s\n' "$*" >>"$SUMMARY"; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+section_wanted() {
+  [ -z "$ONLY" ] && return 0
+  case ",$ONLY," in *",$1,"*) return 0 ;; esac
+  return 1
+}
+
+NVCC=""
+find_nvcc() {
+  for c in "${CUDA_HOME:-}/bin/nvcc" /usr/local/cuda/bin/nvcc "$(command -v nvcc 2>/dev/null)"; do
+    if [ -n "$c" ] && [ -x "$c" ]; then NVCC=$c; return 0; fi
+  done
+  return 1
+}
+
+# The directory holding NVIDIA's libcudart.so.13.
+NVIDIA_LIBDIR=""
+find_nvidia_libdir() {
+  for d in "${CUDA_HOME:-}/lib64" /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+           /usr/local/cuda-13.0/lib64 /usr/lib/x86_64-linux-gnu; do
+    if [ -n "$d" ] && [ -e "$d/libcudart.so.13" ]; then NVIDIA_LIBDIR=$d; return 0; fi
+  done
+  local p
+  p=$(ldconfig -p 2>/dev/null | awk '/libcudart\.so\.13 /{print $NF; exit}')
+  if [ -n "$p" ]; then NVIDIA_LIBDIR=$(dirname "$p"); return 0; fi
+  return 1
+}
+
+# ---------------------------------------------------------------------------------------------
+section_gpuinfo() {
+  local f=$LOGS/gpuinfo.txt
+  {
+    echo "== date"; date -u
+    echo "== uname"; uname -a
+    echo "== nvidia-smi"; nvidia-smi 2>&1
+    echo "== nvidia-smi -L"; nvidia-smi -L 2>&1
+    echo "== nvidia-smi -q (head)"; nvidia-smi -q 2>&1 | head -60
+    echo "== nvcc --version"; ${NVCC:-nvcc} --version 2>&1
+    echo "== libcudart / libcuda known to the loader"; ldconfig -p 2>/dev/null | grep -E 'libcudart|libcuda\.so' 
+    echo "== CPUs"; nproc
+  } >"$f" 2>&1
+  cat "$f"
+  md "## GPU"
+  md ""
+  md '```'
+  nvidia-smi -L >>"$SUMMARY" 2>&1 || md "nvidia-smi -L failed"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv >>"$SUMMARY" 2>&1 || true
+  ${NVCC:-nvcc} --version 2>&1 | tail -2 >>"$SUMMARY"
+  md '```'
+  md ""
+}
+
+# ---------------------------------------------------------------------------------------------
+# End-to-end programs.
+E2E_SRC=$ROOT/tests/e2e/programs
+
+# The program names, from the source tree: programs/<name>.cu and programs/<name>/ directories.
+e2e_program_names() {
+  local f
+  for f in "$E2E_SRC"/*.cu; do [ -e "$f" ] && basename "$f" .cu; done
+  for f in "$E2E_SRC"/*/; do [ -d "$f" ] && ls "$f"*.cu >/dev/null 2>&1 && basename "$f"; done
+}
+
+e2e_common_flags() {
+  grep -v -E '^[[:space:]]*(#|$)' "$ROOT/tests/e2e/nvcc-flags.txt"
+}
+
+# e2e_build_one NAME DEST_DIR: compile one program with nvcc; log in $LOGS/build/NAME.log.
+e2e_build_one() {
+  local name=$1 dest=$2 srcs extra=() flags common=()
+  if [ -d "$E2E_SRC/$name" ]; then
+    srcs=("$E2E_SRC/$name"/*.cu)
+    extra+=(-rdc=true)
+  else
+    srcs=("$E2E_SRC/$name.cu")
+  fi
+  flags=$(grep -h '^// e2e-nvcc-flags:' "${srcs[@]}" | sed 's|^// e2e-nvcc-flags:||')
+  # shellcheck disable=SC2206
+  extra+=($flags)
+  mapfile -t common < <(e2e_common_flags)
+  "$NVCC" "${common[@]}" "${extra[@]}" -I"$E2E_SRC" "${srcs[@]}" -o "$dest/$name" >"$LOGS/build/$name.log" 2>&1
+}
+
+# e2e_build_all DEST_DIR: every program, nproc at a time.
+e2e_build_all() {
+  local dest=$1 jobs name running=0
+  mkdir -p "$dest" "$LOGS/build"
+  jobs=$(nproc 2>/dev/null || echo 4)
+  for name in $(e2e_program_names); do
+    if [ -n "$PROGRAM_FILTER" ] && ! [[ $name =~ $PROGRAM_FILTER ]]; then continue; fi
+    e2e_build_one "$name" "$dest" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  done
+  wait
+}
+
+# run_program MODE NAME BIN LIBPATH: runs once, leaves stdout/stderr/rc/time files in $LOGS/e2e.
+run_program() {
+  local mode=$1 name=$2 bin=$3 libpath=$4 base t0 t1 rc
+  base=$LOGS/e2e/$name.$mode
+  t0=$(now)
+  if [ "$mode" = ocelot ] && [ -n "$OCELOT_ENV" ]; then
+    # shellcheck disable=SC2086
+    (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$libpath" $OCELOT_ENV timeout -k 5 "$TIMEOUT_S" "$bin") \
+      >"$base.stdout" 2>"$base.stderr"
+  else
+    (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$libpath" timeout -k 5 "$TIMEOUT_S" "$bin") \
+      >"$base.stdout" 2>"$base.stderr"
+  fi
+  rc=$?
+  t1=$(now)
+  echo "$rc" >"$base.rc"
+  elapsed "$t0" "$t1" >"$base.time"
+}
+
+section_e2e() {
+  mkdir -p "$LOGS/e2e"
+  md "## End-to-end programs: NVIDIA's runtime vs Ocelot's"
+  md ""
+
+  local bindir=$BUILD/tests/e2e/bin built_here=no
+  if [ ! -d "$bindir" ] || [ -z "$(ls -A "$bindir" 2>/dev/null)" ]; then
+    if [ -z "$NVCC" ]; then
+      md "No $bindir and no nvcc: nothing to run."
+      say "gpu-batch: no e2e binaries and no nvcc"
+      return
+    fi
+    bindir=$WORK/e2e-bin
+    say "gpu-batch: $BUILD/tests/e2e/bin missing, building the programs with $NVCC"
+    local t0 t1
+    t0=$(now)
+    e2e_build_all "$bindir"
+    t1=$(now)
+    built_here=yes
+    md "Programs built here with nvcc in $(elapsed "$t0" "$t1") s (build/tests/e2e/bin was missing)."
+  else
+    md "Programs from \`${bindir#"$ROOT"/}\` (prebuilt)."
+  fi
+
+  local nvlib=""
+  if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
+  local ocelot_dir=$BUILD/runtime ocelot=no
+  [ -e "$ocelot_dir/libcudart.so.13" ] && ocelot=yes
+  md "NVIDIA runtime directory: \`${nvlib:-not found (loader default)}\`"
+  if [ "$ocelot" = yes ]; then
+    md "Ocelot runtime: \`${ocelot_dir#"$ROOT"/}/libcudart.so.13\`"
+  else
+    md "Ocelot runtime: **ocelot runtime not built** (\`${ocelot_dir#"$ROOT"/}/libcudart.so.13\` does not exist); NVIDIA runs only."
+  fi
+  # Keep the caller's LD_LIBRARY_PATH after ours: the driver (libcuda.so.1) may only be found there.
+  local inherited=${LD_LIBRARY_PATH:-}
+  local nv_path="${nvlib}${inherited:+:$inherited}"
+  local oc_path="$ocelot_dir${nvlib:+:$nvlib}${inherited:+:$inherited}"
+
+  # Which libcudart the loader really picks, under each setting (from one program).
+  local probe=""
+  for probe in "$bindir"/versions "$bindir"/*; do [ -x "$probe" ] && break; done
+  probe=$(basename "$probe")
+  if [ -x "$bindir/$probe" ]; then
+    md ""
+    md "Loader check (\`ldd $probe | grep cudart\`):"
+    md '```'
+    md "nvidia: $(LD_LIBRARY_PATH="$nv_path" ldd "$bindir/$probe" 2>&1 | grep -m1 cudart)"
+    [ "$ocelot" = yes ] && md "ocelot: $(LD_LIBRARY_PATH="$oc_path" ldd "$bindir/$probe" 2>&1 | grep -m1 cudart)"
+    md '```'
+  fi
+  md ""
+
+  printf 'program\tnvidia_rc\tnvidia_s\tocelot_rc\tocelot_s\tstdout_same\tverdict\n' >"$RESULTS"
+  local table=$WORK/table.md details=$WORK/details.md
+  : >"$table"
+  : >"$details"
+  local n_total=0 n_match=0 n_diff=0 n_nvfail=0 n_nvonly=0 n_skip=0 n_missing=0
+  local section_start name bin nrc ns orc os same verdict
+  section_start=$(date +%s)
+  for name in $(e2e_program_names); do
+    if [ -n "$PROGRAM_FILTER" ] && ! [[ $name =~ $PROGRAM_FILTER ]]; then continue; fi
+    n_total=$((n_total + 1))
+    bin=$bindir/$name
+    nrc=-; ns=-; orc=-; os=-; same=-
+    if [ ! -x "$bin" ]; then
+      verdict=MISSING
+      n_missing=$((n_missing + 1))
+      [ "$built_here" = yes ] && { echo "### $name: build failed"; echo '```'; tail -20 "$LOGS/build/$name.log"; echo '```'; } >>"$details"
+    elif [ $(( $(date +%s) - section_start )) -ge "$BUDGET_S" ]; then
+      verdict=SKIPPED-BUDGET
+      n_skip=$((n_skip + 1))
+    else
+      run_program nvidia "$name" "$bin" "$nv_path"
+      nrc=$(cat "$LOGS/e2e/$name.nvidia.rc"); ns=$(cat "$LOGS/e2e/$name.nvidia.time")
+      local stable=yes
+      if [ "$NVIDIA_TWICE" = 1 ]; then
+        run_program nvidia2 "$name" "$bin" "$nv_path"
+        if [ "$(cat "$LOGS/e2e/$name.nvidia2.rc")" != "$nrc" ] ||
+           ! cmp -s "$LOGS/e2e/$name.nvidia.stdout" "$LOGS/e2e/$name.nvidia2.stdout"; then
+          stable=no
+        fi
+      fi
+      if [ "$ocelot" = yes ]; then
+        run_program ocelot "$name" "$bin" "$oc_path"
+        orc=$(cat "$LOGS/e2e/$name.ocelot.rc"); os=$(cat "$LOGS/e2e/$name.ocelot.time")
+        if cmp -s "$LOGS/e2e/$name.nvidia.stdout" "$LOGS/e2e/$name.ocelot.stdout"; then same=yes; else same=no; fi
+      fi
+      if [ "$nrc" != 0 ]; then
+        verdict=NVIDIA-FAIL
+        [ "$nrc" = 124 ] && verdict=NVIDIA-TIMEOUT
+        n_nvfail=$((n_nvfail + 1))
+        {
+          echo "### $name: fails with NVIDIA's runtime (exit $nrc)"
+          echo '```'; tail -25 "$LOGS/e2e/$name.nvidia.stdout"; echo "--- stderr"; tail -10 "$LOGS/e2e/$name.nvidia.stderr"; echo '```'
+        } >>"$details"
+      elif [ "$stable" = no ]; then
+        verdict=NVIDIA-NONDETERMINISTIC
+        n_nvfail=$((n_nvfail + 1))
+        {
+          echo "### $name: two runs with NVIDIA's runtime differ (exit $nrc / $(cat "$LOGS/e2e/$name.nvidia2.rc"))"
+          echo '```diff'; diff "$LOGS/e2e/$name.nvidia.stdout" "$LOGS/e2e/$name.nvidia2.stdout" | head -30; echo '```'
+        } >>"$details"
+      elif [ "$ocelot" = no ]; then
+        verdict=NVIDIA-OK
+        n_nvonly=$((n_nvonly + 1))
+      elif [ "$same" = yes ] && [ "$orc" = "$nrc" ]; then
+        verdict=MATCH
+        n_match=$((n_match + 1))
+      else
+        verdict=DIFF
+        [ "$orc" = 124 ] && verdict=OCELOT-TIMEOUT
+        n_diff=$((n_diff + 1))
+        {
+          echo "### $name: exit nvidia $nrc / ocelot $orc, stdout same: $same"
+          echo '```diff'
+          diff "$LOGS/e2e/$name.nvidia.stdout" "$LOGS/e2e/$name.ocelot.stdout" | head -30
+          echo "--- ocelot stderr (tail)"; tail -10 "$LOGS/e2e/$name.ocelot.stderr"
+          echo '```'
+        } >>"$details"
+      fi
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$nrc" "$ns" "$orc" "$os" "$same" "$verdict" >>"$RESULTS"
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$nrc" "$ns" "$orc" "$os" "$same" "$verdict" >>"$table"
+    printf 'e2e %-28s nvidia rc=%-3s %6ss  ocelot rc=%-3s %6ss  %s\n' "$name" "$nrc" "$ns" "$orc" "$os" "$verdict"
+  done
+
+  md "Totals: $n_total programs; MATCH $n_match, DIFF $n_diff, NVIDIA-FAIL or -NONDETERMINISTIC $n_nvfail, NVIDIA-OK (no Ocelot run) $n_nvonly, MISSING $n_missing, SKIPPED-BUDGET $n_skip."
+  md "Per-run timeout ${TIMEOUT_S} s; section budget ${BUDGET_S} s; section took $(( $(date +%s) - section_start )) s."
+  md ""
+  md "| program | NVIDIA exit | NVIDIA s | Ocelot exit | Ocelot s | same stdout | verdict |"
+  md "|---|---|---|---|---|---|---|"
+  cat "$table" >>"$SUMMARY"
+  md ""
+  if [ -s "$details" ]; then
+    md "## Details"
+    md ""
+    cat "$details" >>"$SUMMARY"
+  fi
+  say "gpu-batch: e2e: $n_total programs, MATCH $n_match, DIFF $n_diff, NVIDIA-FAIL $n_nvfail, NVIDIA-OK $n_nvonly, MISSING $n_missing, SKIPPED $n_skip"
+}
+
+# ---------------------------------------------------------------------------------------------
+find_nvcc || true
+{
+  echo "# Ocelot GPU batch"
+  echo ""
+  echo "Started $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with local changes)'); sections: ${ONLY:-all}."
+  echo ""
+} >"$SUMMARY"
+
+for s in "${SECTIONS[@]}"; do
+  if section_wanted "$s"; then
+    say "== gpu-batch section: $s"
+    "section_$s"
+  fi
+done
+md "Finished after $(( $(date +%s) - BATCH_START )) s."
+say "gpu-batch: done in $(( $(date +%s) - BATCH_START )) s; results in $OUT (summary.md, results.tsv, logs.tar.gz)"

@@ -1,0 +1,52 @@
+// A "gate" for deterministic tests of asynchronous behaviour: a one-thread kernel that spins until
+// the host opens the gate by writing a flag in mapped, page-locked host memory. While the gate is
+// closed, the stream (and everything ordered after the gate kernel) is guaranteed to be busy, so
+// cudaStreamQuery/cudaEventQuery return cudaErrorNotReady deterministically, without relying on
+// timing. The kernel gives up after 10 seconds (and records that) so that a wrong implementation
+// produces a clear failure instead of a hang.
+#pragma once
+
+#include "e2e_common.h"
+
+__global__ void e2e_gate_kernel(const volatile int* flag, volatile int* timed_out) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  while (*flag == 0) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > 10000000000ull) { // 10 s in nanoseconds
+      *timed_out = 1;
+      return;
+    }
+    __nanosleep(1000);
+  }
+}
+
+namespace e2e {
+
+class Gate {
+public:
+  Gate() {
+    CHECK(cudaHostAlloc(&host_, 2 * sizeof(int), cudaHostAllocMapped));
+    host_[0] = 0;
+    host_[1] = 0;
+    CHECK(cudaHostGetDevicePointer(&dev_, host_, 0));
+  }
+  ~Gate() { cudaFreeHost(host_); }
+  Gate(const Gate&) = delete;
+  Gate& operator=(const Gate&) = delete;
+
+  // Closes the gate and enqueues the spinning kernel on `stream`.
+  void close_on(cudaStream_t stream) {
+    reinterpret_cast<volatile int*>(host_)[0] = 0;
+    e2e_gate_kernel<<<1, 1, 0, stream>>>(dev_, dev_ + 1);
+    CHECK(cudaGetLastError());
+  }
+  void open() { reinterpret_cast<volatile int*>(host_)[0] = 1; }
+  bool timed_out() const { return reinterpret_cast<volatile int*>(host_)[1] != 0; }
+
+private:
+  int* host_ = nullptr;
+  int* dev_ = nullptr;
+};
+
+} // namespace e2e
