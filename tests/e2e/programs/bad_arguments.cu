@@ -1,5 +1,5 @@
-// Table-driven bad-argument calls: null pointers, invalid handles (null, never-created texture
-// ids, and - at the very end - destroyed streams and events), oversize allocations, impossible
+// Table-driven bad-argument calls: null pointers, invalid handles (null and never-created texture
+// ids), double frees and destroys at the very end, oversize allocations, impossible
 // launch configurations, too much dynamic shared memory, zero-sized grids, invalid memcpy kinds,
 // invalid device ordinals, invalid symbols, invalid pitches, double frees, invalid flags and enums.
 // One line per call, flushed at once:
@@ -425,7 +425,8 @@ int main() {
          cudaTextureObject_t t = 0;
          return cudaCreateTextureObject(&t, &r, &td, nullptr);
        }},
-      {"cudaCreateSurfaceObject(array without SurfaceLoadStore)", true,
+      // NVIDIA's runtime accepts this (CUDA 13.0 on an H100): printed, not required to fail.
+      {"cudaCreateSurfaceObject(array without SurfaceLoadStore)", false,
        [&] {
          cudaResourceDesc r = {};
          r.resType = cudaResourceTypeArray;
@@ -445,13 +446,13 @@ int main() {
          return cudaIpcGetMemHandle(&h, &stack_value);
        }},
 
-      // ---- freed and destroyed objects (last: use after destroy) ----
+      // ---- freed and destroyed objects ----
+      // (Using a destroyed stream or event is undefined: NVIDIA's runtime crashes on it, so the
+      // table stops at destroying them.)
       {"cudaFree(first free)", false, [&] { return cudaFree(freed); }},
       {"cudaFree(same pointer again)", true, [&] { return cudaFree(freed); }},
       {"cudaEventDestroy(event)", false, [&] { return cudaEventDestroy(dead_event); }},
-      {"cudaEventQuery(destroyed event)", false, [&] { return cudaEventQuery(dead_event); }},
       {"cudaStreamDestroy(stream)", false, [&] { return cudaStreamDestroy(dead_stream); }},
-      {"cudaStreamQuery(destroyed stream)", false, [&] { return cudaStreamQuery(dead_stream); }},
   };
 
   int index = 0;

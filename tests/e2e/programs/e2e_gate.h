@@ -8,10 +8,14 @@
 
 #include "e2e_common.h"
 
-__global__ void e2e_gate_kernel(const volatile int* flag, volatile int* timed_out) {
+// `flag` counts how many gates the host has opened; this kernel is gate number `generation` and
+// waits until the count reaches it. Counting (instead of a 0/1 flag that every close resets) keeps
+// gates independent: closing a second gate before the first kernel has even started cannot re-close
+// the first one.
+__global__ void e2e_gate_kernel(const volatile int* flag, int generation, volatile int* timed_out) {
   unsigned long long start, now;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  while (*flag == 0) {
+  while (*flag < generation) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
     if (now - start > 10000000000ull) { // 10 s in nanoseconds
       *timed_out = 1;
@@ -35,18 +39,19 @@ public:
   Gate(const Gate&) = delete;
   Gate& operator=(const Gate&) = delete;
 
-  // Closes the gate and enqueues the spinning kernel on `stream`.
+  // Enqueues a spinning kernel on `stream` that waits for the next open().
   void close_on(cudaStream_t stream) {
-    reinterpret_cast<volatile int*>(host_)[0] = 0;
-    e2e_gate_kernel<<<1, 1, 0, stream>>>(dev_, dev_ + 1);
+    e2e_gate_kernel<<<1, 1, 0, stream>>>(dev_, ++closed_, dev_ + 1);
     CHECK(cudaGetLastError());
   }
-  void open() { reinterpret_cast<volatile int*>(host_)[0] = 1; }
+  // Releases every gate kernel enqueued so far.
+  void open() { reinterpret_cast<volatile int*>(host_)[0] = closed_; }
   bool timed_out() const { return reinterpret_cast<volatile int*>(host_)[1] != 0; }
 
 private:
   int* host_ = nullptr;
   int* dev_ = nullptr;
+  int closed_ = 0;
 };
 
 } // namespace e2e
