@@ -533,6 +533,10 @@ void PtxWriter::module(const Module& m) {
         }
         if (!entry.symbol.empty()) {
           text(entry.symbol);
+          if (!entry.subtrahend.empty()) {
+            character('-');
+            text(entry.subtrahend);
+          }
           if (entry.value != 0) {
             character('+');
             unsignedNumber(entry.value);

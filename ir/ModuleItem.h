@@ -74,6 +74,9 @@ struct SectionItem {
   bool hexadecimal = false;   ///< Data without symbol: the value was written in hex
   std::string_view directive; ///< Data: ".b8", ".b32" ... (empty for continuations)
   std::string_view symbol;    ///< Label: its name; Data: the referenced symbol, or empty
+  /// Data: a label difference `symbol-subtrahend` when not empty. nvcc writes section lengths
+  /// this way (`.b32 $L__pubNames_end0-$L__pubNames_start0` in sm_100a -G modules).
+  std::string_view subtrahend;
   uint64_t value = 0;         ///< Data: the integer magnitude, or the offset added to `symbol`
   friend bool operator==(const SectionItem&, const SectionItem&) = default;
 };

@@ -160,6 +160,21 @@ void Lexer::sectionSymbol(std::string_view text) {
   sectionState_ = SectionState::AfterValue;
 }
 
+void Lexer::sectionSymbolDifference(std::string_view text) {
+  size_t minus = text.find('-');
+  std::string_view symbol = trimBlanks(text.substr(0, minus));
+  std::string_view subtrahend = trimBlanks(text.substr(minus + 1));
+  if (sectionState_ != SectionState::ExpectValue)
+    fail(sectionState_ == SectionState::AfterValue
+             ? "expected ',' or a new directive before '" + std::string(symbol) + "'"
+             : "expected a data directive such as .b8 or a label, found '" + std::string(symbol) +
+                   "'");
+  if (symbol.size() > kMaxTokenLength || subtrahend.size() > kMaxTokenLength)
+    fail("symbol longer than " + std::to_string(kMaxTokenLength) + " characters");
+  ctx_.addSectionSymbolDifference(symbol, subtrahend);
+  sectionState_ = SectionState::AfterValue;
+}
+
 void Lexer::sectionInteger(std::string_view text, int base) {
   if (sectionState_ != SectionState::ExpectValue)
     fail(sectionState_ == SectionState::AfterValue

@@ -74,6 +74,8 @@ public:
   /// `.b8 17`: the most common item, one token.
   void sectionDirectiveAndInteger(std::string_view text);
   void sectionSymbol(std::string_view text);
+  /// `$L__end0-$L__start0`: a label difference.
+  void sectionSymbolDifference(std::string_view text);
   void sectionInteger(std::string_view text, int base);
   void sectionComma();
   const SourceRange& location() const { return location_; }

@@ -208,6 +208,14 @@ void ParseContext::addSectionSymbol(std::string_view symbol, std::optional<Immed
   addSectionItem(item);
 }
 
+void ParseContext::addSectionSymbolDifference(std::string_view symbol,
+                                              std::string_view subtrahend) {
+  SectionItem item;
+  item.symbol = intern(symbol);
+  item.subtrahend = intern(subtrahend);
+  addSectionItem(item);
+}
+
 void ParseContext::endSection() {
   section_ = nullptr;
 }

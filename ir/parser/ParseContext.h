@@ -58,6 +58,7 @@ public:
   void addSectionInteger(const ImmediateOperand& value, bool negative, SourceRange at);
   void addSectionSymbol(std::string_view symbol, std::optional<ImmediateOperand> offset,
                         SourceRange at);
+  void addSectionSymbolDifference(std::string_view symbol, std::string_view subtrahend);
   void endSection();
 
   // --- Function headers and call prototypes ---------------------------------------------------
