@@ -3,6 +3,7 @@
 #include "PtxGrammar.hpp"
 #include "ir/SourceLocation.h"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,11 @@ public:
   }
   /// The token's text without the blanks the token rule swallowed after it.
   std::string_view tokenText(const char* text, size_t length) const;
+  /// An initializer's run of integers: exempt from the token length limit (it is data).
+  std::string_view runText(const char* text, size_t length) {
+    lastText_ = std::string_view(text, std::min<size_t>(length, 40));
+    return std::string_view(text, length);
+  }
   void setNumber(SemanticValue& value, const ImmediateOperand& number) const {
     // A decimal float keeps its spelling in the IR (SemanticValue::number() copies `text`), so it
     // must be the module-interned copy: lastText_ points into the input buffer, which is freed
@@ -63,6 +69,13 @@ public:
   /// `[base]`, `[base+N]`, `[base+-N]`, `[base-N]` in one token: base in `text`, the offset's
   /// two's-complement bits in `magnitude`, `present` when an offset was written.
   void simpleAddress(std::string_view text, SemanticValue& value) const;
+
+  // Brace depth inside an initializer (the lexer's INITIALIZER state ends with it).
+  void startInitializer() { initializerDepth_ = 0; }
+  void enterInitializerBrace() { ++initializerDepth_; }
+  /// True when the outermost brace closed: the initializer is complete.
+  bool leaveInitializerBrace() { return initializerDepth_ == 0 || --initializerDepth_ == 0; }
+  unsigned initializerDepth() const { return initializerDepth_; }
 
   // Debug-section bodies are scanned here, item by item, straight into the parse context.
   void expectSectionBody() { sectionPending_ = true; }
@@ -92,6 +105,7 @@ private:
   SourceRange commentStart_;
 
   enum class SectionState { ExpectItem, ExpectValue, AfterValue };
+  unsigned initializerDepth_ = 0;
   bool sectionPending_ = false;
   SectionState sectionState_ = SectionState::ExpectItem;
 };

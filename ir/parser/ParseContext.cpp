@@ -376,6 +376,40 @@ void ParseContext::addInitializerValue(Operand value, SourceRange) {
   deliverInitializer(Initializer::value(std::move(value)));
 }
 
+void ParseContext::addInitializerIntegers(std::string_view text, SourceRange at) {
+  if (openInitializers_.empty())
+    fail(at, "a list of values needs braces: '{" + std::string(text.substr(0, 20)) + "...}'");
+  InitializerListBuilder& list = openInitializers_.back();
+  const char* p = text.data();
+  const char* end = text.data() + text.size();
+  while (p < end) {
+    while (p < end && (*p == ',' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' ||
+                       *p == '\v'))
+      ++p;
+    if (p == end)
+      break;
+    bool negative = *p == '-';
+    if (negative)
+      ++p;
+    uint64_t magnitude = 0;
+    auto [next, ec] = std::from_chars(p, end, magnitude);
+    if (ec != std::errc() || magnitude > static_cast<uint64_t>(INT64_MAX) ||
+        (negative && magnitude == 0)) {
+      // Rare spellings (-0, huge values) keep their exact form through the general path.
+      ImmediateOperand imm;
+      imm.magnitude = magnitude;
+      imm.negative = negative;
+      if (ec != std::errc())
+        fail(at, "integer in initializer does not fit in 64 bits");
+      list.add(Initializer::value(imm));
+    } else {
+      int64_t value = static_cast<int64_t>(magnitude);
+      list.addInteger(negative ? -value : value);
+    }
+    p = next;
+  }
+}
+
 void ParseContext::beginInitializerList(SourceRange at) {
   if (openInitializers_.size() >= kMaxInitializerDepth)
     fail(at, "initializer nested deeper than " + std::to_string(kMaxInitializerDepth) + " levels");

@@ -85,6 +85,8 @@ public:
   void addRegisterRange(std::string_view name, const ImmediateOperand& count, SourceRange at);
 
   void addInitializerValue(Operand value, SourceRange at);
+  /// "1, 2, -3": plain decimal integers of the innermost open initializer list.
+  void addInitializerIntegers(std::string_view text, SourceRange at);
   void beginInitializerList(SourceRange at);
   void endInitializerList();
 
