@@ -1,14 +1,12 @@
 // `ocelot ptx parse|emit|stats FILE`: the PTX front end on the command line.
 
-#include "tools/ocelot/Commands.h"
-
 #include "ir/Casting.h"
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
-
-#include <boost/program_options.hpp>
+#include "tools/ocelot/Commands.h"
 
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -66,8 +64,7 @@ void printStatistics(const ir::Module& module, std::ostream& out) {
   out << "basic blocks   " << stats.blocks << "\n";
   out << "labels         " << stats.labels << "\n";
   out << "instructions   " << stats.instructions << "\n";
-  std::vector<std::pair<std::string, size_t>> histogram(stats.opcodes.begin(),
-                                                        stats.opcodes.end());
+  std::vector<std::pair<std::string, size_t>> histogram(stats.opcodes.begin(), stats.opcodes.end());
   std::stable_sort(histogram.begin(), histogram.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   out << "\nopcode histogram (" << histogram.size() << " opcodes)\n";
@@ -80,12 +77,14 @@ void printStatistics(const ir::Module& module, std::ostream& out) {
 }
 
 void printUsage(std::ostream& out, const po::options_description& options) {
-  out << "usage: ocelot ptx <parse|emit|stats> FILE [options]\n\n" << options;
+  out << "usage: ocelot ptx <parse|emit|stats|cfg> FILE [options]\n\n" << options;
 }
 
 } // namespace
 
 int runPtxCommand(const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "cfg") // implemented in PtxCfgCommand.cpp
+    return runPtxCfgCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "output,o", po::value<std::string>(), "emit: write the PTX to this file instead of stdout")(
@@ -130,8 +129,7 @@ int runPtxCommand(const std::vector<std::string>& args) {
   if (action == "parse") {
     ModuleStatistics stats = collectStatistics(*result.module);
     std::cout << vm["file"].as<std::string>() << ": ok, " << stats.kernels << " kernels, "
-              << stats.deviceFunctions << " functions, " << stats.instructions
-              << " instructions\n";
+              << stats.deviceFunctions << " functions, " << stats.instructions << " instructions\n";
   } else if (action == "stats") {
     printStatistics(*result.module, std::cout);
   } else {

@@ -15,6 +15,8 @@ void printUsage(std::ostream& out) {
          "  ptx parse FILE     check that a PTX file parses; print errors with file:line:column\n"
          "  ptx emit FILE      parse and print the PTX Ocelot would hand to the driver\n"
          "  ptx stats FILE     functions, basic blocks, instructions and an opcode histogram\n"
+         "  ptx cfg FILE --function NAME [--dot]\n"
+         "                     the control-flow graph with dominators and loops\n"
          "\n"
          "Run `ocelot <command> --help` for the options of a command.\n";
 }

@@ -1,0 +1,95 @@
+// `ocelot ptx cfg FILE [--function NAME] [--dot]`: the control-flow graph of a kernel or device
+// function with its dominators, post-dominators, loops and source lines.
+
+#include "ir/Parser.h"
+#include "passes/AnalysisManager.h"
+#include "passes/CfgPrinter.h"
+#include "tools/ocelot/Commands.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace ocelot::tools {
+
+namespace {
+
+void printUsage(std::ostream& out, const po::options_description& options) {
+  out << "usage: ocelot ptx cfg FILE [--function NAME] [--dot]\n\n"
+         "Prints the control-flow graph of a function (every function with a body when no\n"
+         "--function is given): blocks with their source lines, immediate dominators and\n"
+         "post-dominators, edges by kind, the dominator trees, natural loops with their nesting,\n"
+         "unreachable blocks. --dot prints a Graphviz digraph instead (`| dot -Tsvg`).\n\n"
+      << options;
+}
+
+} // namespace
+
+int runPtxCfgCommand(const std::vector<std::string>& args) {
+  po::options_description options("options");
+  options.add_options()("help,h", "show this help")(
+      "function,f", po::value<std::string>(),
+      "the kernel or function to show (its PTX name)")("dot", "print Graphviz instead of text");
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("file", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "ocelot ptx cfg: " << e.what() << "\n";
+    printUsage(std::cerr, options);
+    return 2;
+  }
+  if (vm.count("help")) {
+    printUsage(std::cout, options);
+    return 0;
+  }
+  if (!vm.count("file")) {
+    printUsage(std::cerr, options);
+    return 2;
+  }
+
+  ir::ParseResult result = ir::parsePtxFile(vm["file"].as<std::string>());
+  if (!result.ok()) {
+    for (const auto& diagnostic : result.diagnostics)
+      std::cerr << diagnostic.format() << "\n";
+    return 1;
+  }
+  std::vector<ir::Function*> selected;
+  for (ir::Function* function : result.module->functions()) {
+    if (!function->hasBody())
+      continue;
+    if (!vm.count("function") || function->name() == vm["function"].as<std::string>())
+      selected.push_back(function);
+  }
+  if (selected.empty()) {
+    if (vm.count("function"))
+      std::cerr << "ocelot ptx cfg: no function '" << vm["function"].as<std::string>()
+                << "' with a body; the module defines:";
+    else
+      std::cerr << "ocelot ptx cfg: the module defines no function with a body";
+    for (const ir::Function* function : result.module->functions())
+      if (function->hasBody())
+        std::cerr << " " << function->name();
+    std::cerr << "\n";
+    return 1;
+  }
+  passes::AnalysisManager analyses;
+  for (size_t i = 0; i < selected.size(); ++i) {
+    if (i > 0)
+      std::cout << "\n";
+    std::cout << (vm.count("dot") ? passes::printCfgDot(*selected[i], analyses)
+                                  : passes::printCfgText(*selected[i], analyses));
+  }
+  return 0;
+}
+
+} // namespace ocelot::tools
