@@ -1,0 +1,58 @@
+#pragma once
+
+// What every exported Runtime API function uses to reach the runtime.
+
+#include "runtime/core/Runtime.h"
+
+#include <cstring>
+#include <driver_types.h>
+#include <new>
+
+namespace ocelot::runtime::api {
+
+inline Runtime& runtime() {
+  return Runtime::instance();
+}
+
+/// Runs one Runtime API call: a failure becomes the calling thread's last error, and no C++
+/// exception ever crosses into the application.
+template <class Body> cudaError_t call(Body&& body) noexcept {
+  try {
+    return runtime().record(body());
+  } catch (const std::bad_alloc&) {
+    return runtime().record(cudaErrorMemoryAllocation);
+  } catch (...) {
+    return runtime().record(cudaErrorUnknown);
+  }
+}
+
+/// Like call(), for the functions that report the last error and so must not overwrite it.
+template <class Body> cudaError_t query(Body&& body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    return cudaErrorUnknown;
+  }
+}
+
+/// The body of every function Ocelot does not implement yet.
+inline cudaError_t notImplemented(const char* function) noexcept {
+  return call([&] { return runtime().notImplemented(function); });
+}
+
+/// An enumeration argument as the integer the application passed. Applications may pass any value
+/// (a wrong cudaMemcpyKind must give cudaErrorInvalidMemcpyDirection, not undefined behaviour), so
+/// it is read bytewise and the runtime validates it before using it as an enumerator.
+template <class Enum> int raw(const Enum& value) {
+  static_assert(sizeof(Enum) == sizeof(int));
+  int integer = 0;
+  std::memcpy(&integer, &value, sizeof integer);
+  return integer;
+}
+
+/// In the per-thread default stream variants (_ptsz), stream 0 is the thread's own default stream.
+inline cudaStream_t perThread(cudaStream_t stream) {
+  return stream == nullptr ? cudaStreamPerThread : stream;
+}
+
+} // namespace ocelot::runtime::api

@@ -1,0 +1,195 @@
+// The CUDA Runtime API: device management and peer access (CUDART_DEVICE, CUDART_PEER).
+//
+// Every function has exactly the prototype of NVIDIA's header, which this file includes, so a
+// mismatch is a compile error. Implemented functions forward to ocelot::runtime::Runtime; the
+// others return notImplemented(__func__), which logs the name once and returns
+// cudaErrorNotSupported.
+
+#include "runtime/api/ApiBoundary.h"
+
+#include <cuda_runtime_api.h>
+
+using namespace ocelot::runtime::api;
+
+extern "C" {
+
+cudaError_t CUDARTAPI cudaChooseDevice(int* /*device*/, const struct cudaDeviceProp* /*prop*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int* /*canAccessPeer*/, int /*device*/,
+                                              int /*peerDevice*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int /*peerDevice*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int /*peerDevice*/, unsigned int /*flags*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI
+cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget /*target*/,
+                                   enum cudaFlushGPUDirectRDMAWritesScope /*scope*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int device) {
+  return call([&] { return runtime().deviceGetAttribute(value, raw(attr), device); });
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int* /*device*/, const char* /*pciBusId*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache* /*pCacheConfig*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t* /*memPool*/, int /*device*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetHostAtomicCapabilities(
+    unsigned int* /*capabilities*/, const enum cudaAtomicOperation* /*operations*/,
+    unsigned int /*count*/, int /*device*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* /*pValue*/, enum cudaLimit /*limit*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t* /*memPool*/, int /*device*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetNvSciSyncAttributes(void* /*nvSciSyncAttrList*/, int /*device*/,
+                                                       int /*flags*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetP2PAtomicCapabilities(
+    unsigned int* /*capabilities*/, const enum cudaAtomicOperation* /*operations*/,
+    unsigned int /*count*/, int /*srcDevice*/, int /*dstDevice*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetP2PAttribute(int* /*value*/, enum cudaDeviceP2PAttr /*attr*/,
+                                                int /*srcDevice*/, int /*dstDevice*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char* /*pciBusId*/, int /*len*/, int /*device*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* /*pConfig*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int* /*leastPriority*/,
+                                                       int* /*greatestPriority*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetTexture1DLinearMaxWidth(
+    size_t* /*maxWidthInElements*/, const struct cudaChannelFormatDesc* /*fmtDesc*/,
+    int /*device*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceRegisterAsyncNotification(int /*device*/,
+                                                          cudaAsyncCallback /*callbackFunc*/,
+                                                          void* /*userData*/,
+                                                          cudaAsyncCallbackHandle_t* /*callback*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceReset() {
+  return call([] { return runtime().deviceReset(); });
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache /*cacheConfig*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit /*limit*/, size_t /*value*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetMemPool(int /*device*/, cudaMemPool_t /*memPool*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig /*config*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaDeviceSynchronize() {
+  return call([] { return runtime().deviceSynchronize(); });
+}
+
+cudaError_t CUDARTAPI
+cudaDeviceUnregisterAsyncNotification(int /*device*/, cudaAsyncCallbackHandle_t /*callback*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaGetDevice(int* device) {
+  return call([&] { return runtime().getDevice(device); });
+}
+
+cudaError_t CUDARTAPI cudaGetDeviceCount(int* count) {
+  return call([&] { return runtime().getDeviceCount(count); });
+}
+
+cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int* /*flags*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp* /*prop*/, int /*device*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags) {
+  return call([&] { return runtime().initDevice(device, deviceFlags, flags); });
+}
+
+cudaError_t CUDARTAPI cudaIpcCloseMemHandle(void* /*devPtr*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaIpcGetEventHandle(cudaIpcEventHandle_t* /*handle*/,
+                                            cudaEvent_t /*event*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaIpcGetMemHandle(cudaIpcMemHandle_t* /*handle*/, void* /*devPtr*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaIpcOpenEventHandle(cudaEvent_t* /*event*/,
+                                             cudaIpcEventHandle_t /*handle*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaIpcOpenMemHandle(void** /*devPtr*/, cudaIpcMemHandle_t /*handle*/,
+                                           unsigned int /*flags*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaSetDevice(int device) {
+  return call([&] { return runtime().setDevice(device); });
+}
+
+cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int /*flags*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaSetValidDevices(int* /*device_arr*/, int /*len*/) {
+  return notImplemented(__func__);
+}
+
+} // extern "C"

@@ -1,0 +1,97 @@
+// The CUDA Runtime API: execution control and occupancy (CUDART_EXECUTION, CUDART_OCCUPANCY).
+//
+// Every function has exactly the prototype of NVIDIA's header, which this file includes, so a
+// mismatch is a compile error. Implemented functions forward to ocelot::runtime::Runtime; the
+// others return notImplemented(__func__), which logs the name once and returns
+// cudaErrorNotSupported.
+
+#include "runtime/api/ApiBoundary.h"
+
+#include <cuda_runtime_api.h>
+
+using namespace ocelot::runtime::api;
+
+extern "C" {
+
+cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* /*attr*/,
+                                            const void* /*func*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaFuncGetName(const char** /*name*/, const void* /*func*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaFuncGetParamInfo(const void* /*func*/, size_t /*paramIndex*/,
+                                           size_t* /*paramOffset*/, size_t* /*paramSize*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* /*func*/, enum cudaFuncAttribute /*attr*/,
+                                           int /*value*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void* /*func*/,
+                                             enum cudaFuncCache /*cacheConfig*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaFuncSetSharedMemConfig(const void* /*func*/,
+                                                 enum cudaSharedMemConfig /*config*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* /*func*/, dim3 /*gridDim*/,
+                                                  dim3 /*blockDim*/, void** /*args*/,
+                                                  size_t /*sharedMem*/, cudaStream_t /*stream*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t /*stream*/, cudaHostFn_t /*fn*/,
+                                         void* /*userData*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                       size_t sharedMem, cudaStream_t stream) {
+  return call(
+      [&] { return runtime().launchKernel(func, gridDim, blockDim, args, sharedMem, stream); });
+}
+
+cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* /*config*/,
+                                          const void* /*func*/, void** /*args*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaOccupancyAvailableDynamicSMemPerBlock(size_t* /*dynamicSmemSize*/,
+                                                                const void* /*func*/,
+                                                                int /*numBlocks*/,
+                                                                int /*blockSize*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* /*numBlocks*/,
+                                                                    const void* /*func*/,
+                                                                    int /*blockSize*/,
+                                                                    size_t /*dynamicSMemSize*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int* /*numBlocks*/, const void* /*func*/, int /*blockSize*/, size_t /*dynamicSMemSize*/,
+    unsigned int /*flags*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* /*numClusters*/, const void* /*func*/,
+                                                     const cudaLaunchConfig_t* /*launchConfig*/) {
+  return notImplemented(__func__);
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxPotentialClusterSize(
+    int* /*clusterSize*/, const void* /*func*/, const cudaLaunchConfig_t* /*launchConfig*/) {
+  return notImplemented(__func__);
+}
+
+} // extern "C"

@@ -1,0 +1,89 @@
+#include "runtime/core/ModuleCache.h"
+
+#include "runtime/core/ErrorTable.h"
+
+namespace ocelot::runtime {
+
+cudaError_t LoadedModule::function(Device& device, const std::string& name,
+                                   DeviceFunction* function) {
+  std::lock_guard lock(mutex_);
+  if (auto it = functions_.find(name); it != functions_.end()) {
+    *function = it->second;
+    return cudaSuccess;
+  }
+  DeviceFunction found = nullptr;
+  if (cudaError_t error = device.function(handle_, name.c_str(), &found); error != cudaSuccess)
+    return error;
+  functions_.emplace(name, found);
+  *function = found;
+  return cudaSuccess;
+}
+
+cudaError_t ModuleCache::get(const FatbinaryRegistration& registration, int ordinal, Device& device,
+                             LoadedModule** module) {
+  LoadedModule* entry = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    auto& slot = modules_[{registration.id, ordinal}];
+    if (!slot)
+      slot = std::make_unique<LoadedModule>();
+    entry = slot.get();
+  }
+  // Threads that need the same module wait for one load; other modules load concurrently.
+  std::lock_guard lock(entry->mutex_);
+  if (!entry->attempted_) {
+    entry->attempted_ = true;
+    entry->loadError_ = load(registration, device, *entry);
+  }
+  *module = entry;
+  return entry->loadError_;
+}
+
+cudaError_t ModuleCache::load(const FatbinaryRegistration& registration, Device& device,
+                              LoadedModule& module) {
+  const std::string label = ModulePipeline::label(registration);
+  auto built = pipeline_.build(registration, device.computeCapability());
+  if (built) {
+    std::string log;
+    cudaError_t error = device.loadModule(*built, &module.handle_, &log);
+    if (error == cudaSuccess) {
+      module.fromPipeline_ = true;
+      logger_.info(label + ": loaded Ocelot's module on " + device.name());
+      return cudaSuccess;
+    }
+    logger_.warn(label + ": the device refused Ocelot's module (" + errorName(error) +
+                 (log.empty() ? "" : ": " + log) + "); loading the original code");
+  } else {
+    logger_.warn(label + ": " + built.error().reason + "; loading the original code");
+  }
+  ModuleImage original = ModulePipeline::original(registration);
+  if (original.original.empty())
+    return cudaErrorInvalidKernelImage;
+  std::string log;
+  cudaError_t error = device.loadModule(original, &module.handle_, &log);
+  if (error != cudaSuccess)
+    logger_.warn(label + ": the original code does not load either (" + errorName(error) + ")");
+  return error;
+}
+
+void ModuleCache::forgetDevice(int ordinal) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(modules_, [&](const auto& entry) { return entry.first.second == ordinal; });
+}
+
+std::vector<std::pair<int, std::unique_ptr<LoadedModule>>>
+ModuleCache::take(uint64_t registrationId) {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<int, std::unique_ptr<LoadedModule>>> taken;
+  for (auto it = modules_.begin(); it != modules_.end();) {
+    if (it->first.first == registrationId) {
+      taken.emplace_back(it->first.second, std::move(it->second));
+      it = modules_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return taken;
+}
+
+} // namespace ocelot::runtime

@@ -1,0 +1,210 @@
+#include "runtime/core/Runtime.h"
+
+#include "runtime/core/ErrorTable.h"
+#include "runtime/driver/DriverPlatform.h"
+
+#include <cuda_runtime_api.h>
+
+namespace ocelot::runtime {
+
+Runtime& Runtime::instance() {
+  // Leaked on purpose; see the declaration.
+  static Runtime* runtime = new Runtime([] { return driver::DriverPlatform::create(); });
+  return *runtime;
+}
+
+Runtime::Runtime(std::function<PlatformResult()> platformFactory, LogLevel logLevel,
+                 std::unique_ptr<PtxDump> dump)
+    : logger_(logLevel), modules_(logger_, pipeline_), dump_(std::move(dump)),
+      platformFactory_(std::move(platformFactory)) {}
+
+ThreadState& Runtime::thread() {
+  // Per-thread by nature: each host thread has its own last error, current device and launch
+  // configurations. One state serves all Runtime objects of a thread, and there is one Runtime.
+  thread_local ThreadState state;
+  return state;
+}
+
+// --- Errors ----------------------------------------------------------------------------------
+
+cudaError_t Runtime::getLastError() {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess)
+    return sticky;
+  cudaError_t last = thread().lastError;
+  thread().lastError = cudaSuccess;
+  return last;
+}
+
+cudaError_t Runtime::peekAtLastError() {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess)
+    return sticky;
+  return thread().lastError;
+}
+
+cudaError_t Runtime::record(cudaError_t error) {
+  thread().record(error);
+  return error;
+}
+
+cudaError_t Runtime::notImplemented(const char* function) {
+  {
+    std::lock_guard lock(unsupportedMutex_);
+    if (unsupportedReported_.insert(function).second)
+      logger_.warn(std::string(function) +
+                   " is not implemented by Ocelot yet; it returns cudaErrorNotSupported");
+  }
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  return cudaErrorNotSupported;
+}
+
+cudaError_t Runtime::deviceResult(cudaError_t error) {
+  if (isStickyError(error)) {
+    cudaError_t expected = cudaSuccess;
+    stickyError_.compare_exchange_strong(expected, error);
+  }
+  return error;
+}
+
+// --- Initialization, versions, devices ---------------------------------------------------------
+
+cudaError_t Runtime::initialize() {
+  std::call_once(initialized_, [this] {
+    try {
+      platform_ = platformFactory_();
+    } catch (const std::exception& exception) {
+      platform_ = {nullptr, cudaErrorInitializationError, 0, exception.what()};
+    }
+    if (platform_.platform == nullptr) {
+      logger_.warn("no usable CUDA device: " + platform_.reason + "; CUDA calls return " +
+                   errorName(platform_.error));
+      return;
+    }
+    Platform& platform = *platform_.platform;
+    for (int ordinal = 0; ordinal < platform.deviceCount(); ++ordinal) {
+      Device& device = platform.device(ordinal);
+      logger_.info(platform.name() + ": device " + std::to_string(ordinal) + ": " + device.name() +
+                   " (sm_" + std::to_string(device.computeCapability().number()) + ")");
+    }
+  });
+  return platform_.platform != nullptr ? cudaSuccess : platform_.error;
+}
+
+cudaError_t Runtime::driverGetVersion(int* version) {
+  if (version == nullptr)
+    return cudaErrorInvalidValue;
+  // Without a usable driver NVIDIA's runtime still answers, with the version of whatever driver it
+  // found (0 for none).
+  initialize();
+  *version =
+      platform_.platform != nullptr ? platform_.platform->driverVersion() : platform_.driverVersion;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::runtimeGetVersion(int* version) {
+  if (version == nullptr)
+    return cudaErrorInvalidValue;
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::getDeviceCount(int* count) {
+  if (cudaError_t error = initialize(); error != cudaSuccess) {
+    if (error == cudaErrorNoDevice && count != nullptr)
+      *count = 0;
+    return error;
+  }
+  if (count == nullptr)
+    return cudaErrorInvalidValue;
+  *count = platform_.platform->deviceCount();
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::getDevice(int* device) {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  if (device == nullptr)
+    return cudaErrorInvalidValue;
+  *device = thread().currentDevice;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::setDevice(int device) {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  if (device < 0 || device >= platform_.platform->deviceCount())
+    return cudaErrorInvalidDevice;
+  thread().currentDevice = device;
+  // Since CUDA 12, cudaSetDevice initializes the device's primary context right away.
+  return deviceResult(platform_.platform->device(device).activate());
+}
+
+cudaError_t Runtime::initDevice(int device, unsigned int /*deviceFlags*/, unsigned int /*flags*/) {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  if (device < 0 || device >= platform_.platform->deviceCount())
+    return cudaErrorInvalidDevice;
+  return deviceResult(platform_.platform->device(device).activate());
+}
+
+cudaError_t Runtime::deviceGetAttribute(int* value, int attribute, int device) {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  if (value == nullptr || attribute < 1 || attribute >= cudaDevAttrMax)
+    return cudaErrorInvalidValue;
+  if (device < 0 || device >= platform_.platform->deviceCount())
+    return cudaErrorInvalidDevice;
+  return platform_.platform->device(device).attribute(static_cast<cudaDeviceAttr>(attribute),
+                                                      value);
+}
+
+cudaError_t Runtime::currentDevice(Device** device, int* ordinal) {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess)
+    return sticky;
+  int current = thread().currentDevice;
+  if (current < 0 || current >= platform_.platform->deviceCount())
+    return cudaErrorInvalidDevice;
+  Device& selected = platform_.platform->device(current);
+  if (cudaError_t error = selected.activate(); error != cudaSuccess)
+    return deviceResult(error);
+  *device = &selected;
+  if (ordinal != nullptr)
+    *ordinal = current;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::deviceSynchronize() {
+  Device* device = nullptr;
+  if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
+    return error;
+  return deviceResult(device->synchronize());
+}
+
+cudaError_t Runtime::deviceReset() {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  int ordinal = thread().currentDevice;
+  if (ordinal < 0 || ordinal >= platform_.platform->deviceCount())
+    return cudaErrorInvalidDevice;
+  // The reset destroys the device's modules; the next use loads them again.
+  modules_.forgetDevice(ordinal);
+  stickyError_.store(cudaSuccess);
+  return platform_.platform->device(ordinal).reset();
+}
+
+cudaError_t Runtime::memGetInfo(size_t* free, size_t* total) {
+  Device* device = nullptr;
+  if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
+    return error;
+  if (free == nullptr || total == nullptr)
+    return cudaErrorInvalidValue;
+  return deviceResult(device->memoryInfo(free, total));
+}
+
+} // namespace ocelot::runtime

@@ -1,0 +1,148 @@
+#pragma once
+
+// A device in host memory for testing the runtime core without a GPU: it records what the runtime
+// asks of it (modules with their images, launches) and can be told to refuse Ocelot's modules or
+// to fail launches.
+
+#include "runtime/core/Device.h"
+#include "runtime/core/PlatformResult.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ocelot::runtime::testing {
+
+class FakeDevice final : public Device {
+public:
+  struct Launch {
+    std::string kernel;
+    dim3 grid, block;
+  };
+
+  fatbin::ComputeCapability capability{9, 0};
+  bool refuseOcelotModules = false;
+  cudaError_t launchResult = cudaSuccess;
+
+  std::string name() const override { return "fake device"; }
+  fatbin::ComputeCapability computeCapability() const override { return capability; }
+  cudaError_t attribute(cudaDeviceAttr, int* value) override {
+    *value = 42;
+    return cudaSuccess;
+  }
+  cudaError_t memoryInfo(size_t* free, size_t* total) override {
+    *free = 1 << 20;
+    *total = 2 << 20;
+    return cudaSuccess;
+  }
+  cudaError_t activate() override {
+    ++activations;
+    return cudaSuccess;
+  }
+  cudaError_t synchronize() override { return cudaSuccess; }
+  cudaError_t reset() override {
+    ++resets;
+    return cudaSuccess;
+  }
+  cudaError_t allocate(void** pointer, size_t bytes) override {
+    *pointer = std::calloc(1, bytes);
+    return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+  }
+  cudaError_t free(void* pointer) override {
+    std::free(pointer);
+    return cudaSuccess;
+  }
+  cudaError_t copy(void* destination, const void* source, size_t bytes, cudaStream_t,
+                   bool) override {
+    std::memcpy(destination, source, bytes);
+    return cudaSuccess;
+  }
+  cudaError_t fill(void* destination, unsigned char value, size_t bytes, cudaStream_t,
+                   bool) override {
+    std::memset(destination, value, bytes);
+    return cudaSuccess;
+  }
+  cudaError_t loadModule(const ModuleImage& image, DeviceModule* module,
+                         std::string* log) override {
+    std::lock_guard lock(mutex);
+    if (refuseOcelotModules && image.form != ModuleImage::Form::Original) {
+      *log = "fake JIT error";
+      return cudaErrorInvalidPtx;
+    }
+    loaded.push_back(image);
+    *module = reinterpret_cast<DeviceModule>(loaded.size());
+    return cudaSuccess;
+  }
+  cudaError_t unloadModule(DeviceModule) override {
+    ++unloads;
+    return cudaSuccess;
+  }
+  cudaError_t function(DeviceModule, const char* name, DeviceFunction* function) override {
+    std::lock_guard lock(mutex);
+    names.push_back(std::make_unique<std::string>(name));
+    *function = names.back().get();
+    return cudaSuccess;
+  }
+  cudaError_t global(DeviceModule, const char* name, void** address, size_t* bytes) override {
+    std::lock_guard lock(mutex);
+    auto& storage = globals[name];
+    if (storage.empty())
+      storage.resize(16);
+    if (address != nullptr)
+      *address = storage.data();
+    if (bytes != nullptr)
+      *bytes = storage.size();
+    return cudaSuccess;
+  }
+  cudaError_t launch(const LaunchParams& params) override {
+    std::lock_guard lock(mutex);
+    launches.push_back({*static_cast<std::string*>(params.function), params.grid, params.block});
+    return launchResult;
+  }
+  cudaError_t createStream(cudaStream_t* stream, unsigned int, int) override {
+    *stream = reinterpret_cast<cudaStream_t>(uintptr_t{0x100});
+    return cudaSuccess;
+  }
+  cudaError_t destroyStream(cudaStream_t) override { return cudaSuccess; }
+  cudaError_t synchronizeStream(cudaStream_t) override { return cudaSuccess; }
+  cudaError_t queryStream(cudaStream_t) override { return cudaSuccess; }
+  cudaError_t waitEvent(cudaStream_t, cudaEvent_t, unsigned int) override { return cudaSuccess; }
+  cudaError_t createEvent(cudaEvent_t* event, unsigned int) override {
+    *event = reinterpret_cast<cudaEvent_t>(uintptr_t{0x200});
+    return cudaSuccess;
+  }
+  cudaError_t destroyEvent(cudaEvent_t) override { return cudaSuccess; }
+  cudaError_t recordEvent(cudaEvent_t, cudaStream_t) override { return cudaSuccess; }
+  cudaError_t synchronizeEvent(cudaEvent_t) override { return cudaSuccess; }
+  cudaError_t queryEvent(cudaEvent_t) override { return cudaSuccess; }
+  cudaError_t elapsedTime(float* milliseconds, cudaEvent_t, cudaEvent_t) override {
+    *milliseconds = 1.5f;
+    return cudaSuccess;
+  }
+
+  std::mutex mutex;
+  std::vector<ModuleImage> loaded;
+  std::vector<Launch> launches;
+  std::vector<std::unique_ptr<std::string>> names;
+  std::map<std::string, std::vector<char>> globals;
+  std::atomic<int> activations{0}, resets{0}, unloads{0};
+};
+
+class FakePlatform final : public Platform {
+public:
+  explicit FakePlatform(FakeDevice& device) : device_(device) {}
+  std::string name() const override { return "fake platform"; }
+  int driverVersion() const override { return 13000; }
+  int deviceCount() const override { return 1; }
+  Device& device(int) override { return device_; }
+
+private:
+  FakeDevice& device_;
+};
+
+} // namespace ocelot::runtime::testing

@@ -1,0 +1,444 @@
+// The runtime core over a fake device: lazy initialization and the errors NVIDIA's runtime gives
+// without a driver or a GPU, registration of real registration data, the module pipeline and its
+// fallback, launches, symbol copies, per-thread and sticky errors, and several host threads.
+
+#include "runtime/core/Runtime.h"
+
+#include "FakePlatform.h"
+#include "FatbinaryBuilder.h"
+#include "ir/Emitter.h"
+#include "ir/Parser.h"
+#include "runtime/fatbin/Format.h"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+namespace ocelot::runtime::testing {
+namespace {
+
+const std::string kPtx = R"(.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .global .align 4 .u32 counter;
+
+.visible .entry kernel(.param .u64 out)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  ret;
+}
+)";
+
+const std::string kHelperPtx = R"(.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .entry helper()
+{
+  ret;
+}
+)";
+
+/// Registration data has to lie in a loaded image, as nvcc's does (the runtime bounds every read
+/// by the segment that holds it). These buffers are in the test executable's .bss.
+struct StaticImage {
+  alignas(8) std::byte containers[4][16384];
+  struct Wrapper {
+    uint32_t magic, version;
+    const void* data;
+    const void* fatbins;
+  } wrapper;
+  const void* prelinked[4];
+};
+StaticImage gImage;
+
+const void* place(int slot, const Bytes& container) {
+  EXPECT_LE(container.size(), sizeof gImage.containers[slot]);
+  std::memcpy(gImage.containers[slot], container.data(), container.size());
+  return gImage.containers[slot];
+}
+
+const void* wrapper(const void* data, uint32_t version = 1, const void* fatbins = nullptr) {
+  gImage.wrapper = {fatbin::format::kWrapperMagic, version, data, fatbins};
+  return &gImage.wrapper;
+}
+
+/// What Ocelot's pipeline makes of a PTX text with no passes configured: parse, then emit.
+std::string throughThePipeline(const std::string& ptx) {
+  ir::ParseResult parsed = ir::parsePtx(ptx);
+  EXPECT_TRUE(parsed.ok()) << parsed.firstError();
+  return parsed.ok() ? ir::emitPtx(*parsed.module) : "";
+}
+
+char gKernelStub, gHelperStub, gCounterShadow;
+void* gManagedPointer;
+
+PlatformResult fakePlatform(FakeDevice& device) {
+  return {std::make_unique<FakePlatform>(device), cudaSuccess, 13000, {}};
+}
+
+class RuntimeTest : public ::testing::Test {
+protected:
+  void SetUp() override { runtime.thread() = ThreadState{}; }
+
+  /// Registers a v1 fatbinary with `container`, one kernel and one variable.
+  void** registerSample(const Bytes& container) {
+    void** handle = runtime.registerFatBinary(wrapper(place(0, container)));
+    runtime.registerFunction(handle, &gKernelStub, "kernel");
+    RegisteredVariable counter;
+    counter.hostAddress = &gCounterShadow;
+    counter.deviceName = "counter";
+    counter.size = 4;
+    runtime.registerVariable(handle, counter);
+    runtime.registerFatBinaryEnd(handle);
+    return handle;
+  }
+
+  cudaError_t launch(const void* stub = &gKernelStub) {
+    void* argument = nullptr;
+    void* args[] = {&argument};
+    return runtime.launchKernel(stub, dim3(2), dim3(32), args, 0, nullptr);
+  }
+
+  FakeDevice device;
+  Runtime runtime{[this] { return fakePlatform(device); }, LogLevel::Off, nullptr};
+};
+
+TEST(RuntimeWithoutDriver, AnswersLikeNvidiasRuntime) {
+  Runtime runtime(
+      [] {
+        return PlatformResult{nullptr, cudaErrorInsufficientDriver, 0, "none"};
+      },
+      LogLevel::Off, nullptr);
+  runtime.thread() = ThreadState{};
+  int count = -7;
+  EXPECT_EQ(runtime.getDeviceCount(&count), cudaErrorInsufficientDriver);
+  EXPECT_EQ(count, -7);
+  EXPECT_EQ(runtime.getLastError(), cudaErrorInsufficientDriver);
+  EXPECT_EQ(runtime.getLastError(), cudaErrorInsufficientDriver); // sticky
+  EXPECT_EQ(runtime.peekAtLastError(), cudaErrorInsufficientDriver);
+  int version = -1;
+  EXPECT_EQ(runtime.driverGetVersion(&version), cudaSuccess);
+  EXPECT_EQ(version, 0);
+  EXPECT_EQ(runtime.runtimeGetVersion(&version), cudaSuccess);
+  EXPECT_EQ(version, 13000);
+  EXPECT_EQ(runtime.driverGetVersion(nullptr), cudaErrorInvalidValue);
+  void* pointer = nullptr;
+  EXPECT_EQ(runtime.malloc(&pointer, 16), cudaErrorInsufficientDriver);
+  EXPECT_EQ(runtime.malloc(nullptr, 16), cudaErrorInsufficientDriver);
+  EXPECT_EQ(runtime.free(nullptr), cudaErrorInsufficientDriver);
+  EXPECT_EQ(runtime.notImplemented("cudaGraphCreate"), cudaErrorInsufficientDriver);
+}
+
+TEST(RuntimeWithoutGpu, ReportsNoDeviceAndAZeroCount) {
+  Runtime runtime(
+      [] {
+        return PlatformResult{nullptr, cudaErrorNoDevice, 13000, "no GPU"};
+      },
+      LogLevel::Off, nullptr);
+  runtime.thread() = ThreadState{};
+  int count = -7;
+  EXPECT_EQ(runtime.getDeviceCount(&count), cudaErrorNoDevice);
+  EXPECT_EQ(count, 0);
+  int version = 0;
+  EXPECT_EQ(runtime.driverGetVersion(&version), cudaSuccess);
+  EXPECT_EQ(version, 13000);
+  EXPECT_EQ(runtime.setDevice(0), cudaErrorNoDevice);
+}
+
+TEST_F(RuntimeTest, InitializesLazilyAndOnce) {
+  registerSample(buildContainer({ptxEntry(kPtx, 90, fatbin::Compression::Zstd)}));
+  EXPECT_EQ(device.activations, 0); // registration never touches the device
+  int count = 0;
+  EXPECT_EQ(runtime.getDeviceCount(&count), cudaSuccess);
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(runtime.notImplemented("cudaGraphCreate"), cudaErrorNotSupported);
+  EXPECT_EQ(runtime.setDevice(1), cudaErrorInvalidDevice);
+  EXPECT_EQ(runtime.setDevice(0), cudaSuccess);
+}
+
+TEST_F(RuntimeTest, LaunchesOcelotsModuleBuiltFromThePtx) {
+  registerSample(buildContainer({makeEntry(2, 90,
+                                           toBytes("\x7f"
+                                                   "ELF"),
+                                           fatbin::Compression::None),
+                                 ptxEntry(kPtx, 80, fatbin::Compression::Lz4),
+                                 ptxEntry(kPtx, 90, fatbin::Compression::Zstd)}));
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(device.loaded.size(), 1u);
+  const ModuleImage& image = device.loaded.front();
+  EXPECT_EQ(image.form, ModuleImage::Form::Ptx);
+  ASSERT_EQ(image.ptx.size(), 1u);
+  // The module went through parse and emit (which normalizes whitespace only).
+  EXPECT_EQ(image.ptx.front(), throughThePipeline(kPtx));
+  EXPECT_NE(image.ptx.front(), kPtx);
+  ASSERT_EQ(device.launches.size(), 1u);
+  EXPECT_EQ(device.launches.front().kernel, "kernel");
+  EXPECT_EQ(device.launches.front().grid.x, 2u);
+  // The module is loaded once; later launches reuse it and its function.
+  ASSERT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(device.loaded.size(), 1u);
+  EXPECT_EQ(device.names.size(), 1u);
+}
+
+TEST_F(RuntimeTest, FallsBackToTheOriginalWhenTheDeviceRefusesOcelotsModule) {
+  device.refuseOcelotModules = true;
+  Bytes container = buildContainer({ptxEntry(kPtx, 90)});
+  registerSample(container);
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(device.loaded.size(), 1u);
+  EXPECT_EQ(device.loaded.front().form, ModuleImage::Form::Original);
+  EXPECT_EQ(device.loaded.front().original.size(), container.size());
+  EXPECT_EQ(device.loaded.front().original.data(),
+            reinterpret_cast<const std::byte*>(gImage.containers[0]));
+}
+
+TEST_F(RuntimeTest, FallsBackToTheOriginalWithoutPtxForTheDevice) {
+  device.capability = {7, 5}; // the only PTX is for compute_90
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(device.loaded.size(), 1u);
+  EXPECT_EQ(device.loaded.front().form, ModuleImage::Form::Original);
+}
+
+TEST_F(RuntimeTest, FallsBackToTheOriginalWhenThePtxDoesNotParse) {
+  registerSample(buildContainer({ptxEntry(".version 9.0\n.target sm_90\n}}} garbage", 90)}));
+  ASSERT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(device.loaded.front().form, ModuleImage::Form::Original);
+}
+
+TEST_F(RuntimeTest, CorruptRegistrationDataFailsCleanly) {
+  Bytes corrupt = buildContainer({ptxEntry(kPtx, 90)});
+  put64(corrupt, 8, uint64_t{1} << 40); // the container claims a terabyte
+  void** handle = registerSample(corrupt);
+  EXPECT_NE(handle, nullptr);
+  EXPECT_EQ(launch(), cudaErrorInvalidKernelImage);
+  EXPECT_TRUE(device.loaded.empty());
+
+  // A wrapper whose magic is wrong, and one outside any loaded image.
+  Bytes bad(24);
+  put32(bad, 0, 0x12345678);
+  EXPECT_NE(runtime.registerFatBinary(place(1, bad)), nullptr);
+  std::vector<std::byte> heap(64);
+  EXPECT_NE(runtime.registerFatBinary(heap.data()), nullptr);
+}
+
+TEST_F(RuntimeTest, DeviceLinkedProgramsJitLinkEveryUnit) {
+  const void* linked = place(0, buildContainer({makeEntry(2, 90,
+                                                          toBytes("\x7f"
+                                                                  "ELF"),
+                                                          fatbin::Compression::None)}));
+  EntrySpec unitA = ptxEntry(kPtx, 80, fatbin::Compression::Zstd);
+  unitA.options = "--compile-only";
+  EntrySpec unitB = ptxEntry(kHelperPtx, 80, fatbin::Compression::Lz4);
+  unitB.options = "--compile-only";
+  gImage.prelinked[0] = place(1, buildContainer({unitA}));
+  gImage.prelinked[1] = place(2, buildContainer({unitB}));
+  gImage.prelinked[2] = nullptr;
+  void** handle = runtime.registerFatBinary(wrapper(linked, 2, gImage.prelinked));
+  runtime.registerFunction(handle, &gKernelStub, "kernel");
+  runtime.registerFunction(handle, &gHelperStub, "helper");
+  runtime.registerFatBinaryEnd(handle);
+
+  ASSERT_EQ(launch(&gHelperStub), cudaSuccess);
+  ASSERT_EQ(device.loaded.size(), 1u);
+  const ModuleImage& image = device.loaded.front();
+  EXPECT_EQ(image.form, ModuleImage::Form::LinkedPtx);
+  ASSERT_EQ(image.ptx.size(), 2u);
+  EXPECT_EQ(image.ptx[0], throughThePipeline(kPtx));
+  EXPECT_EQ(image.ptx[1], throughThePipeline(kHelperPtx));
+  EXPECT_EQ(device.launches.back().kernel, "helper");
+}
+
+TEST_F(RuntimeTest, KernelHandlesFromGetKernel) {
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  cudaKernel_t kernel = nullptr;
+  ASSERT_EQ(runtime.getKernel(&kernel, &gKernelStub), cudaSuccess);
+  void* args[] = {nullptr};
+  EXPECT_EQ(runtime.launchKernel(kernel, dim3(1), dim3(1), args, 0, nullptr), cudaSuccess);
+  EXPECT_EQ(runtime.getKernel(&kernel, &gHelperStub), cudaErrorInvalidDeviceFunction);
+  auto* bogus = reinterpret_cast<cudaKernel_t>(&gHelperStub);
+  EXPECT_EQ(runtime.launchKernel(bogus, dim3(1), dim3(1), args, 0, nullptr),
+            cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(launch(&gHelperStub), cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(0), dim3(1), args, 0, nullptr),
+            cudaErrorInvalidConfiguration);
+}
+
+TEST_F(RuntimeTest, CallConfigurationsNest) {
+  dim3 grid, block;
+  size_t shared = 0;
+  cudaStream_t stream = nullptr;
+  EXPECT_EQ(runtime.popCallConfiguration(&grid, &block, &shared, &stream),
+            cudaErrorMissingConfiguration);
+  auto* streamA = reinterpret_cast<cudaStream_t>(uintptr_t{0x10});
+  EXPECT_EQ(runtime.pushCallConfiguration(dim3(1), dim3(2), 3, streamA), 0u);
+  EXPECT_EQ(runtime.pushCallConfiguration(dim3(4), dim3(5), 6, nullptr), 0u);
+  ASSERT_EQ(runtime.popCallConfiguration(&grid, &block, &shared, &stream), cudaSuccess);
+  EXPECT_EQ(grid.x, 4u);
+  EXPECT_EQ(shared, 6u);
+  ASSERT_EQ(runtime.popCallConfiguration(&grid, &block, &shared, &stream), cudaSuccess);
+  EXPECT_EQ(block.x, 2u);
+  EXPECT_EQ(stream, streamA);
+}
+
+TEST_F(RuntimeTest, SymbolsResolveThroughTheirRegisteredNames) {
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  uint32_t value = 0xC0FFEE;
+  ASSERT_EQ(
+      runtime.memcpyToSymbol(&gCounterShadow, &value, 4, 0, cudaMemcpyHostToDevice, nullptr, false),
+      cudaSuccess);
+  uint32_t back = 0;
+  ASSERT_EQ(runtime.memcpyFromSymbol(&back, &gCounterShadow, 4, 0, cudaMemcpyDeviceToHost, nullptr,
+                                     false),
+            cudaSuccess);
+  EXPECT_EQ(back, value);
+  void* address = nullptr;
+  size_t size = 0;
+  EXPECT_EQ(runtime.getSymbolAddress(&address, &gCounterShadow), cudaSuccess);
+  EXPECT_EQ(address, device.globals["counter"].data());
+  EXPECT_EQ(runtime.getSymbolSize(&size, &gCounterShadow), cudaSuccess);
+  EXPECT_EQ(size, 16u);
+  EXPECT_EQ(runtime.memcpyToSymbol(&gCounterShadow, &value, 4, 16, cudaMemcpyHostToDevice, nullptr,
+                                   false),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(
+      runtime.memcpyToSymbol(&gCounterShadow, &value, 4, 0, cudaMemcpyDeviceToHost, nullptr, false),
+      cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(runtime.memcpyToSymbol(&value, &value, 4, 0, cudaMemcpyHostToDevice, nullptr, false),
+            cudaErrorInvalidSymbol);
+}
+
+TEST_F(RuntimeTest, ManagedVariablesGetTheirStorageFromInitModule) {
+  void** handle =
+      runtime.registerFatBinary(wrapper(place(0, buildContainer({ptxEntry(kPtx, 90)}))));
+  RegisteredVariable managed;
+  managed.kind = RegisteredVariable::Kind::Managed;
+  managed.hostAddress = &gManagedPointer;
+  managed.managedPointer = &gManagedPointer;
+  managed.deviceName = "counter";
+  managed.size = 4;
+  runtime.registerVariable(handle, managed);
+  runtime.registerFatBinaryEnd(handle);
+  gManagedPointer = nullptr;
+  EXPECT_TRUE(runtime.initModule(handle));
+  EXPECT_EQ(gManagedPointer, device.globals["counter"].data());
+  EXPECT_FALSE(runtime.initModule(nullptr));
+}
+
+TEST_F(RuntimeTest, LastErrorIsPerThreadAndStickyErrorsStay) {
+  runtime.record(cudaErrorInvalidValue);
+  std::thread([&] { EXPECT_EQ(runtime.getLastError(), cudaSuccess); }).join();
+  EXPECT_EQ(runtime.peekAtLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(runtime.getLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(runtime.getLastError(), cudaSuccess);
+  runtime.record(cudaErrorNotReady); // a status of the query functions, not an error
+  EXPECT_EQ(runtime.getLastError(), cudaSuccess);
+
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  device.launchResult = cudaErrorIllegalAddress;
+  EXPECT_EQ(launch(), cudaErrorIllegalAddress);
+  void* pointer = nullptr;
+  EXPECT_EQ(runtime.malloc(&pointer, 4), cudaErrorIllegalAddress);
+  EXPECT_EQ(runtime.getLastError(), cudaErrorIllegalAddress);
+  EXPECT_EQ(runtime.getLastError(), cudaErrorIllegalAddress);
+  EXPECT_EQ(runtime.deviceReset(), cudaSuccess);
+  EXPECT_EQ(runtime.getLastError(), cudaSuccess);
+  // The reset dropped the module; the next launch loads it again.
+  device.launchResult = cudaSuccess;
+  EXPECT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(device.loaded.size(), 2u);
+}
+
+TEST_F(RuntimeTest, MemoryCalls) {
+  void* pointer = nullptr;
+  ASSERT_EQ(runtime.malloc(&pointer, 64), cudaSuccess);
+  EXPECT_EQ(runtime.memset(pointer, 0xAB, 64, nullptr, false), cudaSuccess);
+  unsigned char host[64] = {};
+  EXPECT_EQ(runtime.memcpy(host, pointer, 64, cudaMemcpyDeviceToHost, nullptr, false), cudaSuccess);
+  EXPECT_EQ(host[63], 0xAB);
+  EXPECT_EQ(runtime.memcpy(host, pointer, 64, 9, nullptr, false), cudaErrorInvalidMemcpyDirection);
+  int value = 0;
+  EXPECT_EQ(runtime.deviceGetAttribute(&value, 100000, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(runtime.deviceGetAttribute(&value, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
+  EXPECT_EQ(runtime.malloc(nullptr, 4), cudaErrorInvalidValue);
+  void* empty = host;
+  EXPECT_EQ(runtime.malloc(&empty, 0), cudaSuccess);
+  EXPECT_EQ(empty, nullptr);
+  EXPECT_EQ(runtime.free(pointer), cudaSuccess);
+  EXPECT_EQ(runtime.free(nullptr), cudaSuccess);
+}
+
+TEST_F(RuntimeTest, UnregisteringUnloadsTheModules) {
+  void** handle = registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  ASSERT_EQ(launch(), cudaSuccess);
+  runtime.unregisterFatBinary(handle);
+  EXPECT_EQ(device.unloads, 1);
+  EXPECT_EQ(launch(), cudaErrorInvalidDeviceFunction);
+  runtime.unregisterFatBinary(handle); // a second time is harmless
+}
+
+TEST_F(RuntimeTest, SeveralThreadsShareOneModuleLoad) {
+  registerSample(buildContainer({ptxEntry(kPtx, 90, fatbin::Compression::Zstd)}));
+  constexpr int kThreads = 8, kLaunches = 50;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < kLaunches; ++i) {
+        if (launch() != cudaSuccess)
+          ++failures;
+        void* pointer = nullptr;
+        if (runtime.malloc(&pointer, 16) != cudaSuccess || runtime.free(pointer) != cudaSuccess)
+          ++failures;
+      }
+    });
+  for (auto& thread : threads)
+    thread.join();
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(device.loaded.size(), 1u);
+  EXPECT_EQ(device.launches.size(), size_t{kThreads * kLaunches});
+}
+
+TEST(RuntimeDump, WritesEveryPtxEntryAndAnIndex) {
+  std::filesystem::path directory =
+      std::filesystem::temp_directory_path() / ("ocelot-dump-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(directory);
+  FakeDevice device;
+  Runtime runtime([&] { return fakePlatform(device); }, LogLevel::Off,
+                  std::make_unique<PtxDump>(directory));
+  void** handle = runtime.registerFatBinary(
+      wrapper(place(0, buildContainer({ptxEntry(kPtx, 75, fatbin::Compression::Lz4),
+                                       ptxEntry(kPtx, 90, fatbin::Compression::Zstd),
+                                       makeEntry(2, 90,
+                                                 toBytes("\x7f"
+                                                         "ELF"),
+                                                 fatbin::Compression::None)}))));
+  runtime.registerFunction(handle, &gKernelStub, "kernel");
+  runtime.registerFatBinaryEnd(handle);
+
+  std::ifstream index(directory / "index.tsv");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(index, line);)
+    lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_NE(lines[0].find("kind=ptx\tcompression=lz4\tarch=compute_75"), std::string::npos);
+  EXPECT_NE(lines[1].find("compression=zstd\tarch=compute_90"), std::string::npos);
+  EXPECT_NE(lines[1].find("pipeline=ok\tptx-kernels=kernel\tregistered-kernels=kernel"),
+            std::string::npos);
+  EXPECT_NE(lines[2].find("kind=cubin"), std::string::npos);
+  std::ifstream ptx(directory / "module1-main-entry1-compute_90.ptx");
+  std::string text((std::istreambuf_iterator<char>(ptx)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, kPtx);
+  std::filesystem::remove_all(directory);
+}
+
+} // namespace
+} // namespace ocelot::runtime::testing
