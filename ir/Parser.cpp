@@ -19,13 +19,14 @@ ParseResult failure(std::string_view fileName, std::string message) {
 }
 
 /// Parses `size` bytes of `buffer`, which has two more bytes for the NULs Flex scans up to.
-ParseResult parseInPlace(char* buffer, size_t size, std::string_view fileName) {
+ParseResult parseInPlace(char* buffer, size_t size, std::string_view fileName,
+                         const ParseOptions& options) {
   buffer[size] = '\0';
   buffer[size + 1] = '\0';
   auto module = std::make_unique<Module>();
   detail::ParseContext context(*module, fileName);
   try {
-    detail::Lexer lexer(buffer, size, context);
+    detail::Lexer lexer(buffer, size, context, options.scannerFastPath);
     detail::PtxParser parser(context, lexer);
     int status = parser.parse();
     if (status != 0 && context.diagnostics().empty())
@@ -42,15 +43,16 @@ ParseResult parseInPlace(char* buffer, size_t size, std::string_view fileName) {
 
 } // namespace
 
-ParseResult parsePtx(std::string_view text, std::string_view fileName) {
+ParseResult parsePtx(std::string_view text, std::string_view fileName,
+                     const ParseOptions& options) {
   std::unique_ptr<char[]> buffer(new (std::nothrow) char[text.size() + 2]);
   if (!buffer)
     return failure(fileName, "not enough memory to read the input");
   std::memcpy(buffer.get(), text.data(), text.size());
-  return parseInPlace(buffer.get(), text.size(), fileName);
+  return parseInPlace(buffer.get(), text.size(), fileName, options);
 }
 
-ParseResult parsePtxFile(const std::filesystem::path& path) {
+ParseResult parsePtxFile(const std::filesystem::path& path, const ParseOptions& options) {
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   if (!file)
     return failure(path.string(), "cannot open file: " + std::string(std::strerror(errno)));
@@ -63,7 +65,7 @@ ParseResult parsePtxFile(const std::filesystem::path& path) {
   file.seekg(0);
   if (!file.read(buffer.get(), size))
     return failure(path.string(), "cannot read file: " + std::string(std::strerror(errno)));
-  return parseInPlace(buffer.get(), static_cast<size_t>(size), path.string());
+  return parseInPlace(buffer.get(), static_cast<size_t>(size), path.string(), options);
 }
 
 } // namespace ocelot::ir

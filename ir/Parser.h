@@ -21,12 +21,21 @@ struct ParseResult {
   std::string firstError() const { return diagnostics.empty() ? "" : diagnostics.front().format(); }
 };
 
+/// How to parse. The defaults are what Ocelot uses; the switches exist so that tests can check
+/// one route against the other.
+struct ParseOptions {
+  /// Scan simple one-line instructions as one token instead of through the grammar's operand
+  /// rules (same result, several times fewer parser steps).
+  bool scannerFastPath = true;
+};
+
 /// Parses PTX text of any PTX ISA version. Never throws on bad input and never reads past `text`:
 /// malformed text gives a diagnostic with file, line, column and what was expected.
 /// `fileName` only labels diagnostics.
-ParseResult parsePtx(std::string_view text, std::string_view fileName = "<input>");
+ParseResult parsePtx(std::string_view text, std::string_view fileName = "<input>",
+                     const ParseOptions& options = {});
 
 /// Reads and parses a file; an unreadable file is a diagnostic too.
-ParseResult parsePtxFile(const std::filesystem::path& path);
+ParseResult parsePtxFile(const std::filesystem::path& path, const ParseOptions& options = {});
 
 } // namespace ocelot::ir

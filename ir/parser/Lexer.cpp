@@ -226,6 +226,51 @@ ImmediateOperand Lexer::integer(std::string_view text, int base, size_t prefix) 
   return imm;
 }
 
+std::string_view Lexer::instructionText(const char* text, size_t length) {
+  while (length > 0 &&
+         (text[length - 1] == ' ' || text[length - 1] == '\t' || text[length - 1] == '\r' ||
+          text[length - 1] == '\f' || text[length - 1] == '\v'))
+    --length;
+  lastText_ = std::string_view(text, std::min<size_t>(length, 40));
+  return std::string_view(text, length);
+}
+
+/// A number operand of a one-token instruction, classified exactly as the scanner's own number
+/// rules do (`017` is octal, `0178` decimal, `0f`/`0d` bit patterns, a leading '-' negates).
+ImmediateOperand Lexer::numberLiteral(std::string_view text, SourceRange at) const {
+  try {
+    return classifyNumber(text);
+  } catch (const PtxParser::syntax_error& error) {
+    throw PtxParser::syntax_error(at, error.what()); // at the operand, not the statement
+  }
+}
+
+ImmediateOperand Lexer::classifyNumber(std::string_view text) const {
+  bool negative = !text.empty() && text.front() == '-';
+  if (negative)
+    text.remove_prefix(1);
+  ImmediateOperand imm;
+  auto startsWith = [&](char a, char b) {
+    return text.size() > 1 && text[0] == '0' && (text[1] == a || text[1] == b);
+  };
+  if (startsWith('f', 'F'))
+    imm = floatBits(text, ImmediateOperand::Format::Float32Bits);
+  else if (startsWith('d', 'D'))
+    imm = floatBits(text, ImmediateOperand::Format::Float64Bits);
+  else if (startsWith('x', 'X'))
+    imm = integer(text, 16, 2);
+  else if (startsWith('b', 'B'))
+    imm = integer(text, 2, 2);
+  else if (text.size() > 1 && text[0] == '0' &&
+           std::all_of(text.begin() + 1, text.end(),
+                       [](char c) { return (c >= '0' && c <= '7') || c == 'U'; }))
+    imm = integer(text, 8, 1);
+  else
+    imm = integer(text, 10, 0);
+  imm.negative = negative;
+  return imm;
+}
+
 ImmediateOperand Lexer::floatBits(std::string_view text, ImmediateOperand::Format format) const {
   ImmediateOperand imm = integer(text, 16, 2);
   imm.format = format;

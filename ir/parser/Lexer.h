@@ -19,7 +19,8 @@ public:
   /// identifier is an error, not a megabyte symbol).
   static constexpr size_t kMaxTokenLength = 4096;
 
-  Lexer(char* text, size_t size, ParseContext& ctx);
+  /// `fastPath`: scan simple instructions as one token (see the STATEMENT state in PtxLexer.l).
+  Lexer(char* text, size_t size, ParseContext& ctx, bool fastPath = true);
   ~Lexer();
   Lexer(const Lexer&) = delete;
   Lexer& operator=(const Lexer&) = delete;
@@ -40,6 +41,8 @@ public:
   }
   /// The token's text without the blanks the token rule swallowed after it.
   std::string_view tokenText(const char* text, size_t length) const;
+  /// A number operand of a one-token instruction; errors are reported at `at`.
+  ImmediateOperand numberLiteral(std::string_view text, SourceRange at) const;
   /// An initializer's run of integers: exempt from the token length limit (it is data).
   std::string_view runText(const char* text, size_t length) {
     lastText_ = std::string_view(text, std::min<size_t>(length, 40));
@@ -60,7 +63,15 @@ public:
   ImmediateOperand decimalFloat(std::string_view text) const;
   [[noreturn]] void fail(const std::string& message) const;
   [[noreturn]] void failUnexpectedCharacter(char c) const;
-  void markCommentStart() { commentStart_ = location_; }
+  void markCommentStart(int state) {
+    commentStart_ = location_;
+    stateBeforeComment_ = state;
+  }
+  int stateBeforeComment() const { return stateBeforeComment_; }
+  bool fastPathEnabled() const { return fastPath_; }
+  /// The text of a one-token instruction, without trailing blanks (its length is bounded by the
+  /// limit on each operand, which the parse context checks).
+  std::string_view instructionText(const char* text, size_t length);
   /// Reported where the comment began, not where the input ran out.
   [[noreturn]] void failUnterminatedComment() const {
     throw PtxParser::syntax_error(commentStart_, "unterminated /* comment");
@@ -96,6 +107,8 @@ public:
   SourceRange endOfInput() const { return SourceRange{location_.end, location_.end}; }
 
 private:
+  ImmediateOperand classifyNumber(std::string_view text) const;
+
   void* scanner_ = nullptr;
   ParseContext& ctx_;
   const char* lineStart_;
@@ -103,6 +116,8 @@ private:
   SourceRange location_;
   std::string_view lastText_;
   SourceRange commentStart_;
+  int stateBeforeComment_ = 0;
+  bool fastPath_ = true;
 
   enum class SectionState { ExpectItem, ExpectValue, AfterValue };
   unsigned initializerDepth_ = 0;

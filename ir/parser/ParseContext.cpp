@@ -15,18 +15,19 @@ constexpr unsigned kMaxInitializerDepth = 32;
 
 /// Splits `%r12` into {"%r", 12}; nullopt when the name does not end in a canonical number.
 std::optional<std::pair<std::string_view, uint32_t>> splitIndexedName(std::string_view name) {
-  size_t digits = 0;
-  while (digits < name.size() && name[name.size() - 1 - digits] >= '0' &&
-         name[name.size() - 1 - digits] <= '9')
-    ++digits;
-  if (digits == 0 || digits == name.size() || digits > 9)
+  size_t end = name.size();
+  size_t start = end;
+  while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9')
+    --start;
+  size_t digits = end - start;
+  if (digits == 0 || start == 0 || digits > 9)
     return std::nullopt;
-  std::string_view number = name.substr(name.size() - digits);
-  if (number.size() > 1 && number[0] == '0')
+  if (digits > 1 && name[start] == '0')
     return std::nullopt; // %r01 is not an element of %r<N>
   uint32_t index = 0;
-  std::from_chars(number.data(), number.data() + number.size(), index);
-  return std::make_pair(name.substr(0, name.size() - digits), index);
+  for (size_t i = start; i < end; ++i)
+    index = index * 10 + static_cast<uint32_t>(name[i] - '0');
+  return std::make_pair(name.substr(0, start), index);
 }
 
 /// `%tid.x` -> {"%tid", X}; `%r1` -> {"%r1", None}.
@@ -383,8 +384,8 @@ void ParseContext::addInitializerIntegers(std::string_view text, SourceRange at)
   const char* p = text.data();
   const char* end = text.data() + text.size();
   while (p < end) {
-    while (p < end && (*p == ',' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' ||
-                       *p == '\v'))
+    while (p < end &&
+           (*p == ',' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v'))
       ++p;
     if (p == end)
       break;
@@ -707,7 +708,7 @@ void ParseContext::setGuard(std::string_view predicate, bool negated, SourceRang
 void ParseContext::addInstruction(std::string_view mnemonic, SourceRange at,
                                   uint32_t operandsLine) {
   requireFunctionBody(at, "an instruction");
-  const InstructionForm& form = module_.form(mnemonic);
+  const InstructionForm& form = formOf(mnemonic);
   // Exactly-sized storage: the operand buffer is reused for the next instruction.
   std::vector<Operand> operands(std::make_move_iterator(operands_.begin()),
                                 std::make_move_iterator(operands_.end()));
@@ -738,11 +739,26 @@ void ParseContext::addInstruction(std::string_view mnemonic, SourceRange at,
   }
 }
 
+const InstructionForm& ParseContext::formOf(std::string_view spelling) {
+  // A module has a few hundred spellings used over and over: a small direct-mapped cache in
+  // front of the module's hash map.
+  size_t slot = (spelling.size() * 31 + static_cast<unsigned char>(spelling.front()) * 7 +
+                 static_cast<unsigned char>(spelling.back())) %
+                formCache_.size();
+  const InstructionForm* cached = formCache_[slot];
+  if (cached != nullptr && cached->spelling() == spelling)
+    return *cached;
+  const InstructionForm& form = module_.form(spelling);
+  formCache_[slot] = &form;
+  return form;
+}
+
 // --- Operands ---------------------------------------------------------------------------------
 
 std::optional<uint32_t> ParseContext::findRange(std::string_view prefix) const {
   for (const auto& [cached, id] : rangeCache_)
-    if (cached.size() == prefix.size() && !cached.empty() && cached == prefix)
+    if (cached.size() == prefix.size() && !cached.empty() && cached.back() == prefix.back() &&
+        cached == prefix)
       return id;
   auto it = registerRanges_.find(prefix);
   if (it == registerRanges_.end() || it->second.empty())

@@ -14,6 +14,8 @@
 
 namespace ocelot::ir::detail {
 
+class Lexer;
+
 /// Builds a Module while the grammar reduces rules. Grammar actions only hand over token texts and
 /// numbers; everything under construction (the operands of the current instruction, the words and
 /// declarators of the current declaration, open initializer lists, the current function header)
@@ -117,6 +119,9 @@ public:
   void addBranchTargets(std::string_view name, SourceRange at);
   void addCallTargets(std::string_view name, SourceRange at);
   void setGuard(std::string_view predicate, bool negated, SourceRange at);
+  /// An instruction the scanner read as one token (its text matched the scanner's rule for
+  /// simple one-line instructions): takes it apart and adds it exactly as the grammar would.
+  void addSimpleInstruction(std::string_view text, SourceRange at, const Lexer& lexer);
   /// Completes an instruction from the operands pushed since the last one. `operandsLine` is the
   /// line the operands start on (nvcc sometimes puts them below the mnemonic).
   void addInstruction(std::string_view mnemonic, SourceRange at, uint32_t operandsLine);
@@ -163,6 +168,7 @@ private:
   template <class T> T& append(std::unique_ptr<T> statement, SourceRange at);
   void requireFunctionBody(SourceRange at, std::string_view what) const;
   std::optional<RegisterRef> lookupRegister(std::string_view name) const;
+  const InstructionForm& formOf(std::string_view spelling);
   /// The innermost `%prefix<N>` range declarator visible now.
   std::optional<uint32_t> findRange(std::string_view prefix) const;
   void registersChanged() { rangeCache_.fill({}); }
@@ -215,6 +221,8 @@ private:
   mutable size_t rangeCacheNext_ = 0;
   /// Named registers in scope whose names end in digits (and could shadow a range element).
   size_t indexedNamedRegisters_ = 0;
+
+  std::array<const InstructionForm*, 64> formCache_{};
 
   // The debug section being parsed.
   DebugSection* section_ = nullptr;
