@@ -520,7 +520,7 @@ void PtxWriter::module(const Module& m) {
       for (const auto& entry : section->items()) {
         if (entry.kind == SectionItem::Kind::Label) {
           newline();
-          text(entry.symbol);
+          text(section->text(entry.symbol));
           character(':');
           continue;
         }
@@ -528,14 +528,14 @@ void PtxWriter::module(const Module& m) {
           text(", ");
         } else {
           newline();
-          text(entry.directive);
+          text(section->text(entry.directive));
           character(' ');
         }
-        if (!entry.symbol.empty()) {
-          text(entry.symbol);
-          if (!entry.subtrahend.empty()) {
+        if (entry.symbol != SectionItem::kNoName) {
+          text(section->text(entry.symbol));
+          if (entry.subtrahend != SectionItem::kNoName) {
             character('-');
-            text(entry.subtrahend);
+            text(section->text(entry.subtrahend));
           }
           if (entry.value != 0) {
             character('+');

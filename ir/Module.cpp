@@ -94,7 +94,7 @@ bool Module::equals(const Module& other) const {
     case ModuleItem::Kind::DebugSection: {
       const auto* sa = cast<DebugSection>(&a);
       const auto* sb = cast<DebugSection>(&b);
-      if (sa->name() != sb->name() || sa->items() != sb->items())
+      if (!sa->sameContent(*sb))
         return false;
       break;
     }
@@ -106,6 +106,21 @@ bool Module::equals(const Module& other) const {
       break;
     }
     }
+  }
+  return true;
+}
+
+bool DebugSection::sameContent(const DebugSection& other) const {
+  if (name_ != other.name_ || items_.size() != other.items_.size())
+    return false;
+  for (size_t i = 0; i < items_.size(); ++i) {
+    const SectionItem& a = items_[i];
+    const SectionItem& b = other.items_[i];
+    if (a.value != b.value || a.kind != b.kind || a.continuation != b.continuation ||
+        a.negative != b.negative || a.hexadecimal != b.hexadecimal ||
+        text(a.directive) != other.text(b.directive) || text(a.symbol) != other.text(b.symbol) ||
+        text(a.subtrahend) != other.text(b.subtrahend))
+      return false;
   }
   return true;
 }

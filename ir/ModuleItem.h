@@ -66,19 +66,21 @@ private:
 
 /// One line of a debug section: a label (`$L__info_string3:`) or one value of a data directive
 /// (`.b8 17`, `.b64 $L__tmp3`, `.b32 .debug_loc+1021`). Kept compact: -G modules are mostly these.
+/// One item of a debug section. Debug sections of `-G` modules hold millions of items (one per
+/// `.b8` byte), so an item is 24 bytes: names are indices into its section's name table.
 struct SectionItem {
   enum class Kind : uint8_t { Label, Data };
+  static constexpr uint32_t kNoName = UINT32_MAX;
+  uint64_t value = 0;           ///< Data: the integer magnitude, or the offset added to `symbol`
+  uint32_t directive = kNoName; ///< Data: ".b8", ".b32" ... (kNoName for continuations)
+  uint32_t symbol = kNoName;    ///< Label: its name; Data: the referenced symbol, or kNoName
+  /// Data: a label difference `symbol-subtrahend` when set. nvcc writes section lengths this
+  /// way (`.b32 $L__pubNames_end0-$L__pubNames_start0` in sm_100a -G modules).
+  uint32_t subtrahend = kNoName;
   Kind kind = Kind::Data;
-  bool continuation = false;  ///< another value of the previous directive (`.b8 1, 2`)
-  bool negative = false;      ///< Data without symbol: the value was written with '-'
-  bool hexadecimal = false;   ///< Data without symbol: the value was written in hex
-  std::string_view directive; ///< Data: ".b8", ".b32" ... (empty for continuations)
-  std::string_view symbol;    ///< Label: its name; Data: the referenced symbol, or empty
-  /// Data: a label difference `symbol-subtrahend` when not empty. nvcc writes section lengths
-  /// this way (`.b32 $L__pubNames_end0-$L__pubNames_start0` in sm_100a -G modules).
-  std::string_view subtrahend;
-  uint64_t value = 0;         ///< Data: the integer magnitude, or the offset added to `symbol`
-  friend bool operator==(const SectionItem&, const SectionItem&) = default;
+  bool continuation = false; ///< another value of the previous directive (`.b8 1, 2`)
+  bool negative = false;     ///< Data without symbol: the value was written with '-'
+  bool hexadecimal = false;  ///< Data without symbol: the value was written in hex
 };
 
 /// `.section .debug_info { ... }`: kept item by item, byte-exact on emission.
@@ -88,11 +90,23 @@ public:
   std::string_view name() const { return name_; }
   const std::vector<SectionItem>& items() const { return items_; }
   std::vector<SectionItem>& items() { return items_; }
+  /// The text of a name index of an item ("" for kNoName).
+  std::string_view text(uint32_t name) const {
+    return name == SectionItem::kNoName ? std::string_view() : names_[name];
+  }
+  /// Adds `text` (which must outlive the section: intern it in the module) to the name table.
+  uint32_t addName(std::string_view text) {
+    names_.push_back(text);
+    return static_cast<uint32_t>(names_.size() - 1);
+  }
+  /// Same name and the same items, compared by their texts (name indices may differ).
+  bool sameContent(const DebugSection& other) const;
   static bool classof(const ModuleItem* item) { return item->kind() == Kind::DebugSection; }
 
 private:
   std::string_view name_;
   std::vector<SectionItem> items_;
+  std::vector<std::string_view> names_;
 };
 
 /// `.alias alias, aliasee;`

@@ -2,6 +2,7 @@
 
 #include "ir/parser/ParseContext.h"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -315,6 +316,34 @@ std::string Lexer::describe(PtxParser::symbol_kind_type kind, const char* bisonN
   default:
     return name;
   }
+}
+
+void Lexer::addInlinedLocLine(std::string_view text, SourceRange at) {
+  // The scanner's rule guarantees the shape: ".loc" F L C "," KEYWORD NAME "," KEYWORD F L C.
+  std::array<std::string_view, 10> words;
+  size_t count = 0;
+  size_t position = 0;
+  size_t locEnd = 0;
+  while (position < text.size() && count < words.size()) {
+    char c = text[position];
+    if (isBlank(c) || c == ',') {
+      if (c == ',' && locEnd == 0)
+        locEnd = position;
+      ++position;
+      continue;
+    }
+    size_t start = position;
+    while (position < text.size() && !isBlank(text[position]) && text[position] != ',')
+      ++position;
+    words[count++] = text.substr(start, position - start);
+  }
+  for (size_t i = 0; i < count; ++i)
+    if (words[i].size() > kMaxTokenLength)
+      fail("token of " + std::to_string(words[i].size()) +
+           " characters is longer than the limit of " + std::to_string(kMaxTokenLength));
+  std::string_view loc = trimBlanks(text.substr(0, locEnd));
+  ctx_.addInlinedLocNumbers(loc, words[4], words[5], words[6], numberLiteral(words[7], at),
+                            numberLiteral(words[8], at), numberLiteral(words[9], at), at);
 }
 
 } // namespace ocelot::ir::detail

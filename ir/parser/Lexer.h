@@ -69,6 +69,8 @@ public:
   }
   int stateBeforeComment() const { return stateBeforeComment_; }
   bool fastPathEnabled() const { return fastPath_; }
+  /// Called by the grammar when all statements so far are reduced and no lookahead is held.
+  void markStatementBoundary() { statementBoundary_ = fastPath_; }
   /// The text of a one-token instruction, without trailing blanks (its length is bounded by the
   /// limit on each operand, which the parse context checks).
   std::string_view instructionText(const char* text, size_t length);
@@ -76,6 +78,10 @@ public:
   [[noreturn]] void failUnterminatedComment() const {
     throw PtxParser::syntax_error(commentStart_, "unterminated /* comment");
   }
+
+  /// `.loc F L C, function_name NAME, inlined_at F L C` in one token (LOC_INLINED_LINE): taken
+  /// apart into what the grammar's inlined-location rule passes to the parse context.
+  void addInlinedLocLine(std::string_view text, SourceRange at);
 
   /// `[base]`, `[base+N]`, `[base+-N]`, `[base-N]` in one token: base in `text`, the offset's
   /// two's-complement bits in `magnitude`, `present` when an offset was written.
@@ -118,6 +124,7 @@ private:
   SourceRange commentStart_;
   int stateBeforeComment_ = 0;
   bool fastPath_ = true;
+  bool statementBoundary_ = false;
 
   enum class SectionState { ExpectItem, ExpectValue, AfterValue };
   unsigned initializerDepth_ = 0;

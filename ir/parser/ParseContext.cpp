@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace ocelot::ir::detail {
 
@@ -28,6 +29,14 @@ std::optional<std::pair<std::string_view, uint32_t>> splitIndexedName(std::strin
   for (size_t i = start; i < end; ++i)
     index = index * 10 + static_cast<uint32_t>(name[i] - '0');
   return std::make_pair(name.substr(0, start), index);
+}
+
+/// FNV-1a: cheap for the short names of registers and opcodes.
+size_t shortNameHash(std::string_view name) {
+  uint32_t hash = 2166136261u;
+  for (char c : name)
+    hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  return hash ^ (hash >> 15);
 }
 
 /// `%tid.x` -> {"%tid", X}; `%r1` -> {"%r1", None}.
@@ -166,26 +175,31 @@ void ParseContext::failMissingStateSpace(const DeclarationSpec& spec, SourceRang
 
 void ParseContext::beginSection(std::string_view name, SourceRange at) {
   section_ = &module_.append(std::make_unique<DebugSection>(intern(name)));
+  // Name indices are per section: the next directive is added to this section's table.
+  sectionDirective_ = {};
+  sectionDirectiveName_ = SectionItem::kNoName;
   section_->setLine(at.begin.line);
 }
 
 void ParseContext::addSectionLabel(std::string_view name) {
   SectionItem item;
   item.kind = SectionItem::Kind::Label;
-  item.symbol = intern(name);
+  item.symbol = section_->addName(intern(name));
   section_->items().push_back(item);
 }
 
 void ParseContext::setSectionDirective(std::string_view directive) {
-  if (directive != sectionDirective_) // consecutive items mostly repeat `.b8`
+  if (directive != sectionDirective_) { // consecutive items mostly repeat `.b8`
     sectionDirective_ = intern(directive);
+    sectionDirectiveName_ = section_->addName(sectionDirective_);
+  }
   sectionDirectiveUsed_ = false;
 }
 
 void ParseContext::addSectionItem(SectionItem item) {
   item.continuation = sectionDirectiveUsed_;
   if (!sectionDirectiveUsed_)
-    item.directive = sectionDirective_;
+    item.directive = sectionDirectiveName_;
   sectionDirectiveUsed_ = true;
   section_->items().push_back(item);
 }
@@ -203,7 +217,7 @@ void ParseContext::addSectionInteger(const ImmediateOperand& value, bool negativ
 void ParseContext::addSectionSymbol(std::string_view symbol, std::optional<ImmediateOperand> offset,
                                     SourceRange at) {
   SectionItem item;
-  item.symbol = intern(symbol);
+  item.symbol = section_->addName(intern(symbol));
   if (offset)
     item.value = unsignedValue(*offset, at);
   addSectionItem(item);
@@ -212,8 +226,8 @@ void ParseContext::addSectionSymbol(std::string_view symbol, std::optional<Immed
 void ParseContext::addSectionSymbolDifference(std::string_view symbol,
                                               std::string_view subtrahend) {
   SectionItem item;
-  item.symbol = intern(symbol);
-  item.subtrahend = intern(subtrahend);
+  item.symbol = section_->addName(intern(symbol));
+  item.subtrahend = section_->addName(intern(subtrahend));
   addSectionItem(item);
 }
 
@@ -742,9 +756,7 @@ void ParseContext::addInstruction(std::string_view mnemonic, SourceRange at,
 const InstructionForm& ParseContext::formOf(std::string_view spelling) {
   // A module has a few hundred spellings used over and over: a small direct-mapped cache in
   // front of the module's hash map.
-  size_t slot = (spelling.size() * 31 + static_cast<unsigned char>(spelling.front()) * 7 +
-                 static_cast<unsigned char>(spelling.back())) %
-                formCache_.size();
+  size_t slot = shortNameHash(spelling) % formCache_.size();
   const InstructionForm* cached = formCache_[slot];
   if (cached != nullptr && cached->spelling() == spelling)
     return *cached;
@@ -769,6 +781,44 @@ std::optional<uint32_t> ParseContext::findRange(std::string_view prefix) const {
 }
 
 std::optional<RegisterRef> ParseContext::lookupRegister(std::string_view name) const {
+  // Fast path for the common case, an element of a `%r<N>` range with a short prefix and no named
+  // register that could shadow it: the prefix packed into one word, compared against the ranges
+  // seen last. Everything else takes the general route below.
+  if (indexedNamedRegisters_ == 0 && name.size() <= 17) {
+    size_t start = name.size();
+    while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9')
+      --start;
+    size_t digits = name.size() - start;
+    if (start > 0 && start <= 8 && digits > 0 && digits <= 9 &&
+        (digits == 1 || name[start] != '0')) {
+      uint64_t key = 0;
+      std::memcpy(&key, name.data(), start);
+      for (const PackedRange& range : packedRanges_) {
+        if (range.key != key)
+          continue;
+        uint32_t index = 0;
+        for (size_t i = start; i < name.size(); ++i)
+          index = index * 10 + static_cast<uint32_t>(name[i] - '0');
+        if (index < range.count)
+          return RegisterRef{range.declarator, index};
+        break;
+      }
+    }
+  }
+  std::optional<RegisterRef> found = lookupRegisterUncached(name);
+  if (found && indexedNamedRegisters_ == 0) {
+    const RegisterDeclarator& d = function_->registerDeclarators()[found->declarator];
+    if (d.parameterized && d.name.size() <= 8 && d.count > 0) {
+      uint64_t key = 0;
+      std::memcpy(&key, d.name.data(), d.name.size());
+      packedRanges_[packedRangesNext_++ % packedRanges_.size()] =
+          PackedRange{key, found->declarator, d.count};
+    }
+  }
+  return found;
+}
+
+std::optional<RegisterRef> ParseContext::lookupRegisterUncached(std::string_view name) const {
   // Most registers are elements of a %r<N> range: look there first.
   if (auto split = splitIndexedName(name)) {
     if (auto id = findRange(split->first);

@@ -168,10 +168,14 @@ private:
   template <class T> T& append(std::unique_ptr<T> statement, SourceRange at);
   void requireFunctionBody(SourceRange at, std::string_view what) const;
   std::optional<RegisterRef> lookupRegister(std::string_view name) const;
+  std::optional<RegisterRef> lookupRegisterUncached(std::string_view name) const;
   const InstructionForm& formOf(std::string_view spelling);
   /// The innermost `%prefix<N>` range declarator visible now.
   std::optional<uint32_t> findRange(std::string_view prefix) const;
-  void registersChanged() { rangeCache_.fill({}); }
+  void registersChanged() {
+    rangeCache_.fill({});
+    packedRanges_.fill({});
+  }
   void declareRegisters(const DeclarationSpec& spec, SourceRange at, std::vector<uint32_t>& ids);
   void resolveScopeLabels(OpenScope& scope);
   DeclarationSpec takeDeclaration();
@@ -222,11 +226,22 @@ private:
   /// Named registers in scope whose names end in digits (and could shadow a range element).
   size_t indexedNamedRegisters_ = 0;
 
-  std::array<const InstructionForm*, 64> formCache_{};
+  /// The ranges (`%r<N>`, `%rd<N>` ...) used last, their prefix packed into one word (up to 8
+  /// characters, zero-padded): what lookupRegister's fast path compares against.
+  struct PackedRange {
+    uint64_t key = ~uint64_t{0};
+    uint32_t declarator = 0;
+    uint32_t count = 0;
+  };
+  mutable std::array<PackedRange, 8> packedRanges_{};
+  mutable size_t packedRangesNext_ = 0;
+
+  std::array<const InstructionForm*, 256> formCache_{};
 
   // The debug section being parsed.
   DebugSection* section_ = nullptr;
   std::string_view sectionDirective_;
+  uint32_t sectionDirectiveName_ = SectionItem::kNoName;
   bool sectionDirectiveUsed_ = false;
 };
 

@@ -352,11 +352,11 @@ TEST_F(WildPtxTest, FileTableAndDebugSectionsAtTheEnd) {
   const auto& entries = section->items();
   ASSERT_EQ(entries.size(), 9u);
   EXPECT_EQ(entries[0].kind, SectionItem::Kind::Label);
-  EXPECT_EQ(entries[1].directive, ".b8");
+  EXPECT_EQ(section->text(entries[1].directive), ".b8");
   EXPECT_EQ(entries[1].value, 119u);
   EXPECT_TRUE(entries[2].continuation);
-  EXPECT_EQ(entries[7].symbol, "$L__tmp3");
-  EXPECT_EQ(entries[8].symbol, ".debug_str");
+  EXPECT_EQ(section->text(entries[7].symbol), "$L__tmp3");
+  EXPECT_EQ(section->text(entries[8].symbol), ".debug_str");
   EXPECT_EQ(entries[8].value, 2u);
 }
 
