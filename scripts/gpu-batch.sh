@@ -13,6 +13,14 @@
 #   e2e      every tests/e2e program twice: with NVIDIA's libcudart.so.13 and with Ocelot's
 #            (<build>/runtime/libcudart.so.13; skipped with a note while it does not exist), each
 #            under `timeout`, then stdout + exit status compared
+#   instrumentation
+#            the analytic programs (tests/e2e/programs/analytic_*) under `ocelot run -i bbcount` in
+#            both modes and `-i ctaclock`: block counts against the printed analytic values,
+#            output unchanged, every CTA recorded (tests/instrumentors/check_analytic_counts.py);
+#            then every e2e program under `ocelot run -i bbcount,ctaclock` against its plain run
+#   runtime-bench  tests/benchmarks/runtime/runtime_bench.cu (built here with nvcc, PTX only) run
+#            alternately with NVIDIA's and Ocelot's runtime, twice each; best value per metric,
+#            ratio table with the bars of issue #4 (also $OUT/runtime-bench.tsv)
 #
 # Output (at most 8 files come back from $OUT, so everything is aggregated):
 #   $OUT/summary.md    readable report: GPU, per-program table, details of every difference
@@ -32,7 +40,7 @@ TIMEOUT_S=${GPU_BATCH_TIMEOUT_S:-60}
 BUDGET_S=${GPU_BATCH_BUDGET_S:-420}
 OCELOT_ENV=${GPU_BATCH_OCELOT_ENV:-}
 NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
-SECTIONS=(gpuinfo e2e)
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -328,6 +336,160 @@ section_e2e() {
     cat "$details" >>"$SUMMARY"
   fi
   say "gpu-batch: e2e: $n_total programs, MATCH $n_match, DIFF $n_diff, NVIDIA-FAIL $n_nvfail, NVIDIA-OK $n_nvonly, MISSING $n_missing, SKIPPED $n_skip"
+}
+
+# ---------------------------------------------------------------------------------------------
+# runtime-bench: the same benchmark binary with NVIDIA's runtime and with Ocelot's.
+section_runtime-bench() {
+  mkdir -p "$LOGS/runtime-bench"
+  md "## Runtime benchmark: Ocelot's libcudart.so.13 vs NVIDIA's"
+  md ""
+  local src=$ROOT/tests/benchmarks/runtime/runtime_bench.cu bin=$WORK/runtime_bench
+  if [ -z "$NVCC" ]; then
+    md "No nvcc: benchmark not built."
+    return
+  fi
+  # PTX only, so that both runtimes JIT the module (the module-load metric compares JIT costs).
+  if ! "$NVCC" -O2 -std=c++17 -gencode arch=compute_90,code=compute_90 --cudart=shared "$src" \
+      -o "$bin" >"$LOGS/runtime-bench/build.log" 2>&1; then
+    md "Benchmark build failed:"
+    md '```'
+    tail -20 "$LOGS/runtime-bench/build.log" >>"$SUMMARY"
+    md '```'
+    return
+  fi
+  local nvlib=""
+  if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
+  local ocelot_dir=$BUILD/runtime
+  if [ ! -e "$ocelot_dir/libcudart.so.13" ]; then
+    md "Ocelot runtime not built (\`${ocelot_dir#"$ROOT"/}/libcudart.so.13\` missing): skipped."
+    return
+  fi
+  local inherited=${LD_LIBRARY_PATH:-}
+  local nv_path="${nvlib}${inherited:+:$inherited}"
+  local oc_path="$ocelot_dir${nvlib:+:$nvlib}${inherited:+:$inherited}"
+  local round mode path rc
+  # Alternate the runtimes so that drift of the machine affects both alike.
+  for round in 1 2; do
+    for mode in nvidia ocelot; do
+      path=$nv_path
+      [ "$mode" = ocelot ] && path=$oc_path
+      (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$path" CUDA_CACHE_DISABLE=1 OCELOT_LOG=warn OCELOT_DEVICE=gpu \
+        timeout -k 5 180 "$bin") >"$LOGS/runtime-bench/$mode.$round.tsv" \
+        2>"$LOGS/runtime-bench/$mode.$round.stderr"
+      rc=$?
+      if [ "$rc" != 0 ]; then
+        md "Run $round with $mode's runtime failed (exit $rc):"
+        md '```'
+        tail -5 "$LOGS/runtime-bench/$mode.$round.stderr" >>"$SUMMARY"
+        md '```'
+      fi
+    done
+  done
+  # Best of the rounds per metric and runtime, then the ratio Ocelot / NVIDIA. Bars (issue #4):
+  # launch latency ratio <= 1.05, memcpy bandwidth ratio >= 0.98, module load: Ocelot's added time
+  # under 5% of NVIDIA's (the driver's first JIT of the same module).
+  awk -F'\t' '
+    FNR == 1 { mode = (FILENAME ~ /ocelot\./) ? "ocelot" : "nvidia" }
+    NF >= 4 {
+      key = $1; unit[key] = $3; better[key] = $4
+      if (!(key in order)) { order[key] = ++n; names[n] = key }
+      v = $2 + 0
+      if (!((mode, key) in best) || (better[key] == "lower" ? v < best[mode, key] : v > best[mode, key]))
+        best[mode, key] = v
+    }
+    END {
+      print "| metric | unit | NVIDIA | Ocelot | Ocelot / NVIDIA | bar |" > "/dev/stderr"
+      print "|---|---|---|---|---|---|" > "/dev/stderr"
+      for (i = 1; i <= n; ++i) {
+        k = names[i]
+        if (!(("nvidia", k) in best) || !(("ocelot", k) in best)) continue
+        nv = best["nvidia", k]; oc = best["ocelot", k]
+        ratio = nv != 0 ? oc / nv : 0
+        bar = "-"
+        if (k ~ /^launch_/) bar = (ratio <= 1.05 ? "ok (<= 1.05)" : "MISSED (<= 1.05)")
+        else if (k ~ /^memcpy_256MiB/) bar = (ratio >= 0.98 ? "ok (>= 0.98)" : "MISSED (>= 0.98)")
+        else if (k == "module_load_first_use") bar = (ratio < 1.05 ? "ok (added < 5%)" : "MISSED (added < 5%)")
+        printf "| %s | %s | %.3f | %.3f | %.3f | %s |\n", k, unit[k], nv, oc, ratio, bar > "/dev/stderr"
+        printf "%s\t%s\t%.4f\t%.4f\t%.4f\t%s\n", k, unit[k], nv, oc, ratio, bar
+      }
+    }' "$LOGS"/runtime-bench/nvidia.*.tsv "$LOGS"/runtime-bench/ocelot.*.tsv \
+    >"$OUT/runtime-bench.tsv" 2>"$WORK/bench-table.md"
+  md "Best of 2 alternating runs each, \`CUDA_CACHE_DISABLE=1\`; module built as PTX only (both JIT)."
+  md ""
+  cat "$WORK/bench-table.md" >>"$SUMMARY"
+  md ""
+  say "gpu-batch: runtime-bench: $(wc -l <"$OUT/runtime-bench.tsv") metrics compared"
+}
+
+# ---------------------------------------------------------------------------------------------
+section_instrumentation() {
+  mkdir -p "$LOGS/instrumentation"
+  md "## Instrumentation: analytic block counts and unchanged output under \`ocelot run\`"
+  md ""
+  local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
+  local checker=$ROOT/tests/instrumentors/check_analytic_counts.py
+  if [ ! -x "$ocelot" ] || [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
+    md "Skipped: \`$ocelot\` or Ocelot's libcudart.so.13 is not built."
+    return
+  fi
+  if [ -d "$WORK/e2e-bin" ]; then bindir=$WORK/e2e-bin; fi
+  if ! command -v python3 >/dev/null; then
+    md "Skipped: no python3 for the checker."
+    return
+  fi
+  local nvlib=""
+  if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
+  md "| program | analytic check | seconds |"
+  md "|---|---|---|"
+  local name t0 t1 rc n_pass=0 n_fail=0
+  for bin in "$bindir"/analytic_*; do
+    [ -x "$bin" ] || continue
+    name=$(basename "$bin")
+    t0=$(now)
+    # The driver may only be reachable through the caller's LD_LIBRARY_PATH: ocelot run prepends.
+    LD_LIBRARY_PATH="${nvlib:+$nvlib:}${LD_LIBRARY_PATH:-}" timeout -k 5 600 python3 "$checker" \
+      --ocelot "$ocelot" --keep "$LOGS/instrumentation" "$bin" >"$LOGS/instrumentation/$name.log" 2>&1
+    rc=$?
+    t1=$(now)
+    if [ "$rc" = 0 ]; then n_pass=$((n_pass + 1)); else n_fail=$((n_fail + 1)); fi
+    md "| $name | $(tail -1 "$LOGS/instrumentation/$name.log" | tr '|' '/') | $(elapsed "$t0" "$t1") |"
+    say "instrumentation $name: rc=$rc $(tail -1 "$LOGS/instrumentation/$name.log")"
+  done
+  md ""
+  for f in "$LOGS"/instrumentation/*.log; do
+    if ! tail -1 "$f" | grep -q '^PASS'; then
+      { echo "### $(basename "$f" .log)"; echo '```'; tail -30 "$f"; echo '```'; } >>"$SUMMARY"
+    fi
+  done
+
+  # Every e2e program instrumented: the same stdout and exit status as its plain run under Ocelot.
+  md ""
+  md "Every e2e program under \`ocelot run -i bbcount,ctaclock\` vs \`ocelot run\` (no instrumentors):"
+  md ""
+  local same=0 differ=0 list=""
+  for bin in "$bindir"/*; do
+    [ -x "$bin" ] || continue
+    name=$(basename "$bin")
+    if [ -n "$PROGRAM_FILTER" ] && ! [[ $name =~ $PROGRAM_FILTER ]]; then continue; fi
+    local base=$LOGS/instrumentation/$name
+    (cd "$WORK/cwd" && LD_LIBRARY_PATH="${nvlib:+$nvlib:}${LD_LIBRARY_PATH:-}" timeout -k 5 "$TIMEOUT_S" \
+      "$ocelot" run --summary off -- "$bin" >"$base.plain.stdout" 2>"$base.plain.stderr")
+    echo $? >"$base.plain.rc"
+    (cd "$WORK/cwd" && LD_LIBRARY_PATH="${nvlib:+$nvlib:}${LD_LIBRARY_PATH:-}" timeout -k 5 "$TIMEOUT_S" \
+      "$ocelot" run -i bbcount,ctaclock --summary "$base.summary.txt" -o "$base.profile.json" -- "$bin" \
+      >"$base.instr.stdout" 2>"$base.instr.stderr")
+    echo $? >"$base.instr.rc"
+    if cmp -s "$base.plain.stdout" "$base.instr.stdout" && cmp -s "$base.plain.rc" "$base.instr.rc"; then
+      same=$((same + 1))
+    else
+      differ=$((differ + 1))
+      list="$list $name(rc $(cat "$base.plain.rc")/$(cat "$base.instr.rc"))"
+    fi
+  done
+  md "Same output and exit status: $same; different: $differ.${list:+ Different:$list}"
+  md ""
+  say "gpu-batch: instrumentation: analytic PASS $n_pass FAIL $n_fail; instrumented e2e same $same differ $differ"
 }
 
 # ---------------------------------------------------------------------------------------------

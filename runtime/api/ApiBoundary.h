@@ -55,4 +55,12 @@ inline cudaStream_t perThread(cudaStream_t stream) {
   return stream == nullptr ? cudaStreamPerThread : stream;
 }
 
+/// In the per-thread variants of cudaGetDriverEntryPoint, the default flags ask for the driver
+/// functions with per-thread default stream semantics.
+inline unsigned long long perThreadEntryPoints(unsigned long long flags) {
+  return flags == cudaEnableDefault
+             ? static_cast<unsigned long long>(cudaEnablePerThreadDefaultStream)
+             : flags;
+}
+
 } // namespace ocelot::runtime::api

@@ -13,57 +13,57 @@ using namespace ocelot::runtime::api;
 
 extern "C" {
 
-cudaError_t CUDARTAPI cudaChooseDevice(int* /*device*/, const struct cudaDeviceProp* /*prop*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaChooseDevice(int* device, const struct cudaDeviceProp* prop) {
+  return call([&] { return runtime().chooseDevice(device, prop); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int* /*canAccessPeer*/, int /*device*/,
-                                              int /*peerDevice*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice) {
+  return call([&] { return runtime().deviceCanAccessPeer(canAccessPeer, device, peerDevice); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int /*peerDevice*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice) {
+  return call([&] { return runtime().deviceDisablePeerAccess(peerDevice); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int /*peerDevice*/, unsigned int /*flags*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
+  return call([&] { return runtime().deviceEnablePeerAccess(peerDevice, flags); });
 }
 
-cudaError_t CUDARTAPI
-cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget /*target*/,
-                                   enum cudaFlushGPUDirectRDMAWritesScope /*scope*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceFlushGPUDirectRDMAWrites(
+    enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope) {
+  return call([&] { return runtime().deviceFlushGPUDirectRDMAWrites(raw(target), raw(scope)); });
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int device) {
   return call([&] { return runtime().deviceGetAttribute(value, raw(attr), device); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int* /*device*/, const char* /*pciBusId*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int* device, const char* pciBusId) {
+  return call([&] { return runtime().deviceGetByPCIBusId(device, pciBusId); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache* /*pCacheConfig*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig) {
+  return call([&] { return runtime().deviceGetCacheConfig(pCacheConfig); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t* /*memPool*/, int /*device*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device) {
+  return call([&] { return runtime().deviceGetDefaultMemPool(memPool, device); });
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetHostAtomicCapabilities(
-    unsigned int* /*capabilities*/, const enum cudaAtomicOperation* /*operations*/,
-    unsigned int /*count*/, int /*device*/) {
-  return notImplemented(__func__);
+    unsigned int* capabilities, const enum cudaAtomicOperation* operations, unsigned int count,
+    int device) {
+  return call([&] {
+    return runtime().deviceGetAtomicCapabilities(capabilities, operations, count, device, -1);
+  });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* /*pValue*/, enum cudaLimit /*limit*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* pValue, enum cudaLimit limit) {
+  return call([&] { return runtime().deviceGetLimit(pValue, raw(limit)); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t* /*memPool*/, int /*device*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device) {
+  return call([&] { return runtime().deviceGetMemPool(memPool, device); });
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetNvSciSyncAttributes(void* /*nvSciSyncAttrList*/, int /*device*/,
@@ -71,34 +71,40 @@ cudaError_t CUDARTAPI cudaDeviceGetNvSciSyncAttributes(void* /*nvSciSyncAttrList
   return notImplemented(__func__);
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetP2PAtomicCapabilities(
-    unsigned int* /*capabilities*/, const enum cudaAtomicOperation* /*operations*/,
-    unsigned int /*count*/, int /*srcDevice*/, int /*dstDevice*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetP2PAtomicCapabilities(unsigned int* capabilities,
+                                                         const enum cudaAtomicOperation* operations,
+                                                         unsigned int count, int srcDevice,
+                                                         int dstDevice) {
+  return call([&] {
+    return runtime().deviceGetAtomicCapabilities(capabilities, operations, count, srcDevice,
+                                                 dstDevice);
+  });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetP2PAttribute(int* /*value*/, enum cudaDeviceP2PAttr /*attr*/,
-                                                int /*srcDevice*/, int /*dstDevice*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetP2PAttribute(int* value, enum cudaDeviceP2PAttr attr,
+                                                int srcDevice, int dstDevice) {
+  return call(
+      [&] { return runtime().deviceGetP2PAttribute(value, raw(attr), srcDevice, dstDevice); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char* /*pciBusId*/, int /*len*/, int /*device*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
+  return call([&] { return runtime().deviceGetPCIBusId(pciBusId, len, device); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* /*pConfig*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig) {
+  return call([&] { return runtime().deviceGetSharedMemConfig(pConfig); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int* /*leastPriority*/,
-                                                       int* /*greatestPriority*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  return call(
+      [&] { return runtime().deviceGetStreamPriorityRange(leastPriority, greatestPriority); });
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetTexture1DLinearMaxWidth(
-    size_t* /*maxWidthInElements*/, const struct cudaChannelFormatDesc* /*fmtDesc*/,
-    int /*device*/) {
-  return notImplemented(__func__);
+    size_t* maxWidthInElements, const struct cudaChannelFormatDesc* fmtDesc, int device) {
+  return call([&] {
+    return runtime().deviceGetTexture1DLinearMaxWidth(maxWidthInElements, fmtDesc, device);
+  });
 }
 
 cudaError_t CUDARTAPI cudaDeviceRegisterAsyncNotification(int /*device*/,
@@ -112,20 +118,20 @@ cudaError_t CUDARTAPI cudaDeviceReset() {
   return call([] { return runtime().deviceReset(); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache /*cacheConfig*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
+  return call([&] { return runtime().deviceSetCacheConfig(raw(cacheConfig)); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit /*limit*/, size_t /*value*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
+  return call([&] { return runtime().deviceSetLimit(raw(limit), value); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceSetMemPool(int /*device*/, cudaMemPool_t /*memPool*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
+  return call([&] { return runtime().deviceSetMemPool(device, memPool); });
 }
 
-cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig /*config*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
+  return call([&] { return runtime().deviceSetSharedMemConfig(raw(config)); });
 }
 
 cudaError_t CUDARTAPI cudaDeviceSynchronize() {
@@ -145,51 +151,49 @@ cudaError_t CUDARTAPI cudaGetDeviceCount(int* count) {
   return call([&] { return runtime().getDeviceCount(count); });
 }
 
-cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int* /*flags*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int* flags) {
+  return call([&] { return runtime().getDeviceFlags(flags); });
 }
 
-cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp* /*prop*/, int /*device*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
+  return call([&] { return runtime().getDeviceProperties(prop, device); });
 }
 
 cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags) {
   return call([&] { return runtime().initDevice(device, deviceFlags, flags); });
 }
 
-cudaError_t CUDARTAPI cudaIpcCloseMemHandle(void* /*devPtr*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaIpcCloseMemHandle(void* devPtr) {
+  return call([&] { return runtime().ipcCloseMemHandle(devPtr); });
 }
 
-cudaError_t CUDARTAPI cudaIpcGetEventHandle(cudaIpcEventHandle_t* /*handle*/,
-                                            cudaEvent_t /*event*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaIpcGetEventHandle(cudaIpcEventHandle_t* handle, cudaEvent_t event) {
+  return call([&] { return runtime().ipcGetEventHandle(handle, event); });
 }
 
-cudaError_t CUDARTAPI cudaIpcGetMemHandle(cudaIpcMemHandle_t* /*handle*/, void* /*devPtr*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaIpcGetMemHandle(cudaIpcMemHandle_t* handle, void* devPtr) {
+  return call([&] { return runtime().ipcGetMemHandle(handle, devPtr); });
 }
 
-cudaError_t CUDARTAPI cudaIpcOpenEventHandle(cudaEvent_t* /*event*/,
-                                             cudaIpcEventHandle_t /*handle*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaIpcOpenEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle) {
+  return call([&] { return runtime().ipcOpenEventHandle(event, handle); });
 }
 
-cudaError_t CUDARTAPI cudaIpcOpenMemHandle(void** /*devPtr*/, cudaIpcMemHandle_t /*handle*/,
-                                           unsigned int /*flags*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaIpcOpenMemHandle(void** devPtr, cudaIpcMemHandle_t handle,
+                                           unsigned int flags) {
+  return call([&] { return runtime().ipcOpenMemHandle(devPtr, handle, flags); });
 }
 
 cudaError_t CUDARTAPI cudaSetDevice(int device) {
   return call([&] { return runtime().setDevice(device); });
 }
 
-cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int /*flags*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int flags) {
+  return call([&] { return runtime().setDeviceFlags(flags); });
 }
 
-cudaError_t CUDARTAPI cudaSetValidDevices(int* /*device_arr*/, int /*len*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaSetValidDevices(int* device_arr, int len) {
+  return call([&] { return runtime().setValidDevices(device_arr, len); });
 }
 
 } // extern "C"

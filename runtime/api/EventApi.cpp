@@ -1,9 +1,7 @@
 // The CUDA Runtime API: event management (CUDART_EVENT).
 //
 // Every function has exactly the prototype of NVIDIA's header, which this file includes, so a
-// mismatch is a compile error. Implemented functions forward to ocelot::runtime::Runtime; the
-// others return notImplemented(__func__), which logs the name once and returns
-// cudaErrorNotSupported.
+// mismatch is a compile error. Every function forwards to ocelot::runtime::Runtime.
 
 #include "runtime/api/ApiBoundary.h"
 
@@ -37,9 +35,9 @@ cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return call([&] { return runtime().eventRecord(event, stream); });
 }
 
-cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t /*event*/, cudaStream_t /*stream*/,
-                                               unsigned int /*flags*/) {
-  return notImplemented(__func__);
+cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+                                               unsigned int flags) {
+  return call([&] { return runtime().eventRecordWithFlags(event, stream, flags); });
 }
 
 cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event) {

@@ -1,11 +1,16 @@
 #pragma once
 
+#include "runtime/core/CopyRegion.h"
 #include "runtime/core/ModuleImage.h"
 #include "runtime/fatbin/Selection.h"
+
+#include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <driver_types.h>
 #include <string>
+#include <surface_types.h>
+#include <texture_types.h>
 #include <vector_types.h>
 
 namespace ocelot::runtime {
@@ -23,6 +28,12 @@ struct LaunchParams {
   size_t sharedMem = 0;
   cudaStream_t stream = nullptr; ///< 0 / cudaStreamLegacy / cudaStreamPerThread / a created one
   void** args = nullptr;         ///< one pointer per kernel parameter
+  /// cudaLaunchKernelExC's launch attributes (cluster dimensions, priority, programmatic stream
+  /// serialization, cooperative, ...), validated by the runtime; null for a plain launch.
+  const cudaLaunchAttribute* attributes = nullptr;
+  unsigned int attributeCount = 0;
+  /// cudaLaunchCooperativeKernel: every block must be resident at once (grid.sync()).
+  bool cooperative = false;
 };
 
 /// One device the runtime can run kernels on. The NVIDIA driver (runtime/driver/DriverDevice) is
@@ -86,6 +97,620 @@ public:
   virtual cudaError_t synchronizeEvent(cudaEvent_t event) = 0;
   virtual cudaError_t queryEvent(cudaEvent_t event) = 0;
   virtual cudaError_t elapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) = 0;
+
+  // ==========================================================================================
+  // The families below have defaults that answer cudaErrorNotSupported, so that a device that
+  // lacks a family (Ocelot's CPU back end, at first) still builds; the runtime validates every
+  // argument before it calls them (see docs/runtime.md, "Device interface contract"). Handles
+  // (cudaArray_t, cudaGraph_t, cudaMemPool_t, ...) are the device's own, passed through opaquely.
+  // ==========================================================================================
+
+  // --- Identity ------------------------------------------------------------------------------
+  /// The 16-byte UUID and the total memory cudaGetDeviceProperties reports.
+  virtual cudaError_t uuid(cudaUUID_t* /*uuid*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t totalMemory(size_t* /*bytes*/) { return cudaErrorNotSupported; }
+  /// cudaDeviceGetTexture1DLinearMaxWidth for a validated channel format.
+  virtual cudaError_t texture1DLinearMaxWidth(size_t* /*width*/,
+                                              const cudaChannelFormatDesc& /*format*/) {
+    return cudaErrorNotSupported;
+  }
+  /// Peer access between this device and `peer` (never the same device: the runtime answers that).
+  virtual cudaError_t canAccessPeer(int* /*canAccess*/, Device& /*peer*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t enablePeerAccess(Device& /*peer*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t disablePeerAccess(Device& /*peer*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t p2pAttribute(int* /*value*/, cudaDeviceP2PAttr /*attribute*/,
+                                   Device& /*peer*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t atomicCapabilities(unsigned int* /*capabilities*/,
+                                         const cudaAtomicOperation* /*operations*/,
+                                         unsigned int /*count*/, Device* /*peer*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Context state (flags, limits, caches) ------------------------------------------------
+  /// cudaSetDeviceFlags / cudaGetDeviceFlags: the flags the device's context is (or will be)
+  /// created with. Flags are validated; cudaDeviceMapHost is implicit and reported.
+  virtual cudaError_t setFlags(unsigned int /*flags*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t flags(unsigned int* /*flags*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t limit(cudaLimit /*limit*/, size_t* /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setLimit(cudaLimit /*limit*/, size_t /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t cacheConfig(cudaFuncCache* /*config*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t setCacheConfig(cudaFuncCache /*config*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t streamPriorityRange(int* /*least*/, int* /*greatest*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t resetPersistingL2Cache() { return cudaErrorNotSupported; }
+  virtual cudaError_t flushRemoteWrites(cudaFlushGPUDirectRDMAWritesTarget /*target*/,
+                                        cudaFlushGPUDirectRDMAWritesScope /*scope*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Host, managed and pitched memory ------------------------------------------------------
+  /// Page-locked host memory (cudaMallocHost, cudaHostAlloc; flags validated).
+  virtual cudaError_t allocateHost(void** /*pointer*/, size_t /*bytes*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t freeHost(void* /*pointer*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t registerHost(void* /*pointer*/, size_t /*bytes*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t unregisterHost(void* /*pointer*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t hostDevicePointer(void** /*device*/, void* /*host*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t hostFlags(unsigned int* /*flags*/, void* /*host*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t allocateManaged(void** /*pointer*/, size_t /*bytes*/,
+                                      unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaMallocPitch: at least width x height bytes, rows `*pitch` bytes apart.
+  virtual cudaError_t allocatePitch(void** /*pointer*/, size_t* /*pitch*/, size_t /*width*/,
+                                    size_t /*height*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaPointerGetAttributes. Memory the device does not know is cudaMemoryTypeUnregistered
+  /// with hostPointer = `pointer` (and success), as in NVIDIA's runtime.
+  virtual cudaError_t pointerAttributes(cudaPointerAttributes* /*attributes*/,
+                                        const void* /*pointer*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t advise(const void* /*pointer*/, size_t /*bytes*/, cudaMemoryAdvise /*advice*/,
+                             cudaMemLocation /*location*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t prefetch(const void* /*pointer*/, size_t /*bytes*/,
+                               cudaMemLocation /*location*/, unsigned int /*flags*/,
+                               cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaMemPrefetchBatchAsync / cudaMemDiscardBatchAsync / cudaMemDiscardAndPrefetchBatchAsync:
+  /// `discard` and/or prefetch (when `locations` is not null) a list of ranges.
+  virtual cudaError_t prefetchBatch(void** /*pointers*/, size_t* /*sizes*/, size_t /*count*/,
+                                    bool /*discard*/, cudaMemLocation* /*locations*/,
+                                    size_t* /*locationIndices*/, size_t /*locationCount*/,
+                                    unsigned long long /*flags*/, cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t rangeAttributes(void** /*data*/, size_t* /*dataSizes*/,
+                                      cudaMemRangeAttribute* /*attributes*/, size_t /*count*/,
+                                      const void* /*pointer*/, size_t /*bytes*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t attachMemory(cudaStream_t /*stream*/, void* /*pointer*/, size_t /*bytes*/,
+                                   unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Copies and fills beyond 1D ------------------------------------------------------------
+  /// Every 2D and 3D copy of the Runtime API (to, from and between arrays too), as the runtime
+  /// normalized it (see CopyRegion).
+  virtual cudaError_t copy3D(const CopyRegion& /*region*/, cudaStream_t /*stream*/,
+                             bool /*async*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaMemcpyPeer / cudaMemcpy3DPeer: this device is the destination's.
+  virtual cudaError_t copyPeer(void* /*destination*/, const void* /*source*/,
+                               Device& /*sourceDevice*/, size_t /*bytes*/, cudaStream_t /*stream*/,
+                               bool /*async*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t copy3DPeer(const CopyRegion& /*region*/, Device& /*sourceDevice*/,
+                                 cudaStream_t /*stream*/, bool /*async*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaMemcpyBatchAsync and cudaMemcpy3DBatchAsync.
+  virtual cudaError_t copyBatch(void* const* /*destinations*/, const void* const* /*sources*/,
+                                const size_t* /*sizes*/, size_t /*count*/,
+                                cudaMemcpyAttributes* /*attributes*/, size_t* /*attributeIndices*/,
+                                size_t /*attributeCount*/, cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t copy3DBatch(size_t /*count*/, cudaMemcpy3DBatchOp* /*operations*/,
+                                  unsigned long long /*flags*/, cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaMemset2D (and cudaMemset3D, one 2D fill per slice): `height` rows of `width` bytes.
+  virtual cudaError_t fill2D(void* /*destination*/, size_t /*pitch*/, unsigned char /*value*/,
+                             size_t /*width*/, size_t /*height*/, cudaStream_t /*stream*/,
+                             bool /*async*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- CUDA arrays ---------------------------------------------------------------------------
+  /// cudaMallocArray / cudaMalloc3DArray: `format` is a validated channel description; extent in
+  /// elements (height 0 for 1D, depth 0 for 1D and 2D; the layer count for layered arrays).
+  virtual cudaError_t createArray(cudaArray_t* /*array*/, const cudaChannelFormatDesc& /*format*/,
+                                  cudaExtent /*extent*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyArray(cudaArray_t /*array*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t arrayInfo(cudaChannelFormatDesc* /*format*/, cudaExtent* /*extent*/,
+                                unsigned int* /*flags*/, cudaArray_const_t /*array*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t arrayPlane(cudaArray_t* /*plane*/, cudaArray_t /*array*/,
+                                 unsigned int /*index*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t arrayMemoryRequirements(cudaArrayMemoryRequirements* /*requirements*/,
+                                              cudaArray_t /*array*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t arraySparseProperties(cudaArraySparseProperties* /*properties*/,
+                                            cudaArray_t /*array*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t createMipmappedArray(cudaMipmappedArray_t* /*array*/,
+                                           const cudaChannelFormatDesc& /*format*/,
+                                           cudaExtent /*extent*/, unsigned int /*levels*/,
+                                           unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyMipmappedArray(cudaMipmappedArray_t /*array*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t mipmappedArrayLevel(cudaArray_t* /*level*/,
+                                          cudaMipmappedArray_const_t /*array*/,
+                                          unsigned int /*index*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t
+  mipmappedArrayMemoryRequirements(cudaArrayMemoryRequirements* /*requirements*/,
+                                   cudaMipmappedArray_t /*array*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t mipmappedArraySparseProperties(cudaArraySparseProperties* /*properties*/,
+                                                     cudaMipmappedArray_t /*array*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Stream-ordered allocation and memory pools ---------------------------------------------
+  /// cudaMallocAsync (pool null: the device's current pool) and cudaMallocFromPoolAsync.
+  virtual cudaError_t allocateAsync(void** /*pointer*/, size_t /*bytes*/, cudaMemPool_t /*pool*/,
+                                    cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t freeAsync(void* /*pointer*/, cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t createPool(cudaMemPool_t* /*pool*/, const cudaMemPoolProps& /*properties*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyPool(cudaMemPool_t /*pool*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t poolAttribute(cudaMemPool_t /*pool*/, cudaMemPoolAttr /*attribute*/,
+                                    void* /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setPoolAttribute(cudaMemPool_t /*pool*/, cudaMemPoolAttr /*attribute*/,
+                                       void* /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t trimPool(cudaMemPool_t /*pool*/, size_t /*keep*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t poolAccess(cudaMemAccessFlags* /*flags*/, cudaMemPool_t /*pool*/,
+                                 const cudaMemLocation& /*location*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setPoolAccess(cudaMemPool_t /*pool*/, const cudaMemAccessDesc* /*descs*/,
+                                    size_t /*count*/) {
+    return cudaErrorNotSupported;
+  }
+  /// The default and the current pool of a location (cudaDeviceGetDefaultMemPool,
+  /// cudaMemGetDefaultMemPool, cudaDeviceGetMemPool, cudaMemGetMemPool, cudaMemSetMemPool).
+  virtual cudaError_t defaultPool(cudaMemPool_t* /*pool*/, const cudaMemLocation& /*location*/,
+                                  cudaMemAllocationType /*type*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t currentPool(cudaMemPool_t* /*pool*/, const cudaMemLocation& /*location*/,
+                                  cudaMemAllocationType /*type*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setCurrentPool(const cudaMemLocation& /*location*/,
+                                     cudaMemAllocationType /*type*/, cudaMemPool_t /*pool*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t exportPool(void* /*handle*/, cudaMemPool_t /*pool*/,
+                                 cudaMemAllocationHandleType /*type*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t importPool(cudaMemPool_t* /*pool*/, void* /*handle*/,
+                                 cudaMemAllocationHandleType /*type*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t exportPoolPointer(cudaMemPoolPtrExportData* /*data*/, void* /*pointer*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t importPoolPointer(void** /*pointer*/, cudaMemPool_t /*pool*/,
+                                        cudaMemPoolPtrExportData* /*data*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaDeviceGetGraphMemAttribute / SetGraphMemAttribute / cudaDeviceGraphMemTrim.
+  virtual cudaError_t graphMemAttribute(cudaGraphMemAttributeType /*attribute*/, void* /*value*/,
+                                        bool /*set*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t trimGraphMemory() { return cudaErrorNotSupported; }
+
+  // --- Interprocess handles -------------------------------------------------------------------
+  virtual cudaError_t ipcMemHandle(cudaIpcMemHandle_t* /*handle*/, void* /*pointer*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t openIpcMemHandle(void** /*pointer*/, cudaIpcMemHandle_t /*handle*/,
+                                       unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t closeIpcMemHandle(void* /*pointer*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t ipcEventHandle(cudaIpcEventHandle_t* /*handle*/, cudaEvent_t /*event*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t openIpcEventHandle(cudaEvent_t* /*event*/, cudaIpcEventHandle_t /*handle*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Streams, events and host work ----------------------------------------------------------
+  virtual cudaError_t streamFlags(cudaStream_t /*stream*/, unsigned int* /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t streamPriority(cudaStream_t /*stream*/, int* /*priority*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t streamId(cudaStream_t /*stream*/, unsigned long long* /*id*/) {
+    return cudaErrorNotSupported;
+  }
+  /// The ordinal of the device a stream belongs to.
+  virtual cudaError_t streamDevice(cudaStream_t /*stream*/, int* /*ordinal*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t streamAttribute(cudaStream_t /*stream*/, cudaLaunchAttributeID /*id*/,
+                                      cudaLaunchAttributeValue* /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setStreamAttribute(cudaStream_t /*stream*/, cudaLaunchAttributeID /*id*/,
+                                         const cudaLaunchAttributeValue* /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t copyStreamAttributes(cudaStream_t /*destination*/, cudaStream_t /*source*/) {
+    return cudaErrorNotSupported;
+  }
+  /// Runs `function(userData)` on a host thread once the stream's earlier work is done; the
+  /// stream's later work waits for it (cudaLaunchHostFunc; the runtime builds
+  /// cudaStreamAddCallback on it). During stream capture it becomes a host node.
+  virtual cudaError_t launchHostFunction(cudaStream_t /*stream*/, cudaHostFn_t /*function*/,
+                                         void* /*userData*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t recordEventWithFlags(cudaEvent_t /*event*/, cudaStream_t /*stream*/,
+                                           unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Stream capture --------------------------------------------------------------------------
+  virtual cudaError_t beginCapture(cudaStream_t /*stream*/, cudaStreamCaptureMode /*mode*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t beginCaptureToGraph(cudaStream_t /*stream*/, cudaGraph_t /*graph*/,
+                                          const cudaGraphNode_t* /*dependencies*/,
+                                          const cudaGraphEdgeData* /*edges*/, size_t /*count*/,
+                                          cudaStreamCaptureMode /*mode*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t endCapture(cudaStream_t /*stream*/, cudaGraph_t* /*graph*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t captureStatus(cudaStream_t /*stream*/, cudaStreamCaptureStatus* /*status*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t captureInfo(cudaStream_t /*stream*/, cudaStreamCaptureStatus* /*status*/,
+                                  unsigned long long* /*id*/, cudaGraph_t* /*graph*/,
+                                  const cudaGraphNode_t** /*dependencies*/,
+                                  const cudaGraphEdgeData** /*edges*/, size_t* /*count*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t updateCaptureDependencies(cudaStream_t /*stream*/,
+                                                cudaGraphNode_t* /*dependencies*/,
+                                                const cudaGraphEdgeData* /*edges*/,
+                                                size_t /*count*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaThreadExchangeStreamCaptureMode for the calling thread.
+  virtual cudaError_t exchangeCaptureMode(cudaStreamCaptureMode* /*mode*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Kernels: attributes, occupancy, libraries ------------------------------------------------
+  virtual cudaError_t functionAttributes(cudaFuncAttributes* /*attributes*/,
+                                         DeviceFunction /*function*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setFunctionAttribute(DeviceFunction /*function*/,
+                                           cudaFuncAttribute /*attribute*/, int /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setFunctionCacheConfig(DeviceFunction /*function*/,
+                                             cudaFuncCache /*config*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t functionParameter(DeviceFunction /*function*/, size_t /*index*/,
+                                        size_t* /*offset*/, size_t* /*size*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t maxActiveBlocks(int* /*blocks*/, DeviceFunction /*function*/,
+                                      int /*blockSize*/, size_t /*sharedMem*/,
+                                      unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t availableDynamicSharedMemory(size_t* /*bytes*/, DeviceFunction /*function*/,
+                                                   int /*blocks*/, int /*blockSize*/) {
+    return cudaErrorNotSupported;
+  }
+  /// Cluster occupancy for `params` (function, grid, block, shared memory, attributes).
+  virtual cudaError_t maxPotentialClusterSize(int* /*size*/, const LaunchParams& /*params*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t maxActiveClusters(int* /*clusters*/, const LaunchParams& /*params*/) {
+    return cudaErrorNotSupported;
+  }
+  /// Libraries the application loads itself (cudaLibraryLoadData, ...). Their kernels are the
+  /// device's cudaKernel_t handles; `kernelFunction` gives the DeviceFunction to launch.
+  virtual cudaError_t loadLibrary(cudaLibrary_t* /*library*/, const void* /*image*/,
+                                  const char* /*file*/, cudaJitOption* /*jitOptions*/,
+                                  void** /*jitValues*/, unsigned int /*jitCount*/,
+                                  cudaLibraryOption* /*libraryOptions*/, void** /*libraryValues*/,
+                                  unsigned int /*libraryCount*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t unloadLibrary(cudaLibrary_t /*library*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t libraryKernel(cudaKernel_t* /*kernel*/, cudaLibrary_t /*library*/,
+                                    const char* /*name*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t libraryKernelCount(unsigned int* /*count*/, cudaLibrary_t /*library*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t libraryKernels(cudaKernel_t* /*kernels*/, unsigned int /*count*/,
+                                     cudaLibrary_t /*library*/) {
+    return cudaErrorNotSupported;
+  }
+  /// A .global (managed = false) or .managed variable of a library, or a unified function.
+  virtual cudaError_t libraryGlobal(void** /*address*/, size_t* /*bytes*/,
+                                    cudaLibrary_t /*library*/, const char* /*name*/,
+                                    bool /*managed*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t libraryUnifiedFunction(void** /*function*/, cudaLibrary_t /*library*/,
+                                             const char* /*name*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t kernelFunction(DeviceFunction* /*function*/, cudaKernel_t /*kernel*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t kernelName(const char** /*name*/, cudaKernel_t /*kernel*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Texture and surface objects ------------------------------------------------------------
+  virtual cudaError_t createTexture(cudaTextureObject_t* /*texture*/,
+                                    const cudaResourceDesc& /*resource*/,
+                                    const cudaTextureDesc& /*description*/,
+                                    const cudaResourceViewDesc* /*view*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyTexture(cudaTextureObject_t /*texture*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t textureResource(cudaResourceDesc* /*resource*/,
+                                      cudaTextureObject_t /*texture*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t textureDescription(cudaTextureDesc* /*description*/,
+                                         cudaTextureObject_t /*texture*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t textureView(cudaResourceViewDesc* /*view*/, cudaTextureObject_t /*texture*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t createSurface(cudaSurfaceObject_t* /*surface*/,
+                                    const cudaResourceDesc& /*resource*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroySurface(cudaSurfaceObject_t /*surface*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t surfaceResource(cudaResourceDesc* /*resource*/,
+                                      cudaSurfaceObject_t /*surface*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Graphs -------------------------------------------------------------------------------
+  // Every typed cudaGraphAdd*Node / *NodeGetParams / *NodeSetParams call reaches the device in
+  // the generic cudaGraphNodeParams form. In kernel node parameters, `kernel.func` is the
+  // DeviceFunction (the runtime translates host stubs and cudaKernel_t handles both ways).
+  virtual cudaError_t createGraph(cudaGraph_t* /*graph*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyGraph(cudaGraph_t /*graph*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t cloneGraph(cudaGraph_t* /*clone*/, cudaGraph_t /*graph*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t addGraphNode(cudaGraphNode_t* /*node*/, cudaGraph_t /*graph*/,
+                                   const cudaGraphNode_t* /*dependencies*/,
+                                   const cudaGraphEdgeData* /*edges*/, size_t /*count*/,
+                                   cudaGraphNodeParams* /*params*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t graphNodeParams(cudaGraphNode_t /*node*/, cudaGraphNodeParams* /*params*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setGraphNodeParams(cudaGraphNode_t /*node*/,
+                                         cudaGraphNodeParams* /*params*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setExecNodeParams(cudaGraphExec_t /*exec*/, cudaGraphNode_t /*node*/,
+                                        cudaGraphNodeParams* /*params*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t graphNodeType(cudaGraphNode_t /*node*/, cudaGraphNodeType* /*type*/) {
+    return cudaErrorNotSupported;
+  }
+  /// Topology queries follow the Runtime API's two-call protocol (null array: count only).
+  virtual cudaError_t graphNodes(cudaGraph_t /*graph*/, cudaGraphNode_t* /*nodes*/,
+                                 size_t* /*count*/, bool /*rootsOnly*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t graphEdges(cudaGraph_t /*graph*/, cudaGraphNode_t* /*from*/,
+                                 cudaGraphNode_t* /*to*/, cudaGraphEdgeData* /*edges*/,
+                                 size_t* /*count*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t graphNodeNeighbours(cudaGraphNode_t /*node*/, cudaGraphNode_t* /*nodes*/,
+                                          cudaGraphEdgeData* /*edges*/, size_t* /*count*/,
+                                          bool /*dependents*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t changeGraphDependencies(cudaGraph_t /*graph*/,
+                                              const cudaGraphNode_t* /*from*/,
+                                              const cudaGraphNode_t* /*to*/,
+                                              const cudaGraphEdgeData* /*edges*/, size_t /*count*/,
+                                              bool /*add*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyGraphNode(cudaGraphNode_t /*node*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t findInClone(cudaGraphNode_t* /*clonedNode*/, cudaGraphNode_t /*node*/,
+                                  cudaGraph_t /*clone*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setGraphNodeEnabled(cudaGraphExec_t /*exec*/, cudaGraphNode_t /*node*/,
+                                          unsigned int /*enabled*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t graphNodeEnabled(cudaGraphExec_t /*exec*/, cudaGraphNode_t /*node*/,
+                                       unsigned int* /*enabled*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t kernelNodeAttribute(cudaGraphNode_t /*node*/, cudaLaunchAttributeID /*id*/,
+                                          cudaLaunchAttributeValue* /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setKernelNodeAttribute(cudaGraphNode_t /*node*/, cudaLaunchAttributeID /*id*/,
+                                             const cudaLaunchAttributeValue* /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t copyKernelNodeAttributes(cudaGraphNode_t /*destination*/,
+                                               cudaGraphNode_t /*source*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t createConditionalHandle(cudaGraphConditionalHandle* /*handle*/,
+                                              cudaGraph_t /*graph*/, unsigned int /*defaultValue*/,
+                                              unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t instantiateGraph(cudaGraphExec_t* /*exec*/, cudaGraph_t /*graph*/,
+                                       cudaGraphInstantiateParams* /*params*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyGraphExec(cudaGraphExec_t /*exec*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t graphExecFlags(cudaGraphExec_t /*exec*/, unsigned long long* /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t updateGraphExec(cudaGraphExec_t /*exec*/, cudaGraph_t /*graph*/,
+                                      cudaGraphExecUpdateResultInfo* /*info*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t launchGraph(cudaGraphExec_t /*exec*/, cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t uploadGraph(cudaGraphExec_t /*exec*/, cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t printGraph(cudaGraph_t /*graph*/, const char* /*path*/,
+                                 unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t createUserObject(cudaUserObject_t* /*object*/, void* /*pointer*/,
+                                       cudaHostFn_t /*destroy*/, unsigned int /*count*/,
+                                       unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaUserObjectRetain (+count) / cudaUserObjectRelease (-count).
+  virtual cudaError_t changeUserObjectReferences(cudaUserObject_t /*object*/, int /*count*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaGraphRetainUserObject (count > 0) / cudaGraphReleaseUserObject (count < 0).
+  virtual cudaError_t changeGraphUserObject(cudaGraph_t /*graph*/, cudaUserObject_t /*object*/,
+                                            int /*count*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- External memory and semaphores (Vulkan, D3D, NvSci, file descriptors) -------------------
+  virtual cudaError_t importExternalMemory(cudaExternalMemory_t* /*memory*/,
+                                           const cudaExternalMemoryHandleDesc& /*description*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t externalMemoryBuffer(void** /*pointer*/, cudaExternalMemory_t /*memory*/,
+                                           const cudaExternalMemoryBufferDesc& /*description*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t
+  externalMemoryMipmappedArray(cudaMipmappedArray_t* /*array*/, cudaExternalMemory_t /*memory*/,
+                               const cudaExternalMemoryMipmappedArrayDesc& /*description*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyExternalMemory(cudaExternalMemory_t /*memory*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t
+  importExternalSemaphore(cudaExternalSemaphore_t* /*semaphore*/,
+                          const cudaExternalSemaphoreHandleDesc& /*description*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t destroyExternalSemaphore(cudaExternalSemaphore_t /*semaphore*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t signalExternalSemaphores(const cudaExternalSemaphore_t* /*semaphores*/,
+                                               const cudaExternalSemaphoreSignalParams* /*params*/,
+                                               unsigned int /*count*/, cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t waitExternalSemaphores(const cudaExternalSemaphore_t* /*semaphores*/,
+                                             const cudaExternalSemaphoreWaitParams* /*params*/,
+                                             unsigned int /*count*/, cudaStream_t /*stream*/) {
+    return cudaErrorNotSupported;
+  }
+
+  // --- Tools ---------------------------------------------------------------------------------
+  virtual cudaError_t profilerControl(bool /*start*/) { return cudaErrorNotSupported; }
 };
 
 /// A source of devices: the NVIDIA driver, later Ocelot's CPU back end. The runtime creates one
@@ -98,6 +723,35 @@ public:
   virtual int driverVersion() const = 0;
   virtual int deviceCount() const = 0;
   virtual Device& device(int ordinal) = 0;
+  /// cudaGetDriverEntryPoint: the address of a function of the platform's driver API, or a status
+  /// that says why there is none (the call itself succeeds either way). `flags` are
+  /// cudaEnableDefault/LegacyStream/PerThreadDefaultStream. Platforms without a driver API
+  /// answer cudaErrorNotSupported.
+  virtual cudaError_t driverEntryPoint(const char* /*symbol*/, void** /*function*/,
+                                       int /*cudaVersion*/, unsigned long long /*flags*/,
+                                       cudaDriverEntryPointQueryResult* /*status*/) {
+    return cudaErrorNotSupported;
+  }
+
+  /// The driver's error log (cudaLogs*): callbacks for new entries and dumps of what was logged.
+  virtual cudaError_t logsRegisterCallback(cudaLogsCallback_t /*callback*/, void* /*userData*/,
+                                           cudaLogsCallbackHandle* /*handle*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t logsUnregisterCallback(cudaLogsCallbackHandle /*handle*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t logsCurrent(cudaLogIterator* /*iterator*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t logsDumpToFile(cudaLogIterator* /*iterator*/, const char* /*path*/,
+                                     unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t logsDumpToMemory(cudaLogIterator* /*iterator*/, char* /*buffer*/,
+                                       size_t* /*size*/, unsigned int /*flags*/) {
+    return cudaErrorNotSupported;
+  }
 };
 
 } // namespace ocelot::runtime

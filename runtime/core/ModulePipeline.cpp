@@ -1,8 +1,11 @@
 #include "runtime/core/ModulePipeline.h"
 
 #include "ir/Emitter.h"
+#include "ir/Module.h"
 #include "ir/Parser.h"
 #include "runtime/fatbin/Decompress.h"
+
+#include <exception>
 
 namespace ocelot::runtime {
 namespace {
@@ -20,10 +23,11 @@ std::string ptxArchitectures(const fatbin::Container& container) {
   return list.empty() ? "none" : list;
 }
 
-/// One unit through the pipeline: select, extract, parse, (transform), emit.
-Expected<std::string, PipelineFailure> buildUnit(const FatbinaryUnit& unit,
-                                                 fatbin::ComputeCapability capability,
-                                                 const std::string& unitLabel) {
+/// The best PTX of one unit for the device, decompressed, or why there is none.
+Expected<std::string, PipelineFailure> selectUnitPtx(const FatbinaryUnit& unit,
+                                                     fatbin::ComputeCapability capability,
+                                                     const std::string& unitLabel,
+                                                     std::string* archName) {
   std::vector<const fatbin::Entry*> entries;
   for (const fatbin::Entry& entry : unit.container.entries)
     entries.push_back(&entry);
@@ -34,12 +38,8 @@ Expected<std::string, PipelineFailure> buildUnit(const FatbinaryUnit& unit,
   auto text = fatbin::extractPtx(*ptx);
   if (!text)
     return PipelineFailure{unitLabel + ": " + text.error().message()};
-  ir::ParseResult parsed = ir::parsePtx(*text, unitLabel + "." + ptx->archName() + ".ptx");
-  if (!parsed.ok())
-    return PipelineFailure{unitLabel + ": PTX does not parse: " + parsed.firstError()};
-  // Instrumentation passes will run on parsed.module here; with none configured the module is
-  // emitted unchanged, which still proves the round trip on every kernel the application runs.
-  return ir::emitPtx(*parsed.module);
+  *archName = ptx->archName();
+  return std::move(*text);
 }
 
 } // namespace
@@ -60,13 +60,55 @@ ModulePipeline::build(const FatbinaryRegistration& registration,
     return PipelineFailure{"no device code was registered"};
   for (size_t i = 0; i < units.size(); ++i) {
     std::string unitLabel = registration.linked() ? "unit " + std::to_string(i) : "the module";
-    auto ptx = buildUnit(units[i], capability, unitLabel);
+    std::string archName;
+    auto text = selectUnitPtx(units[i], capability, unitLabel, &archName);
+    if (!text)
+      return text.error();
+    auto ptx = process(*text, unitLabel, unitLabel + "." + archName + ".ptx");
     if (!ptx)
       return ptx.error();
     image.ptx.push_back(std::move(*ptx));
   }
   image.form = registration.linked() ? ModuleImage::Form::LinkedPtx : ModuleImage::Form::Ptx;
   return image;
+}
+
+Expected<std::string, PipelineFailure> ModulePipeline::buildText(std::string_view ptx,
+                                                                 const std::string& label) const {
+  return process(ptx, label, label + ".ptx");
+}
+
+void ModulePipeline::setTransform(ModuleTransform transform) {
+  auto shared = transform ? std::make_shared<const ModuleTransform>(std::move(transform)) : nullptr;
+  std::lock_guard lock(transformMutex_);
+  transform_ = std::move(shared);
+}
+
+// Every module goes parse -> passes -> emit. With no passes configured the module is emitted
+// unchanged, which still proves the round trip on every kernel the application runs.
+Expected<std::string, PipelineFailure> ModulePipeline::process(std::string_view ptx,
+                                                               const std::string& label,
+                                                               const std::string& fileName) const {
+  ir::ParseResult parsed = ir::parsePtx(ptx, fileName);
+  if (!parsed.ok())
+    return PipelineFailure{label + ": PTX does not parse: " + parsed.firstError()};
+  std::shared_ptr<const ModuleTransform> transform;
+  {
+    std::lock_guard lock(transformMutex_);
+    transform = transform_;
+  }
+  if (transform != nullptr) {
+    // Never take the application down: a failing or throwing pass means the original code runs.
+    try {
+      if (std::optional<std::string> error = (*transform)(*parsed.module, label))
+        return PipelineFailure{label + ": passes failed: " + *error};
+    } catch (const std::exception& exception) {
+      return PipelineFailure{label + ": a pass threw: " + exception.what()};
+    } catch (...) {
+      return PipelineFailure{label + ": a pass threw an unknown exception"};
+    }
+  }
+  return ir::emitPtx(*parsed.module);
 }
 
 ModuleImage ModulePipeline::original(const FatbinaryRegistration& registration) {

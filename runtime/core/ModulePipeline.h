@@ -5,9 +5,25 @@
 #include "runtime/fatbin/Expected.h"
 #include "runtime/fatbin/Selection.h"
 
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
+
+namespace ocelot::ir {
+class Module;
+}
 
 namespace ocelot::runtime {
+
+/// The configured passes: transforms a parsed module in place before it is emitted. Returns an
+/// error message when it could not (the module then falls back to the application's original
+/// code, with one log line); an exception it throws is treated the same way. `label` names the
+/// module for messages ("the module", "unit 1", "library").
+using ModuleTransform =
+    std::function<std::optional<std::string>(ir::Module& module, const std::string& label)>;
 
 /// Why Ocelot could not build its own module for a registration (one line for the log).
 struct PipelineFailure {
@@ -25,12 +41,29 @@ public:
   Expected<ModuleImage, PipelineFailure> build(const FatbinaryRegistration& registration,
                                                fatbin::ComputeCapability capability) const;
 
+  /// A PTX text the application loads itself (cudaLibraryLoadData) through the same pipeline:
+  /// parsed, transformed, emitted; or why not (the caller then loads the text unchanged).
+  Expected<std::string, PipelineFailure> buildText(std::string_view ptx,
+                                                   const std::string& label) const;
+
   /// The application's own code for the fallback path: its (device-linked) container, from which
   /// the driver picks the cubin or PTX exactly as it does for NVIDIA's runtime.
   static ModuleImage original(const FatbinaryRegistration& registration);
 
   /// "module 3 (/path/to/app)" for log lines.
   static std::string label(const FatbinaryRegistration& registration);
+
+  /// Sets the passes every later module goes through (none by default: parse and emit only).
+  /// Modules already loaded keep what they were built with. Safe to call from any thread.
+  void setTransform(ModuleTransform transform);
+
+private:
+  /// Parse, transform, emit one PTX text.
+  Expected<std::string, PipelineFailure> process(std::string_view ptx, const std::string& label,
+                                                 const std::string& fileName) const;
+
+  mutable std::mutex transformMutex_;
+  std::shared_ptr<const ModuleTransform> transform_; ///< null: no passes
 };
 
 } // namespace ocelot::runtime

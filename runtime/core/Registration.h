@@ -2,6 +2,8 @@
 
 #include "runtime/fatbin/Fatbinary.h"
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -19,6 +21,12 @@ struct RegisteredFunction {
   FatbinaryRegistration* owner = nullptr;
   const void* hostFunction = nullptr;
   std::string deviceName;
+
+  /// The kernel's device function (a DeviceFunction) per device ordinal, stored on the first
+  /// launch so that later launches read it without a lock. Devices with higher ordinals take the
+  /// module cache's locked path. Cleared when the device is reset.
+  static constexpr int kCachedDevices = 8;
+  mutable std::array<std::atomic<void*>, kCachedDevices> deviceFunctions{};
 };
 
 /// A __device__, __constant__ or __managed__ variable (__cudaRegisterVar, __cudaRegisterManagedVar)

@@ -1,9 +1,22 @@
 #include "runtime/core/Registry.h"
 
 #include <algorithm>
+#include <array>
 #include <mutex>
 
 namespace ocelot::runtime {
+namespace {
+
+/// Registries are told apart by a number that is never reused (a test may create a registry at the
+/// address of a destroyed one, whose entries a thread's lookup cache must not return).
+uint64_t nextRegistryInstance() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+} // namespace
+
+Registry::Registry() : instance_(nextRegistryInstance()) {}
 
 FatbinaryRegistration& Registry::addFatbinary(std::unique_ptr<FatbinaryRegistration> registration) {
   std::unique_lock lock(mutex_);
@@ -45,6 +58,8 @@ std::unique_ptr<FatbinaryRegistration> Registry::removeFatbinary(void** handle) 
         if (candidate->hostFunction == function->hostFunction)
           functions_.try_emplace(function->hostFunction, candidate.get());
   }
+  // Per-thread launch caches may hold the removed kernels.
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   for (const auto& variable : removed->variables) {
     auto indexed = variables_.find(variable->hostAddress);
     if (indexed != variables_.end() && indexed->second == variable.get())
@@ -94,10 +109,56 @@ const RegisteredFunction* Registry::findKernel(const void* kernelHandle) const {
   return it != kernels_.end() ? it->second : nullptr;
 }
 
+const RegisteredFunction* Registry::findLaunchableLocked(const void* function) const {
+  std::shared_lock lock(mutex_);
+  if (auto it = functions_.find(function); it != functions_.end())
+    return it->second;
+  auto it = kernels_.find(function);
+  return it != kernels_.end() ? it->second : nullptr;
+}
+
+const RegisteredFunction* Registry::findLaunchable(const void* function) const {
+  // A small direct-mapped cache per thread: launches of the same few kernels from a thread hit it
+  // without touching the registry's lock (whose reader count is shared by all threads). Entries
+  // are valid for one registry generation.
+  struct Entry {
+    const void* key = nullptr;
+    const RegisteredFunction* value = nullptr;
+  };
+  struct Cache {
+    uint64_t owner = 0;
+    uint64_t generation = 0;
+    std::array<Entry, 64> entries{};
+  };
+  thread_local Cache cache;
+  uint64_t generation = generation_.load(std::memory_order_acquire);
+  if (cache.owner != instance_ || cache.generation != generation) {
+    cache.owner = instance_;
+    cache.generation = generation;
+    cache.entries.fill({});
+  }
+  Entry& entry = cache.entries[(reinterpret_cast<uintptr_t>(function) >> 4) % cache.entries.size()];
+  if (entry.key == function && function != nullptr)
+    return entry.value;
+  const RegisteredFunction* found = findLaunchableLocked(function);
+  if (found != nullptr)
+    entry = {function, found};
+  return found;
+}
+
 const RegisteredVariable* Registry::findVariable(const void* hostAddress) const {
   std::shared_lock lock(mutex_);
   auto it = variables_.find(hostAddress);
-  return it != variables_.end() ? it->second : nullptr;
+  if (it != variables_.end())
+    return it->second;
+  // Host code reaches a __managed__ variable through a pointer to its storage, so a symbol API
+  // called with the variable (cudaGetSymbolAddress(&p, g_managed)) receives the storage address.
+  for (const auto& [address, variable] : variables_)
+    if (variable->kind == RegisteredVariable::Kind::Managed &&
+        variable->managedPointer != nullptr && *variable->managedPointer == hostAddress &&
+        hostAddress != nullptr)
+      return variable;
+  return nullptr;
 }
 
 std::vector<const RegisteredFunction*>

@@ -2,6 +2,8 @@
 
 #include "runtime/core/Registration.h"
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <shared_mutex>
 #include <unordered_map>
@@ -15,7 +17,7 @@ namespace ocelot::runtime {
 /// owning fatbinary is unregistered.
 class Registry {
 public:
-  Registry() = default;
+  Registry();
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
 
@@ -35,6 +37,10 @@ public:
   const RegisteredFunction* findFunction(const void* hostFunction) const;
   /// The kernel behind a cudaKernel_t that __cudaGetKernel handed out, or null.
   const RegisteredFunction* findKernel(const void* kernelHandle) const;
+  /// The kernel an application names in a launch: a host stub or a kernel handle. This is the
+  /// launch path's lookup: it answers from a per-thread cache without taking the lock (the cache
+  /// is dropped whenever a fatbinary is unregistered).
+  const RegisteredFunction* findLaunchable(const void* function) const;
   /// A variable by its host address (the symbol of cudaMemcpyToSymbol and friends).
   const RegisteredVariable* findVariable(const void* hostAddress) const;
 
@@ -51,7 +57,12 @@ public:
   static const void* kernelHandle(const RegisteredFunction& function) { return &function; }
 
 private:
+  const RegisteredFunction* findLaunchableLocked(const void* function) const;
+
   mutable std::shared_mutex mutex_;
+  /// Bumped by every unregistration: per-thread lookup caches of an older generation are stale.
+  std::atomic<uint64_t> generation_{0};
+  const uint64_t instance_; ///< tells registries apart in the per-thread lookup caches
   uint64_t nextId_ = 1;
   std::vector<std::unique_ptr<FatbinaryRegistration>> fatbinaries_;
   std::unordered_map<void**, FatbinaryRegistration*> byHandle_;

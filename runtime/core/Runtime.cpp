@@ -1,7 +1,7 @@
 #include "runtime/core/Runtime.h"
 
 #include "runtime/core/ErrorTable.h"
-#include "runtime/driver/DriverPlatform.h"
+#include "runtime/core/PlatformSelection.h"
 
 #include <cuda_runtime_api.h>
 
@@ -9,7 +9,7 @@ namespace ocelot::runtime {
 
 Runtime& Runtime::instance() {
   // Leaked on purpose; see the declaration.
-  static Runtime* runtime = new Runtime([] { return driver::DriverPlatform::create(); });
+  static Runtime* runtime = new Runtime(selectPlatform);
   return *runtime;
 }
 
@@ -27,11 +27,11 @@ ThreadState& Runtime::thread() {
 
 // --- Errors ----------------------------------------------------------------------------------
 
+// A sticky error reaches the thread's last error through the call that reported it; like NVIDIA's
+// runtime, cudaGetLastError then clears it as any other error (later calls report it again).
 cudaError_t Runtime::getLastError() {
   if (cudaError_t error = initialize(); error != cudaSuccess)
     return error;
-  if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess)
-    return sticky;
   cudaError_t last = thread().lastError;
   thread().lastError = cudaSuccess;
   return last;
@@ -40,8 +40,6 @@ cudaError_t Runtime::getLastError() {
 cudaError_t Runtime::peekAtLastError() {
   if (cudaError_t error = initialize(); error != cudaSuccess)
     return error;
-  if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess)
-    return sticky;
   return thread().lastError;
 }
 
@@ -87,6 +85,7 @@ cudaError_t Runtime::initialize() {
     Platform& platform = *platform_.platform;
     for (int ordinal = 0; ordinal < platform.deviceCount(); ++ordinal) {
       Device& device = platform.device(ordinal);
+      launchLimits_.push_back(LaunchLimits::of(device));
       logger_.info(platform.name() + ": device " + std::to_string(ordinal) + ": " + device.name() +
                    " (sm_" + std::to_string(device.computeCapability().number()) + ")");
     }
@@ -143,12 +142,21 @@ cudaError_t Runtime::setDevice(int device) {
   return deviceResult(platform_.platform->device(device).activate());
 }
 
-cudaError_t Runtime::initDevice(int device, unsigned int /*deviceFlags*/, unsigned int /*flags*/) {
+cudaError_t Runtime::initDevice(int device, unsigned int deviceFlags, unsigned int flags) {
   if (cudaError_t error = initialize(); error != cudaSuccess)
     return error;
   if (device < 0 || device >= platform_.platform->deviceCount())
     return cudaErrorInvalidDevice;
-  return deviceResult(platform_.platform->device(device).activate());
+  if ((flags & ~static_cast<unsigned int>(cudaInitDeviceFlagsAreValid)) != 0)
+    return cudaErrorInvalidValue;
+  Device& selected = platform_.platform->device(device);
+  if ((flags & cudaInitDeviceFlagsAreValid) != 0) {
+    if ((deviceFlags & ~static_cast<unsigned int>(cudaDeviceMask)) != 0)
+      return cudaErrorInvalidValue;
+    if (cudaError_t error = selected.setFlags(deviceFlags); error != cudaSuccess)
+      return error;
+  }
+  return deviceResult(selected.activate());
 }
 
 cudaError_t Runtime::deviceGetAttribute(int* value, int attribute, int device) {
@@ -192,8 +200,16 @@ cudaError_t Runtime::deviceReset() {
   int ordinal = thread().currentDevice;
   if (ordinal < 0 || ordinal >= platform_.platform->deviceCount())
     return cudaErrorInvalidDevice;
-  // The reset destroys the device's modules; the next use loads them again.
+  // The reset destroys the device's modules, functions and libraries; the next use loads the
+  // modules again (so module-scope variables get their initial values again).
+  forgetInstrumentation(ordinal); // first: pending profiles still read their buffers
   modules_.forgetDevice(ordinal);
+  kernelHandles_.forgetDevice(ordinal);
+  if (ordinal < RegisteredFunction::kCachedDevices)
+    for (FatbinaryRegistration* registration : registry_.fatbinaries())
+      for (const RegisteredFunction* function : registry_.functionsOf(*registration))
+        function->deviceFunctions[static_cast<size_t>(ordinal)].store(nullptr,
+                                                                      std::memory_order_release);
   stickyError_.store(cudaSuccess);
   return platform_.platform->device(ordinal).reset();
 }
@@ -202,9 +218,24 @@ cudaError_t Runtime::memGetInfo(size_t* free, size_t* total) {
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
     return error;
-  if (free == nullptr || total == nullptr)
-    return cudaErrorInvalidValue;
-  return deviceResult(device->memoryInfo(free, total));
+  // NVIDIA's runtime accepts null for either result (cudaMemGetInfo(nullptr, nullptr) succeeds).
+  size_t freeBytes = 0, totalBytes = 0;
+  if (cudaError_t error = device->memoryInfo(&freeBytes, &totalBytes); error != cudaSuccess)
+    return deviceResult(error);
+  if (free != nullptr)
+    *free = freeBytes;
+  if (total != nullptr)
+    *total = totalBytes;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::deviceByOrdinal(int ordinal, Device** device) {
+  if (cudaError_t error = initialize(); error != cudaSuccess)
+    return error;
+  if (ordinal < 0 || ordinal >= platform_.platform->deviceCount())
+    return cudaErrorInvalidDevice;
+  *device = &platform_.platform->device(ordinal);
+  return cudaSuccess;
 }
 
 } // namespace ocelot::runtime

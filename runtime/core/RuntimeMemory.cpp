@@ -76,9 +76,18 @@ cudaError_t Runtime::symbolStorage(const void* symbol, Device** device, void** a
   if (cudaError_t error = moduleOnCurrentDevice(*variable->owner, device, &module);
       error != cudaSuccess)
     return error;
+  // Devices always get both outputs (callers may want only one of them).
+  void* storage = nullptr;
+  size_t size = 0;
   cudaError_t error =
-      (*device)->global(module->handle(), variable->deviceName.c_str(), address, bytes);
-  return error == cudaErrorSymbolNotFound ? cudaErrorInvalidSymbol : error;
+      (*device)->global(module->handle(), variable->deviceName.c_str(), &storage, &size);
+  if (error != cudaSuccess)
+    return error == cudaErrorSymbolNotFound ? cudaErrorInvalidSymbol : error;
+  if (address != nullptr)
+    *address = storage;
+  if (bytes != nullptr)
+    *bytes = size;
+  return cudaSuccess;
 }
 
 cudaError_t Runtime::memcpyToSymbol(const void* symbol, const void* source, size_t bytes,

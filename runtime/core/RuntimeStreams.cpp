@@ -8,7 +8,7 @@ cudaError_t Runtime::streamCreate(cudaStream_t* stream, unsigned int flags, int 
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
     return error;
-  if (stream == nullptr)
+  if (stream == nullptr || (flags & ~static_cast<unsigned int>(cudaStreamNonBlocking)) != 0)
     return cudaErrorInvalidValue;
   return deviceResult(device->createStream(stream, flags, priority));
 }
@@ -38,6 +38,8 @@ cudaError_t Runtime::streamWaitEvent(cudaStream_t stream, cudaEvent_t event, uns
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
     return error;
+  if (event == nullptr)
+    return cudaErrorInvalidResourceHandle;
   return deviceResult(device->waitEvent(stream, event, flags));
 }
 
@@ -45,7 +47,11 @@ cudaError_t Runtime::eventCreate(cudaEvent_t* event, unsigned int flags) {
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
     return error;
-  if (event == nullptr)
+  // cudaEventInterprocess requires cudaEventDisableTiming.
+  constexpr unsigned int kValid =
+      cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
+  if (event == nullptr || (flags & ~kValid) != 0 ||
+      ((flags & cudaEventInterprocess) != 0 && (flags & cudaEventDisableTiming) == 0))
     return cudaErrorInvalidValue;
   return deviceResult(device->createEvent(event, flags));
 }
@@ -54,6 +60,8 @@ cudaError_t Runtime::eventDestroy(cudaEvent_t event) {
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
     return error;
+  if (event == nullptr)
+    return cudaErrorInvalidResourceHandle;
   return deviceResult(device->destroyEvent(event));
 }
 
@@ -61,6 +69,8 @@ cudaError_t Runtime::eventRecord(cudaEvent_t event, cudaStream_t stream) {
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
     return error;
+  if (event == nullptr)
+    return cudaErrorInvalidResourceHandle;
   return deviceResult(device->recordEvent(event, stream));
 }
 
@@ -68,6 +78,8 @@ cudaError_t Runtime::eventSynchronize(cudaEvent_t event) {
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
     return error;
+  if (event == nullptr)
+    return cudaErrorInvalidResourceHandle;
   return deviceResult(device->synchronizeEvent(event));
 }
 
@@ -75,6 +87,8 @@ cudaError_t Runtime::eventQuery(cudaEvent_t event) {
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
     return error;
+  if (event == nullptr)
+    return cudaErrorInvalidResourceHandle;
   return deviceResult(device->queryEvent(event));
 }
 
@@ -84,6 +98,8 @@ cudaError_t Runtime::eventElapsedTime(float* milliseconds, cudaEvent_t start, cu
     return error;
   if (milliseconds == nullptr)
     return cudaErrorInvalidValue;
+  if (start == nullptr || end == nullptr)
+    return cudaErrorInvalidResourceHandle;
   return deviceResult(device->elapsedTime(milliseconds, start, end));
 }
 

@@ -26,14 +26,16 @@ public:
   explicit Resolver(decltype(&::cuGetProcAddress) getProcAddress)
       : getProcAddress_(getProcAddress) {}
 
-  template <class Function> void operator()(Function& slot, const char* symbol) {
+  template <class Function> void operator()(Function& slot, const char* symbol, bool required) {
     void* address = nullptr;
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     CUresult result = getProcAddress_(symbol, &address, DriverApi::kCudaVersion,
                                       CU_GET_PROC_ADDRESS_DEFAULT, &status);
     if (result != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || address == nullptr) {
-      missing_ += missing_.empty() ? "" : ", ";
-      missing_ += symbol;
+      if (required) {
+        missing_ += missing_.empty() ? "" : ", ";
+        missing_ += symbol;
+      }
       return;
     }
     assign(slot, address);
@@ -46,49 +48,12 @@ private:
   std::string missing_;
 };
 
+/// Resolves every function of DriverFunctions.def; only the required ones count as missing.
 void resolveAll(DriverApi& api, Resolver& resolve) {
-  resolve(api.init, "cuInit");
-  resolve(api.driverGetVersion, "cuDriverGetVersion");
-  resolve(api.getErrorName, "cuGetErrorName");
-  resolve(api.deviceGetCount, "cuDeviceGetCount");
-  resolve(api.deviceGet, "cuDeviceGet");
-  resolve(api.deviceGetName, "cuDeviceGetName");
-  resolve(api.deviceGetAttribute, "cuDeviceGetAttribute");
-  resolve(api.deviceTotalMem, "cuDeviceTotalMem");
-  resolve(api.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
-  resolve(api.primaryCtxRelease, "cuDevicePrimaryCtxRelease");
-  resolve(api.primaryCtxReset, "cuDevicePrimaryCtxReset");
-  resolve(api.ctxGetCurrent, "cuCtxGetCurrent");
-  resolve(api.ctxSetCurrent, "cuCtxSetCurrent");
-  resolve(api.ctxSynchronize, "cuCtxSynchronize");
-  resolve(api.memAlloc, "cuMemAlloc");
-  resolve(api.memFree, "cuMemFree");
-  resolve(api.memGetInfo, "cuMemGetInfo");
-  resolve(api.memcpy, "cuMemcpy");
-  resolve(api.memcpyAsync, "cuMemcpyAsync");
-  resolve(api.memsetD8, "cuMemsetD8");
-  resolve(api.memsetD8Async, "cuMemsetD8Async");
-  resolve(api.moduleLoadData, "cuModuleLoadData");
-  resolve(api.moduleLoadDataEx, "cuModuleLoadDataEx");
-  resolve(api.moduleUnload, "cuModuleUnload");
-  resolve(api.moduleGetFunction, "cuModuleGetFunction");
-  resolve(api.moduleGetGlobal, "cuModuleGetGlobal");
-  resolve(api.linkCreate, "cuLinkCreate");
-  resolve(api.linkAddData, "cuLinkAddData");
-  resolve(api.linkComplete, "cuLinkComplete");
-  resolve(api.linkDestroy, "cuLinkDestroy");
-  resolve(api.launchKernel, "cuLaunchKernel");
-  resolve(api.streamCreateWithPriority, "cuStreamCreateWithPriority");
-  resolve(api.streamDestroy, "cuStreamDestroy");
-  resolve(api.streamSynchronize, "cuStreamSynchronize");
-  resolve(api.streamQuery, "cuStreamQuery");
-  resolve(api.streamWaitEvent, "cuStreamWaitEvent");
-  resolve(api.eventCreate, "cuEventCreate");
-  resolve(api.eventDestroy, "cuEventDestroy");
-  resolve(api.eventRecord, "cuEventRecord");
-  resolve(api.eventSynchronize, "cuEventSynchronize");
-  resolve(api.eventQuery, "cuEventQuery");
-  resolve(api.eventElapsedTime, "cuEventElapsedTime");
+#define OCELOT_DRIVER_REQUIRED(member, cuName) resolve(api.member, #cuName, true);
+#define OCELOT_DRIVER_OPTIONAL(member, cuName) resolve(api.member, #cuName, false);
+#define OCELOT_DRIVER_REQUIRED_AS(member, cuName, declaration) resolve(api.member, #cuName, true);
+#include "runtime/driver/DriverFunctions.def"
 }
 
 } // namespace
@@ -132,6 +97,7 @@ Expected<std::unique_ptr<DriverApi>, DriverApi::LoadError> DriverApi::load(const
   auto api = std::make_unique<DriverApi>();
   api->library_ = handle;
   api->version = version;
+  api->getProcAddress = getProcAddress;
   Resolver resolve(getProcAddress);
   resolveAll(*api, resolve);
   if (!resolve.missing().empty())

@@ -3,65 +3,28 @@
 #include "runtime/fatbin/Expected.h"
 
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <driver_types.h>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace ocelot::runtime::driver {
 
 /// The CUDA driver functions Ocelot uses, resolved from libcuda.so.1 through cuGetProcAddress for
 /// the CUDA 13.0 ABI. Each member has exactly the type cuda.h declares, so calls are type-checked;
 /// the member names drop the `cu` prefix because cuda.h #defines many of those names to their
-/// versioned symbols (cuMemAlloc is cuMemAlloc_v2).
+/// versioned symbols (cuMemAlloc is cuMemAlloc_v2). The list is DriverFunctions.def.
 struct DriverApi {
-  // Initialization and devices
-  decltype(&::cuInit) init = nullptr;
-  decltype(&::cuDriverGetVersion) driverGetVersion = nullptr;
-  decltype(&::cuGetErrorName) getErrorName = nullptr;
-  decltype(&::cuDeviceGetCount) deviceGetCount = nullptr;
-  decltype(&::cuDeviceGet) deviceGet = nullptr;
-  decltype(&::cuDeviceGetName) deviceGetName = nullptr;
-  decltype(&::cuDeviceGetAttribute) deviceGetAttribute = nullptr;
-  decltype(&::cuDeviceTotalMem) deviceTotalMem = nullptr;
-  // Contexts
-  decltype(&::cuDevicePrimaryCtxRetain) primaryCtxRetain = nullptr;
-  decltype(&::cuDevicePrimaryCtxRelease) primaryCtxRelease = nullptr;
-  decltype(&::cuDevicePrimaryCtxReset) primaryCtxReset = nullptr;
-  decltype(&::cuCtxGetCurrent) ctxGetCurrent = nullptr;
-  decltype(&::cuCtxSetCurrent) ctxSetCurrent = nullptr;
-  decltype(&::cuCtxSynchronize) ctxSynchronize = nullptr;
-  // Memory
-  decltype(&::cuMemAlloc) memAlloc = nullptr;
-  decltype(&::cuMemFree) memFree = nullptr;
-  decltype(&::cuMemGetInfo) memGetInfo = nullptr;
-  decltype(&::cuMemcpy) memcpy = nullptr;
-  decltype(&::cuMemcpyAsync) memcpyAsync = nullptr;
-  decltype(&::cuMemsetD8) memsetD8 = nullptr;
-  decltype(&::cuMemsetD8Async) memsetD8Async = nullptr;
-  // Modules and linking
-  decltype(&::cuModuleLoadData) moduleLoadData = nullptr;
-  decltype(&::cuModuleLoadDataEx) moduleLoadDataEx = nullptr;
-  decltype(&::cuModuleUnload) moduleUnload = nullptr;
-  decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
-  decltype(&::cuModuleGetGlobal) moduleGetGlobal = nullptr;
-  decltype(&::cuLinkCreate) linkCreate = nullptr;
-  decltype(&::cuLinkAddData) linkAddData = nullptr;
-  decltype(&::cuLinkComplete) linkComplete = nullptr;
-  decltype(&::cuLinkDestroy) linkDestroy = nullptr;
-  // Execution, streams, events
-  decltype(&::cuLaunchKernel) launchKernel = nullptr;
-  decltype(&::cuStreamCreateWithPriority) streamCreateWithPriority = nullptr;
-  decltype(&::cuStreamDestroy) streamDestroy = nullptr;
-  decltype(&::cuStreamSynchronize) streamSynchronize = nullptr;
-  decltype(&::cuStreamQuery) streamQuery = nullptr;
-  decltype(&::cuStreamWaitEvent) streamWaitEvent = nullptr;
-  decltype(&::cuEventCreate) eventCreate = nullptr;
-  decltype(&::cuEventDestroy) eventDestroy = nullptr;
-  decltype(&::cuEventRecord) eventRecord = nullptr;
-  decltype(&::cuEventSynchronize) eventSynchronize = nullptr;
-  decltype(&::cuEventQuery) eventQuery = nullptr;
-  decltype(&::cuEventElapsedTime) eventElapsedTime = nullptr;
+#define OCELOT_DRIVER_REQUIRED(member, cuName) decltype(&::cuName) member = nullptr;
+#define OCELOT_DRIVER_OPTIONAL(member, cuName) decltype(&::cuName) member = nullptr;
+#define OCELOT_DRIVER_REQUIRED_AS(member, cuName, declaration)                                     \
+  decltype(&::declaration) member = nullptr;
+#include "runtime/driver/DriverFunctions.def"
+
+  /// The driver's cuGetProcAddress_v2 (cudaGetDriverEntryPoint hands out what it finds).
+  decltype(&::cuGetProcAddress) getProcAddress = nullptr;
 
   /// The driver's version (cuDriverGetVersion), also when it is too old to be used.
   int version = 0;
@@ -88,6 +51,14 @@ struct DriverApi {
 private:
   void* library_ = nullptr;
 };
+
+/// Calls an optional driver function: a driver that lacks it answers CUDA_ERROR_NOT_SUPPORTED,
+/// which the Runtime API reports as cudaErrorNotSupported.
+template <class Function, class... Arguments>
+CUresult invoke(Function function, Arguments&&... arguments) {
+  return function != nullptr ? function(std::forward<Arguments>(arguments)...)
+                             : CUDA_ERROR_NOT_SUPPORTED;
+}
 
 /// The cudaError_t for a driver result: CUDA keeps the numbering of both in step, so a code the
 /// Runtime API also defines maps to itself and anything else to cudaErrorUnknown.

@@ -68,12 +68,17 @@ cudaError_t DriverDevice::activate() {
 }
 
 cudaError_t DriverDevice::synchronize() {
-  return toCudaError(api_.ctxSynchronize());
+  // CUDA 13's cuCtxSynchronize waits for the context it is given.
+  CUcontext context = nullptr;
+  if (cudaError_t error = primaryContext(&context); error != cudaSuccess)
+    return error;
+  return toCudaError(api_.ctxSynchronize(context));
 }
 
 cudaError_t DriverDevice::reset() {
   std::lock_guard lock(contextMutex_);
   CUresult result = api_.primaryCtxReset(device_);
+  flagsSet_.store(false);
   // The reset destroyed the context's state; the next activate() retains it afresh.
   if (context_.exchange(nullptr) != nullptr)
     api_.primaryCtxRelease(device_);
@@ -186,9 +191,15 @@ cudaError_t DriverDevice::function(DeviceModule module, const char* name,
                                    DeviceFunction* function) {
   CUfunction found = nullptr;
   CUresult result = api_.moduleGetFunction(&found, static_cast<CUmodule>(module), name);
-  if (result == CUDA_SUCCESS)
-    *function = found;
-  return toCudaError(result);
+  if (result != CUDA_SUCCESS)
+    return toCudaError(result);
+  // Under lazy loading (CUDA's default) the function's code would load at its first launch, and
+  // loading waits for the device to go idle: a first launch queued behind a kernel that waits for
+  // the host would never start. Ocelot looks functions up ahead of launches, so it loads them here.
+  if (api_.funcLoad != nullptr)
+    api_.funcLoad(found);
+  *function = found;
+  return cudaSuccess;
 }
 
 cudaError_t DriverDevice::global(DeviceModule module, const char* name, void** address,
@@ -206,6 +217,14 @@ cudaError_t DriverDevice::global(DeviceModule module, const char* name, void** a
 }
 
 cudaError_t DriverDevice::launch(const LaunchParams& params) {
+  // Launch attributes (clusters, priorities, cooperative grids...) need cuLaunchKernelEx; a plain
+  // launch keeps the cheapest path.
+  if (params.attributeCount != 0 || params.cooperative) {
+    std::vector<CUlaunchAttribute> storage;
+    CUlaunchConfig config = toLaunchConfig(params, &storage);
+    return toCudaError(invoke(api_.launchKernelEx, &config,
+                              static_cast<CUfunction>(params.function), params.args, nullptr));
+  }
   return toCudaError(api_.launchKernel(static_cast<CUfunction>(params.function), params.grid.x,
                                        params.grid.y, params.grid.z, params.block.x, params.block.y,
                                        params.block.z, static_cast<unsigned int>(params.sharedMem),

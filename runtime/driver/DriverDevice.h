@@ -5,8 +5,12 @@
 
 #include <atomic>
 #include <mutex>
+#include <vector>
 
 namespace ocelot::runtime::driver {
+
+/// The driver's launch configuration for a launch; `storage` keeps the attributes it points to.
+CUlaunchConfig toLaunchConfig(const LaunchParams& params, std::vector<CUlaunchAttribute>* storage);
 
 /// A GPU driven through the CUDA driver API, in its primary context (the context NVIDIA's runtime
 /// uses too, so applications that mix the runtime and the driver API see the same context).
@@ -49,9 +53,278 @@ public:
   cudaError_t queryEvent(cudaEvent_t event) override;
   cudaError_t elapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) override;
 
+  // --- Identity, peers, context state (DriverDeviceState.cpp) --------------------------------
+  cudaError_t uuid(cudaUUID_t* uuid) override;
+  cudaError_t totalMemory(size_t* bytes) override;
+  cudaError_t texture1DLinearMaxWidth(size_t* width, const cudaChannelFormatDesc& format) override;
+  cudaError_t canAccessPeer(int* canAccess, Device& peer) override;
+  cudaError_t enablePeerAccess(Device& peer, unsigned int flags) override;
+  cudaError_t disablePeerAccess(Device& peer) override;
+  cudaError_t p2pAttribute(int* value, cudaDeviceP2PAttr attribute, Device& peer) override;
+  cudaError_t atomicCapabilities(unsigned int* capabilities, const cudaAtomicOperation* operations,
+                                 unsigned int count, Device* peer) override;
+  cudaError_t setFlags(unsigned int flags) override;
+  cudaError_t flags(unsigned int* flags) override;
+  cudaError_t limit(cudaLimit limit, size_t* value) override;
+  cudaError_t setLimit(cudaLimit limit, size_t value) override;
+  cudaError_t cacheConfig(cudaFuncCache* config) override;
+  cudaError_t setCacheConfig(cudaFuncCache config) override;
+  cudaError_t streamPriorityRange(int* least, int* greatest) override;
+  cudaError_t resetPersistingL2Cache() override;
+  cudaError_t flushRemoteWrites(cudaFlushGPUDirectRDMAWritesTarget target,
+                                cudaFlushGPUDirectRDMAWritesScope scope) override;
+  cudaError_t graphMemAttribute(cudaGraphMemAttributeType attribute, void* value,
+                                bool set) override;
+  cudaError_t trimGraphMemory() override;
+  cudaError_t profilerControl(bool start) override;
+
+  // --- Host, managed, pitched memory, IPC (DriverDeviceMemory.cpp) ----------------------------
+  cudaError_t allocateHost(void** pointer, size_t bytes, unsigned int flags) override;
+  cudaError_t freeHost(void* pointer) override;
+  cudaError_t registerHost(void* pointer, size_t bytes, unsigned int flags) override;
+  cudaError_t unregisterHost(void* pointer) override;
+  cudaError_t hostDevicePointer(void** device, void* host) override;
+  cudaError_t hostFlags(unsigned int* flags, void* host) override;
+  cudaError_t allocateManaged(void** pointer, size_t bytes, unsigned int flags) override;
+  cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
+  cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
+  cudaError_t advise(const void* pointer, size_t bytes, cudaMemoryAdvise advice,
+                     cudaMemLocation location) override;
+  cudaError_t prefetch(const void* pointer, size_t bytes, cudaMemLocation location,
+                       unsigned int flags, cudaStream_t stream) override;
+  cudaError_t prefetchBatch(void** pointers, size_t* sizes, size_t count, bool discard,
+                            cudaMemLocation* locations, size_t* locationIndices,
+                            size_t locationCount, unsigned long long flags,
+                            cudaStream_t stream) override;
+  cudaError_t rangeAttributes(void** data, size_t* dataSizes, cudaMemRangeAttribute* attributes,
+                              size_t count, const void* pointer, size_t bytes) override;
+  cudaError_t attachMemory(cudaStream_t stream, void* pointer, size_t bytes,
+                           unsigned int flags) override;
+  cudaError_t ipcMemHandle(cudaIpcMemHandle_t* handle, void* pointer) override;
+  cudaError_t openIpcMemHandle(void** pointer, cudaIpcMemHandle_t handle,
+                               unsigned int flags) override;
+  cudaError_t closeIpcMemHandle(void* pointer) override;
+  cudaError_t ipcEventHandle(cudaIpcEventHandle_t* handle, cudaEvent_t event) override;
+  cudaError_t openIpcEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle) override;
+
+  // --- 2D/3D, peer and batched copies, fills (DriverDeviceCopies.cpp) -------------------------
+  cudaError_t copy3D(const CopyRegion& region, cudaStream_t stream, bool async) override;
+  cudaError_t copyPeer(void* destination, const void* source, Device& sourceDevice, size_t bytes,
+                       cudaStream_t stream, bool async) override;
+  cudaError_t copy3DPeer(const CopyRegion& region, Device& sourceDevice, cudaStream_t stream,
+                         bool async) override;
+  cudaError_t copyBatch(void* const* destinations, const void* const* sources, const size_t* sizes,
+                        size_t count, cudaMemcpyAttributes* attributes, size_t* attributeIndices,
+                        size_t attributeCount, cudaStream_t stream) override;
+  cudaError_t fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
+                     size_t height, cudaStream_t stream, bool async) override;
+
+  // --- CUDA arrays (DriverDeviceArrays.cpp) ---------------------------------------------------
+  cudaError_t createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
+                          cudaExtent extent, unsigned int flags) override;
+  cudaError_t destroyArray(cudaArray_t array) override;
+  cudaError_t arrayInfo(cudaChannelFormatDesc* format, cudaExtent* extent, unsigned int* flags,
+                        cudaArray_const_t array) override;
+  cudaError_t arrayPlane(cudaArray_t* plane, cudaArray_t array, unsigned int index) override;
+  cudaError_t arrayMemoryRequirements(cudaArrayMemoryRequirements* requirements,
+                                      cudaArray_t array) override;
+  cudaError_t arraySparseProperties(cudaArraySparseProperties* properties,
+                                    cudaArray_t array) override;
+  cudaError_t createMipmappedArray(cudaMipmappedArray_t* array, const cudaChannelFormatDesc& format,
+                                   cudaExtent extent, unsigned int levels,
+                                   unsigned int flags) override;
+  cudaError_t destroyMipmappedArray(cudaMipmappedArray_t array) override;
+  cudaError_t mipmappedArrayLevel(cudaArray_t* level, cudaMipmappedArray_const_t array,
+                                  unsigned int index) override;
+  cudaError_t mipmappedArrayMemoryRequirements(cudaArrayMemoryRequirements* requirements,
+                                               cudaMipmappedArray_t array) override;
+  cudaError_t mipmappedArraySparseProperties(cudaArraySparseProperties* properties,
+                                             cudaMipmappedArray_t array) override;
+
+  // --- Stream-ordered allocation and pools (DriverDevicePools.cpp) ----------------------------
+  cudaError_t allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
+                            cudaStream_t stream) override;
+  cudaError_t freeAsync(void* pointer, cudaStream_t stream) override;
+  cudaError_t createPool(cudaMemPool_t* pool, const cudaMemPoolProps& properties) override;
+  cudaError_t destroyPool(cudaMemPool_t pool) override;
+  cudaError_t poolAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value) override;
+  cudaError_t setPoolAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value) override;
+  cudaError_t trimPool(cudaMemPool_t pool, size_t keep) override;
+  cudaError_t poolAccess(cudaMemAccessFlags* flags, cudaMemPool_t pool,
+                         const cudaMemLocation& location) override;
+  cudaError_t setPoolAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descs,
+                            size_t count) override;
+  cudaError_t defaultPool(cudaMemPool_t* pool, const cudaMemLocation& location,
+                          cudaMemAllocationType type) override;
+  cudaError_t currentPool(cudaMemPool_t* pool, const cudaMemLocation& location,
+                          cudaMemAllocationType type) override;
+  cudaError_t setCurrentPool(const cudaMemLocation& location, cudaMemAllocationType type,
+                             cudaMemPool_t pool) override;
+  cudaError_t exportPool(void* handle, cudaMemPool_t pool, cudaMemAllocationHandleType type,
+                         unsigned int flags) override;
+  cudaError_t importPool(cudaMemPool_t* pool, void* handle, cudaMemAllocationHandleType type,
+                         unsigned int flags) override;
+  cudaError_t exportPoolPointer(cudaMemPoolPtrExportData* data, void* pointer) override;
+  cudaError_t importPoolPointer(void** pointer, cudaMemPool_t pool,
+                                cudaMemPoolPtrExportData* data) override;
+
+  // --- Streams, host work, capture (DriverDeviceStreams.cpp) ----------------------------------
+  cudaError_t streamFlags(cudaStream_t stream, unsigned int* flags) override;
+  cudaError_t streamPriority(cudaStream_t stream, int* priority) override;
+  cudaError_t streamId(cudaStream_t stream, unsigned long long* id) override;
+  cudaError_t streamDevice(cudaStream_t stream, int* ordinal) override;
+  cudaError_t streamAttribute(cudaStream_t stream, cudaLaunchAttributeID id,
+                              cudaLaunchAttributeValue* value) override;
+  cudaError_t setStreamAttribute(cudaStream_t stream, cudaLaunchAttributeID id,
+                                 const cudaLaunchAttributeValue* value) override;
+  cudaError_t copyStreamAttributes(cudaStream_t destination, cudaStream_t source) override;
+  cudaError_t launchHostFunction(cudaStream_t stream, cudaHostFn_t function,
+                                 void* userData) override;
+  cudaError_t recordEventWithFlags(cudaEvent_t event, cudaStream_t stream,
+                                   unsigned int flags) override;
+  cudaError_t beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) override;
+  cudaError_t beginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                  const cudaGraphNode_t* dependencies,
+                                  const cudaGraphEdgeData* edges, size_t count,
+                                  cudaStreamCaptureMode mode) override;
+  cudaError_t endCapture(cudaStream_t stream, cudaGraph_t* graph) override;
+  cudaError_t captureStatus(cudaStream_t stream, cudaStreamCaptureStatus* status) override;
+  cudaError_t captureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
+                          unsigned long long* id, cudaGraph_t* graph,
+                          const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges,
+                          size_t* count) override;
+  cudaError_t updateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                        const cudaGraphEdgeData* edges, size_t count,
+                                        unsigned int flags) override;
+  cudaError_t exchangeCaptureMode(cudaStreamCaptureMode* mode) override;
+
+  // --- Kernels: attributes, occupancy, libraries (DriverDeviceFunctions.cpp) ------------------
+  cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override;
+  cudaError_t setFunctionAttribute(DeviceFunction function, cudaFuncAttribute attribute,
+                                   int value) override;
+  cudaError_t setFunctionCacheConfig(DeviceFunction function, cudaFuncCache config) override;
+  cudaError_t functionParameter(DeviceFunction function, size_t index, size_t* offset,
+                                size_t* size) override;
+  cudaError_t maxActiveBlocks(int* blocks, DeviceFunction function, int blockSize, size_t sharedMem,
+                              unsigned int flags) override;
+  cudaError_t availableDynamicSharedMemory(size_t* bytes, DeviceFunction function, int blocks,
+                                           int blockSize) override;
+  cudaError_t maxPotentialClusterSize(int* size, const LaunchParams& params) override;
+  cudaError_t maxActiveClusters(int* clusters, const LaunchParams& params) override;
+  cudaError_t loadLibrary(cudaLibrary_t* library, const void* image, const char* file,
+                          cudaJitOption* jitOptions, void** jitValues, unsigned int jitCount,
+                          cudaLibraryOption* libraryOptions, void** libraryValues,
+                          unsigned int libraryCount) override;
+  cudaError_t unloadLibrary(cudaLibrary_t library) override;
+  cudaError_t libraryKernel(cudaKernel_t* kernel, cudaLibrary_t library, const char* name) override;
+  cudaError_t libraryKernelCount(unsigned int* count, cudaLibrary_t library) override;
+  cudaError_t libraryKernels(cudaKernel_t* kernels, unsigned int count,
+                             cudaLibrary_t library) override;
+  cudaError_t libraryGlobal(void** address, size_t* bytes, cudaLibrary_t library, const char* name,
+                            bool managed) override;
+  cudaError_t libraryUnifiedFunction(void** function, cudaLibrary_t library,
+                                     const char* name) override;
+  cudaError_t kernelFunction(DeviceFunction* function, cudaKernel_t kernel) override;
+  cudaError_t kernelName(const char** name, cudaKernel_t kernel) override;
+
+  // --- Texture and surface objects (DriverDeviceTextures.cpp) ---------------------------------
+  cudaError_t createTexture(cudaTextureObject_t* texture, const cudaResourceDesc& resource,
+                            const cudaTextureDesc& description,
+                            const cudaResourceViewDesc* view) override;
+  cudaError_t destroyTexture(cudaTextureObject_t texture) override;
+  cudaError_t textureResource(cudaResourceDesc* resource, cudaTextureObject_t texture) override;
+  cudaError_t textureDescription(cudaTextureDesc* description,
+                                 cudaTextureObject_t texture) override;
+  cudaError_t textureView(cudaResourceViewDesc* view, cudaTextureObject_t texture) override;
+  cudaError_t createSurface(cudaSurfaceObject_t* surface,
+                            const cudaResourceDesc& resource) override;
+  cudaError_t destroySurface(cudaSurfaceObject_t surface) override;
+  cudaError_t surfaceResource(cudaResourceDesc* resource, cudaSurfaceObject_t surface) override;
+
+  // --- Graphs (DriverDeviceGraphs.cpp) --------------------------------------------------------
+  cudaError_t createGraph(cudaGraph_t* graph, unsigned int flags) override;
+  cudaError_t destroyGraph(cudaGraph_t graph) override;
+  cudaError_t cloneGraph(cudaGraph_t* clone, cudaGraph_t graph) override;
+  cudaError_t addGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                           const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
+                           size_t count, cudaGraphNodeParams* params) override;
+  cudaError_t graphNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
+  cudaError_t setGraphNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
+  cudaError_t setExecNodeParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                cudaGraphNodeParams* params) override;
+  cudaError_t graphNodeType(cudaGraphNode_t node, cudaGraphNodeType* type) override;
+  cudaError_t graphNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count,
+                         bool rootsOnly) override;
+  cudaError_t graphEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
+                         cudaGraphEdgeData* edges, size_t* count) override;
+  cudaError_t graphNodeNeighbours(cudaGraphNode_t node, cudaGraphNode_t* nodes,
+                                  cudaGraphEdgeData* edges, size_t* count,
+                                  bool dependents) override;
+  cudaError_t changeGraphDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                      const cudaGraphNode_t* to, const cudaGraphEdgeData* edges,
+                                      size_t count, bool add) override;
+  cudaError_t destroyGraphNode(cudaGraphNode_t node) override;
+  cudaError_t findInClone(cudaGraphNode_t* clonedNode, cudaGraphNode_t node,
+                          cudaGraph_t clone) override;
+  cudaError_t setGraphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                  unsigned int enabled) override;
+  cudaError_t graphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
+                               unsigned int* enabled) override;
+  cudaError_t kernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
+                                  cudaLaunchAttributeValue* value) override;
+  cudaError_t setKernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
+                                     const cudaLaunchAttributeValue* value) override;
+  cudaError_t copyKernelNodeAttributes(cudaGraphNode_t destination,
+                                       cudaGraphNode_t source) override;
+  cudaError_t createConditionalHandle(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
+                                      unsigned int defaultValue, unsigned int flags) override;
+  cudaError_t instantiateGraph(cudaGraphExec_t* exec, cudaGraph_t graph,
+                               cudaGraphInstantiateParams* params) override;
+  cudaError_t destroyGraphExec(cudaGraphExec_t exec) override;
+  cudaError_t graphExecFlags(cudaGraphExec_t exec, unsigned long long* flags) override;
+  cudaError_t updateGraphExec(cudaGraphExec_t exec, cudaGraph_t graph,
+                              cudaGraphExecUpdateResultInfo* info) override;
+  cudaError_t launchGraph(cudaGraphExec_t exec, cudaStream_t stream) override;
+  cudaError_t uploadGraph(cudaGraphExec_t exec, cudaStream_t stream) override;
+  cudaError_t printGraph(cudaGraph_t graph, const char* path, unsigned int flags) override;
+  cudaError_t createUserObject(cudaUserObject_t* object, void* pointer, cudaHostFn_t destroy,
+                               unsigned int count, unsigned int flags) override;
+  cudaError_t changeUserObjectReferences(cudaUserObject_t object, int count) override;
+  cudaError_t changeGraphUserObject(cudaGraph_t graph, cudaUserObject_t object, int count,
+                                    unsigned int flags) override;
+
+  // --- External memory and semaphores (DriverDeviceExternal.cpp) -----------------------------
+  cudaError_t importExternalMemory(cudaExternalMemory_t* memory,
+                                   const cudaExternalMemoryHandleDesc& description) override;
+  cudaError_t externalMemoryBuffer(void** pointer, cudaExternalMemory_t memory,
+                                   const cudaExternalMemoryBufferDesc& description) override;
+  cudaError_t
+  externalMemoryMipmappedArray(cudaMipmappedArray_t* array, cudaExternalMemory_t memory,
+                               const cudaExternalMemoryMipmappedArrayDesc& description) override;
+  cudaError_t destroyExternalMemory(cudaExternalMemory_t memory) override;
+  cudaError_t importExternalSemaphore(cudaExternalSemaphore_t* semaphore,
+                                      const cudaExternalSemaphoreHandleDesc& description) override;
+  cudaError_t destroyExternalSemaphore(cudaExternalSemaphore_t semaphore) override;
+  cudaError_t signalExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
+                                       const cudaExternalSemaphoreSignalParams* params,
+                                       unsigned int count, cudaStream_t stream) override;
+  cudaError_t waitExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
+                                     const cudaExternalSemaphoreWaitParams* params,
+                                     unsigned int count, cudaStream_t stream) override;
+
+  /// The driver's handle of this device and its primary context (retained on first use, not made
+  /// current), for calls that name two devices (peer access and copies).
+  CUdevice handle() const { return device_; }
+  cudaError_t primaryContext(CUcontext* context);
+
 private:
   cudaError_t loadPtx(const std::string& ptx, CUmodule* module, std::string* log);
   cudaError_t linkPtx(const std::vector<std::string>& units, CUmodule* module, std::string* log);
+  /// A peer given to a two-device call, which is always another DriverDevice of the same platform.
+  static DriverDevice& driverDevice(Device& device) { return static_cast<DriverDevice&>(device); }
+  /// Driver graph node parameters for the Runtime API's (copies and contexts differ) and back.
+  cudaError_t toDriverNodeParams(const cudaGraphNodeParams& params, CUgraphNodeParams* out);
+  cudaError_t toRuntimeNodeParams(CUgraphNode node, cudaGraphNodeParams* out);
 
   const DriverApi& api_;
   CUdevice device_;
@@ -59,6 +332,10 @@ private:
   fatbin::ComputeCapability capability_;
   std::mutex contextMutex_; ///< guards retaining and resetting the primary context
   std::atomic<CUcontext> context_{nullptr};
+  /// cudaSetDeviceFlags was called since the last reset: NVIDIA's runtime then reports
+  /// cudaDeviceMapHost with the flags (host memory is always mappable), which the driver's
+  /// cuDevicePrimaryCtxSetFlags does not accept.
+  std::atomic<bool> flagsSet_{false};
 };
 
 } // namespace ocelot::runtime::driver

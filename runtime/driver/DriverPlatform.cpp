@@ -31,4 +31,47 @@ PlatformResult DriverPlatform::create(const char* library) {
   return {std::move(platform), cudaSuccess, version, {}};
 }
 
+cudaError_t DriverPlatform::driverEntryPoint(const char* symbol, void** function, int cudaVersion,
+                                             unsigned long long flags,
+                                             cudaDriverEntryPointQueryResult* status) {
+  // The flags (default, legacy stream, per-thread stream) and the query results are numbered alike
+  // in both APIs. A symbol the driver does not have is a status, not an error: the call succeeds
+  // with a null function, as with NVIDIA's runtime.
+  CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  *function = nullptr;
+  CUresult result = api_->getProcAddress(symbol, function, cudaVersion, flags, &found);
+  *status = static_cast<cudaDriverEntryPointQueryResult>(found);
+  if (result == CUDA_ERROR_NOT_FOUND || found != CU_GET_PROC_ADDRESS_SUCCESS) {
+    *function = nullptr;
+    return cudaSuccess;
+  }
+  return toCudaError(result);
+}
+
+// cudaLogLevel and CUlogLevel number the levels alike, so the application's callback has the type
+// the driver calls; the handles and iterators are the same types in both APIs.
+cudaError_t DriverPlatform::logsRegisterCallback(cudaLogsCallback_t callback, void* userData,
+                                                 cudaLogsCallbackHandle* handle) {
+  return toCudaError(invoke(api_->logsRegisterCallback, reinterpret_cast<CUlogsCallback>(callback),
+                            userData, handle));
+}
+
+cudaError_t DriverPlatform::logsUnregisterCallback(cudaLogsCallbackHandle handle) {
+  return toCudaError(invoke(api_->logsUnregisterCallback, handle));
+}
+
+cudaError_t DriverPlatform::logsCurrent(cudaLogIterator* iterator, unsigned int flags) {
+  return toCudaError(invoke(api_->logsCurrent, iterator, flags));
+}
+
+cudaError_t DriverPlatform::logsDumpToFile(cudaLogIterator* iterator, const char* path,
+                                           unsigned int flags) {
+  return toCudaError(invoke(api_->logsDumpToFile, iterator, path, flags));
+}
+
+cudaError_t DriverPlatform::logsDumpToMemory(cudaLogIterator* iterator, char* buffer, size_t* size,
+                                             unsigned int flags) {
+  return toCudaError(invoke(api_->logsDumpToMemory, iterator, buffer, size, flags));
+}
+
 } // namespace ocelot::runtime::driver

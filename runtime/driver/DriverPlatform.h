@@ -22,6 +22,17 @@ public:
   int driverVersion() const override { return api_->version; }
   int deviceCount() const override { return static_cast<int>(devices_.size()); }
   Device& device(int ordinal) override { return *devices_[static_cast<size_t>(ordinal)]; }
+  cudaError_t driverEntryPoint(const char* symbol, void** function, int cudaVersion,
+                               unsigned long long flags,
+                               cudaDriverEntryPointQueryResult* status) override;
+  cudaError_t logsRegisterCallback(cudaLogsCallback_t callback, void* userData,
+                                   cudaLogsCallbackHandle* handle) override;
+  cudaError_t logsUnregisterCallback(cudaLogsCallbackHandle handle) override;
+  cudaError_t logsCurrent(cudaLogIterator* iterator, unsigned int flags) override;
+  cudaError_t logsDumpToFile(cudaLogIterator* iterator, const char* path,
+                             unsigned int flags) override;
+  cudaError_t logsDumpToMemory(cudaLogIterator* iterator, char* buffer, size_t* size,
+                               unsigned int flags) override;
 
 private:
   explicit DriverPlatform(std::unique_ptr<DriverApi> api) : api_(std::move(api)) {}

@@ -181,7 +181,7 @@ TEST_F(DriverPath, ImplementedCallsOnADevice) {
   EXPECT_EQ(calls["cudaMemcpyToSymbol(host, host, sizeof(int))"], "13 cudaErrorInvalidSymbol");
   EXPECT_EQ(calls["cudaLaunchKernel(reinterpret_cast<const void*>(&main), dim3(1), dim3(1), args, "
                   "0, 0)"],
-            "98 cudaErrorInvalidDeviceFunction");
+            "400 cudaErrorInvalidResourceHandle"); // NVIDIA's answer for a host function
   EXPECT_EQ(calls["cudaEventElapsedTime(&milliseconds, start, stop)"], "0 cudaSuccess");
   EXPECT_EQ(calls["cudaDeviceReset()"], "0 cudaSuccess");
   EXPECT_NE(run.result.output.find("device count 1"), std::string::npos);
@@ -189,6 +189,104 @@ TEST_F(DriverPath, ImplementedCallsOnADevice) {
   std::string log = run.driverLog();
   EXPECT_EQ(count(log, "launch _Z6kernelPi"), 2u) << log; // <<<0, 1>>> never reaches the driver
   EXPECT_NE(log.find("reset"), std::string::npos);
+}
+
+// Bad arguments Ocelot rejects itself: the same codes as NVIDIA's runtime gave for the same calls
+// on an H100 (CUDA 13.0, driver 580; tests/e2e/programs/bad_arguments.cu), and each also the
+// thread's last error.
+TEST_F(DriverPath, ArgumentValidationMatchesNvidia) {
+  FakeRun run = runWithFakeDriver("validation", "gpu");
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  auto calls = results(run.result.output);
+  const std::map<std::string, std::string> expected = {
+      {"cudaMalloc(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaMalloc(1 PiB)", "cudaErrorMemoryAllocation"},
+      {"cudaMallocHost(1 PiB)", "cudaErrorMemoryAllocation"},
+      {"cudaHostAlloc(flags 0xff00)", "cudaErrorInvalidValue"},
+      {"cudaPointerGetAttributes(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaMemcpy(kind 7)", "cudaErrorInvalidMemcpyDirection"},
+      {"cudaMemcpy(kind -1)", "cudaErrorInvalidMemcpyDirection"},
+      {"cudaMemcpy(nullptr destination)", "cudaErrorInvalidValue"},
+      {"cudaMemcpy(nullptr source)", "cudaErrorInvalidValue"},
+      {"cudaMemcpy(0 bytes)", "cudaSuccess"},
+      {"cudaMemcpyAsync(kind 9)", "cudaErrorInvalidMemcpyDirection"},
+      {"cudaMemset(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaMemsetAsync(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaMemcpy2D(spitch < width)", "cudaErrorInvalidPitchValue"},
+      {"cudaMemcpy2D(dpitch < width)", "cudaErrorInvalidPitchValue"},
+      {"cudaMemset2D(pitch < width)", "cudaErrorInvalidValue"},
+      {"cudaMemcpy3D(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaMemcpyPeer(device 99)", "cudaErrorInvalidDevice"},
+      {"cudaMemcpyToSymbol(size > symbol)", "cudaErrorInvalidValue"},
+      {"cudaMemcpyFromSymbol(offset past end)", "cudaErrorInvalidValue"},
+      {"cudaMemcpyToSymbol(kind DeviceToHost)", "cudaErrorInvalidMemcpyDirection"},
+      {"cudaGetSymbolSize(nullptr)", "cudaErrorInvalidSymbol"},
+      {"cudaFreeArray(nullptr)", "cudaSuccess"},
+      {"cudaMallocArray(0 x 0)", "cudaErrorInvalidValue"},
+      {"cudaMallocArray(7-bit channel)", "cudaErrorInvalidChannelDescriptor"},
+      {"cudaMemGetInfo(nullptr, nullptr)", "cudaSuccess"},
+      {"cudaCreateTextureObject(null resource)", "cudaErrorInvalidValue"},
+      {"cudaSetDevice(99)", "cudaErrorInvalidDevice"},
+      {"cudaSetDevice(-1)", "cudaErrorInvalidDevice"},
+      {"cudaGetDevice(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaGetDeviceCount(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaGetDeviceProperties(device 99)", "cudaErrorInvalidDevice"},
+      {"cudaDeviceGetAttribute(attribute 99999)", "cudaErrorInvalidValue"},
+      {"cudaDeviceGetAttribute(device 99)", "cudaErrorInvalidDevice"},
+      {"cudaDeviceCanAccessPeer(peer 99)", "cudaErrorInvalidDevice"},
+      {"cudaChooseDevice(nullptr properties)", "cudaErrorInvalidValue"},
+      {"cudaDeviceGetByPCIBusId(not a bus id)", "cudaErrorInvalidValue"},
+      {"cudaSetDeviceFlags(0xffff)", "cudaErrorInvalidValue"},
+      {"cudaDeviceSetLimit(limit 99)", "cudaErrorInvalidValue"},
+      {"cudaDeviceGetLimit(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaRuntimeGetVersion(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaDriverGetVersion(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaStreamCreate(nullptr)", "cudaErrorInvalidValue"},
+      {"cudaStreamCreateWithFlags(flags 0x10)", "cudaErrorInvalidValue"},
+      {"cudaStreamWaitEvent(null event)", "cudaErrorInvalidResourceHandle"},
+      {"cudaStreamAddCallback(flags 1)", "cudaErrorInvalidValue"},
+      {"cudaEventCreateWithFlags(flags 0x80)", "cudaErrorInvalidValue"},
+      {"cudaEventRecord(null event)", "cudaErrorInvalidResourceHandle"},
+      {"cudaEventQuery(null event)", "cudaErrorInvalidResourceHandle"},
+      {"cudaLaunchKernel(2048 threads)", "cudaErrorInvalidValue"},
+      {"cudaLaunchKernel(block 32 x 32 x 2)", "cudaErrorInvalidValue"},
+      {"cudaLaunchKernel(blockDim.z 65)", "cudaErrorInvalidValue"},
+      {"cudaLaunchKernel(zero grid)", "cudaErrorInvalidValue"},
+      {"cudaLaunchKernel(zero block)", "cudaErrorInvalidValue"},
+      {"cudaLaunchKernel(gridDim.y 65536)", "cudaErrorInvalidValue"},
+      {"cudaLaunchKernel(nullptr function)", "cudaErrorInvalidDeviceFunction"},
+      {"cudaLaunchKernel(host function)", "cudaErrorInvalidResourceHandle"},
+      {"<<<1, 1025>>>", "cudaErrorInvalidValue"},
+      {"cudaFuncSetAttribute(attribute 999)", "cudaErrorInvalidValue"},
+      {"cudaFuncGetAttributes(nullptr function)", "cudaErrorInvalidDeviceFunction"},
+      {"cudaFuncGetAttributes(host function)", "cudaErrorInvalidResourceHandle"},
+      {"cudaOccupancyMaxActiveBlocksPerMultiprocessor(block 0)", "cudaErrorInvalidValue"},
+      {"cudaGraphInstantiate(null graph)", "cudaErrorInvalidValue"},
+      {"cudaGraphLaunch(null exec)", "cudaErrorInvalidValue"},
+      {"valid launch afterwards", "cudaSuccess"},
+      {"cudaFree", "cudaSuccess"},
+  };
+  EXPECT_GE(expected.size(), 60u);
+  for (const auto& [call, error] : expected) {
+    auto found = calls.find(call);
+    ASSERT_NE(found, calls.end()) << call << " missing from\n" << run.result.output;
+    // "<code> <name> | last <name>": the call's result, then what cudaGetLastError returned.
+    EXPECT_NE(found->second.find(" " + error + " | last " + error), std::string::npos)
+        << call << " -> " << found->second;
+  }
+}
+
+// Sixteen host threads, each creating and destroying streams and events, allocating, launching
+// (<<<>>> and cudaLaunchKernel), enqueuing host functions and copying, with one thread-local error
+// per iteration: every call succeeds and every launch reaches the driver.
+TEST_F(DriverPath, ManyThreadsUseTheRuntimeAtOnce) {
+  FakeRun run = runWithFakeDriver("stress_threads", "gpu");
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  EXPECT_NE(run.result.output.find("host functions 1600/1600"), std::string::npos)
+      << run.result.output;
+  std::string log = run.driverLog();
+  EXPECT_EQ(count(log, "load ptx module"), 1u);
+  EXPECT_EQ(count(log, "launch _Z5touchPii"), 3200u);
 }
 
 } // namespace

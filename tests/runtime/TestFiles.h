@@ -43,7 +43,10 @@ struct CommandResult {
 
 /// The environment every program of the tests runs with. In sanitizer builds Ocelot's library
 /// brings the sanitizer runtime into programs that were not built with it; this lets that work.
-inline const char* kProgramEnvironment = "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ";
+/// OCELOT_DEVICE=gpu keeps Ocelot on the driver path these tests compare with NVIDIA's runtime
+/// (without it, a machine without a GPU runs the programs on Ocelot's CPU back end instead).
+inline const char* kProgramEnvironment =
+    "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 OCELOT_DEVICE=gpu ";
 
 inline CommandResult runCommand(const std::string& command) {
   CommandResult result;

@@ -22,6 +22,7 @@ int main() {
   CHECK(cudaEventCreateWithFlags(&on_nonblocking, cudaEventDisableTiming));
   CHECK(cudaDeviceSynchronize());
   e2e::Gate gate;
+  e2e::preload(write_value);
 
   // Case 1: a blocking stream is held; the NULL stream must wait, a non-blocking stream must not.
   gate.close_on(blocking);

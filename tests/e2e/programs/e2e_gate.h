@@ -27,6 +27,17 @@ __global__ void e2e_gate_kernel(const volatile int* flag, int generation, volati
 
 namespace e2e {
 
+// Under lazy loading (CUDA's default), a kernel's first launch loads its code, and loading waits
+// for the device to go idle: a kernel launched for the first time while a gate is closed waits
+// for the gate, which never opens. Tests load every kernel they launch behind a gate first.
+template <class... Kernels> void preload(Kernels... kernels) {
+  auto load = [](auto kernel) {
+    cudaFuncAttributes attributes;
+    CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  };
+  (load(kernels), ...);
+}
+
 class Gate {
 public:
   Gate() {
@@ -34,6 +45,7 @@ public:
     host_[0] = 0;
     host_[1] = 0;
     CHECK(cudaHostGetDevicePointer(&dev_, host_, 0));
+    preload(e2e_gate_kernel);
   }
   ~Gate() { cudaFreeHost(host_); }
   Gate(const Gate&) = delete;

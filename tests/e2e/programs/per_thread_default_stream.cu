@@ -19,6 +19,7 @@ int main() {
   CHECK(cudaMemset(d, 0, 8 * sizeof(int)));
   CHECK(cudaDeviceSynchronize());
   e2e::Gate gate;
+  e2e::preload(write_value);
   cudaEvent_t ev_a, ev_legacy;
   CHECK(cudaEventCreateWithFlags(&ev_a, cudaEventDisableTiming));
   CHECK(cudaEventCreateWithFlags(&ev_legacy, cudaEventDisableTiming));

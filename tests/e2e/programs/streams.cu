@@ -74,6 +74,7 @@ int main() {
 
   // Busy stream: plain is held by the gate; nonblocking waits on an event recorded after it.
   e2e::Gate gate;
+  e2e::preload(write_value, copy_plus);
   cudaEvent_t after_gate;
   CHECK(cudaEventCreateWithFlags(&after_gate, cudaEventDisableTiming));
   gate.close_on(plain);

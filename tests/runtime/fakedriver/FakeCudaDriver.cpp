@@ -117,6 +117,28 @@ CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
     *value = 132;
     break;
+  // An H100's launch limits, which the runtime checks before it launches.
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+    *value = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+    *value = 64;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+    *value = 2147483647;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+    *value = 65535;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+    *value = 49152;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    *value = 232448;
+    break;
   default:
     *value = 1;
   }
@@ -152,8 +174,12 @@ CUresult cuCtxSetCurrent(CUcontext context) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuCtxSynchronize(void) {
-  return tCurrent == primaryContext() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+// What cuGetProcAddress("cuCtxSynchronize", 13000) returns: the CUDA 13 signature, which names the
+// context (null: the current one).
+CUresult cuCtxSynchronize_v2(CUcontext context) {
+  if (context == nullptr)
+    context = tCurrent;
+  return context == primaryContext() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
 CUresult cuMemAlloc(CUdeviceptr* pointer, size_t bytes) {
@@ -331,6 +357,86 @@ CUresult cuEventElapsedTime(float* milliseconds, CUevent, CUevent) {
   return CUDA_SUCCESS;
 }
 
+// --- Host memory, host functions, launches with attributes: enough for the runtime's own
+// validation and the thread stress test to reach the driver. Host allocations are tracked so that
+// cuPointerGetAttributes and cuMemFreeHost can tell them from other memory.
+std::map<void*, size_t>& hostAllocations() {
+  static std::map<void*, size_t> allocations;
+  return allocations;
+}
+
+CUresult cuMemHostAlloc(void** pointer, size_t bytes, unsigned int) {
+  if (bytes > (size_t{1} << 40))
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *pointer = std::calloc(1, bytes);
+  std::lock_guard lock(gMutex);
+  hostAllocations()[*pointer] = bytes;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeHost(void* pointer) {
+  {
+    std::lock_guard lock(gMutex);
+    if (hostAllocations().erase(pointer) == 0)
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  std::free(pointer);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuPointerGetAttributes(unsigned int count, CUpointer_attribute* attributes, void** data,
+                                CUdeviceptr pointer) {
+  bool host = false;
+  {
+    std::lock_guard lock(gMutex);
+    host = hostAllocations().count(reinterpret_cast<void*>(pointer)) != 0;
+  }
+  for (unsigned int i = 0; i < count; ++i) {
+    switch (attributes[i]) {
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+      *static_cast<unsigned int*>(data[i]) = host ? CU_MEMORYTYPE_HOST : 0;
+      break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+      *static_cast<int*>(data[i]) = host ? 0 : -2;
+      break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+      *static_cast<CUdeviceptr*>(data[i]) = host ? pointer : 0;
+      break;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+      *static_cast<void**>(data[i]) = host ? reinterpret_cast<void*>(pointer) : nullptr;
+      break;
+    default:
+      *static_cast<int*>(data[i]) = 0;
+    }
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchHostFunc(CUstream, CUhostFn function, void* userData) {
+  // The fake device has no queue: earlier work is "done", so the function runs now.
+  function(userData);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction function, void**, void**) {
+  std::string line = "launchEx " + *reinterpret_cast<std::string*>(function) + " grid " +
+                     std::to_string(config->gridDimX) + " block " +
+                     std::to_string(config->blockDimX);
+  for (unsigned int i = 0; i < config->numAttrs; ++i)
+    line += " attribute " + std::to_string(config->attrs[i].id);
+  log(line);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetFlags(CUstream, unsigned int* flags) {
+  *flags = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecordWithFlags(CUevent, CUstream, unsigned int) {
+  return CUDA_SUCCESS;
+}
+
 CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, cuuint64_t,
                           CUdriverProcAddressQueryResult* status) {
   // Name -> function, as a real driver resolves them for cudaVersion 13000. The names the runtime
@@ -349,7 +455,7 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
       {"cuDevicePrimaryCtxReset", reinterpret_cast<void*>(&cuDevicePrimaryCtxReset)},
       {"cuCtxGetCurrent", reinterpret_cast<void*>(&cuCtxGetCurrent)},
       {"cuCtxSetCurrent", reinterpret_cast<void*>(&cuCtxSetCurrent)},
-      {"cuCtxSynchronize", reinterpret_cast<void*>(&cuCtxSynchronize)},
+      {"cuCtxSynchronize", reinterpret_cast<void*>(&cuCtxSynchronize_v2)},
       {"cuMemAlloc", reinterpret_cast<void*>(&cuMemAlloc)},
       {"cuMemFree", reinterpret_cast<void*>(&cuMemFree)},
       {"cuMemGetInfo", reinterpret_cast<void*>(&cuMemGetInfo)},
@@ -378,6 +484,13 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
       {"cuEventSynchronize", reinterpret_cast<void*>(&cuEventSynchronize)},
       {"cuEventQuery", reinterpret_cast<void*>(&cuEventQuery)},
       {"cuEventElapsedTime", reinterpret_cast<void*>(&cuEventElapsedTime)},
+      {"cuMemHostAlloc", reinterpret_cast<void*>(&cuMemHostAlloc)},
+      {"cuMemFreeHost", reinterpret_cast<void*>(&cuMemFreeHost)},
+      {"cuPointerGetAttributes", reinterpret_cast<void*>(&cuPointerGetAttributes)},
+      {"cuLaunchHostFunc", reinterpret_cast<void*>(&cuLaunchHostFunc)},
+      {"cuLaunchKernelEx", reinterpret_cast<void*>(&cuLaunchKernelEx)},
+      {"cuStreamGetFlags", reinterpret_cast<void*>(&cuStreamGetFlags)},
+      {"cuEventRecordWithFlags", reinterpret_cast<void*>(&cuEventRecordWithFlags)},
   };
   auto found = kFunctions.find(symbol);
   bool ok = found != kFunctions.end() && cudaVersion >= 13000;

@@ -1,0 +1,28 @@
+#include "runtime/core/PlatformSelection.h"
+
+#include "runtime/cpu/CpuPlatform.h"
+#include "runtime/driver/DriverPlatform.h"
+
+#include <cstdlib>
+#include <string_view>
+
+namespace ocelot::runtime {
+
+PlatformResult selectPlatform() {
+  const char* requested = std::getenv("OCELOT_DEVICE");
+  const std::string_view device = requested != nullptr ? requested : "";
+  if (device == "cpu")
+    return cpu::CpuPlatform::create();
+  PlatformResult driver = driver::DriverPlatform::create();
+  if (driver.platform || device == "gpu")
+    return driver;
+  // No driver, a driver too old, or no GPU: Ocelot's CPU back end runs the program instead.
+  if (driver.error == cudaErrorInsufficientDriver || driver.error == cudaErrorNoDevice) {
+    PlatformResult cpu = cpu::CpuPlatform::create();
+    if (cpu.platform)
+      return cpu;
+  }
+  return driver;
+}
+
+} // namespace ocelot::runtime

@@ -1,0 +1,40 @@
+// The runtime's side of the instrumentation framework: the one hook in the launch path. Everything
+// else (instrumented modules, buffers, readback, profiles) is in runtime/instrumentation.
+
+#include "runtime/core/Runtime.h"
+#include "runtime/instrumentation/InstrumentationRuntime.h"
+
+namespace ocelot::runtime {
+
+instrumentation::InstrumentationRuntime& Runtime::instrumentation() {
+  std::call_once(instrumentationOnce_, [this] {
+    instrumentation_ =
+        std::make_shared<instrumentation::InstrumentationRuntime>(logger_, pipeline_);
+  });
+  return *instrumentation_;
+}
+
+void Runtime::forgetInstrumentation(int ordinal) {
+  instrumentation().forgetDevice(ordinal);
+}
+
+std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Device& device,
+                                                       int ordinal, const LaunchParams& params) {
+  instrumentation::InstrumentationRuntime& framework = instrumentation();
+  if (!framework.active()) // one atomic load once configured
+    return std::nullopt;
+  // Only kernels the application registered have PTX Ocelot can instrument; library kernels
+  // (cudaLibrary_t) run as they are.
+  const RegisteredFunction* registered = registry_.findLaunchable(function);
+  if (registered == nullptr || registered->owner == nullptr)
+    return std::nullopt;
+  LoadedModule* module = nullptr;
+  if (modules_.get(*registered->owner, ordinal, device, &module) != cudaSuccess)
+    return std::nullopt; // the normal path reports the error
+  instrumentation::LaunchSite site{
+      device,           ordinal, *registered->owner,      registered->deviceName,
+      module->handle(), params,  framework.nextLaunchId()};
+  return framework.launch(site);
+}
+
+} // namespace ocelot::runtime
