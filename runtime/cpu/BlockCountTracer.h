@@ -1,0 +1,35 @@
+#pragma once
+
+#include "runtime/cpu/ExecutionTracer.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace ocelot::runtime::cpu {
+
+/// The trace the CPU device writes when OCELOT_CPU_TRACE_OUTPUT names a file: for every launch,
+/// one JSON line with the kernel, its launch number and how many threads entered each basic block
+/// of the original PTX (function name and IR block index, as BasicBlockCounter reports them).
+/// CI compares these exact counts with the bbcount instrumentor's (tests/cpu/compare-bbcount.py).
+class BlockCountTracer final : public ExecutionTracer {
+public:
+  explicit BlockCountTracer(std::string path) : path_(std::move(path)) {}
+
+  void launchBegin(const DecodedKernel& kernel) override;
+  void launchEnd(const DecodedKernel& kernel) override;
+  void blockEntered(const TraceSite& site, uint32_t block, LaneMask active) override;
+  void launchRejected(const DecodedKernel& kernel) override;
+
+private:
+  std::string path_;
+  std::mutex mutex_;
+  std::unique_ptr<std::atomic<uint64_t>[]> counts_;
+  size_t blockCount_ = 0;
+  std::map<std::string, uint64_t> launches_;
+};
+
+} // namespace ocelot::runtime::cpu

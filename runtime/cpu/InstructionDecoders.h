@@ -1,0 +1,84 @@
+#pragma once
+
+#include "ir/InstructionForm.h"
+#include "ir/Statement.h"
+#include "runtime/cpu/DecodedKernel.h"
+#include "runtime/cpu/HalfPrecision.h"
+#include "runtime/cpu/OperandDecoder.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ocelot::runtime::cpu {
+
+/// What a family decoder gets: the IR instruction, the operand decoder of its function and the
+/// decoded instruction to fill in (guard, source and control were set by the kernel decoder).
+struct DecodeContext {
+  const ir::Instruction& instruction;
+  const ir::InstructionForm& form;
+  OperandDecoder& operands;
+  DecodedInstruction& out;
+  std::string error;
+
+  size_t operandCount() const { return instruction.operands().size(); }
+  const ir::Operand& operand(size_t index) const { return instruction.operands()[index]; }
+  bool has(std::string_view modifier) const { return form.hasModifier(modifier); }
+  /// The instruction type: the last type modifier (`cvt.f32.s32` -> s32 is the source; use
+  /// firstType() for the destination).
+  std::optional<ir::ScalarType> type() const { return form.lastType(); }
+  std::optional<ir::ScalarType> firstType() const { return form.firstType(); }
+
+  bool fail(std::string message) {
+    if (error.empty())
+      error = std::move(message);
+    return false;
+  }
+  /// "unsupported" with the reason, for forms the CPU device does not implement.
+  bool unsupported(std::string_view what = {}) {
+    return fail(what.empty() ? "not supported by the CPU device"
+                             : "not supported by the CPU device (" + std::string(what) + ")");
+  }
+  bool expectOperands(size_t count) {
+    return operandCount() == count ? true : fail("expected " + std::to_string(count) + " operands");
+  }
+  bool ok() const { return error.empty() && operands.ok(); }
+
+  uint32_t destination(size_t index) { return operands.destination(operand(index)); }
+  uint32_t source(size_t index, ir::ScalarType type) {
+    return operands.source(operand(index), type);
+  }
+  uint32_t predicateDestination(size_t index) {
+    return operands.predicateDestination(operand(index));
+  }
+  uint32_t predicateSource(size_t index) { return operands.predicateSource(operand(index)); }
+
+  /// .rn/.rz/.rm/.rp (and the integer-rounding .rni/.rzi/.rmi/.rpi), or `fallback`.
+  RoundingMode rounding(RoundingMode fallback) const;
+  /// Whether a rounding modifier was written at all.
+  bool hasRounding() const;
+  bool hasIntegerRounding() const;
+};
+
+/// Decodes one family of instructions into `context.out`. Returns false with context.error set.
+using FamilyDecoder = bool (*)(DecodeContext& context);
+
+/// The decoder for an opcode, or nullptr when the CPU device has none.
+FamilyDecoder familyDecoder(std::string_view opcode);
+
+// Families (one file each).
+bool decodeIntegerArithmetic(DecodeContext& context);
+bool decodeFloatArithmetic(DecodeContext& context);
+bool decodeHalfArithmetic(DecodeContext& context);
+bool decodeLogic(DecodeContext& context);
+bool decodeComparison(DecodeContext& context);
+bool decodeMove(DecodeContext& context);
+bool decodeConversion(DecodeContext& context);
+bool decodeMemory(DecodeContext& context);
+bool decodeAtomic(DecodeContext& context);
+bool decodeWarp(DecodeContext& context);
+bool decodeTexture(DecodeContext& context);
+bool decodeAsyncCopy(DecodeContext& context);
+bool decodeHint(DecodeContext& context);
+
+} // namespace ocelot::runtime::cpu

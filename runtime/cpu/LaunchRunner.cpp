@@ -1,0 +1,114 @@
+#include "runtime/cpu/LaunchRunner.h"
+
+#include "runtime/cpu/ExecutionTracer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+namespace ocelot::runtime::cpu {
+
+uint32_t defaultWorkerCount() {
+  if (const char* value = std::getenv("OCELOT_CPU_WORKERS")) {
+    const long parsed = std::strtol(value, nullptr, 10);
+    if (parsed > 0 && parsed <= 1024)
+      return static_cast<uint32_t>(parsed);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+LaunchRunner::LaunchRunner(uint32_t workers) : pool_(workers) {
+  for (uint32_t i = 0; i < pool_.size(); ++i)
+    executors_.push_back(std::make_unique<CtaExecutor>(i));
+}
+
+uint64_t LaunchRunner::threadInstructions() const {
+  uint64_t total = 0;
+  for (const auto& executor : executors_)
+    total += executor->threadInstructions();
+  return total;
+}
+
+/// Cooperative launches: every CTA is resident at once, as grid.sync() needs. The CTAs take turns
+/// on the calling thread, each giving its ready warps a time slice per turn, so CTAs spinning on
+/// each other's progress always get it.
+void runCooperative(LaunchState& launch, std::string* output) {
+  const uint64_t ctas = launch.ctaCount();
+  std::vector<std::unique_ptr<CtaExecutor>> executors;
+  std::vector<std::string> outputs(ctas);
+  std::vector<bool> done(ctas, false);
+  for (uint64_t cta = 0; cta < ctas; ++cta) {
+    executors.push_back(std::make_unique<CtaExecutor>(static_cast<uint32_t>(cta % launch.smCount)));
+    executors.back()->begin(launch, cta, &outputs[cta]);
+  }
+  uint64_t remaining = ctas;
+  while (remaining != 0) {
+    for (uint64_t cta = 0; cta < ctas && remaining != 0; ++cta) {
+      if (done[cta])
+        continue;
+      const CtaExecutor::Step step = executors[cta]->step();
+      if (step == CtaExecutor::Step::Faulted) {
+        remaining = 0;
+        break;
+      }
+      if (step == CtaExecutor::Step::Done) {
+        done[cta] = true;
+        --remaining;
+      }
+    }
+  }
+  for (const std::string& text : outputs)
+    *output += text;
+}
+
+void LaunchRunner::run(LaunchState& launch, std::string* output) {
+  if (launch.cooperative) {
+    if (launch.tracer != nullptr)
+      launch.tracer->launchBegin(*launch.kernel);
+    runCooperative(launch, output);
+    if (launch.tracer != nullptr)
+      launch.tracer->launchEnd(*launch.kernel);
+    return;
+  }
+  std::atomic<uint64_t> next{0};
+  const uint64_t ctas = launch.ctaCount();
+  const uint32_t used = launch.options.deterministic
+                            ? 1
+                            : static_cast<uint32_t>(std::min<uint64_t>(pool_.size(), ctas));
+  if (launch.tracer != nullptr)
+    launch.tracer->launchBegin(*launch.kernel);
+  auto job = [&](uint32_t worker) {
+    if (worker >= used)
+      return;
+    std::vector<std::pair<uint64_t, std::string>> produced;
+    for (;;) {
+      const uint64_t cta = next.fetch_add(1, std::memory_order_relaxed);
+      if (cta >= ctas || launch.abort.load(std::memory_order_relaxed))
+        break;
+      std::string text;
+      const bool ok = executors_[worker]->run(launch, cta, &text);
+      if (!text.empty())
+        produced.emplace_back(cta, std::move(text));
+      if (!ok)
+        break;
+    }
+    if (!produced.empty()) {
+      std::lock_guard lock(launch.outputMutex);
+      for (auto& item : produced)
+        launch.output.push_back(std::move(item));
+    }
+  };
+  if (used <= 1)
+    job(0);
+  else
+    pool_.run(job);
+  std::stable_sort(launch.output.begin(), launch.output.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& item : launch.output)
+    *output += item.second;
+  if (launch.tracer != nullptr)
+    launch.tracer->launchEnd(*launch.kernel);
+}
+
+} // namespace ocelot::runtime::cpu

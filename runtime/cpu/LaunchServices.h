@@ -1,0 +1,91 @@
+#pragma once
+
+#include "runtime/cpu/DecodedKernel.h"
+#include "runtime/cpu/Fault.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+#include <vector_types.h>
+
+namespace ocelot::runtime::cpu {
+
+class DeviceMemory;
+class ExecutionTracer;
+struct TextureObject;
+
+/// The device malloc() heap: allocations from device memory, bounded by cudaLimitMallocHeapSize.
+class DeviceHeap {
+public:
+  DeviceHeap(DeviceMemory& memory, size_t limit) : memory_(memory), limit_(limit) {}
+  uint64_t allocate(uint64_t bytes);
+  void release(uint64_t address);
+  void setLimit(size_t limit) { limit_ = limit; }
+  size_t limit() const { return limit_; }
+
+private:
+  DeviceMemory& memory_;
+  std::mutex mutex_;
+  size_t limit_;
+  size_t used_ = 0;
+  std::vector<std::pair<uint64_t, size_t>> live_;
+};
+
+/// Options of the CPU device that change how launches run (read from the environment by the
+/// device, settable by tests).
+struct ExecutionOptions {
+  bool memcheck = false;      ///< OCELOT_MEMCHECK=1: exact allocation bounds on every access
+  uint32_t watchdogMs = 0;    ///< OCELOT_CPU_WATCHDOG_MS: 0 = no watchdog
+  uint32_t workers = 0;       ///< OCELOT_CPU_WORKERS: 0 = one per core
+  bool deterministic = false; ///< OCELOT_CPU_DETERMINISTIC=1: one worker, CTAs in order
+  uint32_t stackBytes = 1024; ///< cudaLimitStackSize: local memory per thread beyond frames
+};
+
+/// One launch as every worker sees it: the kernel, its geometry and parameters, and what the
+/// launch produces besides memory writes (printf output, the first fault).
+struct LaunchState {
+  const DecodedKernel* kernel = nullptr;
+  dim3 grid, block;
+  uint32_t dynamicShared = 0;
+  uintptr_t parameters = 0; ///< the parameter buffer in device memory
+  uint64_t gridId = 0;
+  uint64_t gridWorkspace = 0; ///< cooperative launches: zeroed device memory for grid.sync()
+  bool cooperative = false;   ///< every CTA resident at once (interleaved on one worker)
+  uint32_t smCount = 1;
+  DeviceMemory* memory = nullptr;
+  DeviceHeap* heap = nullptr;
+  ExecutionTracer* tracer = nullptr;
+  /// Texture and surface objects by handle - 1 (see TextureObjects.h).
+  TextureObject* const* textures = nullptr;
+  uint32_t textureCount = 0;
+  ExecutionOptions options;
+  std::chrono::steady_clock::time_point deadline;
+
+  /// Set when a CTA faults: the other workers stop taking CTAs.
+  std::atomic<bool> abort{false};
+  std::mutex faultMutex;
+  std::string faultMessage;
+  FaultKind faultKind = FaultKind::None;
+
+  /// printf output by CTA (merged in CTA order when the launch ends, so that output does not
+  /// depend on how CTAs were spread over workers).
+  std::mutex outputMutex;
+  std::vector<std::pair<uint64_t, std::string>> output;
+
+  uint64_t ctaCount() const { return uint64_t{grid.x} * grid.y * grid.z; }
+  uint32_t threadsPerCta() const { return block.x * block.y * block.z; }
+  /// Records the first fault (later ones are dropped, as a GPU reports one error).
+  void recordFault(FaultKind kind, std::string message);
+};
+
+/// What a builtin function call (vprintf, malloc, free, __assertfail) reaches besides the warp.
+struct LaunchServices {
+  LaunchState* launch = nullptr;
+  std::string* ctaOutput = nullptr; ///< this CTA's printf output
+  uint64_t ctaIndex = 0;
+};
+
+} // namespace ocelot::runtime::cpu

@@ -1,0 +1,77 @@
+#include <cstdio>
+extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+#define TILE 16
+extern "C" __global__ void matmul(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+  float sum = 0;
+  for (int t = 0; t < n / TILE; ++t) {
+    As[threadIdx.y][threadIdx.x] = A[row * n + t * TILE + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+    __syncthreads();
+  }
+  C[row * n + col] = sum;
+}
+extern "C" __global__ void reduce(const int* in, int* out, int n) {
+  extern __shared__ int s[];
+  int tid = threadIdx.x;
+  int i = blockIdx.x * blockDim.x * 2 + threadIdx.x;
+  int v = 0;
+  if (i < n)
+    v = in[i];
+  if (i + blockDim.x < n)
+    v += in[i + blockDim.x];
+  s[tid] = v;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 32; stride >>= 1) {
+    if (tid < stride)
+      s[tid] += s[tid + stride];
+    __syncthreads();
+  }
+  if (tid < 32) {
+    v = s[tid] + s[tid + 32];
+    for (int o = 16; o > 0; o >>= 1)
+      v += __shfl_down_sync(0xffffffff, v, o);
+    if (tid == 0)
+      atomicAdd(out, v);
+  }
+}
+__device__ int fib(int n) {
+  return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+extern "C" __global__ void recursion(int* out) {
+  out[threadIdx.x] = fib(threadIdx.x % 12);
+}
+extern "C" __global__ void printer(int k) {
+  if (threadIdx.x < 2)
+    printf("hello %d from %d %f %s\n", k, threadIdx.x, 1.5, "str");
+}
+extern "C" __global__ void oob(int* p) {
+  p[threadIdx.x * 1000000] = 1;
+}
+extern "C" __global__ void spin(volatile int* p) {
+  while (*p == 0) {
+  }
+}
+extern "C" __global__ void divergent_barrier(int* p) {
+  if (threadIdx.x < 16)
+    __syncthreads();
+  p[threadIdx.x] = 1;
+}
+extern "C" __global__ void trapper() {
+  __trap();
+}
+extern "C" __global__ void mallocer(int* out) {
+  int* q = (int*)malloc(16);
+  q[0] = threadIdx.x;
+  out[threadIdx.x] = q[0] * 2;
+  free(q);
+}
