@@ -69,7 +69,16 @@ IRBuilder::IRBuilder(BasicBlock& block, IRChangeListener* listener)
 
 size_t IRBuilder::startIndex(const BasicBlock& block) {
   const auto& statements = block.statements();
+  // A block may start with the `}` of an inline-asm scope and then its label: code must go after
+  // the last label before the first instruction, where branches enter the block.
   size_t i = 0;
+  for (size_t j = 0; j < statements.size(); ++j) {
+    Statement::Kind kind = statements[j]->kind();
+    if (kind == Statement::Kind::Instruction)
+      break;
+    if (kind == Statement::Kind::Label)
+      i = j + 1;
+  }
   while (i < statements.size()) {
     Statement::Kind kind = statements[i]->kind();
     if (kind != Statement::Kind::Label && kind != Statement::Kind::Declaration &&

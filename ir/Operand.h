@@ -14,6 +14,8 @@ struct RegisterRef {
   uint32_t declarator = 0; ///< index into Function::registerDeclarators()
   uint32_t index = 0;      ///< element of a %r<N> range; 0 for a named register
   friend auto operator<=>(const RegisterRef&, const RegisterRef&) = default;
+  // Declared explicitly: g++ 12 otherwise warns "used but never defined" in some units.
+  friend bool operator==(const RegisterRef&, const RegisterRef&) = default;
 };
 
 using LabelId = uint32_t; ///< index into Function::labels()

@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
-# Ocelot's main job on this machine: build the demo CUDA program of the repo and show what Ocelot
-# sees in it. (Until the runtime lands, this is the PTX front end: parse, statistics, round trip
-# through ptxas.)
+# Ocelot's main job: build the repo's demo CUDA program with nvcc (a normal `-cudart shared`
+# executable, nothing Ocelot-specific), run it unmodified under Ocelot with the basic-block counter
+# and the CTA clock, and print the profile. It runs on the GPU when there is one and on Ocelot's CPU
+# back end otherwise (OCELOT_MAIN_JOB_DEVICE=cpu|gpu forces one).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${OCELOT_BUILD_DIR:-$root/build}
 export PATH="/usr/local/cuda/bin:$PATH"
 work="$build/main-job"
 mkdir -p "$work"
-arch=${OCELOT_PTX_ARCH:-compute_90}
-echo "== nvcc: tools/demo/histogram_demo.cu -> PTX ($arch, -lineinfo)"
-nvcc -ptx -arch="$arch" -lineinfo "$root/tools/demo/histogram_demo.cu" -o "$work/histogram_demo.ptx"
-echo "== ocelot ptx stats"
-"$build/tools/ocelot" ptx stats "$work/histogram_demo.ptx"
-echo "== ocelot ptx emit, then ptxas on the original and on Ocelot's output"
-"$build/tools/ocelot" ptx emit "$work/histogram_demo.ptx" -o "$work/histogram_demo.ocelot.ptx"
-sm=${arch/compute_/sm_}
-ptxas -arch="$sm" "$work/histogram_demo.ptx" -o "$work/original.cubin"
-ptxas -arch="$sm" "$work/histogram_demo.ocelot.ptx" -o "$work/ocelot.cubin"
-python3 "$root/scripts/cubin-compare.py" "$work/original.cubin" "$work/ocelot.cubin"
+
+echo "== nvcc: tools/demo/histogram_demo.cu -> $work/histogram_demo"
+nvcc -O2 -std=c++17 -lineinfo --cudart=shared \
+  -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90 \
+  "$root/tools/demo/histogram_demo.cu" -o "$work/histogram_demo"
+
+device=${OCELOT_MAIN_JOB_DEVICE:-}
+if [ -z "$device" ]; then
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    device=gpu
+  else
+    device=cpu
+  fi
+fi
+echo "== ocelot run -i bbcount,ctaclock --device $device (profile: $work/profile.json)"
+"$build/tools/ocelot" run -i bbcount,ctaclock --device "$device" -o "$work/profile.json" \
+  -- "$work/histogram_demo"
+echo "== profile written to $work/profile.json ($(wc -c <"$work/profile.json") bytes)"

@@ -11,4 +11,10 @@ int runPtxCommand(const std::vector<std::string>& args);
 /// `ocelot ptx cfg FILE ...`; `args` excludes "ocelot ptx cfg".
 int runPtxCfgCommand(const std::vector<std::string>& args);
 
+/// `ocelot ptx instrument -i LIST FILE ...`; `args` excludes "ocelot ptx instrument".
+int runPtxInstrumentCommand(const std::vector<std::string>& args);
+
+/// `ocelot run [options] -- APP ARGS...`; `args` excludes "ocelot run".
+int runRunCommand(const std::vector<std::string>& args, const char* self);
+
 } // namespace ocelot::tools

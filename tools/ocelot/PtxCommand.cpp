@@ -5,8 +5,9 @@
 #include "ir/Parser.h"
 #include "tools/ocelot/Commands.h"
 
-#include <algorithm>
 #include <boost/program_options.hpp>
+
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -77,7 +78,7 @@ void printStatistics(const ir::Module& module, std::ostream& out) {
 }
 
 void printUsage(std::ostream& out, const po::options_description& options) {
-  out << "usage: ocelot ptx <parse|emit|stats|cfg> FILE [options]\n\n" << options;
+  out << "usage: ocelot ptx <parse|emit|stats|cfg|instrument> FILE [options]\n\n" << options;
 }
 
 } // namespace
@@ -85,6 +86,8 @@ void printUsage(std::ostream& out, const po::options_description& options) {
 int runPtxCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "cfg") // implemented in PtxCfgCommand.cpp
     return runPtxCfgCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (!args.empty() && args[0] == "instrument") // implemented in PtxInstrumentCommand.cpp
+    return runPtxInstrumentCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "output,o", po::value<std::string>(), "emit: write the PTX to this file instead of stdout")(

@@ -17,6 +17,10 @@ void printUsage(std::ostream& out) {
          "  ptx stats FILE     functions, basic blocks, instructions and an opcode histogram\n"
          "  ptx cfg FILE --function NAME [--dot]\n"
          "                     the control-flow graph with dominators and loops\n"
+         "  ptx instrument -i bbcount|bbcount-thread|ctaclock FILE\n"
+         "                     the PTX a module becomes under instrumentation\n"
+         "  run [-i LIST] [--kernel RE] [--launches N:M] [-o profile.json] -- APP ARGS\n"
+         "                     run an unmodified CUDA application under Ocelot's runtime\n"
          "\n"
          "Run `ocelot <command> --help` for the options of a command.\n";
 }
@@ -34,6 +38,8 @@ int main(int argc, char** argv) {
   try {
     if (command == "ptx")
       return ocelot::tools::runPtxCommand(args);
+    if (command == "run")
+      return ocelot::tools::runRunCommand(args, argv[0]);
   } catch (const std::exception& e) {
     std::cerr << "ocelot: " << e.what() << "\n";
     return 2;

@@ -1,0 +1,33 @@
+# `cmake --install`: Ocelot's libcudart.so.13, the `ocelot` tool, the headers of the public API
+# (ocelot/, and ir/ and passes/ which the instrumentor interface exposes), and a CMake package so
+# that clients and plugin authors can write find_package(Ocelot):
+#   Ocelot::cudart  the runtime with the in-process API (ocelot/ocelot.h, version node OCELOT_1)
+#   Ocelot::plugin  headers and C++ standard only: a plugin's references to Ocelot resolve against
+#                   the libcudart.so.13 that loads it
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(OCELOT_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/Ocelot)
+set(OCELOT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Ocelot)
+
+install(TARGETS ocelot_cudart EXPORT OcelotTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${OCELOT_INSTALL_INCLUDEDIR})
+install(TARGETS ocelot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+foreach(dir ocelot ir passes)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${OCELOT_INSTALL_INCLUDEDIR}/${dir}
+          FILES_MATCHING PATTERN "*.h" PATTERN "parser" EXCLUDE)
+endforeach()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/plugins/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/ocelot/examples/plugins)
+
+install(EXPORT OcelotTargets NAMESPACE Ocelot:: DESTINATION ${OCELOT_INSTALL_CMAKEDIR})
+set_target_properties(ocelot_cudart PROPERTIES EXPORT_NAME cudart)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/OcelotConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/OcelotConfig.cmake INSTALL_DESTINATION ${OCELOT_INSTALL_CMAKEDIR}
+  PATH_VARS OCELOT_INSTALL_INCLUDEDIR)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/OcelotConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/OcelotConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/OcelotConfigVersion.cmake
+        DESTINATION ${OCELOT_INSTALL_CMAKEDIR})

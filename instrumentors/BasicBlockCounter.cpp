@@ -1,0 +1,268 @@
+#include "instrumentors/BasicBlockCounter.h"
+
+#include "instrumentors/BlockCountState.h"
+#include "instrumentors/PerThreadCountPass.h"
+#include "instrumentors/PerWarpCountPass.h"
+#include "ir/Casting.h"
+#include "ocelot/BasicBlockCounts.h"
+#include "passes/CallGraph.h"
+#include "passes/ControlFlowGraph.h"
+#include "passes/SourceLines.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace ocelot::instrumentors {
+
+namespace {
+
+constexpr uint64_t kDefaultBudgetMb = 512;
+
+uint64_t budgetFromEnvironment() {
+  const char* text = std::getenv("OCELOT_BBCOUNT_BUDGET_MB");
+  if (text == nullptr || *text == '\0')
+    return kDefaultBudgetMb;
+  InstrumentorOptions parsed;
+  parsed.set("budget-mb", text);
+  return parsed.unsignedNumber("budget-mb", kDefaultBudgetMb); // throws on garbage
+}
+
+std::string locationText(const passes::SourceLineMap& lines, passes::ControlFlowGraph::Node node) {
+  const ir::SourceLoc& loc = lines.firstLocation(node);
+  if (loc.file == 0)
+    return {};
+  std::string_view file = lines.fileName(loc.file);
+  if (auto slash = file.find_last_of("/\\"); slash != std::string_view::npos)
+    file = file.substr(slash + 1);
+  return std::string(file.empty() ? "?" : file) + ":" + std::to_string(loc.line);
+}
+
+/// Whether every thread that starts `kernel` leaves through a ret or exit of the kernel itself,
+/// so that counters kept in registers can be flushed there: no callee may `exit`, and every
+/// call must have a known callee.
+bool threadsLeaveThroughKernel(const ir::Module& module, const ir::Function& kernel,
+                               const passes::CallGraph& calls, bool linked) {
+  for (const ir::Function* f : calls.reachableFrom(kernel)) {
+    for (const auto& site : calls.callsFrom(*f)) {
+      if (site.callee == nullptr)
+        return false; // an indirect call nothing in the module matches
+      if (!site.callee->hasBody() && linked)
+        return false; // defined in another unit: unknown
+    }
+    if (f == &kernel)
+      continue;
+    bool exits = false;
+    for (const auto& block : f->blocks())
+      block->forEachInstruction(
+          [&](const ir::Instruction& inst) { exits = exits || inst.form().has(ir::kExit); });
+    if (exits)
+      return false;
+  }
+  (void)module;
+  return true;
+}
+
+} // namespace
+
+BasicBlockCounter::BasicBlockCounter(const InstrumentorOptions& options) {
+  options.checkKnown("bbcount", {"mode", "budget-mb", "stripes", "registers", "derive"});
+  std::string mode = options.text("mode", "per-warp");
+  if (mode == "per-thread" || mode == "matrix")
+    perThread_ = true;
+  else if (mode != "per-warp" && mode != "aggregated")
+    throw std::invalid_argument("bbcount: mode=" + mode + ": expected per-warp or per-thread");
+  budgetBytes_ = (options.has("budget-mb") ? options.unsignedNumber("budget-mb", 0)
+                                           : budgetFromEnvironment()) *
+                 (uint64_t{1} << 20);
+  stripes_ = static_cast<uint32_t>(options.unsignedNumber("stripes", 32));
+  if (stripes_ == 0 || stripes_ > 1024 || (stripes_ & (stripes_ - 1)) != 0)
+    throw std::invalid_argument("bbcount: stripes must be a power of two from 1 to 1024");
+  registers_ = static_cast<uint32_t>(options.unsignedNumber("registers", 4));
+  if (registers_ > 64)
+    throw std::invalid_argument("bbcount: at most 64 register counters");
+  derive_ = options.flag("derive", true);
+}
+
+std::string BasicBlockCounter::options() const {
+  InstrumentorOptions canonical;
+  canonical.set("mode", perThread_ ? "per-thread" : "per-warp");
+  if (perThread_)
+    canonical.set("budget-mb", std::to_string(budgetBytes_ >> 20));
+  canonical.set("stripes", std::to_string(stripes_));
+  canonical.set("registers", std::to_string(registers_));
+  canonical.set("derive", derive_ ? "on" : "off");
+  return canonical.toString();
+}
+
+VariantChoice BasicBlockCounter::variant(const LaunchInfo& launch, const KernelFacts& facts) const {
+  if (!perThread_)
+    return {kPerWarp, {}};
+  uint64_t rows = uint64_t{facts.basicBlocks} + facts.deviceFunctionBlocks;
+  // rows x threads x 8 bytes, guarding the multiplication against overflow.
+  uint64_t threads = launch.threads();
+  bool tooLarge = threads != 0 && rows > budgetBytes_ / 8 / threads;
+  if (!tooLarge)
+    return {kPerThread, {}};
+  double megabytes = static_cast<double>(rows) * static_cast<double>(threads) * 8 / (1 << 20);
+  char note[240];
+  std::snprintf(note, sizeof note,
+                "bbcount: the per-thread counter matrix would need %.*f MB (%llu blocks x %llu "
+                "threads x 8 bytes), over the %llu MB budget: counting per warp instead",
+                megabytes < 10 ? 2 : 0, megabytes, static_cast<unsigned long long>(rows),
+                static_cast<unsigned long long>(threads),
+                static_cast<unsigned long long>(budgetBytes_ >> 20));
+  return {kPerWarp, note};
+}
+
+std::unique_ptr<ModuleInstrumentation>
+BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses,
+                           const InstrumentationTarget& target) const {
+  auto state = std::make_unique<BlockCountState>();
+  state->perThread = target.variant == kPerThread;
+  state->stripes = state->perThread ? 1 : stripes_;
+  const BufferAccess& buffer = *target.buffer;
+  const auto& calls = analyses.getResult<passes::CallGraphAnalysis>(module);
+  // register counters need redux.sync (sm_80) and the per-warp mode
+  bool registersPossible = !state->perThread && target.architecture >= 80 && registers_ > 0;
+  const bool linked = target.linked;
+
+  auto describeBlocks = [&](ir::Function& f, const PlacementOptions& placementOptions,
+                            std::vector<CountedBlock>& rows, uint32_t firstRow, bool counted) {
+    const auto& cfg = analyses.getResult<passes::ControlFlowGraphAnalysis>(f);
+    const auto& lines = analyses.getResult<passes::SourceLineAnalysis>(f);
+    CounterPlacement placement = placeCounters(f, analyses, placementOptions);
+    std::vector<uint32_t> registerRows(placement.registers);
+    for (uint32_t b = 0; b < cfg.blockCount(); ++b) {
+      const ir::BasicBlock& block = *cfg.block(b);
+      CountedBlock row;
+      row.function = std::string(f.name());
+      row.index = b;
+      if (const ir::Label* label = block.label())
+        row.label = std::string(label->name());
+      block.forEachInstruction([&](const ir::Instruction&) { ++row.instructions; });
+      row.location = locationText(lines, b);
+      row.counted = counted;
+      row.kind = placement.blocks[b].kind;
+      if (row.kind == CounterKind::Derived)
+        row.sourceRow = firstRow + placement.blocks[b].source;
+      if (counted && (row.kind == CounterKind::Atomic || row.kind == CounterKind::Register))
+        state->rowOf[&block] = firstRow + b;
+      if (counted && row.kind == CounterKind::Register) {
+        state->registerOf[&block] = placement.blocks[b].register_;
+        registerRows[placement.blocks[b].register_] = firstRow + b;
+      }
+      rows.push_back(std::move(row));
+    }
+    if (counted)
+      state->registerRows[&f] = std::move(registerRows);
+  };
+
+  // Device functions first: their rows are shared by every kernel of the module.
+  std::unordered_map<const ir::Function*, std::pair<uint32_t, uint32_t>> functionRows;
+  for (ir::Function* f : module.functions()) {
+    if (f->isEntry() || !f->hasBody())
+      continue;
+    uint32_t first = state->functionRowCount();
+    PlacementOptions options{derive_, 0};
+    describeBlocks(*f, options, state->functionRows, first, buffer.reaches(*f));
+    functionRows[f] = {first, state->functionRowCount()};
+  }
+  for (ir::Function* f : module.functions()) {
+    if (!f->isEntry() || !f->hasBody() || !buffer.reaches(*f))
+      continue;
+    BlockCountState::Kernel kernel;
+    uint32_t maxRegisters =
+        registersPossible && threadsLeaveThroughKernel(module, *f, calls, linked) ? registers_ : 0;
+    describeBlocks(*f, PlacementOptions{derive_, maxRegisters}, kernel.rows,
+                   state->functionRowCount(), true);
+    kernel.registerCounters = static_cast<uint32_t>(state->registerRows[f].size());
+    for (const ir::Function* callee : calls.reachableFrom(*f)) {
+      auto range = functionRows.find(callee);
+      if (range == functionRows.end())
+        continue;
+      for (uint32_t r = range->second.first; r < range->second.second; ++r)
+        kernel.reachableFunctionRows.push_back(r);
+    }
+    state->kernels.emplace(std::string(f->name()), std::move(kernel));
+  }
+  return state;
+}
+
+void BasicBlockCounter::instrument(ModuleInstrumentation& state, passes::PassManager& passes,
+                                   const InstrumentationTarget& target) const {
+  auto& counts = static_cast<BlockCountState&>(state);
+  if (counts.perThread)
+    passes.add<PerThreadCountPass>(counts, *target.buffer);
+  else
+    passes.add<PerWarpCountPass>(counts, *target.buffer);
+}
+
+BufferRequest BasicBlockCounter::initialize(const ModuleInstrumentation& state,
+                                            const LaunchInfo& launch) const {
+  const auto& counts = static_cast<const BlockCountState&>(state);
+  auto kernel = counts.kernels.find(launch.kernelName);
+  if (kernel == counts.kernels.end())
+    return {};
+  uint64_t rows = uint64_t{counts.functionRowCount()} + kernel->second.rows.size();
+  uint64_t width = counts.perThread ? launch.threads() : counts.stripes;
+  return {rows * width * 8, 0};
+}
+
+std::shared_ptr<const InstrumentorResult>
+BasicBlockCounter::finalize(const ModuleInstrumentation& state, const LaunchInfo& launch,
+                            const DeviceFacts&, std::span<const std::byte> buffer) const {
+  const auto& counts = static_cast<const BlockCountState&>(state);
+  auto found = counts.kernels.find(launch.kernelName);
+  if (found == counts.kernels.end())
+    return nullptr;
+  const BlockCountState::Kernel& kernel = found->second;
+  const uint64_t rows = uint64_t{counts.functionRowCount()} + kernel.rows.size();
+  const uint64_t width = counts.perThread ? launch.threads() : counts.stripes;
+  if (buffer.size() < rows * width * 8)
+    throw std::runtime_error("bbcount: the counter buffer is smaller than the layout");
+  auto counter = [&](uint64_t row, uint64_t column) {
+    uint64_t value = 0;
+    std::memcpy(&value, buffer.data() + (row * width + column) * 8, 8);
+    return value;
+  };
+  // Which rows to report, kernel first, and where each one's counts come from.
+  std::vector<uint32_t> listed;
+  for (uint32_t i = 0; i < kernel.rows.size(); ++i)
+    listed.push_back(counts.functionRowCount() + i);
+  listed.insert(listed.end(), kernel.reachableFunctionRows.begin(),
+                kernel.reachableFunctionRows.end());
+
+  std::vector<BasicBlockCounts::Block> blocks;
+  std::vector<uint64_t> perThread;
+  if (counts.perThread)
+    perThread.reserve(listed.size() * width);
+  for (uint32_t r : listed) {
+    const CountedBlock& info = counts.row(kernel, r);
+    BasicBlockCounts::Block block;
+    block.function = info.function;
+    block.index = info.index;
+    block.label = info.label;
+    block.instructions = info.instructions;
+    block.location = info.location;
+    block.counted = info.counted;
+    block.derived = info.kind == CounterKind::Derived;
+    uint64_t source = block.derived ? info.sourceRow : r;
+    bool measured = info.counted && info.kind != CounterKind::Unreachable;
+    for (uint64_t c = 0; c < width; ++c) {
+      uint64_t value = measured ? counter(source, c) : 0;
+      block.count += value;
+      if (counts.perThread) {
+        perThread.push_back(value);
+        block.activeThreads += value != 0 ? 1 : 0;
+      }
+    }
+    blocks.push_back(std::move(block));
+  }
+  return std::make_shared<BasicBlockCounts>(
+      counts.perThread ? BasicBlockCounts::Mode::PerThread : BasicBlockCounts::Mode::PerWarp,
+      launch.threads(), std::move(blocks), std::move(perThread));
+}
+
+} // namespace ocelot::instrumentors

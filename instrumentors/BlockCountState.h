@@ -1,0 +1,57 @@
+#pragma once
+
+#include "instrumentors/CounterPlacement.h"
+#include "ocelot/Instrumentor.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ocelot::instrumentors {
+
+/// One counted basic block: what the profile says about it and how it is counted.
+struct CountedBlock {
+  std::string function;
+  uint32_t index = 0; ///< layout index in its function (before instrumentation)
+  std::string label;
+  uint32_t instructions = 0;
+  std::string location;
+  bool counted = true; ///< false: its function cannot reach the buffer
+  CounterKind kind = CounterKind::Atomic;
+  uint32_t sourceRow = 0; ///< Derived: the row whose count this block has
+};
+
+/// The basic-block counter's state for one module: the counter layout every launch of the
+/// module's kernels uses. Rows [0, functionRows) are the blocks of the device functions (their
+/// code is shared by all kernels); a kernel's own blocks follow, so a launch of kernel K needs
+/// functionRows + blocks(K) rows. A row is `stripes` counters wide in the per-warp mode (warps
+/// spread their atomics over them by CTA) and one counter per thread in the per-thread mode.
+class BlockCountState final : public ModuleInstrumentation {
+public:
+  struct Kernel {
+    std::vector<CountedBlock> rows;              ///< rows functionRows() + i
+    std::vector<uint32_t> reachableFunctionRows; ///< rows of the device functions it may call
+    uint32_t registerCounters = 0;
+  };
+
+  bool perThread = false;
+  uint32_t stripes = 1;
+  std::vector<CountedBlock> functionRows;
+  std::unordered_map<std::string, Kernel> kernels;
+  /// Which row counts a block, while the module is being instrumented (block identity is the
+  /// IR's block object; blocks instrumentation adds are not in it).
+  std::unordered_map<const ir::BasicBlock*, uint32_t> rowOf;
+  /// Register counter of a block (Register kind), by block.
+  std::unordered_map<const ir::BasicBlock*, uint32_t> registerOf;
+  /// Register counters per function and the rows they count.
+  std::unordered_map<const ir::Function*, std::vector<uint32_t>> registerRows;
+
+  uint32_t functionRowCount() const { return static_cast<uint32_t>(functionRows.size()); }
+  const CountedBlock& row(const Kernel& kernel, uint32_t index) const {
+    return index < functionRows.size() ? functionRows[index]
+                                       : kernel.rows[index - functionRows.size()];
+  }
+};
+
+} // namespace ocelot::instrumentors

@@ -1,0 +1,129 @@
+#include "instrumentors/ModuleInstrumenter.h"
+
+#include "ir/Emitter.h"
+#include "ir/Parser.h"
+#include "ir/Verifier.h"
+#include "passes/PassManager.h"
+
+#include <charconv>
+#include <chrono>
+#include <exception>
+
+namespace ocelot::instrumentors {
+
+namespace {
+
+class Stopwatch {
+public:
+  double lapMs() {
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    return ms;
+  }
+
+private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+/// 90 for `.target sm_90a`; 0 when the target names no architecture.
+unsigned architectureNumber(const ir::Module& module) {
+  std::string_view arch = module.architecture();
+  if (!arch.starts_with("sm_"))
+    return 0;
+  unsigned number = 0;
+  std::from_chars(arch.data() + 3, arch.data() + arch.size(), number);
+  return number;
+}
+
+} // namespace
+
+InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,
+                                    const InstrumentOptions& options) {
+  InstrumentedModule out;
+  Stopwatch clock;
+  auto failed = [&](std::string step, std::string why) {
+    out.ok = false;
+    out.error = step + ": " + why;
+    out.ptx.clear();
+    out.states.clear();
+    return std::move(out);
+  };
+
+  ir::ParseResult parsed = ir::parsePtx(ptx, options.label.empty() ? "<module>" : options.label);
+  out.timings.parseMs = clock.lapMs();
+  if (!parsed.ok())
+    return failed("parse", parsed.firstError());
+  ir::Module& module = *parsed.module;
+  if (module.addressSize().value_or(64) != 64)
+    return failed("plan", "modules with 32-bit addresses are not instrumented");
+  if (slots.empty())
+    return failed("plan", "no instrumentor");
+
+  passes::AnalysisManager analyses;
+  BufferPlan plan(module, analyses, static_cast<uint32_t>(slots.size()), options.linked);
+  std::vector<std::unique_ptr<BufferAccess>> accesses;
+  std::vector<InstrumentationTarget> targets;
+  unsigned architecture = architectureNumber(module);
+  for (uint32_t s = 0; s < slots.size(); ++s)
+    accesses.push_back(plan.access(s));
+  for (uint32_t s = 0; s < slots.size(); ++s)
+    targets.push_back({slots[s].variant, architecture, options.linked, accesses[s].get()});
+
+  // 1. analyze (before any change, so that what instrumentors record is the application's code)
+  for (uint32_t s = 0; s < slots.size(); ++s) {
+    const PTXInstrumentor& instrumentor = *slots[s].instrumentor;
+    try {
+      out.states.push_back(instrumentor.analyze(module, analyses, targets[s]));
+    } catch (const std::exception& e) {
+      return failed(std::string(instrumentor.name()) + " analyze", e.what());
+    }
+    if (!out.states.back())
+      return failed(std::string(instrumentor.name()) + " analyze", "no state");
+  }
+  out.timings.analyzeMs = clock.lapMs();
+
+  // 2. the framework: parameters, slot threading, entry blocks; the application's variables
+  plan.apply(module, analyses);
+  VariableAddresses addresses = options.addresses;
+  if (!addresses)
+    addresses = [](std::string_view) -> std::optional<uint64_t> { return 0; };
+  RedirectResult redirect = redirectGlobals(module, analyses, addresses);
+  if (!redirect.ok)
+    return failed("global variables", redirect.error);
+  out.redirectedVariables = redirect.variables;
+
+  // 3. the instrumentors' passes, coalesced by the pass manager
+  passes::PassManagerOptions managerOptions;
+  managerOptions.verifyEach = false; // verified once below
+  passes::PassManager manager(managerOptions);
+  for (uint32_t s = 0; s < slots.size(); ++s) {
+    try {
+      slots[s].instrumentor->instrument(*out.states[s], manager, targets[s]);
+    } catch (const std::exception& e) {
+      return failed(std::string(slots[s].instrumentor->name()) + " instrument", e.what());
+    }
+  }
+  passes::PassManagerResult run = manager.run(module, analyses);
+  if (!run.ok)
+    return failed("passes", run.error);
+  if (options.verify) {
+    auto diagnostics = ir::verifyModule(module);
+    if (ir::hasErrors(diagnostics))
+      for (const auto& d : diagnostics)
+        if (d.severity == ir::VerifierDiagnostic::Severity::Error)
+          return failed("verifier", d.format());
+  }
+  out.timings.passesMs = clock.lapMs();
+
+  out.ptx = ir::emitPtx(module);
+  out.timings.emitMs = clock.lapMs();
+  for (const ir::Function* f : module.functions())
+    if (f->isEntry() && f->hasBody() && plan.reaches(*f))
+      out.kernels.insert(std::string(f->name()));
+  out.exclusions = plan.exclusions();
+  out.ok = true;
+  return out;
+}
+
+} // namespace ocelot::instrumentors

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "instrumentors/BufferPlan.h"
+#include "instrumentors/GlobalRedirect.h"
+#include "ocelot/Instrumentor.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace ocelot::instrumentors {
+
+/// One instrumentor of the active set and the variant it chose; its position is its slot.
+struct SlotRequest {
+  const PTXInstrumentor* instrumentor = nullptr;
+  uint32_t variant = 0;
+};
+
+/// Milliseconds spent in each step, for the cost of instrumentation next to the driver's JIT
+/// (the paper's Figure 9).
+struct InstrumentationTimings {
+  double parseMs = 0, analyzeMs = 0, passesMs = 0, emitMs = 0;
+  double totalMs() const { return parseMs + analyzeMs + passesMs + emitMs; }
+};
+
+/// An instrumented PTX module, or why there is none.
+struct InstrumentedModule {
+  bool ok = false;
+  std::string error; ///< one line: which step failed and why
+  std::string ptx;
+  /// Each slot's state, for its instrumentor's initialize() and finalize().
+  std::vector<std::unique_ptr<ModuleInstrumentation>> states;
+  /// Kernels that carry the instrumentation (launch them with the extra parameter).
+  std::unordered_set<std::string> kernels;
+  /// Kernels and device functions left as they are, and why.
+  std::vector<Exclusion> exclusions;
+  uint32_t redirectedVariables = 0;
+  InstrumentationTimings timings;
+};
+
+struct InstrumentOptions {
+  /// Where the application's module keeps each variable (see redirectGlobals). Offline (no
+  /// application), null: every variable gets address 0, which shows the code but must not run.
+  VariableAddresses addresses;
+  bool linked = false; ///< one unit of a device-linked program
+  bool verify = true;  ///< run the IR verifier on the result
+  std::string label;   ///< names the module in messages
+};
+
+/// The instrumentation pipeline for one PTX module (GPU Ocelot's Figure 3 with the framework
+/// around it): parse; each instrumentor's analyze(); the buffer plan (hidden parameters, slot
+/// threading, entry blocks); redirection of global variables to the application's module; the
+/// instrumentors' passes in one pass manager run; verification; emission. Any failure (PTX that
+/// does not parse, an instrumentor that throws, IR the verifier rejects) gives a result that is
+/// not ok and says why; nothing is thrown.
+InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,
+                                    const InstrumentOptions& options);
+
+} // namespace ocelot::instrumentors

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ocelot {
+
+/// Grid or block dimensions.
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t volume() const { return uint64_t{x} * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+/// One kernel launch as the application made it (the configuration Ocelot never changes).
+struct LaunchInfo {
+  std::string kernelName;    ///< as in the PTX (mangled for C++ kernels)
+  std::string demangledName; ///< `add(int*, int*)`; equal to kernelName for extern "C" kernels
+  /// 1, 2, ... over the whole process: every launch Ocelot sees gets the next number, whether it
+  /// is instrumented or not.
+  uint64_t launchId = 0;
+  /// 1, 2, ...: the how-manieth launch of this kernel (by name) this is.
+  uint64_t kernelLaunchIndex = 0;
+  int device = 0;
+  Dim3 grid;
+  Dim3 block;
+  size_t dynamicSharedMemory = 0;
+  uint64_t stream = 0; ///< the cudaStream_t handle as an integer (0: the legacy default stream)
+
+  uint64_t ctas() const { return grid.volume(); }
+  uint64_t threadsPerCta() const { return block.volume(); }
+  uint64_t threads() const { return ctas() * threadsPerCta(); }
+  /// Warps per CTA (a partial warp counts as one).
+  uint64_t warpsPerCta() const { return (threadsPerCta() + 31) / 32; }
+};
+
+/// What finalize() may need to know about the device a launch ran on.
+struct DeviceFacts {
+  int multiprocessors = 0;   ///< SM count
+  int clockRateKHz = 0;      ///< 0 when unknown
+  int computeCapability = 0; ///< 90 for sm_90
+};
+
+} // namespace ocelot

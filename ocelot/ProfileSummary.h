@@ -1,0 +1,52 @@
+#pragma once
+
+#include "ocelot/KernelProfile.h"
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace ocelot {
+
+/// What people read at the end of `ocelot run`: profiles folded per kernel (launches, instrumented
+/// launches, block executions, dynamic instructions, GPU time, SM imbalance) and per basic block
+/// (counts summed over launches, with source lines). Thread safe; add() is cheap enough to call
+/// for every profile on the profile thread.
+class ProfileSummary {
+public:
+  struct Kernel {
+    std::string demangled;
+    uint64_t launches = 0;
+    uint64_t instrumented = 0;
+    uint64_t blockExecutions = 0;
+    uint64_t instructions = 0;
+    double gpuMs = 0;
+    uint64_t clockLaunches = 0;
+    double imbalanceSum = 0, imbalanceMax = 0;
+    uint64_t ctas = 0;
+    uint32_t smsUsed = 0, sms = 0; ///< of the last CtaClock launch
+    std::string lastNote;
+  };
+  struct Block {
+    uint64_t count = 0;
+    uint64_t instructions = 0; ///< count x the block's instructions
+    std::string label, location;
+  };
+  /// (kernel, function, block index)
+  using BlockKey = std::tuple<std::string, std::string, uint32_t>;
+
+  void add(const KernelProfile& profile);
+  bool empty() const;
+  /// The report: top kernels by dynamic instructions (then launches), the hottest blocks, the
+  /// per-SM imbalance of each kernel CtaClock measured, and notes.
+  std::string format(size_t topKernels = 10, size_t topBlocks = 15) const;
+
+private:
+  mutable std::mutex mutex_;
+  std::map<std::string, Kernel> kernels_;
+  std::map<BlockKey, Block> blocks_;
+};
+
+} // namespace ocelot

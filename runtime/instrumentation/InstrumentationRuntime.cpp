@@ -1,0 +1,599 @@
+#include "runtime/instrumentation/InstrumentationRuntime.h"
+
+#include "ocelot/Demangle.h"
+#include "ocelot/KernelProfile.h"
+#include "runtime/core/ErrorTable.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace ocelot::runtime::instrumentation {
+
+namespace {
+
+int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+/// Instances to flush at exit (the process's runtime is never destroyed; test instances are).
+std::mutex& liveMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::vector<InstrumentationRuntime*>& liveInstances() {
+  static std::vector<InstrumentationRuntime*> instances;
+  return instances;
+}
+
+std::string describeInstrumentor(const PTXInstrumentor& instrumentor) {
+  std::string options = instrumentor.options();
+  return std::string(instrumentor.name()) + (options.empty() ? "" : ":" + options);
+}
+
+} // namespace
+
+InstrumentationRuntime::InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline)
+    : logger_(logger), catalog_(pipeline),
+      worker_([this](std::unique_ptr<PendingLaunch> pending) { complete(std::move(pending)); }) {
+  std::lock_guard lock(liveMutex());
+  liveInstances().push_back(this);
+}
+
+InstrumentationRuntime::~InstrumentationRuntime() {
+  worker_.flush(std::chrono::seconds(5));
+  std::lock_guard lock(liveMutex());
+  std::erase(liveInstances(), this);
+}
+
+void InstrumentationRuntime::flushAllAtExit() {
+  std::vector<InstrumentationRuntime*> instances;
+  {
+    std::lock_guard lock(liveMutex());
+    instances = liveInstances();
+  }
+  // Bounded: an application that exits without waiting for its kernels still gets the profiles
+  // of those that finish soon; a hung kernel must not hang the exit.
+  for (InstrumentationRuntime* instance : instances) {
+    instance->worker_.flush(std::chrono::seconds(10));
+    instance->hub_.closeFile();
+    const std::string& target = instance->summaryTarget_;
+    if (target.empty() || instance->summary_.empty())
+      continue;
+    std::string text = instance->summary_.format();
+    if (target == "stderr") {
+      std::fputs(text.c_str(), stderr);
+    } else if (std::FILE* file = std::fopen(target.c_str(), "w")) {
+      std::fputs(text.c_str(), file);
+      std::fclose(file);
+    } else {
+      instance->logger_.warn("instrumentation: cannot write the summary to " + target);
+    }
+  }
+}
+
+// --- Configuration ---------------------------------------------------------------------------
+
+bool InstrumentationRuntime::active() {
+  std::call_once(configured_, [this] { configureFromEnvironment(); });
+  return activeCount_.load(std::memory_order_acquire) > 0;
+}
+
+void InstrumentationRuntime::configureFromEnvironment() {
+  try {
+    SelectionRules rules;
+    rules.kernelRegex = environment("OCELOT_KERNEL_REGEX");
+    if (std::string launches = environment("OCELOT_LAUNCHES"); !launches.empty())
+      if (auto error = rules.parseLaunchRange(launches))
+        throw std::invalid_argument("OCELOT_LAUNCHES: " + *error);
+    InstrumentorOptions numbers;
+    if (std::string every = environment("OCELOT_EVERY"); !every.empty())
+      numbers.set("OCELOT_EVERY", every);
+    if (std::string most = environment("OCELOT_MAX_PER_KERNEL"); !most.empty())
+      numbers.set("OCELOT_MAX_PER_KERNEL", most);
+    rules.every = numbers.unsignedNumber("OCELOT_EVERY", 1);
+    rules.maxPerKernel = numbers.unsignedNumber("OCELOT_MAX_PER_KERNEL", UINT64_MAX);
+    installSelection(rules);
+  } catch (const std::exception& e) {
+    logger_.warn(std::string("instrumentation: ignoring the launch selection: ") + e.what());
+  }
+  bool atExit = false;
+  if (std::string output = environment("OCELOT_PROFILE_OUTPUT"); !output.empty()) {
+    atExit = true;
+    if (hub_.openFile(output))
+      logger_.info("instrumentation: writing profiles to " + output);
+    else
+      logger_.warn("instrumentation: cannot write the profile file " + output);
+  }
+  summaryTarget_ = environment("OCELOT_SUMMARY");
+  if (summaryTarget_.empty() && !environment("OCELOT_INSTRUMENTORS").empty())
+    summaryTarget_ = "stderr";
+  if (summaryTarget_ == "off")
+    summaryTarget_.clear();
+  if (atExit || !summaryTarget_.empty()) {
+    static std::once_flag exitHandler;
+    std::call_once(exitHandler, [] { std::atexit(&InstrumentationRuntime::flushAllAtExit); });
+  }
+  if (std::string list = environment("OCELOT_INSTRUMENTORS"); !list.empty())
+    addSpecs(list);
+}
+
+void InstrumentationRuntime::addSpecs(const std::string& list) {
+  std::vector<instrumentors::InstrumentorSpec> specs;
+  try {
+    specs = instrumentors::parseInstrumentorList(list);
+  } catch (const std::exception& e) {
+    logger_.warn(std::string("OCELOT_INSTRUMENTORS: ") + e.what());
+    return;
+  }
+  for (const auto& spec : specs) {
+    try {
+      std::vector<std::string> names;
+      if (spec.isPath) {
+        names = registry_.loadPlugin(spec.name);
+      } else {
+        if (!registry_.contains(spec.name)) {
+          // A plugin installed as libocelot-<name>.so in one of OCELOT_PLUGIN_PATH's folders.
+          std::string path = environment("OCELOT_PLUGIN_PATH");
+          size_t start = 0;
+          while (start <= path.size() && !registry_.contains(spec.name)) {
+            size_t colon = path.find(':', start);
+            std::string dir =
+                path.substr(start, colon == std::string::npos ? colon : colon - start);
+            std::filesystem::path candidate =
+                std::filesystem::path(dir.empty() ? "." : dir) / ("libocelot-" + spec.name + ".so");
+            if (std::filesystem::exists(candidate))
+              registry_.loadPlugin(candidate.string());
+            if (colon == std::string::npos)
+              break;
+            start = colon + 1;
+          }
+        }
+        names.push_back(spec.name);
+      }
+      for (const auto& name : names) {
+        activate(registry_.create(name, spec.options));
+        logger_.info("instrumentation: " + name + " active");
+      }
+    } catch (const std::exception& e) {
+      logger_.warn(std::string("OCELOT_INSTRUMENTORS: ") + e.what() + "; continuing without it");
+    }
+  }
+}
+
+// --- Active set and selection ----------------------------------------------------------------
+
+uint64_t InstrumentationRuntime::add(std::shared_ptr<const PTXInstrumentor> instrumentor) {
+  // The environment's instrumentors come first (configureFromEnvironment adds them through
+  // activate, not through here: call_once must not be re-entered).
+  std::call_once(configured_, [this] { configureFromEnvironment(); });
+  return activate(std::move(instrumentor));
+}
+
+uint64_t InstrumentationRuntime::activate(std::shared_ptr<const PTXInstrumentor> instrumentor) {
+  if (!instrumentor)
+    throw std::invalid_argument("addInstrumentor: null instrumentor");
+  std::lock_guard lock(activeMutex_);
+  auto next = std::make_shared<ActiveList>(*active_);
+  uint64_t handle = nextHandle_++;
+  next->push_back({handle, instrumentor, describeInstrumentor(*instrumentor)});
+  active_ = std::move(next);
+  activeCount_.store(active_->size(), std::memory_order_release);
+  return handle;
+}
+
+uint64_t InstrumentationRuntime::add(std::string_view name, const InstrumentorOptions& options) {
+  std::call_once(configured_, [this] { configureFromEnvironment(); }); // plugins it loads first
+  return activate(registry_.create(name, options));
+}
+
+bool InstrumentationRuntime::remove(uint64_t handle) {
+  std::lock_guard lock(activeMutex_);
+  auto next = std::make_shared<ActiveList>(*active_);
+  auto removed = std::erase_if(*next, [&](const Active& a) { return a.handle == handle; });
+  if (removed == 0)
+    return false;
+  active_ = std::move(next);
+  activeCount_.store(active_->size(), std::memory_order_release);
+  return true;
+}
+
+void InstrumentationRuntime::removeAll() {
+  std::lock_guard lock(activeMutex_);
+  active_ = std::make_shared<ActiveList>();
+  activeCount_.store(0, std::memory_order_release);
+}
+
+std::vector<std::string> InstrumentationRuntime::activeDescriptions() const {
+  std::vector<std::string> out;
+  for (const Active& a : *activeList())
+    out.push_back(a.description);
+  return out;
+}
+
+std::shared_ptr<const InstrumentationRuntime::ActiveList>
+InstrumentationRuntime::activeList() const {
+  std::lock_guard lock(activeMutex_);
+  return active_;
+}
+
+void InstrumentationRuntime::setSelection(const SelectionRules& rules) {
+  // The environment's rules are read first, so that they never replace the caller's.
+  std::call_once(configured_, [this] { configureFromEnvironment(); });
+  installSelection(rules);
+}
+
+void InstrumentationRuntime::installSelection(const SelectionRules& rules) {
+  auto selection = std::make_shared<KernelSelection>(rules); // throws on a bad regex
+  std::lock_guard lock(activeMutex_);
+  selection_ = std::move(selection);
+}
+
+SelectionRules InstrumentationRuntime::selection() const {
+  return currentSelection()->rules();
+}
+
+std::shared_ptr<KernelSelection> InstrumentationRuntime::currentSelection() const {
+  std::lock_guard lock(activeMutex_);
+  return selection_;
+}
+
+void InstrumentationRuntime::flush() {
+  worker_.flush();
+  hub_.flushFile();
+}
+
+std::vector<BuildCost> InstrumentationRuntime::buildCosts() const {
+  std::lock_guard lock(costsMutex_);
+  return costs_;
+}
+
+// --- Devices and registrations ---------------------------------------------------------------
+
+DeviceResources& InstrumentationRuntime::resources(Device& device, int ordinal) {
+  std::lock_guard lock(resourcesMutex_);
+  auto& slot = resources_[ordinal];
+  if (!slot || &slot->device() != &device)
+    slot = std::make_unique<DeviceResources>(device);
+  return *slot;
+}
+
+void InstrumentationRuntime::forgetDevice(int ordinal) {
+  // The reset destroys the device's memory: results still on their way are waited for first.
+  if (!worker_.flush(std::chrono::seconds(5)))
+    logger_.warn("instrumentation: profiles of launches before cudaDeviceReset are lost");
+  catalog_.forgetDevice(ordinal);
+  modules_.forgetDevice(ordinal);
+  std::lock_guard lock(resourcesMutex_);
+  if (auto it = resources_.find(ordinal); it != resources_.end())
+    it->second->forget();
+}
+
+void InstrumentationRuntime::forgetRegistration(uint64_t id) {
+  catalog_.forgetRegistration(id);
+  modules_.forgetRegistration(id, [this](int ordinal, DeviceModule module) {
+    std::lock_guard lock(resourcesMutex_);
+    if (auto it = resources_.find(ordinal); it != resources_.end())
+      it->second->device().unloadModule(module);
+  });
+}
+
+void InstrumentationRuntime::logOnce(const std::string& key, const std::string& message) {
+  {
+    std::lock_guard lock(logMutex_);
+    if (!logged_.insert(key).second)
+      return;
+  }
+  logger_.warn(message);
+}
+
+// --- Launches -----------------------------------------------------------------------------
+
+LaunchInfo InstrumentationRuntime::describe(const LaunchSite& site) {
+  LaunchInfo info;
+  info.kernelName = site.kernelName;
+  info.launchId = site.launchId;
+  info.device = site.ordinal;
+  info.grid = {site.params.grid.x, site.params.grid.y, site.params.grid.z};
+  info.block = {site.params.block.x, site.params.block.y, site.params.block.z};
+  info.dynamicSharedMemory = site.params.sharedMem;
+  info.stream = reinterpret_cast<uint64_t>(site.params.stream);
+  std::lock_guard lock(launchIndexMutex_);
+  info.kernelLaunchIndex = ++kernelLaunches_[site.kernelName];
+  auto& demangled = demangled_[site.kernelName];
+  if (demangled.empty())
+    demangled = demangle(site.kernelName);
+  info.demangledName = demangled;
+  return info;
+}
+
+std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site) {
+  auto active = activeList();
+  if (active->empty())
+    return std::nullopt;
+  LaunchInfo info = describe(site);
+  KernelSelection::Decision decision =
+      currentSelection()->decide(info.kernelName, info.demangledName);
+  if (!decision.instrument)
+    return std::nullopt;
+
+  Device& device = site.device;
+  auto pending = std::make_unique<PendingLaunch>();
+  pending->device = &device;
+  pending->resources = &resources(device, site.ordinal);
+  pending->info = info;
+  pending->enqueuedNs = nowNs();
+  for (const Active& a : *active)
+    pending->instrumentors.push_back(a.description);
+
+  // A launch being captured into a graph would capture our copies and host function too, and
+  // replays would reuse one launch's buffers: it runs as the application made it.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (device.captureStatus(site.params.stream, &capture) == cudaSuccess &&
+      capture != cudaStreamCaptureStatusNone)
+    return runOriginal(site, std::move(pending),
+                       "the stream is being captured into a graph: graph launches are not "
+                       "instrumented",
+                       false);
+
+  auto catalog = catalog_.get(site.registration, site.ordinal, device);
+  if (!catalog->ok) {
+    logOnce("catalog/" + catalog->label, "instrumentation: " + catalog->label + ": " +
+                                             catalog->error + "; its kernels run uninstrumented");
+    return runOriginal(site, std::move(pending), "no PTX to instrument: " + catalog->error, true);
+  }
+  auto kernel = catalog->kernels.find(info.kernelName);
+  if (kernel == catalog->kernels.end())
+    return runOriginal(site, std::move(pending), "the kernel is not in the module's PTX", true);
+
+  // Each instrumentor's variant for this launch.
+  std::vector<SlotChoice> slots;
+  for (const Active& a : *active) {
+    VariantChoice choice;
+    try {
+      choice = a.instrumentor->variant(info, kernel->second.facts);
+    } catch (const std::exception& e) {
+      return runOriginal(site, std::move(pending),
+                         std::string(a.instrumentor->name()) + ": " + e.what(), true);
+    }
+    if (!choice.note.empty()) {
+      pending->notes.push_back(choice.note);
+      // Once per kernel and instrumentor: the note's numbers change with every grid size.
+      logOnce("variant/" + info.kernelName + "/" + std::string(a.instrumentor->name()),
+              "instrumentation: " + info.demangledName + ": " + choice.note);
+    }
+    slots.push_back({a.handle, a.instrumentor, choice.variant});
+  }
+
+  auto addresses =
+      [&device, module = site.applicationModule](std::string_view name) -> std::optional<uint64_t> {
+    void* address = nullptr;
+    size_t bytes = 0;
+    if (device.global(module, std::string(name).c_str(), &address, &bytes) != cudaSuccess)
+      return std::nullopt;
+    return reinterpret_cast<uint64_t>(address);
+  };
+  std::string key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, slots);
+  std::shared_ptr<LoadedInstrumentation> module =
+      modules_.get(*catalog, site.registration.id, site.ordinal, slots, device, addresses);
+  {
+    std::lock_guard lock(costsMutex_);
+    if (costed_.insert(key).second) {
+      BuildCost cost{catalog->label, "", module->timings(), module->jitMs(), module->ok()};
+      for (const auto& d : pending->instrumentors)
+        cost.instrumentors += (cost.instrumentors.empty() ? "" : ",") + d;
+      costs_.push_back(cost);
+      if (module->ok())
+        logger_.info("instrumentation: " + catalog->label + " instrumented for " +
+                     cost.instrumentors + " in " + std::to_string(cost.timings.totalMs()) +
+                     " ms, JIT " + std::to_string(cost.jitMs) + " ms");
+    }
+  }
+  if (!module->ok()) {
+    logOnce("module/" + key, "instrumentation: " + module->error() + "; running the original code");
+    return runOriginal(site, std::move(pending), module->error(), true);
+  }
+  std::string why;
+  if (!module->instrumented(info.kernelName, &why)) {
+    logOnce("kernel/" + key + "/" + info.kernelName,
+            "instrumentation: " + info.demangledName + ": " + why);
+    return runOriginal(site, std::move(pending), why, true);
+  }
+  DeviceFunction function = nullptr;
+  if (cudaError_t error = module->function(device, info.kernelName, &function);
+      error != cudaSuccess)
+    return runOriginal(
+        site, std::move(pending),
+        "the instrumented kernel was not found (" + std::string(errorName(error)) + ")", true);
+
+  // initialize: each instrumentor's buffer, from the pools.
+  DeviceResources& pool = *pending->resources;
+  const uint32_t unit = kernel->second.unit;
+  pending->module = module;
+  for (uint32_t s = 0; s < slots.size(); ++s) {
+    PendingLaunch::Slot slot;
+    slot.instrumentor = slots[s].instrumentor;
+    slot.state = &module->state(unit, s);
+    BufferRequest request;
+    try {
+      request = slot.instrumentor->initialize(*slot.state, info);
+    } catch (const std::exception& e) {
+      release(*pending);
+      return runOriginal(site, std::move(pending),
+                         std::string(slot.instrumentor->name()) + " initialize: " + e.what(), true);
+    }
+    slot.bytes = std::max<uint64_t>(request.bytes, 8);
+    cudaError_t error = pool.deviceBuffers().acquire(slot.bytes, &slot.deviceBuffer);
+    if (error == cudaSuccess)
+      error = pool.stagingBuffers().acquire(slot.bytes, &slot.staging);
+    if (error == cudaSuccess)
+      error = device.fill(slot.deviceBuffer.pointer, request.fill, slot.bytes, site.params.stream,
+                          true);
+    pending->slots.push_back(slot);
+    if (error != cudaSuccess) {
+      release(*pending);
+      return runOriginal(site, std::move(pending),
+                         std::string(slot.instrumentor->name()) + ": cannot get " +
+                             std::to_string(slot.bytes) + " bytes for its results (" +
+                             errorName(error) + ")",
+                         true);
+    }
+    pending->parameter.push_back(reinterpret_cast<uint64_t>(slot.deviceBuffer.pointer));
+  }
+
+  mirrorAttributes(device, site.params, function);
+
+  // The application's arguments, then the hidden parameter.
+  std::vector<void*> arguments(site.params.args, site.params.args + kernel->second.parameters);
+  arguments.push_back(pending->parameter.data());
+  LaunchParams params = site.params;
+  params.function = function;
+  params.args = arguments.data();
+
+  pending->start = pool.acquireEvent();
+  if (pending->start != nullptr)
+    device.recordEvent(pending->start, params.stream);
+  cudaError_t result = device.launch(params);
+  if (result != cudaSuccess) {
+    // Typically too many resources: the instrumented kernel needs more registers than the
+    // application's block size allows. The original kernel runs instead (and if it fails too,
+    // the application sees exactly the error it would have seen).
+    release(*pending);
+    std::string note = "the instrumented kernel could not be launched (" +
+                       std::string(errorName(result)) + "), the original kernel ran";
+    logOnce("launch/" + key + "/" + info.kernelName + "/" + errorName(result),
+            "instrumentation: " + info.demangledName + ": " + note);
+    return runOriginal(site, std::move(pending), note, true);
+  }
+  pending->end = pool.acquireEvent();
+  if (pending->end != nullptr)
+    device.recordEvent(pending->end, params.stream);
+  // finalize's input: the buffers, copied in stream order into pinned memory.
+  for (const auto& slot : pending->slots)
+    device.copy(slot.staging.pointer, slot.deviceBuffer.pointer, slot.bytes, params.stream, true);
+  pending->instrumented = true;
+  enqueueCompletion(device, params.stream, std::move(pending));
+  return cudaSuccess;
+}
+
+void InstrumentationRuntime::mirrorAttributes(Device& device, const LaunchParams& params,
+                                              DeviceFunction instrumented) {
+  // What the application set with cudaFuncSetAttribute on its kernel applies to the instrumented
+  // one too: above 48 KB of dynamic shared memory the launch needs the raised limit, and cluster
+  // launches may need non-portable sizes. Queried only for launches that can depend on them.
+  constexpr size_t kDefaultDynamicShared = 48 * 1024;
+  if (params.sharedMem <= kDefaultDynamicShared && params.attributeCount == 0)
+    return;
+  cudaFuncAttributes original{};
+  if (device.functionAttributes(&original, params.function) != cudaSuccess)
+    return;
+  device.setFunctionAttribute(instrumented, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              original.maxDynamicSharedSizeBytes);
+  if (original.preferredShmemCarveout >= 0)
+    device.setFunctionAttribute(instrumented, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                original.preferredShmemCarveout);
+  if (original.nonPortableClusterSizeAllowed != 0)
+    device.setFunctionAttribute(instrumented, cudaFuncAttributeNonPortableClusterSizeAllowed,
+                                original.nonPortableClusterSizeAllowed);
+}
+
+cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
+                                                std::unique_ptr<PendingLaunch> pending,
+                                                std::string note, bool streamUsable) {
+  pending->instrumented = false;
+  pending->notes.push_back(std::move(note));
+  cudaError_t result = site.device.launch(site.params);
+  if (result != cudaSuccess)
+    return result; // the application's own launch failed: no profile, as without Ocelot
+  if (streamUsable) {
+    enqueueCompletion(site.device, site.params.stream, std::move(pending));
+  } else {
+    worker_.begin();
+    worker_.completeHere(std::move(pending));
+  }
+  return result;
+}
+
+void InstrumentationRuntime::enqueueCompletion(Device& device, cudaStream_t stream,
+                                               std::unique_ptr<PendingLaunch> pending) {
+  worker_.begin();
+  struct Handover {
+    InstrumentationRuntime* owner;
+    std::unique_ptr<PendingLaunch> pending;
+  };
+  auto* handover = new Handover{this, std::move(pending)};
+  auto callback = [](void* data) {
+    std::unique_ptr<Handover> h(static_cast<Handover*>(data));
+    h->owner->worker_.push(std::move(h->pending));
+  };
+  if (device.launchHostFunction(stream, callback, handover) == cudaSuccess)
+    return;
+  // A device without host functions: wait for the stream here and complete on this thread.
+  std::unique_ptr<Handover> h(handover);
+  device.synchronizeStream(stream);
+  worker_.completeHere(std::move(h->pending));
+}
+
+void InstrumentationRuntime::release(PendingLaunch& pending) {
+  DeviceResources& pool = *pending.resources;
+  for (auto& slot : pending.slots) {
+    pool.deviceBuffers().release(slot.deviceBuffer);
+    pool.stagingBuffers().release(slot.staging);
+    slot.deviceBuffer = {};
+    slot.staging = {};
+  }
+  pending.slots.clear();
+  pending.parameter.clear();
+  pool.releaseEvent(pending.start);
+  pool.releaseEvent(pending.end);
+  pending.start = pending.end = nullptr;
+}
+
+void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
+  try {
+    Device& device = *pending->device;
+    DeviceResources& pool = *pending->resources;
+    device.activate(); // the profile thread uses the device's context for event queries
+    KernelProfile::Timing timing;
+    timing.enqueuedNs = pending->enqueuedNs;
+    if (pending->start != nullptr && pending->end != nullptr) {
+      float ms = 0;
+      if (device.elapsedTime(&ms, pending->start, pending->end) == cudaSuccess)
+        timing.gpuMilliseconds = ms;
+    }
+    std::vector<std::shared_ptr<const InstrumentorResult>> results;
+    for (const auto& slot : pending->slots) {
+      try {
+        auto result = slot.instrumentor->finalize(
+            *slot.state, pending->info, pool.facts(),
+            std::span<const std::byte>(static_cast<const std::byte*>(slot.staging.pointer),
+                                       slot.bytes));
+        if (result)
+          results.push_back(std::move(result));
+      } catch (const std::exception& e) {
+        pending->notes.push_back(std::string(slot.instrumentor->name()) + " finalize: " + e.what());
+      }
+    }
+    release(*pending);
+    timing.completedNs = nowNs();
+    auto profile = std::make_shared<const KernelProfile>(
+        pending->info, timing,
+        pending->instrumented ? KernelProfile::Execution::Instrumented
+                              : KernelProfile::Execution::Original,
+        pending->instrumentors, pending->notes, std::move(results));
+    summary_.add(*profile);
+    hub_.publish(std::move(profile));
+  } catch (const std::exception& e) {
+    logger_.warn(std::string("instrumentation: a profile was lost: ") + e.what());
+  }
+}
+
+} // namespace ocelot::runtime::instrumentation

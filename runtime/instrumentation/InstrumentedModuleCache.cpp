@@ -1,0 +1,143 @@
+#include "runtime/instrumentation/InstrumentedModuleCache.h"
+
+#include "runtime/core/ErrorTable.h"
+
+#include <chrono>
+
+namespace ocelot::runtime::instrumentation {
+
+bool LoadedInstrumentation::instrumented(const std::string& kernel, std::string* why) const {
+  if (kernels_.contains(kernel))
+    return true;
+  if (why != nullptr) {
+    auto it = excluded_.find(kernel);
+    *why = it != excluded_.end() ? "the kernel is not instrumented: " + it->second
+                                 : "the kernel is not in the instrumented module";
+  }
+  return false;
+}
+
+cudaError_t LoadedInstrumentation::function(Device& device, const std::string& name,
+                                            DeviceFunction* function) {
+  std::lock_guard lock(functionsMutex_);
+  if (auto it = functions_.find(name); it != functions_.end()) {
+    *function = it->second;
+    return cudaSuccess;
+  }
+  DeviceFunction found = nullptr;
+  if (cudaError_t error = device.function(module_, name.c_str(), &found); error != cudaSuccess)
+    return error;
+  functions_.emplace(name, found);
+  *function = found;
+  return cudaSuccess;
+}
+
+std::string InstrumentedModuleCache::key(uint64_t registration, int ordinal,
+                                         const std::vector<SlotChoice>& slots) {
+  std::string text = std::to_string(registration) + "/" + std::to_string(ordinal);
+  for (const SlotChoice& s : slots)
+    text += "/" + std::to_string(s.handle) + "." + std::to_string(s.variant);
+  return text;
+}
+
+std::shared_ptr<LoadedInstrumentation>
+InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration, int ordinal,
+                             const std::vector<SlotChoice>& slots, Device& device,
+                             const AddressOf& addresses) {
+  std::shared_ptr<Slot> slot;
+  {
+    std::lock_guard lock(mutex_);
+    auto& entry = entries_[key(registration, ordinal, slots)];
+    if (!entry) {
+      entry = std::make_shared<Slot>();
+      entry->registration = registration;
+      entry->ordinal = ordinal;
+    }
+    slot = entry;
+  }
+  std::lock_guard building(slot->building);
+  if (!slot->module) {
+    auto module = std::make_shared<LoadedInstrumentation>();
+    build(catalog, slots, device, addresses, *module);
+    slot->module = std::move(module);
+  }
+  return slot->module;
+}
+
+void InstrumentedModuleCache::build(const CatalogEntry& catalog,
+                                    const std::vector<SlotChoice>& slots, Device& device,
+                                    const AddressOf& addresses, LoadedInstrumentation& out) {
+  out.slots_ = slots;
+  std::vector<instrumentors::SlotRequest> requests;
+  for (const SlotChoice& s : slots)
+    requests.push_back({s.instrumentor.get(), s.variant});
+  ModuleImage image;
+  image.form = catalog.linked ? ModuleImage::Form::LinkedPtx : ModuleImage::Form::Ptx;
+  image.label = catalog.label + " (instrumented)";
+  for (size_t u = 0; u < catalog.units.size(); ++u) {
+    instrumentors::InstrumentOptions options;
+    options.addresses = addresses;
+    options.linked = catalog.linked;
+    options.label = catalog.label + (catalog.linked ? " unit " + std::to_string(u) : "");
+    instrumentors::InstrumentedModule unit = instrumentModule(catalog.units[u], requests, options);
+    if (!unit.ok) {
+      out.error_ = "instrumenting " + options.label + " failed at " + unit.error;
+      return;
+    }
+    out.timings_.parseMs += unit.timings.parseMs;
+    out.timings_.analyzeMs += unit.timings.analyzeMs;
+    out.timings_.passesMs += unit.timings.passesMs;
+    out.timings_.emitMs += unit.timings.emitMs;
+    out.kernels_.insert(unit.kernels.begin(), unit.kernels.end());
+    for (const auto& exclusion : unit.exclusions)
+      out.excluded_.emplace(exclusion.function, exclusion.reason);
+    out.states_.push_back(std::move(unit.states));
+    image.ptx.push_back(std::move(unit.ptx));
+  }
+  std::string log;
+  auto start = std::chrono::steady_clock::now();
+  cudaError_t error = device.loadModule(image, &out.module_, &log);
+  out.jitMs_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (error != cudaSuccess) {
+    out.error_ = "the device refused the instrumented module (" + std::string(errorName(error)) +
+                 (log.empty() ? "" : ": " + log) + ")";
+    return;
+  }
+  out.ok_ = true;
+  // Resolve (and so load) every instrumented kernel now, while nothing of the application waits
+  // on the device: under lazy loading a kernel's code loads at its first use, and loading waits
+  // for the device to go idle, which a kernel spinning on a host flag never lets it do.
+  for (const std::string& kernel : out.kernels_) {
+    DeviceFunction function = nullptr;
+    out.function(device, kernel, &function);
+  }
+}
+
+void InstrumentedModuleCache::forgetDevice(int ordinal) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(entries_, [&](const auto& e) { return e.second->ordinal == ordinal; });
+}
+
+void InstrumentedModuleCache::forgetRegistration(
+    uint64_t id, const std::function<void(int, DeviceModule)>& unload) {
+  std::vector<std::shared_ptr<Slot>> taken;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      if (it->second->registration == id) {
+        taken.push_back(it->second);
+        it = entries_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const auto& slot : taken) {
+    std::lock_guard building(slot->building);
+    if (slot->module && slot->module->ok())
+      unload(slot->ordinal, slot->module->module());
+  }
+}
+
+} // namespace ocelot::runtime::instrumentation

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "instrumentors/ModuleInstrumenter.h"
+#include "runtime/core/Device.h"
+#include "runtime/instrumentation/ModuleCatalog.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace ocelot::runtime::instrumentation {
+
+/// An active instrumentor with the variant a launch asked of it.
+struct SlotChoice {
+  uint64_t handle = 0;
+  std::shared_ptr<const PTXInstrumentor> instrumentor;
+  uint32_t variant = 0;
+};
+
+/// A registration's module instrumented for one set of instrumentors (and variants) and loaded
+/// on one device, or why it could not be.
+class LoadedInstrumentation {
+public:
+  bool ok() const { return ok_; }
+  const std::string& error() const { return error_; }
+  DeviceModule module() const { return module_; }
+  const std::vector<SlotChoice>& slots() const { return slots_; }
+  /// Instrumentor state of `slot` for the unit that defines the kernel.
+  const ModuleInstrumentation& state(uint32_t unit, uint32_t slot) const {
+    return *states_[unit][slot];
+  }
+  /// Whether the kernel carries the instrumentation; else `why` says why not.
+  bool instrumented(const std::string& kernel, std::string* why) const;
+  /// The instrumented kernel's device function (looked up once).
+  cudaError_t function(Device& device, const std::string& name, DeviceFunction* function);
+
+  const instrumentors::InstrumentationTimings& timings() const { return timings_; }
+  double jitMs() const { return jitMs_; }
+
+private:
+  friend class InstrumentedModuleCache;
+
+  bool ok_ = false;
+  std::string error_;
+  DeviceModule module_ = nullptr;
+  std::vector<SlotChoice> slots_;
+  std::vector<std::vector<std::unique_ptr<ModuleInstrumentation>>> states_;
+  std::unordered_set<std::string> kernels_;
+  std::unordered_map<std::string, std::string> excluded_;
+  instrumentors::InstrumentationTimings timings_;
+  double jitMs_ = 0;
+  std::mutex functionsMutex_;
+  std::unordered_map<std::string, DeviceFunction> functions_;
+};
+
+/// Instrumented modules by (registration, device, instrumentors and variants), built and
+/// JIT-compiled lazily at the first launch that needs them; a failure is remembered (the module's
+/// launches run the original code) and not retried. Thread safe; launches that need the same
+/// module wait for one build.
+class InstrumentedModuleCache {
+public:
+  using AddressOf = std::function<std::optional<uint64_t>(std::string_view name)>;
+
+  std::shared_ptr<LoadedInstrumentation> get(const CatalogEntry& catalog, uint64_t registration,
+                                             int ordinal, const std::vector<SlotChoice>& slots,
+                                             Device& device, const AddressOf& addresses);
+  /// Forgets (does not unload: the device reset destroyed them) the modules of a device.
+  void forgetDevice(int ordinal);
+  /// Unloads and forgets the modules of an unregistered fatbinary.
+  void forgetRegistration(uint64_t id, const std::function<void(int, DeviceModule)>& unload);
+
+  static std::string key(uint64_t registration, int ordinal, const std::vector<SlotChoice>& slots);
+
+private:
+  struct Slot {
+    std::mutex building;
+    std::shared_ptr<LoadedInstrumentation> module;
+    uint64_t registration = 0;
+    int ordinal = 0;
+  };
+  void build(const CatalogEntry& catalog, const std::vector<SlotChoice>& slots, Device& device,
+             const AddressOf& addresses, LoadedInstrumentation& out);
+
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<Slot>> entries_;
+};
+
+} // namespace ocelot::runtime::instrumentation

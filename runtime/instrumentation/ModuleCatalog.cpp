@@ -1,0 +1,77 @@
+#include "runtime/instrumentation/ModuleCatalog.h"
+
+#include "ir/Parser.h"
+
+namespace ocelot::runtime::instrumentation {
+
+std::unordered_map<std::string, CatalogKernel>
+ModuleCatalog::describeKernels(const std::vector<std::string>& units, std::string* error) {
+  std::unordered_map<std::string, CatalogKernel> kernels;
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    ir::ParseResult parsed = ir::parsePtx(units[u], "unit" + std::to_string(u));
+    if (!parsed.ok()) {
+      if (error != nullptr)
+        *error = "PTX does not parse: " + parsed.firstError();
+      return {};
+    }
+    uint32_t functionBlocks = 0;
+    for (const ir::Function* f : parsed.module->functions())
+      if (!f->isEntry() && f->hasBody())
+        functionBlocks += static_cast<uint32_t>(f->blocks().size());
+    for (const ir::Function* f : parsed.module->functions()) {
+      if (!f->isEntry() || !f->hasBody())
+        continue;
+      CatalogKernel kernel;
+      kernel.facts.basicBlocks = static_cast<uint32_t>(f->blocks().size());
+      kernel.facts.deviceFunctionBlocks = functionBlocks;
+      kernel.facts.instructions = static_cast<uint32_t>(f->instructionCount());
+      for (const auto& spec : f->signature().parameters)
+        kernel.parameters += static_cast<uint32_t>(spec.declarators.size());
+      kernel.unit = u;
+      kernels.emplace(std::string(f->name()), kernel);
+    }
+  }
+  return kernels;
+}
+
+std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistration& registration,
+                                                       int ordinal, const Device& device) {
+  const auto key = std::make_pair(registration.id, ordinal);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = entries_.find(key); it != entries_.end())
+      return it->second;
+  }
+  // Built outside the lock (decompression and parsing take milliseconds); a concurrent builder of
+  // the same entry wastes that work, and the first to finish wins.
+  auto entry = std::make_shared<CatalogEntry>();
+  entry->label = ModulePipeline::label(registration);
+  auto built = pipeline_.build(registration, device.computeCapability());
+  if (!built) {
+    entry->error = built.error().reason;
+  } else if (built->form == ModuleImage::Form::Original || built->ptx.empty()) {
+    entry->error = "no PTX to instrument";
+  } else {
+    entry->units = built->ptx;
+    entry->linked = built->form == ModuleImage::Form::LinkedPtx;
+    std::string error;
+    entry->kernels = describeKernels(entry->units, &error);
+    entry->ok = error.empty();
+    entry->error = error;
+  }
+  std::lock_guard lock(mutex_);
+  auto [it, inserted] = entries_.emplace(key, entry);
+  return it->second;
+}
+
+void ModuleCatalog::forgetDevice(int ordinal) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(entries_, [&](const auto& e) { return e.first.second == ordinal; });
+}
+
+void ModuleCatalog::forgetRegistration(uint64_t id) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(entries_, [&](const auto& e) { return e.first.first == id; });
+}
+
+} // namespace ocelot::runtime::instrumentation

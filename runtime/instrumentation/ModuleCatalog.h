@@ -1,0 +1,58 @@
+#pragma once
+
+#include "ocelot/Instrumentor.h"
+#include "runtime/core/Device.h"
+#include "runtime/core/ModulePipeline.h"
+#include "runtime/core/Registration.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ocelot::runtime::instrumentation {
+
+/// What the instrumentation needs to know about a kernel before instrumenting it.
+struct CatalogKernel {
+  KernelFacts facts;
+  uint32_t parameters = 0; ///< the application's parameters (args entries of a launch)
+  uint32_t unit = 0;       ///< the unit of a device-linked program that defines it
+};
+
+/// A registration's PTX for one device, as the module pipeline selects and emits it, with the
+/// facts of each kernel; or why there is none.
+struct CatalogEntry {
+  bool ok = false;
+  std::string error;
+  std::vector<std::string> units; ///< one PTX text, or one per unit of a device-linked program
+  bool linked = false;
+  std::string label;
+  std::unordered_map<std::string, CatalogKernel> kernels;
+};
+
+/// The PTX of every registration on every device, read once (through the module pipeline, so
+/// instrumented modules start from exactly the PTX the uninstrumented ones do). Thread safe.
+class ModuleCatalog {
+public:
+  explicit ModuleCatalog(const ModulePipeline& pipeline) : pipeline_(pipeline) {}
+
+  std::shared_ptr<const CatalogEntry> get(const FatbinaryRegistration& registration, int ordinal,
+                                          const Device& device);
+  void forgetDevice(int ordinal);
+  void forgetRegistration(uint64_t id);
+
+  /// The facts of every kernel of PTX `units` (also for `ocelot ptx instrument`).
+  static std::unordered_map<std::string, CatalogKernel>
+  describeKernels(const std::vector<std::string>& units, std::string* error);
+
+private:
+  const ModulePipeline& pipeline_;
+  std::mutex mutex_;
+  std::map<std::pair<uint64_t, int>, std::shared_ptr<const CatalogEntry>> entries_;
+};
+
+} // namespace ocelot::runtime::instrumentation

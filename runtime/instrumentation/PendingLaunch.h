@@ -1,0 +1,44 @@
+#pragma once
+
+#include "ocelot/Instrumentor.h"
+#include "ocelot/LaunchInfo.h"
+#include "runtime/core/Device.h"
+#include "runtime/instrumentation/BufferPool.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ocelot::runtime::instrumentation {
+
+class LoadedInstrumentation;
+class DeviceResources;
+
+/// Everything about an instrumented launch between its enqueueing and its profile: the launch,
+/// the module and instrumentor states it ran with, the buffers its results land in, the events
+/// around the kernel. Created by the launching thread, completed by Ocelot's profile worker.
+struct PendingLaunch {
+  struct Slot {
+    std::shared_ptr<const PTXInstrumentor> instrumentor;
+    const ModuleInstrumentation* state = nullptr;
+    BufferPool::Block deviceBuffer;
+    BufferPool::Block staging; ///< pinned host memory the buffer is copied into
+    uint64_t bytes = 0;
+  };
+
+  Device* device = nullptr;
+  DeviceResources* resources = nullptr;
+  LaunchInfo info;
+  std::vector<std::string> instrumentors; ///< "name options", in slot order
+  std::vector<std::string> notes;
+  bool instrumented = false;                     ///< false: the original kernel ran (notes say why)
+  std::shared_ptr<LoadedInstrumentation> module; ///< keeps states and instrumentors alive
+  std::vector<Slot> slots;
+  cudaEvent_t start = nullptr, end = nullptr;
+  int64_t enqueuedNs = 0;
+  /// The hidden parameter's value: one device pointer per slot.
+  std::vector<uint64_t> parameter;
+};
+
+} // namespace ocelot::runtime::instrumentation

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "runtime/instrumentation/PendingLaunch.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace ocelot::runtime::instrumentation {
+
+/// Ocelot's profile thread: launches whose kernels (and result copies) have finished are pushed
+/// here by the driver's host-function callback, which must not call CUDA itself; this thread
+/// finalizes them (reads the results, builds the KernelProfile, calls subscribers). Launches are
+/// counted from `begin()` so that flush() can wait for all launches made so far.
+class ProfileWorker {
+public:
+  using Complete = std::function<void(std::unique_ptr<PendingLaunch>)>;
+
+  explicit ProfileWorker(Complete complete) : complete_(std::move(complete)) {}
+  ProfileWorker(const ProfileWorker&) = delete;
+  ProfileWorker& operator=(const ProfileWorker&) = delete;
+  /// The thread is detached at process exit, never joined: the runtime is never destroyed.
+  ~ProfileWorker();
+
+  /// A launch will be pushed later (call before enqueueing the host function).
+  void begin();
+  /// A launch that began is complete: queue it (any thread, no CUDA).
+  void push(std::unique_ptr<PendingLaunch> launch);
+  /// Completes a launch that began on the calling thread, right away (no host functions).
+  void completeHere(std::unique_ptr<PendingLaunch> launch);
+  /// Waits until every launch that began before the call is complete, or `timeout` passed.
+  /// Returns false on timeout.
+  bool flush(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
+  /// Launches begun and not yet completed.
+  uint64_t pending() const;
+
+private:
+  void run();
+  void finished();
+
+  Complete complete_;
+  mutable std::mutex mutex_;
+  std::condition_variable work_;
+  std::condition_variable done_;
+  std::deque<std::unique_ptr<PendingLaunch>> queue_;
+  uint64_t begun_ = 0, completed_ = 0;
+  bool stopping_ = false; ///< set by the destructor: the thread returns
+  std::thread thread_;
+};
+
+} // namespace ocelot::runtime::instrumentation

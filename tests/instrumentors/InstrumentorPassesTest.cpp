@@ -1,0 +1,241 @@
+// The instrumentors' passes on small kernels: where counters go, the hidden parameter, slot
+// threading through device functions, and that the result assembles; then each instrumentor's
+// host side (initialize/finalize) on buffers written by hand.
+
+#include "InstrumentorTestSupport.h"
+#include "instrumentors/BasicBlockCounter.h"
+#include "instrumentors/BlockCountState.h"
+#include "instrumentors/CtaClock.h"
+#include "ocelot/BasicBlockCounts.h"
+#include "ocelot/CtaClockTimes.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace ocelot::test {
+namespace {
+
+using instrumentors::BlockCountState;
+using instrumentors::CounterKind;
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+void expectAssembles(const std::string& ptx, const std::string& arch = "sm_90") {
+  if (!ptxasAvailable())
+    GTEST_SKIP() << "ptxas not found";
+  PtxasRun run = runPtxas(ptx, arch);
+  EXPECT_TRUE(run.ok()) << run.output << "\n" << ptx;
+}
+
+LaunchInfo launchOf(const std::string& kernel, Dim3 grid, Dim3 block) {
+  LaunchInfo info;
+  info.kernelName = kernel;
+  info.demangledName = kernel;
+  info.grid = grid;
+  info.block = block;
+  return info;
+}
+
+TEST(BasicBlockCounter, PerThreadMatrixHasNoAtomicsAndAssembles) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "bbcount-thread", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  // The application's parameters stay; the hidden one is appended last.
+  EXPECT_NE(out.ptx.find(".param .u64 loop_param_0"), std::string::npos);
+  EXPECT_NE(out.ptx.find(".param .align 8 .b8 __ocelot_instrumentation[8]"), std::string::npos)
+      << out.ptx;
+  EXPECT_EQ(occurrences(out.ptx, "atom."), 0u);
+  EXPECT_EQ(occurrences(out.ptx, "red."), 0u);
+  // One load-add-store per block (3 blocks).
+  EXPECT_EQ(occurrences(out.ptx, "st.global.u64"), 3u) << out.ptx;
+  EXPECT_EQ(out.kernels.count("loop"), 1u);
+  expectAssembles(out.ptx);
+}
+
+TEST(BasicBlockCounter, PerThreadFinalizeSumsColumnsAndCountsInstructions) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "bbcount-thread", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  const PTXInstrumentor& counter = *keep[0];
+  LaunchInfo launch = launchOf("loop", {1, 1, 1}, {4, 1, 1});
+  BufferRequest request = counter.initialize(*out.states[0], launch);
+  ASSERT_EQ(request.bytes, 3u * 4u * 8u); // rows x threads x 8
+  std::vector<uint64_t> matrix = {1, 1, 1, 1, /* loop */ 5, 5, 0, 5, /* done */ 1, 1, 1, 1};
+  std::vector<std::byte> buffer(request.bytes);
+  std::memcpy(buffer.data(), matrix.data(), request.bytes);
+  auto result = counter.finalize(*out.states[0], launch, DeviceFacts{132, 0, 90}, buffer);
+  const auto* counts = dynamic_cast<const BasicBlockCounts*>(result.get());
+  ASSERT_NE(counts, nullptr);
+  ASSERT_EQ(counts->blocks().size(), 3u);
+  EXPECT_EQ(counts->mode(), BasicBlockCounts::Mode::PerThread);
+  EXPECT_EQ(counts->entryCount(), 4u);
+  EXPECT_EQ(counts->blocks()[1].count, 15u);
+  EXPECT_EQ(counts->blocks()[1].label, "LOOP");
+  EXPECT_EQ(counts->blocks()[1].activeThreads, 3u);
+  // B0: 6 instructions, LOOP: 4, DONE: 5 (instrumentation excluded).
+  EXPECT_EQ(counts->blocks()[0].instructions, 6u);
+  EXPECT_EQ(counts->blocks()[1].instructions, 4u);
+  EXPECT_EQ(counts->blocks()[2].instructions, 5u);
+  EXPECT_EQ(counts->dynamicInstructions(), 4u * 6 + 15u * 4 + 4u * 5);
+  ASSERT_EQ(counts->threadCounts(1).size(), 4u);
+  EXPECT_EQ(counts->threadCounts(1)[2], 0u);
+}
+
+TEST(BasicBlockCounter, PerWarpUsesActivemaskPopcAndRegistersInLoops) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "bbcount", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  EXPECT_NE(out.ptx.find("activemask.b32"), std::string::npos) << out.ptx;
+  EXPECT_NE(out.ptx.find("popc.b32"), std::string::npos);
+  EXPECT_NE(out.ptx.find("red.global.add.u64"), std::string::npos);
+  const auto& state = static_cast<const BlockCountState&>(*out.states[0]);
+  const auto& kernel = state.kernels.at("loop");
+  ASSERT_EQ(kernel.rows.size(), 3u);
+  EXPECT_EQ(kernel.rows[0].kind, CounterKind::Atomic);
+  EXPECT_EQ(kernel.rows[1].kind, CounterKind::Register); // the loop body: a register, flushed
+  EXPECT_EQ(kernel.rows[2].kind, CounterKind::Atomic);
+  EXPECT_EQ(kernel.registerCounters, 1u);
+  expectAssembles(out.ptx);
+}
+
+TEST(BasicBlockCounter, PerWarpFinalizeSumsStripes) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "bbcount:stripes=2", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  LaunchInfo launch = launchOf("loop", {2, 1, 1}, {64, 1, 1});
+  BufferRequest request = keep[0]->initialize(*out.states[0], launch);
+  ASSERT_EQ(request.bytes, 3u * 2u * 8u); // rows x stripes x 8
+  std::vector<uint64_t> stripes = {64, 64, 640, 640, 64, 64};
+  std::vector<std::byte> buffer(request.bytes);
+  std::memcpy(buffer.data(), stripes.data(), request.bytes);
+  auto result = keep[0]->finalize(*out.states[0], launch, DeviceFacts{}, buffer);
+  const auto* counts = dynamic_cast<const BasicBlockCounts*>(result.get());
+  ASSERT_NE(counts, nullptr);
+  EXPECT_EQ(counts->mode(), BasicBlockCounts::Mode::PerWarp);
+  EXPECT_EQ(counts->entryCount(), launch.threads());
+  EXPECT_EQ(counts->blocks()[1].count, 1280u);
+}
+
+TEST(BasicBlockCounter, DeviceFunctionsGetTheSlotAndStraightLineBlocksAreDerived) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kCallKernel, "bbcount", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  EXPECT_NE(out.ptx.find(".param .b64 __ocelot_instrumentation_0"), std::string::npos) << out.ptx;
+  EXPECT_NE(out.ptx.find("(param0, %ocl_rd"), std::string::npos) << out.ptx;
+  const auto& state = static_cast<const BlockCountState&>(*out.states[0]);
+  ASSERT_EQ(state.functionRows.size(), 1u); // twice: one block
+  EXPECT_EQ(state.functionRows[0].function, "twice");
+  const auto& kernel = state.kernels.at("caller");
+  EXPECT_EQ(kernel.reachableFunctionRows.size(), 1u);
+  expectAssembles(out.ptx);
+  for (const char* list : {"bbcount-thread", "ctaclock", "bbcount,ctaclock"}) {
+    auto other = instrumentWith(kCallKernel, list, &keep);
+    ASSERT_TRUE(other.ok) << list << ": " << other.error;
+    expectAssembles(other.ptx);
+  }
+}
+
+TEST(BasicBlockCounter, OverBudgetLaunchesSwitchToPerWarpWithANote) {
+  instrumentors::BasicBlockCounter counter({{"mode", "per-thread"}, {"budget-mb", "1"}});
+  KernelFacts facts;
+  facts.basicBlocks = 10;
+  LaunchInfo small = launchOf("k", {1, 1, 1}, {256, 1, 1});
+  EXPECT_EQ(counter.variant(small, facts).variant, instrumentors::BasicBlockCounter::kPerThread);
+  LaunchInfo large = launchOf("k", {4096, 1, 1}, {256, 1, 1}); // 10 x 1M x 8 bytes = 80 MB
+  VariantChoice choice = counter.variant(large, facts);
+  EXPECT_EQ(choice.variant, instrumentors::BasicBlockCounter::kPerWarp);
+  EXPECT_NE(choice.note.find("1 MB budget"), std::string::npos) << choice.note;
+}
+
+TEST(BasicBlockCounter, BadOptionsAreClearErrors) {
+  instrumentors::InstrumentorRegistry registry;
+  EXPECT_THROW(registry.create("bbcount", InstrumentorOptions::parse("mode=bogus")),
+               std::invalid_argument);
+  EXPECT_THROW(registry.create("bbcount", InstrumentorOptions::parse("mdoe=per-warp")),
+               std::invalid_argument);
+  EXPECT_THROW(registry.create("bbcount", InstrumentorOptions::parse("stripes=3")),
+               std::invalid_argument);
+  EXPECT_THROW(registry.create("bbcount-thread", InstrumentorOptions::parse("mode=per-warp")),
+               std::invalid_argument);
+}
+
+TEST(CtaClock, RecordsClocksAndSmidAndAssembles) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "ctaclock", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  EXPECT_NE(out.ptx.find("%clock64"), std::string::npos);
+  EXPECT_NE(out.ptx.find("%globaltimer"), std::string::npos);
+  EXPECT_NE(out.ptx.find("%smid"), std::string::npos);
+  expectAssembles(out.ptx);
+}
+
+TEST(CtaClock, FinalizeGivesPerSmBusyTimeAndImbalance) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "ctaclock", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  LaunchInfo launch = launchOf("loop", {3, 1, 1}, {64, 1, 1});
+  BufferRequest request = keep[0]->initialize(*out.states[0], launch);
+  ASSERT_EQ(request.bytes, 3u * 48u);
+  std::vector<std::byte> buffer(request.bytes);
+  auto record = [&](uint64_t cta, uint64_t start, uint64_t end, uint32_t sm) {
+    std::byte* r = buffer.data() + cta * 48;
+    uint64_t notStart = ~start, notStartNs = ~(start * 10), endNs = end * 10;
+    uint32_t smPlusOne = sm + 1, warps = 2, threads = 64;
+    std::memcpy(r + 0, &notStart, 8);
+    std::memcpy(r + 8, &end, 8);
+    std::memcpy(r + 16, &notStartNs, 8);
+    std::memcpy(r + 24, &endNs, 8);
+    std::memcpy(r + 32, &smPlusOne, 4);
+    std::memcpy(r + 36, &warps, 4);
+    std::memcpy(r + 40, &threads, 4);
+  };
+  record(0, 100, 200, 0);
+  record(1, 150, 300, 0); // overlaps CTA 0 on SM 0: busy 100..300
+  record(2, 100, 150, 1);
+  auto result = keep[0]->finalize(*out.states[0], launch, DeviceFacts{2, 0, 90}, buffer);
+  const auto* times = dynamic_cast<const CtaClockTimes*>(result.get());
+  ASSERT_NE(times, nullptr);
+  EXPECT_TRUE(times->complete()) << (times->problems().empty() ? "" : times->problems()[0]);
+  ASSERT_EQ(times->sms().size(), 2u);
+  EXPECT_EQ(times->sms()[0].ctas, 2u);
+  EXPECT_EQ(times->sms()[0].busyCycles, 200u);
+  EXPECT_EQ(times->sms()[1].busyCycles, 50u);
+  EXPECT_DOUBLE_EQ(times->imbalance(), 200.0 / 125.0);
+}
+
+TEST(CtaClock, MissingCtaIsAProblemNotACrash) {
+  LaunchInfo launch = launchOf("k", {2, 1, 1}, {32, 1, 1});
+  std::vector<CtaClockTimes::Cta> ctas(2);
+  ctas[0].warpsStarted = 1;
+  ctas[0].threadsExited = 32;
+  ctas[0].endCycle = 10;
+  CtaClockTimes times(launch, DeviceFacts{1, 0, 90}, ctas);
+  EXPECT_FALSE(times.complete());
+}
+
+TEST(Framework, KernelsWhoseParametersFillTheSpaceAreLeftAlone) {
+  std::string ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
+                    ".visible .entry big(.param .align 8 .b8 big_param_0[4352])\n{\n\tret;\n}\n";
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(ptx, "bbcount", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  EXPECT_EQ(out.kernels.count("big"), 0u);
+  ASSERT_EQ(out.exclusions.size(), 1u);
+  EXPECT_NE(out.exclusions[0].reason.find("parameter space"), std::string::npos);
+}
+
+TEST(Framework, PtxThatDoesNotParseIsAnErrorValue) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(".version 8.5\n.target sm_90\n.entry k( {", "bbcount", &keep);
+  EXPECT_FALSE(out.ok);
+  EXPECT_NE(out.error.find("parse"), std::string::npos) << out.error;
+}
+
+} // namespace
+} // namespace ocelot::test

@@ -1,0 +1,212 @@
+// The host-side API without a device: launch selection, instrumentor lists, the registry and
+// plugins, KernelProfile JSON, the exit summary.
+
+#include "InstrumentorTestSupport.h"
+#include "ocelot/BasicBlockCounts.h"
+#include "ocelot/CtaClockTimes.h"
+#include "ocelot/JsonValue.h"
+#include "ocelot/KernelProfile.h"
+#include "ocelot/KernelSelection.h"
+#include "ocelot/ProfileSummary.h"
+
+#include <gtest/gtest.h>
+
+namespace ocelot::test {
+namespace {
+
+std::vector<bool> decisions(KernelSelection& selection, const std::vector<std::string>& kernels) {
+  std::vector<bool> out;
+  for (const auto& k : kernels)
+    out.push_back(selection.decide(k, k).instrument);
+  return out;
+}
+
+TEST(Selection, RegexMatchesMangledOrDemangledNames) {
+  SelectionRules rules;
+  rules.kernelRegex = "^add";
+  KernelSelection selection(rules);
+  EXPECT_TRUE(selection.decide("_Z3addPi", "add(int*)").instrument);
+  EXPECT_FALSE(selection.decide("_Z3mulPi", "mul(int*)").instrument);
+  EXPECT_NE(selection.decide("_Z3mulPi", "mul(int*)").reason, "");
+}
+
+TEST(Selection, LaunchRangeEveryNthAndMaxPerKernel) {
+  SelectionRules range;
+  ASSERT_FALSE(range.parseLaunchRange("2:3"));
+  KernelSelection byRange(range);
+  EXPECT_EQ(decisions(byRange, {"k", "k", "k", "k"}),
+            (std::vector<bool>{false, true, true, false}));
+
+  SelectionRules every;
+  every.every = 2;
+  KernelSelection byEvery(every);
+  EXPECT_EQ(decisions(byEvery, {"k", "k", "k", "k", "k"}),
+            (std::vector<bool>{true, false, true, false, true}));
+
+  SelectionRules most;
+  most.maxPerKernel = 2;
+  KernelSelection byMost(most);
+  EXPECT_EQ(decisions(byMost, {"a", "b", "a", "a", "b", "b"}),
+            (std::vector<bool>{true, true, true, false, true, false}));
+}
+
+TEST(Selection, BadInputIsAClearError) {
+  SelectionRules rules;
+  EXPECT_TRUE(rules.parseLaunchRange("3:1"));
+  EXPECT_TRUE(rules.parseLaunchRange("x"));
+  EXPECT_TRUE(rules.parseLaunchRange("0:4"));
+  EXPECT_FALSE(rules.parseLaunchRange("5"));
+  EXPECT_EQ(rules.firstLaunch, 5u);
+  EXPECT_EQ(rules.lastLaunch, 5u);
+  SelectionRules badRegex;
+  badRegex.kernelRegex = "(unclosed";
+  EXPECT_THROW(KernelSelection{badRegex}, std::invalid_argument);
+  SelectionRules zero;
+  zero.every = 0;
+  EXPECT_THROW(KernelSelection{zero}, std::invalid_argument);
+}
+
+TEST(InstrumentorList, ParsesNamesPathsAndOptions) {
+  auto specs =
+      instrumentors::parseInstrumentorList("bbcount:mode=per-thread, ctaclock,./lib.so:k=v");
+  ASSERT_EQ(specs.size(), 3u);
+  EXPECT_EQ(specs[0].name, "bbcount");
+  EXPECT_EQ(specs[0].options.text("mode"), "per-thread");
+  EXPECT_FALSE(specs[1].isPath);
+  EXPECT_TRUE(specs[2].isPath);
+  EXPECT_EQ(specs[2].options.text("k"), "v");
+  EXPECT_THROW(instrumentors::parseInstrumentorList("bbcount,,ctaclock"), std::invalid_argument);
+}
+
+TEST(Registry, UnknownNamesListWhatIsRegistered) {
+  instrumentors::InstrumentorRegistry registry;
+  try {
+    registry.create("bbcuont", {});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("bbcount"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(registry.add("bbcount", "again",
+                            [](const InstrumentorOptions&) {
+                              return std::shared_ptr<const PTXInstrumentor>();
+                            }),
+               std::invalid_argument);
+  EXPECT_THROW(registry.add("bad name", "",
+                            [](const InstrumentorOptions&) {
+                              return std::shared_ptr<const PTXInstrumentor>();
+                            }),
+               std::invalid_argument);
+}
+
+TEST(Plugins, MissingFileAndWrongAbiAreRefusedWithAReason) {
+  instrumentors::InstrumentorRegistry registry;
+  try {
+    registry.loadPlugin("/nonexistent/libnothing.so");
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot load plugin"), std::string::npos) << e.what();
+  }
+  try {
+    registry.loadPlugin(OCELOT_WRONG_ABI_PLUGIN);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("ABI 99"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Plugins, ExamplePluginRegistersAndInstruments) {
+  instrumentors::InstrumentorRegistry registry;
+  auto names = registry.loadPlugin(OCELOT_EXAMPLE_PLUGIN);
+  ASSERT_EQ(names, std::vector<std::string>{"entrycount"});
+  EXPECT_EQ(registry.loadPlugin(OCELOT_EXAMPLE_PLUGIN), names); // loaded once
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "entrycount,bbcount", &keep, &registry);
+  ASSERT_TRUE(out.ok) << out.error;
+  EXPECT_NE(out.ptx.find("__ocelot_instrumentation[16]"), std::string::npos); // two slots
+  if (ptxasAvailable()) {
+    PtxasRun run = runPtxas(out.ptx, "sm_90");
+    EXPECT_TRUE(run.ok()) << run.output << out.ptx;
+  }
+  EXPECT_THROW(registry.create("entrycount", InstrumentorOptions::parse("x=1")),
+               std::invalid_argument);
+}
+
+std::shared_ptr<const KernelProfile> sampleProfile() {
+  LaunchInfo launch;
+  launch.kernelName = "_Z4loopPii";
+  launch.demangledName = "loop(int*, int)";
+  launch.launchId = 7;
+  launch.kernelLaunchIndex = 2;
+  launch.grid = {2, 1, 1};
+  launch.block = {32, 1, 1};
+  std::vector<BasicBlockCounts::Block> blocks(2);
+  blocks[0].function = "_Z4loopPii";
+  blocks[0].index = 0;
+  blocks[0].instructions = 5;
+  blocks[0].count = 64;
+  blocks[0].location = "loop.cu:3";
+  blocks[1].function = "_Z4loopPii";
+  blocks[1].index = 1;
+  blocks[1].label = "$L__BB0_1";
+  blocks[1].instructions = 3;
+  blocks[1].count = 640;
+  blocks[1].location = "loop.cu:5";
+  auto counts = std::make_shared<BasicBlockCounts>(BasicBlockCounts::Mode::PerWarp, 64, blocks);
+  std::vector<CtaClockTimes::Cta> ctas(2);
+  for (uint32_t i = 0; i < 2; ++i) {
+    ctas[i].index = i;
+    ctas[i].sm = i;
+    ctas[i].startCycle = 10;
+    ctas[i].endCycle = 110 + 100 * i;
+    ctas[i].warpsStarted = 1;
+    ctas[i].threadsExited = 32;
+  }
+  auto clock = std::make_shared<CtaClockTimes>(launch, DeviceFacts{4, 0, 90}, ctas);
+  KernelProfile::Timing timing;
+  timing.gpuMilliseconds = 0.5;
+  return std::make_shared<KernelProfile>(
+      launch, timing, KernelProfile::Execution::Instrumented,
+      std::vector<std::string>{"bbcount:mode=per-warp", "ctaclock"},
+      std::vector<std::string>{"a note"},
+      std::vector<std::shared_ptr<const InstrumentorResult>>{counts, clock});
+}
+
+TEST(KernelProfileJson, RoundTripsThroughTheParser) {
+  auto profile = sampleProfile();
+  JsonParseResult parsed = parseJson(profile->toJson());
+  ASSERT_TRUE(parsed.ok()) << parsed.error;
+  const JsonValue& json = *parsed.value;
+  EXPECT_EQ(json["schema"].asUnsigned(), uint64_t(kProfileSchemaVersion));
+  EXPECT_EQ(json["kernel"].asString(), "_Z4loopPii");
+  EXPECT_EQ(json["demangled"].asString(), "loop(int*, int)");
+  EXPECT_EQ(json["launch_id"].asUnsigned(), 7u);
+  EXPECT_EQ(json["execution"].asString(), "instrumented");
+  EXPECT_EQ(json["grid"].asArray().size(), 3u);
+  EXPECT_DOUBLE_EQ(json["gpu_ms"].asDouble(), 0.5);
+  const JsonValue& bb = json["results"]["bbcount"];
+  ASSERT_TRUE(bb.has("blocks")) << profile->toJson();
+  EXPECT_EQ(bb["blocks"].asArray().size(), 2u);
+  EXPECT_EQ(bb["blocks"].asArray()[1]["count"].asUnsigned(), 640u);
+  EXPECT_EQ(bb["dynamic_instructions"].asUnsigned(), 64u * 5 + 640u * 3);
+  const JsonValue& clock = json["results"]["ctaclock"];
+  EXPECT_EQ(clock["sms"].asArray().size(), 4u);
+  EXPECT_GT(clock["imbalance"].asDouble(), 1.0);
+}
+
+TEST(Summary, NamesKernelsHotBlocksAndImbalance) {
+  ProfileSummary summary;
+  EXPECT_TRUE(summary.empty());
+  summary.add(*sampleProfile());
+  summary.add(*sampleProfile());
+  std::string text = summary.format();
+  EXPECT_NE(text.find("loop(int*, int)"), std::string::npos) << text;
+  EXPECT_NE(text.find("hottest basic blocks"), std::string::npos) << text;
+  EXPECT_NE(text.find("loop.cu:5"), std::string::npos) << text;
+  EXPECT_NE(text.find("per-SM load"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 launches profiled"), std::string::npos) << text;
+  // The hottest block comes first: 2 x 640 x 3 instructions.
+  EXPECT_LT(text.find("loop.cu:5"), text.find("loop.cu:3")) << text;
+}
+
+} // namespace
+} // namespace ocelot::test

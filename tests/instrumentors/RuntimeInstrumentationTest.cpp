@@ -1,0 +1,191 @@
+// The runtime side of the framework over a fake device (tests/runtime/FakePlatform.h): a launch
+// with an active instrumentor loads an instrumented module next to the application's, launches
+// its kernel with the hidden parameter, reads the buffer back in stream order and delivers a
+// KernelProfile; instrumentors come and go between launches; a launch the instrumented kernel
+// cannot make runs the original kernel and says why.
+
+#include "../runtime/FakePlatform.h"
+#include "../runtime/FatbinaryBuilder.h"
+#include "ocelot/BasicBlockCounts.h"
+#include "runtime/core/Runtime.h"
+#include "runtime/fatbin/Format.h"
+#include "runtime/instrumentation/InstrumentationRuntime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace ocelot::runtime::testing {
+namespace {
+
+const std::string kPtx = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .global .align 4 .u32 counter;
+.visible .entry kernel(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  ld.global.u32 %r2, [counter];
+DONE:
+  ret;
+}
+)";
+
+struct StaticImage {
+  alignas(8) std::byte container[16384];
+  struct Wrapper {
+    uint32_t magic, version;
+    const void* data;
+    const void* fatbins;
+  } wrapper;
+};
+StaticImage gImage;
+char gKernelStub, gCounterShadow;
+
+class InstrumentedRuntime : public ::testing::Test {
+protected:
+  void SetUp() override {
+    runtime.thread() = ThreadState{};
+    Bytes container = buildContainer({ptxEntry(kPtx, 90, fatbin::Compression::None)});
+    ASSERT_LE(container.size(), sizeof gImage.container);
+    std::memcpy(gImage.container, container.data(), container.size());
+    gImage.wrapper = {fatbin::format::kWrapperMagic, 1, gImage.container, nullptr};
+    void** handle = runtime.registerFatBinary(&gImage.wrapper);
+    runtime.registerFunction(handle, &gKernelStub, "kernel");
+    RegisteredVariable counter;
+    counter.hostAddress = &gCounterShadow;
+    counter.deviceName = "counter";
+    counter.size = 4;
+    runtime.registerVariable(handle, counter);
+    runtime.registerFatBinaryEnd(handle);
+  }
+  cudaError_t launch() {
+    void* argument = nullptr;
+    void* args[] = {&argument};
+    return runtime.launchKernel(&gKernelStub, dim3(2), dim3(32), args, 0, nullptr);
+  }
+  instrumentation::InstrumentationRuntime& framework() { return runtime.instrumentation(); }
+
+  FakeDevice device;
+  Runtime runtime{
+      [this] {
+        return PlatformResult{std::make_unique<FakePlatform>(device), cudaSuccess, 13000, {}};
+      },
+      LogLevel::Off, nullptr};
+};
+
+TEST_F(InstrumentedRuntime, WithoutInstrumentorsNothingChanges) {
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(device.loaded.size(), 1u);
+  EXPECT_EQ(device.loaded[0].ptx[0].find("__ocelot_instrumentation"), std::string::npos);
+  framework().flush();
+  EXPECT_EQ(framework().profiles().latest(), nullptr);
+}
+
+TEST_F(InstrumentedRuntime, AnInstrumentedLaunchDeliversAProfile) {
+  std::vector<std::shared_ptr<const KernelProfile>> received;
+  std::mutex mutex;
+  framework().profiles().subscribe([&](const std::shared_ptr<const KernelProfile>& p) {
+    std::lock_guard lock(mutex);
+    received.push_back(p);
+  });
+  uint64_t handle = framework().add("bbcount", {});
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  // The application's module and the instrumented one.
+  ASSERT_EQ(device.loaded.size(), 2u);
+  const std::string& instrumented = device.loaded[1].ptx[0];
+  EXPECT_NE(instrumented.find(".param .align 8 .b8 __ocelot_instrumentation[8]"), std::string::npos)
+      << instrumented;
+  // The application's variable is used through its address in the original module.
+  EXPECT_EQ(instrumented.find("[counter]"), std::string::npos) << instrumented;
+  ASSERT_EQ(device.launches.size(), 1u);
+  EXPECT_EQ(device.launches[0].grid.x, 2u); // the application's configuration, untouched
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_EQ(profile->kernelName(), "kernel");
+  EXPECT_EQ(profile->launch().threads(), 64u);
+  const auto* counts = profile->result<BasicBlockCounts>();
+  ASSERT_NE(counts, nullptr);
+  EXPECT_EQ(counts->blocks().size(), 3u);
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(received.size(), 1u);
+  }
+
+  // Removed: the next launch runs the original kernel and delivers nothing.
+  EXPECT_TRUE(framework().remove(handle));
+  EXPECT_FALSE(framework().remove(handle));
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  EXPECT_EQ(framework().profiles().latest(), profile);
+  EXPECT_EQ(device.loaded.size(), 2u);
+}
+
+TEST_F(InstrumentedRuntime, SelectionSkipsLaunches) {
+  SelectionRules rules;
+  ASSERT_FALSE(rules.parseLaunchRange("2:2"));
+  framework().setSelection(rules);
+  framework().add("ctaclock", {});
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_EQ(profile->launch().kernelLaunchIndex, 2u);
+  EXPECT_EQ(device.launches.size(), 3u);
+}
+
+TEST_F(InstrumentedRuntime, AFailedInstrumentedLaunchRunsTheOriginal) {
+  framework().add("bbcount", {});
+  device.launchResult = cudaErrorLaunchOutOfResources;
+  // Both launches fail here (the fake fails every launch): the application sees the original
+  // kernel's error, as without Ocelot.
+  EXPECT_EQ(launch(), cudaErrorLaunchOutOfResources);
+  device.launchResult = cudaSuccess;
+}
+
+TEST_F(InstrumentedRuntime, ARefusedModuleRunsTheOriginalWithANote) {
+  framework().add("bbcount", {});
+  ASSERT_EQ(launch(), cudaSuccess);  // the application's module loads
+  device.refuseOcelotModules = true; // ... the instrumented one would not, were it new
+  framework().removeAll();
+  framework().add("bbcount-thread", {});
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_FALSE(profile->instrumented());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("refused"), std::string::npos) << profile->notes().back();
+}
+
+TEST_F(InstrumentedRuntime, ADeviceResetRebuildsTheInstrumentedModule) {
+  framework().add("bbcount", {});
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(device.loaded.size(), 2u);
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  // Both modules loaded again after the reset, and the launch ran instrumented.
+  EXPECT_EQ(device.loaded.size(), 4u);
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+}
+
+TEST_F(InstrumentedRuntime, UnknownInstrumentorIsAnError) {
+  EXPECT_THROW(framework().add("nonsense", {}), std::invalid_argument);
+  ASSERT_EQ(launch(), cudaSuccess);
+}
+
+} // namespace
+} // namespace ocelot::runtime::testing

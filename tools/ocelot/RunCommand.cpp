@@ -1,0 +1,219 @@
+// `ocelot run [options] -- APP ARGS...`: runs an unmodified CUDA application under Ocelot's
+// libcudart.so.13. The tool only prepares the environment (library path, OCELOT_* variables) and
+// execs the application; the runtime inside the application does the instrumenting and, at exit,
+// prints the summary and writes the profile file (docs/instrumentation.md).
+
+#include "instrumentors/InstrumentorRegistry.h"
+#include "ocelot/KernelSelection.h"
+#include "tools/ocelot/Commands.h"
+
+#include <boost/program_options.hpp>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace ocelot::tools {
+
+namespace {
+
+void printUsage(std::ostream& out, const po::options_description& options) {
+  out << "usage: ocelot run [options] -- APP [ARGS...]\n\n"
+         "Runs APP with Ocelot's libcudart.so.13 (applications built with `nvcc -cudart shared`\n"
+         "need no rebuild). With instrumentors, the runtime prints a summary to stderr when APP\n"
+         "exits: top kernels, hottest basic blocks with source lines, per-SM imbalance.\n\n"
+      << options;
+}
+
+/// The folder holding Ocelot's libcudart.so.13: $OCELOT_CUDART_DIR, else ../lib next to this
+/// executable (an installed Ocelot), else the build tree this executable was built in.
+std::optional<fs::path> libraryDirectory(const char* self) {
+  auto holds = [](const fs::path& dir) {
+    std::error_code ignored;
+    return fs::exists(dir / "libcudart.so.13", ignored);
+  };
+  if (const char* dir = std::getenv("OCELOT_CUDART_DIR"); dir != nullptr && *dir != '\0')
+    return holds(dir) ? std::optional<fs::path>(dir) : std::nullopt;
+  std::error_code error;
+  fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  if (error)
+    exe = fs::absolute(self != nullptr ? self : "", error);
+  for (const fs::path& candidate :
+       {exe.parent_path().parent_path() / "lib", exe.parent_path().parent_path() / "lib64",
+        fs::path(OCELOT_BUILD_CUDART_DIR)})
+    if (holds(candidate))
+      return candidate;
+  return std::nullopt;
+}
+
+/// Whether OCELOT_PLUGIN_PATH has a libocelot-<name>.so (the runtime loads it by name).
+bool pluginOnPath(const std::string& name) {
+  const char* path = std::getenv("OCELOT_PLUGIN_PATH");
+  if (path == nullptr)
+    return false;
+  std::string folders = path;
+  size_t start = 0;
+  while (start <= folders.size()) {
+    size_t colon = folders.find(':', start);
+    std::string dir = folders.substr(start, colon == std::string::npos ? colon : colon - start);
+    std::error_code ignored;
+    if (fs::exists(fs::path(dir.empty() ? "." : dir) / ("libocelot-" + name + ".so"), ignored))
+      return true;
+    if (colon == std::string::npos)
+      break;
+    start = colon + 1;
+  }
+  return false;
+}
+
+void prependPath(const char* variable, const std::string& dir) {
+  const char* old = std::getenv(variable);
+  std::string value = dir;
+  if (old != nullptr && *old != '\0')
+    value += ":" + std::string(old);
+  ::setenv(variable, value.c_str(), 1);
+}
+
+} // namespace
+
+int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
+  // Everything after "--" is the application's, untouched by option parsing.
+  std::vector<std::string> args = argsIn;
+  std::vector<std::string> application;
+  if (auto dash = std::find(args.begin(), args.end(), "--"); dash != args.end()) {
+    application.assign(dash + 1, args.end());
+    args.erase(dash, args.end());
+  }
+  po::options_description options("options");
+  options.add_options()("help,h", "show this help")(
+      "instrumentors,i", po::value<std::string>(),
+      "instrumentors: bbcount, bbcount-thread, ctaclock, plugin paths (comma-separated, with "
+      ":key=value options)")("kernel", po::value<std::string>(),
+                             "instrument only kernels whose name matches this regex")(
+      "launches", po::value<std::string>(), "instrument only matching launches N:M (1-based)")(
+      "every", po::value<uint64_t>(), "instrument every N-th matching launch")(
+      "max-per-kernel", po::value<uint64_t>(), "stop instrumenting a kernel after K launches")(
+      "device", po::value<std::string>(),
+      "gpu or cpu (Ocelot's CPU back end); default: the GPU if there is one, else the CPU")(
+      "output,o", po::value<std::string>(), "write every KernelProfile to this JSON file")(
+      "summary", po::value<std::string>(),
+      "where the summary goes at exit: stderr (default), off, or a file")(
+      "budget-mb", po::value<uint64_t>(), "memory budget of bbcount's per-thread matrix")(
+      "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): error, warn, info, debug")(
+      "dry-run", "print the environment and command instead of running it");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "ocelot run: " << e.what() << "\n";
+    printUsage(std::cerr, options);
+    return 2;
+  }
+  if (vm.count("help")) {
+    printUsage(std::cout, options);
+    return 0;
+  }
+  if (application.empty()) {
+    std::cerr << "ocelot run: no application (put it after --)\n";
+    printUsage(std::cerr, options);
+    return 2;
+  }
+
+  // Check what can be checked here, so that a typo is an error now and not a warning in the
+  // application's output.
+  std::vector<std::pair<std::string, std::string>> environment;
+  try {
+    if (vm.count("instrumentors")) {
+      std::string list = vm["instrumentors"].as<std::string>();
+      instrumentors::InstrumentorRegistry registry;
+      for (const auto& spec : instrumentors::parseInstrumentorList(list)) {
+        if (spec.isPath) {
+          if (!fs::exists(spec.name))
+            throw std::invalid_argument("no plugin library " + spec.name);
+        } else if (registry.contains(spec.name)) {
+          registry.create(spec.name, spec.options); // validates the options
+        } else if (!pluginOnPath(spec.name)) {
+          registry.create(spec.name, spec.options); // throws: lists the registered names
+        }
+      }
+      environment.emplace_back("OCELOT_INSTRUMENTORS", list);
+    }
+    SelectionRules rules;
+    if (vm.count("kernel")) {
+      rules.kernelRegex = vm["kernel"].as<std::string>();
+      environment.emplace_back("OCELOT_KERNEL_REGEX", rules.kernelRegex);
+    }
+    if (vm.count("launches")) {
+      if (auto error = rules.parseLaunchRange(vm["launches"].as<std::string>()))
+        throw std::invalid_argument("--launches: " + *error);
+      environment.emplace_back("OCELOT_LAUNCHES", vm["launches"].as<std::string>());
+    }
+    if (vm.count("every")) {
+      rules.every = vm["every"].as<uint64_t>();
+      environment.emplace_back("OCELOT_EVERY", std::to_string(rules.every));
+    }
+    if (vm.count("max-per-kernel"))
+      environment.emplace_back("OCELOT_MAX_PER_KERNEL",
+                               std::to_string(vm["max-per-kernel"].as<uint64_t>()));
+    KernelSelection check(rules); // throws on a bad regex or every=0
+  } catch (const std::exception& e) {
+    std::cerr << "ocelot run: " << e.what() << "\n";
+    return 2;
+  }
+  if (vm.count("device")) {
+    std::string device = vm["device"].as<std::string>();
+    if (device != "cpu" && device != "gpu") {
+      std::cerr << "ocelot run: --device must be cpu or gpu\n";
+      return 2;
+    }
+    environment.emplace_back("OCELOT_DEVICE", device);
+  }
+  if (vm.count("output"))
+    environment.emplace_back("OCELOT_PROFILE_OUTPUT",
+                             fs::absolute(vm["output"].as<std::string>()).string());
+  if (vm.count("summary")) {
+    std::string summary = vm["summary"].as<std::string>();
+    if (summary != "stderr" && summary != "off")
+      summary = fs::absolute(summary).string();
+    environment.emplace_back("OCELOT_SUMMARY", summary);
+  }
+  if (vm.count("budget-mb"))
+    environment.emplace_back("OCELOT_BBCOUNT_BUDGET_MB",
+                             std::to_string(vm["budget-mb"].as<uint64_t>()));
+  if (vm.count("log"))
+    environment.emplace_back("OCELOT_LOG", vm["log"].as<std::string>());
+
+  auto libraries = libraryDirectory(self);
+  if (!libraries) {
+    std::cerr << "ocelot run: cannot find Ocelot's libcudart.so.13 (set OCELOT_CUDART_DIR)\n";
+    return 2;
+  }
+  for (const auto& [name, value] : environment)
+    ::setenv(name.c_str(), value.c_str(), 1);
+  prependPath("LD_LIBRARY_PATH", libraries->string());
+
+  if (vm.count("dry-run")) {
+    std::cout << "LD_LIBRARY_PATH=" << std::getenv("LD_LIBRARY_PATH") << "\n";
+    for (const auto& [name, value] : environment)
+      std::cout << name << "=" << value << "\n";
+    for (const auto& word : application)
+      std::cout << word << (&word == &application.back() ? "\n" : " ");
+    return 0;
+  }
+  std::vector<char*> argv;
+  for (auto& word : application)
+    argv.push_back(word.data());
+  argv.push_back(nullptr);
+  ::execvp(argv[0], argv.data());
+  std::cerr << "ocelot run: cannot run " << application[0] << ": " << std::strerror(errno) << "\n";
+  return 127;
+}
+
+} // namespace ocelot::tools
