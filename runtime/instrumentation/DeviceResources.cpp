@@ -59,6 +59,9 @@ void DeviceResources::releaseEvent(cudaEvent_t event) {
 
 void DeviceResources::forget() {
   deviceBuffers_.forget();
+  // Pageable staging memory (malloc) outlives the reset: free it; pinned memory went with it.
+  if (pageable_.load(std::memory_order_relaxed))
+    staging_.trim();
   staging_.forget();
   std::lock_guard lock(eventsMutex_);
   events_.clear();

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ocelot::runtime::testing {
@@ -47,14 +48,25 @@ public:
   cudaError_t synchronize() override { return cudaSuccess; }
   cudaError_t reset() override {
     ++resets;
+    // Like a GPU's reset: every allocation of the device is gone.
+    std::lock_guard lock(allocationsMutex_);
+    for (void* pointer : allocations_)
+      std::free(pointer);
+    allocations_.clear();
     return cudaSuccess;
   }
   cudaError_t allocate(void** pointer, size_t bytes) override {
     *pointer = std::calloc(1, bytes);
-    return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+    if (*pointer == nullptr)
+      return cudaErrorMemoryAllocation;
+    std::lock_guard lock(allocationsMutex_);
+    allocations_.insert(*pointer);
+    return cudaSuccess;
   }
   cudaError_t free(void* pointer) override {
-    std::free(pointer);
+    std::lock_guard lock(allocationsMutex_);
+    if (allocations_.erase(pointer) != 0)
+      std::free(pointer);
     return cudaSuccess;
   }
   cudaError_t copy(void* destination, const void* source, size_t bytes, cudaStream_t,
@@ -131,6 +143,12 @@ public:
   std::vector<std::unique_ptr<std::string>> names;
   std::map<std::string, std::vector<char>> globals;
   std::atomic<int> activations{0}, resets{0}, unloads{0};
+
+private:
+  std::mutex allocationsMutex_;
+  std::unordered_set<void*> allocations_;
+
+public:
 };
 
 class FakePlatform final : public Platform {
