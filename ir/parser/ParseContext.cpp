@@ -768,16 +768,10 @@ const InstructionForm& ParseContext::formOf(std::string_view spelling) {
 // --- Operands ---------------------------------------------------------------------------------
 
 std::optional<uint32_t> ParseContext::findRange(std::string_view prefix) const {
-  for (const auto& [cached, id] : rangeCache_)
-    if (cached.size() == prefix.size() && !cached.empty() && cached.back() == prefix.back() &&
-        cached == prefix)
-      return id;
   auto it = registerRanges_.find(prefix);
   if (it == registerRanges_.end() || it->second.empty())
     return std::nullopt;
-  uint32_t id = it->second.back();
-  rangeCache_[rangeCacheNext_++ % rangeCache_.size()] = {it->first, id};
-  return id;
+  return it->second.back();
 }
 
 std::optional<RegisterRef> ParseContext::lookupRegister(std::string_view name) const {

@@ -172,10 +172,7 @@ private:
   const InstructionForm& formOf(std::string_view spelling);
   /// The innermost `%prefix<N>` range declarator visible now.
   std::optional<uint32_t> findRange(std::string_view prefix) const;
-  void registersChanged() {
-    rangeCache_.fill({});
-    packedRanges_.fill({});
-  }
+  void registersChanged() { packedRanges_.fill({}); }
   void declareRegisters(const DeclarationSpec& spec, SourceRange at, std::vector<uint32_t>& ids);
   void resolveScopeLabels(OpenScope& scope);
   DeclarationSpec takeDeclaration();
@@ -219,10 +216,6 @@ private:
   std::vector<OpenScope> scopes_;
   std::unordered_map<std::string_view, std::vector<uint32_t>> namedRegisters_;
   std::unordered_map<std::string_view, std::vector<uint32_t>> registerRanges_;
-  /// Functions use a handful of range prefixes (%r, %rd, %f, %p ...) over and over: a tiny cache
-  /// in front of the hash map, cleared whenever declarations or scopes change.
-  mutable std::array<std::pair<std::string_view, uint32_t>, 8> rangeCache_{};
-  mutable size_t rangeCacheNext_ = 0;
   /// Named registers in scope whose names end in digits (and could shadow a range element).
   size_t indexedNamedRegisters_ = 0;
 
