@@ -21,6 +21,10 @@ public:
   BasicBlock(const BasicBlock&) = delete;
   BasicBlock& operator=(const BasicBlock&) = delete;
 
+  // Blocks of a parsed module live in its arena, like its statements (see Arena).
+  static void* operator new(std::size_t size) { return Arena::allocate(size); }
+  static void operator delete(void* memory) noexcept { Arena::deallocate(memory); }
+
   Function& parent() const { return *parent_; }
 
   StatementList& statements() { return statements_; }

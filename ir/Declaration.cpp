@@ -19,7 +19,100 @@ Initializer Initializer::list(std::vector<Initializer> elements) {
   return init;
 }
 
+IntegerValues::IntegerValues(std::initializer_list<int64_t> values) {
+  for (int64_t value : values)
+    push_back(value);
+}
+
+namespace {
+
+/// log2 of the bytes `value` needs in a packed list.
+uint8_t shiftFor(int64_t value) {
+  if (value < 0 || value > int64_t{0xffffffff})
+    return 3;
+  if (value > 0xffff)
+    return 2;
+  return value > 0xff ? 1 : 0;
+}
+
+} // namespace
+
+void IntegerValues::pushWide(int64_t value) {
+  uint8_t shift = shiftFor(value);
+  if (shift > shift_)
+    widen(shift);
+  size_t at = bytes_.size();
+  bytes_.resize(at + (size_t{1} << shift_));
+  switch (shift_) {
+  case 0:
+    bytes_[at] = static_cast<uint8_t>(value);
+    break;
+  case 1: {
+    auto narrow = static_cast<uint16_t>(value);
+    std::memcpy(&bytes_[at], &narrow, sizeof narrow);
+    break;
+  }
+  case 2: {
+    auto narrow = static_cast<uint32_t>(value);
+    std::memcpy(&bytes_[at], &narrow, sizeof narrow);
+    break;
+  }
+  default:
+    std::memcpy(&bytes_[at], &value, sizeof value);
+    break;
+  }
+}
+
+void IntegerValues::widen(uint8_t shift) {
+  IntegerValues wider;
+  wider.shift_ = shift;
+  wider.bytes_.reserve((size() + 1) << shift);
+  for (int64_t value : *this)
+    wider.pushWide(value);
+  *this = std::move(wider);
+}
+
+void IntegerValues::append(const IntegerValues& other) {
+  if (other.shift_ == shift_) {
+    bytes_.insert(bytes_.end(), other.bytes_.begin(), other.bytes_.end());
+    return;
+  }
+  if (other.shift_ > shift_)
+    widen(other.shift_);
+  reserve(size() + other.size());
+  for (int64_t value : other)
+    pushWide(value);
+}
+
+void IntegerValues::appendBytes(const uint8_t* values, size_t count) {
+  if (shift_ == 0) {
+    bytes_.insert(bytes_.end(), values, values + count);
+    return;
+  }
+  for (size_t i = 0; i < count; ++i)
+    pushWide(values[i]);
+}
+
+bool operator==(const IntegerValues& a, const IntegerValues& b) {
+  if (a.shift_ == b.shift_)
+    return a.bytes_ == b.bytes_;
+  // Lists are always stored at the narrowest width, but compare values to be safe.
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
+bool operator==(const IntegerValues& a, const std::vector<int64_t>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
 Initializer Initializer::integers(std::vector<int64_t> values) {
+  IntegerValues packed;
+  packed.reserve(values.size());
+  for (int64_t value : values)
+    packed.push_back(value);
+  return integers(std::move(packed));
+}
+
+Initializer Initializer::integers(IntegerValues values) {
   Initializer init;
   init.kind_ = Kind::IntegerList;
   init.integers_ = std::move(values);

@@ -2,15 +2,91 @@
 
 #include "ir/Casting.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstring>
 
 namespace ocelot::ir {
 
 namespace {
 
+/// "00" .. "99": decimal digits two at a time.
+constexpr std::array<char, 200> kDigitPairs = [] {
+  std::array<char, 200> pairs{};
+  for (int i = 0; i < 100; ++i) {
+    pairs[static_cast<size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    pairs[static_cast<size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
+  }
+  return pairs;
+}();
+
+/// "0, " .. "255, " padded to 8 bytes, and their lengths: byte tables are emitted with one 8-byte
+/// copy per element.
+struct ByteTexts {
+  std::array<std::array<char, 8>, 256> text{};
+  std::array<uint8_t, 256> length{};
+};
+constexpr ByteTexts kByteTexts = [] {
+  ByteTexts texts;
+  for (unsigned value = 0; value < 256; ++value) {
+    auto& text = texts.text[value];
+    unsigned n = 0;
+    if (value >= 100)
+      text[n++] = static_cast<char>('0' + value / 100);
+    if (value >= 10)
+      text[n++] = static_cast<char>('0' + value / 10 % 10);
+    text[n++] = static_cast<char>('0' + value % 10);
+    text[n++] = ',';
+    text[n++] = ' ';
+    texts.length[value] = static_cast<uint8_t>(n);
+  }
+  return texts;
+}();
+
+/// Writes `value` in decimal at `p` (room for 20 characters); returns the end.
+char* writeDecimal(char* p, uint64_t value) {
+  unsigned digits = 1;
+  for (uint64_t bound = 10; digits < 20 && value >= bound; bound *= 10)
+    ++digits;
+  char* end = p + digits;
+  char* q = end;
+  while (value >= 100) {
+    q -= 2;
+    std::memcpy(q, &kDigitPairs[2 * (value % 100)], 2);
+    value /= 100;
+  }
+  if (value >= 10) {
+    q -= 2;
+    std::memcpy(q, &kDigitPairs[2 * value], 2);
+  } else {
+    *--q = static_cast<char>('0' + value);
+  }
+  return end;
+}
+
+/// Writes `value` in hexadecimal with at least `width` digits at `p` (room for max(16, width)).
+char* writeHexadecimal(char* p, uint64_t value, bool upper, int width) {
+  const char* digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  int length = 1;
+  while (length < 16 && (value >> (4 * length)) != 0)
+    ++length;
+  for (int i = length; i < width; ++i)
+    *p++ = '0';
+  for (int i = length - 1; i >= 0; --i)
+    *p++ = digits[(value >> (4 * i)) & 0xf];
+  return p;
+}
+
 class PtxWriter {
 public:
-  PtxWriter(std::string& out, const EmitOptions& options) : out_(out), options_(options) {}
+  /// Appends to `out`, which serves as the write buffer: it is grown ahead of the text and cut
+  /// back to the text when the writer is done.
+  PtxWriter(std::string& out, const EmitOptions& options)
+      : out_(out), options_(options), data_(out.data()), size_(out.size()), capacity_(out.size()) {}
+  ~PtxWriter() { out_.resize(size_); }
+  PtxWriter(const PtxWriter&) = delete;
+  PtxWriter& operator=(const PtxWriter&) = delete;
 
   void module(const Module& m);
   void function(const Function& f);
@@ -42,28 +118,55 @@ private:
       return true;
     return until > from && until - from >= needed;
   }
+  /// Where the next `n` bytes go; advance() past what was written.
+  char* room(size_t n) {
+    if (capacity_ - size_ < n) [[unlikely]]
+      grow(n);
+    return data_ + size_;
+  }
+  [[gnu::noinline]] void grow(size_t n) {
+    out_.resize(std::max(capacity_ * 2, size_ + n + 4096));
+    data_ = out_.data();
+    capacity_ = out_.size();
+  }
+  void advance(const char* end) {
+    size_ = static_cast<size_t>(end - data_);
+    atLineStart_ = false;
+  }
   void newline() {
-    out_ += '\n';
+    *room(1) = '\n';
+    ++size_;
     ++line_;
     atLineStart_ = true;
   }
   void text(std::string_view s) {
-    out_ += s;
+    char* p = room(s.size());
+    if (s.size() <= 16) // names and keywords: no library call
+      for (char c : s)
+        *p++ = c;
+    else
+      std::memcpy(p, s.data(), s.size());
+    size_ += s.size();
     atLineStart_ = false;
   }
   void character(char c) {
-    out_ += c;
+    *room(1) = c;
+    ++size_;
     atLineStart_ = false;
   }
   void unsignedNumber(uint64_t value, int base = 10, bool upper = false, int width = 0);
   void signedNumber(int64_t value) {
+    char* p = room(21);
     if (value < 0) {
-      character('-');
-      unsignedNumber(static_cast<uint64_t>(0) - static_cast<uint64_t>(value));
+      *p++ = '-';
+      p = writeDecimal(p, static_cast<uint64_t>(0) - static_cast<uint64_t>(value));
     } else {
-      unsignedNumber(static_cast<uint64_t>(value));
+      p = writeDecimal(p, static_cast<uint64_t>(value));
     }
+    advance(p);
   }
+  void integerList(const IntegerValues& values);
+  void sectionItems(const DebugSection& section);
   void indent(unsigned depth) {
     for (unsigned i = 0; i <= depth; ++i)
       character('\t');
@@ -78,8 +181,7 @@ private:
   void registerName(const Function& f, RegisterRef ref);
   void parameterList(const std::vector<DeclarationSpec>& params, bool multiline);
   void directives(const std::vector<FunctionDirective>& list, bool ownLines);
-  template <class T, class Fn>
-  void joined(const std::vector<T>& items, std::string_view sep, Fn&& fn) {
+  template <class List, class Fn> void joined(const List& items, std::string_view sep, Fn&& fn) {
     for (size_t i = 0; i < items.size(); ++i) {
       if (i > 0)
         text(sep);
@@ -89,23 +191,122 @@ private:
 
   std::string& out_;
   const EmitOptions& options_;
+  char* data_;      ///< out_.data()
+  size_t size_;     ///< bytes of out_ written so far (out_ is longer while writing)
+  size_t capacity_; ///< out_.size()
   uint32_t line_ = 1;
   bool atLineStart_ = true;
   uint32_t lastSourceLine_ = 0; ///< source line of the last statement started
 };
 
 void PtxWriter::unsignedNumber(uint64_t value, int base, bool upper, int width) {
+  if (base == 10 && width == 0) {
+    advance(writeDecimal(room(20), value));
+    return;
+  }
+  if (base == 16) {
+    advance(writeHexadecimal(room(static_cast<size_t>(std::max(width, 16))), value, upper, width));
+    return;
+  }
   char buffer[72];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, base);
   (void)ec;
   size_t length = static_cast<size_t>(end - buffer);
   for (size_t i = length; i < static_cast<size_t>(width); ++i)
     character('0');
-  if (upper)
-    for (char* c = buffer; c != end; ++c)
-      if (*c >= 'a' && *c <= 'f')
-        *c = static_cast<char>(*c - 'a' + 'A');
   text(std::string_view(buffer, length));
+}
+
+void PtxWriter::sectionItems(const DebugSection& section) {
+  // Millions of items in -G modules: each is written straight into the buffer.
+  auto put = [](char* p, std::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    return p + s.size();
+  };
+  for (const SectionItem& entry : section.items()) {
+    std::string_view symbol = section.text(entry.symbol);
+    std::string_view subtrahend = section.text(entry.subtrahend);
+    std::string_view directive =
+        entry.continuation ? std::string_view() : section.text(entry.directive);
+    char* p = room(symbol.size() + subtrahend.size() + directive.size() + 48);
+    if (entry.kind == SectionItem::Kind::Label) {
+      *p++ = '\n';
+      p = put(p, symbol);
+      *p++ = ':';
+      ++line_;
+      advance(p);
+      continue;
+    }
+    if (entry.continuation) {
+      *p++ = ',';
+      *p++ = ' ';
+    } else {
+      *p++ = '\n';
+      ++line_;
+      p = put(p, directive);
+      *p++ = ' ';
+    }
+    if (entry.symbol != SectionItem::kNoName) {
+      p = put(p, symbol);
+      if (entry.subtrahend != SectionItem::kNoName) {
+        *p++ = '-';
+        p = put(p, subtrahend);
+      }
+      if (entry.value != 0) {
+        *p++ = '+';
+        p = writeDecimal(p, entry.value);
+      }
+    } else {
+      if (entry.negative)
+        *p++ = '-';
+      if (entry.hexadecimal) {
+        *p++ = '0';
+        *p++ = 'x';
+        p = writeHexadecimal(p, entry.value, true, 0);
+      } else {
+        p = writeDecimal(p, entry.value);
+      }
+    }
+    advance(p);
+  }
+}
+
+void PtxWriter::integerList(const IntegerValues& values) {
+  // "v, v, ..., v": every value is written with its ", ", the last one's is taken back.
+  size_t count = values.size();
+  if (count == 0)
+    return;
+  constexpr size_t kBlock = 4096;
+  if (values.width() == 1) {
+    const uint8_t* bytes = values.data();
+    for (size_t start = 0; start < count; start += kBlock) {
+      size_t end = std::min(count, start + kBlock);
+      char* p = room((end - start) * 5 + 8);
+      for (size_t i = start; i < end; ++i) {
+        std::memcpy(p, kByteTexts.text[bytes[i]].data(), 8);
+        p += kByteTexts.length[bytes[i]];
+      }
+      advance(p);
+    }
+  } else {
+    for (size_t start = 0; start < count; start += kBlock) {
+      size_t end = std::min(count, start + kBlock);
+      char* p = room((end - start) * 23);
+      for (size_t i = start; i < end; ++i) {
+        int64_t value = values[i];
+        if (value < 0) {
+          *p++ = '-';
+          p = writeDecimal(p, static_cast<uint64_t>(0) - static_cast<uint64_t>(value));
+        } else {
+          p = writeDecimal(p, static_cast<uint64_t>(value));
+        }
+        *p++ = ',';
+        *p++ = ' ';
+      }
+      advance(p);
+    }
+  }
+  size_ -= 2;
 }
 
 void PtxWriter::immediate(const ImmediateOperand& imm) {
@@ -273,7 +474,7 @@ void PtxWriter::initializer(const Initializer& init) {
     break;
   case Initializer::Kind::IntegerList:
     character('{');
-    joined(init.integerValues(), ", ", [&](int64_t v) { signedNumber(v); });
+    integerList(init.integerValues());
     character('}');
     break;
   }
@@ -517,41 +718,7 @@ void PtxWriter::module(const Module& m) {
       text(section->name());
       newline();
       text("\t{");
-      for (const auto& entry : section->items()) {
-        if (entry.kind == SectionItem::Kind::Label) {
-          newline();
-          text(section->text(entry.symbol));
-          character(':');
-          continue;
-        }
-        if (entry.continuation) {
-          text(", ");
-        } else {
-          newline();
-          text(section->text(entry.directive));
-          character(' ');
-        }
-        if (entry.symbol != SectionItem::kNoName) {
-          text(section->text(entry.symbol));
-          if (entry.subtrahend != SectionItem::kNoName) {
-            character('-');
-            text(section->text(entry.subtrahend));
-          }
-          if (entry.value != 0) {
-            character('+');
-            unsignedNumber(entry.value);
-          }
-        } else {
-          if (entry.negative)
-            character('-');
-          if (entry.hexadecimal) {
-            text("0x");
-            unsignedNumber(entry.value, 16, true);
-          } else {
-            unsignedNumber(entry.value);
-          }
-        }
-      }
+      sectionItems(*section);
       newline();
       text("\t}");
       break;
@@ -574,7 +741,7 @@ void PtxWriter::module(const Module& m) {
 } // namespace
 
 void emitPtx(const Module& module, std::string& out, const EmitOptions& options) {
-  PtxWriter writer(out, options);
+  PtxWriter writer(out, options); // out holds only the text once the writer is gone
   writer.module(module);
 }
 
@@ -587,16 +754,20 @@ std::string emitPtx(const Module& module, const EmitOptions& options) {
 std::string operandToString(const Function& function, const Operand& operand) {
   std::string out;
   EmitOptions options{false};
-  PtxWriter writer(out, options);
-  writer.operand(function, operand);
+  {
+    PtxWriter writer(out, options);
+    writer.operand(function, operand);
+  }
   return out;
 }
 
 std::string instructionToString(const Function& function, const Instruction& instruction) {
   std::string out;
   EmitOptions options{false};
-  PtxWriter writer(out, options);
-  writer.instruction(function, instruction);
+  {
+    PtxWriter writer(out, options);
+    writer.instruction(function, instruction);
+  }
   return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ir/Arena.h"
 #include "ir/Function.h"
 #include "ir/InstructionForm.h"
 #include "ir/ModuleItem.h"
@@ -69,9 +70,13 @@ public:
   /// Structural equality: same header and items, statement by statement (lines do not matter).
   bool equals(const Module& other) const;
 
+  /// Where the parser puts this module's statements and operand lists (see Arena).
+  Arena::Reference& arena() { return arena_; }
+
 private:
   void itemsChanged(bool appended);
 
+  Arena::Reference arena_; // first member: released after the items
   StringPool strings_;
   std::string_view version_;
   std::vector<std::string_view> targets_;

@@ -99,6 +99,9 @@ public:
     names_.push_back(text);
     return static_cast<uint32_t>(names_.size() - 1);
   }
+  size_t nameCount() const { return names_.size(); }
+  /// Drops the names added after the first `count` (no item may refer to them any more).
+  void truncateNames(size_t count) { names_.resize(count); }
   /// Same name and the same items, compared by their texts (name indices may differ).
   bool sameContent(const DebugSection& other) const;
   static bool classof(const ModuleItem* item) { return item->kind() == Kind::DebugSection; }

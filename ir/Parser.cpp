@@ -26,6 +26,8 @@ ParseResult parseInPlace(char* buffer, size_t size, std::string_view fileName,
   auto module = std::make_unique<Module>();
   detail::ParseContext context(*module, fileName);
   try {
+    // The module's statements come from its arena; the scope ends before the module can go.
+    Arena::Scope arena(module->arena());
     detail::Lexer lexer(buffer, size, context, options.scannerFastPath);
     detail::PtxParser parser(context, lexer);
     int status = parser.parse();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ir/Arena.h"
 #include "ir/Declaration.h"
 #include "ir/Operand.h"
 
@@ -32,6 +33,10 @@ public:
   virtual ~Statement() = default;
   Statement(const Statement&) = default;
   Statement& operator=(const Statement&) = default;
+
+  // Statements of a parsed module live in its arena (see Arena); all others on the heap.
+  static void* operator new(std::size_t size) { return Arena::allocate(size); }
+  static void operator delete(void* memory) noexcept { Arena::deallocate(memory); }
 
   Kind kind() const { return kind_; }
   /// The scope the statement is in (for ScopeBegin/ScopeEnd: the scope they open/close).
@@ -71,10 +76,18 @@ struct Guard {
   friend bool operator==(const Guard&, const Guard&) = default;
 };
 
+/// The operands of an instruction: a std::vector whose memory comes from the module's arena when
+/// the instruction was parsed (see Arena).
+using OperandList = std::vector<Operand, ArenaAllocator<Operand>>;
+
 class Instruction final : public Statement {
 public:
-  Instruction(const InstructionForm& form, std::vector<Operand> operands, ScopeId scope)
+  Instruction(const InstructionForm& form, OperandList operands, ScopeId scope)
       : Statement(Kind::Instruction, scope), form_(&form), operands_(std::move(operands)) {}
+  Instruction(const InstructionForm& form, std::vector<Operand> operands, ScopeId scope)
+      : Statement(Kind::Instruction, scope), form_(&form),
+        operands_(std::make_move_iterator(operands.begin()),
+                  std::make_move_iterator(operands.end())) {}
 
   const InstructionForm& form() const { return *form_; }
   void setForm(const InstructionForm& form) { form_ = &form; }
@@ -82,8 +95,8 @@ public:
   const std::optional<Guard>& guard() const { return guard_; }
   void setGuard(std::optional<Guard> guard) { guard_ = guard; }
 
-  const std::vector<Operand>& operands() const { return operands_; }
-  std::vector<Operand>& operands() { return operands_; }
+  const OperandList& operands() const { return operands_; }
+  OperandList& operands() { return operands_; }
 
   /// The source location from the last `.loc` before the instruction, if any.
   const SourceLoc& sourceLoc() const { return loc_; }
@@ -100,7 +113,7 @@ public:
 private:
   const InstructionForm* form_;
   std::optional<Guard> guard_;
-  std::vector<Operand> operands_;
+  OperandList operands_;
   SourceLoc loc_;
   uint16_t operandLineOffset_ = 0;
 };

@@ -11,12 +11,63 @@ constexpr size_t kFirstChunkSize = 4 * 1024;
 constexpr size_t kChunkSize = 64 * 1024;
 } // namespace
 
+namespace {
+
+/// A word at a time: names are short (registers, labels, mnemonics, section symbols).
+uint32_t hashOf(std::string_view text) {
+  constexpr uint64_t kMultiplier = 0x9e3779b97f4a7c15ull;
+  uint64_t hash = text.size() * kMultiplier;
+  const char* p = text.data();
+  size_t left = text.size();
+  for (; left >= 8; left -= 8, p += 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    hash = (hash ^ word) * kMultiplier;
+    hash ^= hash >> 32;
+  }
+  uint64_t tail = 0;
+  for (size_t i = 0; i < left; ++i)
+    tail |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+  hash = (hash ^ tail) * kMultiplier;
+  hash ^= hash >> 29;
+  return static_cast<uint32_t>(hash);
+}
+
+} // namespace
+
 std::string_view StringPool::intern(std::string_view text) {
-  if (auto it = strings_.find(text); it != strings_.end())
-    return *it;
-  std::string_view stored = store(text);
-  strings_.insert(stored);
-  return stored;
+  if (text.empty())
+    return {};
+  if (2 * (count_ + 1) > slots_.size())
+    rehash(std::max<size_t>(64, 2 * slots_.size()));
+  uint32_t hash = hashOf(text);
+  size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    Slot& slot = slots_[i];
+    if (slot.data == nullptr) { // free: only stored (non-empty) texts occupy slots
+      std::string_view stored = store(text);
+      slot = Slot{stored.data(), static_cast<uint32_t>(stored.size()), hash};
+      ++count_;
+      return stored;
+    }
+    if (slot.hash == hash && slot.size == text.size() &&
+        std::memcmp(slot.data, text.data(), text.size()) == 0)
+      return std::string_view(slot.data, slot.size);
+  }
+}
+
+void StringPool::rehash(size_t capacity) {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(capacity, Slot{});
+  size_t mask = capacity - 1;
+  for (const Slot& slot : old) {
+    if (slot.data == nullptr)
+      continue;
+    size_t i = slot.hash & mask;
+    while (slots_[i].data != nullptr)
+      i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
 }
 
 std::string_view StringPool::store(std::string_view text) {

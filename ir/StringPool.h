@@ -1,9 +1,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 namespace ocelot::ir {
@@ -25,8 +25,17 @@ public:
 
 private:
   std::string_view store(std::string_view text);
+  void rehash(size_t capacity);
 
-  std::unordered_set<std::string_view> strings_;
+  /// Open addressing with linear probing (a parse interns a name for every label, symbol and
+  /// directive it meets): the hash is kept to skip most comparisons and to rehash cheaply.
+  struct Slot {
+    const char* data = nullptr;
+    uint32_t size = 0;
+    uint32_t hash = 0;
+  };
+  std::vector<Slot> slots_;
+  size_t count_ = 0;
   std::vector<std::unique_ptr<char[]>> chunks_;
   char* cursor_ = nullptr;
   size_t remaining_ = 0;

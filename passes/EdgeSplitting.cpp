@@ -4,6 +4,7 @@
 #include "ir/InstructionForm.h"
 
 #include <algorithm>
+#include <span>
 #include <unordered_set>
 
 namespace ocelot::passes {
@@ -77,7 +78,7 @@ ir::BasicBlock* splitEdge(ir::IRBuilder& builder, ir::BasicBlock& from, ir::Basi
 
   // Retarget the branch: `bra` directly, `brx.idx` through a copy of its table (other brx.idx
   // instructions may share the original).
-  auto retarget = [&](std::vector<ir::Operand>& operands) {
+  auto retarget = [&](std::span<ir::Operand> operands) { // a table's or a branch's
     for (auto& operand : operands)
       if (auto* l = operand.getIf<ir::LabelOperand>(); l && holdsLabel(to, l->label))
         l->label = label.id();

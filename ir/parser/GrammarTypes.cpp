@@ -44,21 +44,54 @@ void InitializerListBuilder::addInteger(int64_t value) {
   add(Initializer::value(ImmediateOperand::integer(value)));
 }
 
+void InitializerListBuilder::addIntegers(IntegerValues&& run) {
+  if (!packed_) {
+    elements_.reserve(elements_.size() + run.size());
+    for (int64_t value : run)
+      elements_.push_back(Initializer::value(ImmediateOperand::integer(value)));
+    return;
+  }
+  if (integers_.empty())
+    std::swap(integers_, run);
+  else
+    integers_.append(run);
+  run.clear();
+  depth_ = std::max(depth_, 1u);
+}
+
+void InitializerListBuilder::addScalars(std::vector<Initializer>&& run) {
+  if (run.empty())
+    return;
+  unpack();
+  if (elements_.empty()) {
+    std::swap(elements_, run);
+  } else {
+    elements_.reserve(elements_.size() + run.size());
+    for (auto& element : run)
+      elements_.push_back(std::move(element));
+  }
+  run.clear();
+  depth_ = std::max(depth_, 1u);
+}
+
+void InitializerListBuilder::unpack() {
+  if (!packed_)
+    return;
+  // The first element that is not a plain integer: unpack what came before.
+  packed_ = false;
+  elements_.reserve(integers_.size() + 1);
+  for (int64_t value : integers_)
+    elements_.push_back(Initializer::value(ImmediateOperand::integer(value)));
+  integers_ = IntegerValues();
+}
+
 void InitializerListBuilder::add(Initializer element) {
   if (packed_ && isPlainDecimalValue(element)) {
     integers_.push_back(element.scalar().as<ImmediateOperand>().integerValue());
     depth_ = std::max(depth_, 1u);
     return;
   }
-  if (packed_) {
-    // The first element that is not a plain integer: unpack what came before.
-    packed_ = false;
-    elements_.reserve(integers_.size() + 1);
-    for (int64_t value : integers_)
-      elements_.push_back(Initializer::value(ImmediateOperand::integer(value)));
-    integers_.clear();
-    integers_.shrink_to_fit();
-  }
+  unpack();
   depth_ = std::max(depth_, initializerDepth(element) + 1);
   elements_.push_back(std::move(element));
 }

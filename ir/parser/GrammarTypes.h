@@ -31,19 +31,27 @@ struct NameSyntax {
 };
 
 /// Builds the elements of `{...}` initializers, keeping lists of plain decimal integers packed
-/// (eight bytes an element) so that megabyte-sized byte tables stay small while they are parsed.
+/// (see IntegerValues: one byte an element for byte tables) so that megabyte-sized tables stay
+/// small while they are parsed. Whichever way the elements arrive (one by one from the grammar or
+/// in runs from the scanner), the same elements give the same Initializer.
 class InitializerListBuilder {
 public:
   void add(Initializer element);
   /// Fast path for the common element: a plain decimal integer.
   void addInteger(int64_t value);
+  /// A run of plain decimal integers (taken over, not copied, when it is the first element).
+  void addIntegers(IntegerValues&& run);
+  /// A run of `0f`/`0d` literals (ImmediateOperand values).
+  void addScalars(std::vector<Initializer>&& run);
   Initializer finish();
   /// Brace nesting depth of the elements added so far (for the nesting limit).
   unsigned depth() const { return depth_; }
 
 private:
+  void unpack();
+
   bool packed_ = true;
-  std::vector<int64_t> integers_;
+  IntegerValues integers_;
   std::vector<Initializer> elements_;
   unsigned depth_ = 0;
 };

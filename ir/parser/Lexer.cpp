@@ -1,5 +1,6 @@
 #include "ir/parser/Lexer.h"
 
+#include "ir/parser/CharClass.h"
 #include "ir/parser/ParseContext.h"
 
 #include <array>
@@ -99,6 +100,7 @@ bool Lexer::beginSectionBody() {
   if (!sectionPending_)
     return false;
   sectionPending_ = false;
+  sectionSized_ = false;
   sectionState_ = SectionState::ExpectItem;
   return true;
 }
@@ -142,7 +144,9 @@ void Lexer::sectionDirectiveAndInteger(std::string_view text) {
   while (!isBlank(text[blank]))
     ++blank;
   sectionWord(text.substr(0, blank));
-  sectionInteger(trimBlanks(text.substr(blank)), 10);
+  std::string_view value = trimBlanks(text.substr(blank));
+  bool hexadecimal = value.find_first_of("xX") != std::string_view::npos;
+  sectionInteger(value, hexadecimal ? 16 : 10);
 }
 
 void Lexer::sectionSymbol(std::string_view text) {
@@ -232,8 +236,8 @@ std::string_view Lexer::instructionText(const char* text, size_t length) {
          (text[length - 1] == ' ' || text[length - 1] == '\t' || text[length - 1] == '\r' ||
           text[length - 1] == '\f' || text[length - 1] == '\v'))
     --length;
-  lastText_ = std::string_view(text, std::min<size_t>(length, 40));
-  return std::string_view(text, length);
+  lastText_ = std::string_view(text, length);
+  return lastText_;
 }
 
 /// A number operand of a one-token instruction, classified exactly as the scanner's own number
@@ -300,6 +304,19 @@ std::string Lexer::tokenName(const char* bisonName) {
 std::string Lexer::describe(PtxParser::symbol_kind_type kind, const char* bisonName) const {
   std::string name = tokenName(bisonName);
   using K = PtxParser::symbol_kind;
+  if (kind == K::S_SIMPLE_INSTRUCTION) {
+    // Named by its first token, as the grammar-only route (which has no such token) names it.
+    if (lastText_.front() == '@')
+      return "'@'";
+    size_t end = 1;
+    while (end < lastText_.size() &&
+           (chars::isIdChar(lastText_[end]) || lastText_[end] == '.' || lastText_[end] == ':'))
+      ++end;
+    std::string_view mnemonic = lastText_.substr(0, end);
+    bool modifiers = mnemonic.find('.') != std::string_view::npos;
+    return std::string(modifiers ? "instruction '" : "identifier '") +
+           std::string(mnemonic.substr(0, 40)) + (mnemonic.size() > 40 ? "...'" : "'");
+  }
   switch (kind) {
   case K::S_IDENT:
   case K::S_MNEMONIC:

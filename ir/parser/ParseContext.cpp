@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <tuple>
 
 namespace ocelot::ir::detail {
 
@@ -31,20 +32,37 @@ std::optional<std::pair<std::string_view, uint32_t>> splitIndexedName(std::strin
   return std::make_pair(name.substr(0, start), index);
 }
 
-/// FNV-1a: cheap for the short names of registers and opcodes.
+/// Eight characters at a time: cheap for the short spellings of opcodes.
 size_t shortNameHash(std::string_view name) {
-  uint32_t hash = 2166136261u;
-  for (char c : name)
-    hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
-  return hash ^ (hash >> 15);
+  constexpr uint64_t kMultiplier = 0x9e3779b97f4a7c15ull;
+  uint64_t hash = name.size();
+  size_t i = 0;
+  for (; i + 8 <= name.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, name.data() + i, 8);
+    hash = (hash ^ word) * kMultiplier;
+  }
+  uint64_t tail = 0;
+  for (size_t k = 0; i + k < name.size(); ++k)
+    tail |= static_cast<uint64_t>(static_cast<unsigned char>(name[i + k])) << (8 * k);
+  hash = (hash ^ tail) * kMultiplier;
+  return static_cast<size_t>(hash >> 40);
 }
 
 /// `%tid.x` -> {"%tid", X}; `%r1` -> {"%r1", None}.
 std::pair<std::string_view, VectorComponent> splitComponent(std::string_view text) {
-  size_t dot = text.find('.');
-  if (dot == std::string_view::npos)
-    return {text, VectorComponent::None};
-  return {text.substr(0, dot), vectorComponentFromName(text.substr(dot + 1))};
+  for (size_t dot = 0; dot < text.size(); ++dot) // names are short: no library call
+    if (text[dot] == '.')
+      return {text.substr(0, dot), vectorComponentFromName(text.substr(dot + 1))};
+  return {text, VectorComponent::None};
+}
+
+/// Up to 8 characters packed into one word, zero-padded (what PackedRange keys are).
+uint64_t packPrefix(const char* text, size_t length) {
+  uint64_t key = 0;
+  for (size_t i = 0; i < length; ++i)
+    key |= static_cast<uint64_t>(static_cast<unsigned char>(text[i])) << (8 * i);
+  return key;
 }
 
 /// Interns every string of a declaration into the module (they point into the input so far).
@@ -178,6 +196,7 @@ void ParseContext::beginSection(std::string_view name, SourceRange at) {
   // Name indices are per section: the next directive is added to this section's table.
   sectionDirective_ = {};
   sectionDirectiveName_ = SectionItem::kNoName;
+  knownDirectives_ = 0;
   section_->setLine(at.begin.line);
 }
 
@@ -189,19 +208,27 @@ void ParseContext::addSectionLabel(std::string_view name) {
 }
 
 void ParseContext::setSectionDirective(std::string_view directive) {
-  if (directive != sectionDirective_) { // consecutive items mostly repeat `.b8`
-    sectionDirective_ = intern(directive);
-    sectionDirectiveName_ = section_->addName(sectionDirective_);
-  }
   sectionDirectiveUsed_ = false;
+  if (directive == sectionDirective_) // consecutive items mostly repeat `.b8`
+    return;
+  for (size_t i = 0; i < knownDirectives_; ++i)
+    if (knownDirectiveNames_[i].first == directive) {
+      std::tie(sectionDirective_, sectionDirectiveName_) = knownDirectiveNames_[i];
+      return;
+    }
+  sectionDirective_ = intern(directive);
+  sectionDirectiveName_ = section_->addName(sectionDirective_);
+  if (knownDirectives_ < knownDirectiveNames_.size())
+    knownDirectiveNames_[knownDirectives_++] = {sectionDirective_, sectionDirectiveName_};
 }
 
-void ParseContext::addSectionItem(SectionItem item) {
-  item.continuation = sectionDirectiveUsed_;
-  if (!sectionDirectiveUsed_)
-    item.directive = sectionDirectiveName_;
-  sectionDirectiveUsed_ = true;
-  section_->items().push_back(item);
+void ParseContext::rewindSection(const SectionMark& mark) {
+  section_->items().resize(mark.items);
+  section_->truncateNames(mark.names);
+  knownDirectives_ = mark.knownDirectives;
+  sectionDirective_ = mark.directive;
+  sectionDirectiveName_ = mark.directiveName;
+  sectionDirectiveUsed_ = mark.directiveUsed;
 }
 
 void ParseContext::addSectionInteger(const ImmediateOperand& value, bool negative, SourceRange at) {
@@ -220,6 +247,13 @@ void ParseContext::addSectionSymbol(std::string_view symbol, std::optional<Immed
   item.symbol = section_->addName(intern(symbol));
   if (offset)
     item.value = unsignedValue(*offset, at);
+  addSectionItem(item);
+}
+
+void ParseContext::addSectionSymbolValue(std::string_view symbol, uint64_t offset) {
+  SectionItem item;
+  item.symbol = section_->addName(intern(symbol));
+  item.value = offset;
   addSectionItem(item);
 }
 
@@ -310,6 +344,7 @@ void ParseContext::beginBody(SourceRange at) {
   namedRegisters_.clear();
   registerRanges_.clear();
   indexedNamedRegisters_ = 0;
+  bareRegisterNames_ = 0;
   registersChanged();
   scopes_.push_back(OpenScope{});
   // `.reg` parameters of `.func` are registers of the body.
@@ -394,35 +429,15 @@ void ParseContext::addInitializerValue(Operand value, SourceRange) {
 void ParseContext::addInitializerIntegers(std::string_view text, SourceRange at) {
   if (openInitializers_.empty())
     fail(at, "a list of values needs braces: '{" + std::string(text.substr(0, 20)) + "...}'");
-  InitializerListBuilder& list = openInitializers_.back();
-  const char* p = text.data();
-  const char* end = text.data() + text.size();
-  while (p < end) {
-    while (p < end &&
-           (*p == ',' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v'))
-      ++p;
-    if (p == end)
-      break;
-    bool negative = *p == '-';
-    if (negative)
-      ++p;
-    uint64_t magnitude = 0;
-    auto [next, ec] = std::from_chars(p, end, magnitude);
-    if (ec != std::errc() || magnitude > static_cast<uint64_t>(INT64_MAX) ||
-        (negative && magnitude == 0)) {
-      // Rare spellings (-0, huge values) keep their exact form through the general path.
-      ImmediateOperand imm;
-      imm.magnitude = magnitude;
-      imm.negative = negative;
-      if (ec != std::errc())
-        fail(at, "integer in initializer does not fit in 64 bits");
-      list.add(Initializer::value(imm));
-    } else {
-      int64_t value = static_cast<int64_t>(magnitude);
-      list.addInteger(negative ? -value : value);
-    }
-    p = next;
-  }
+  openInitializers_.back().addIntegers(std::move(pendingIntegers_));
+  pendingIntegers_.clear();
+}
+
+void ParseContext::addInitializerScalars(std::string_view text, SourceRange at) {
+  if (openInitializers_.empty())
+    fail(at, "a list of values needs braces: '{" + std::string(text.substr(0, 20)) + "...}'");
+  openInitializers_.back().addScalars(std::move(pendingScalars_));
+  pendingScalars_.clear();
 }
 
 void ParseContext::beginInitializerList(SourceRange at) {
@@ -439,9 +454,8 @@ void ParseContext::endInitializerList() {
 
 // --- Function bodies --------------------------------------------------------------------------
 
-void ParseContext::requireFunctionBody(SourceRange at, std::string_view what) const {
-  if (function_ == nullptr || scopes_.empty())
-    fail(at, std::string(what) + " is only allowed inside a function body");
+void ParseContext::failOutsideFunction(SourceRange at, std::string_view what) const {
+  fail(at, std::string(what) + " is only allowed inside a function body");
 }
 
 BasicBlock& ParseContext::blockForStatement(bool isLabel) {
@@ -483,9 +497,14 @@ void ParseContext::closeScope(SourceRange at) {
     namedRegisters_[name].pop_back();
     if (splitIndexedName(name))
       --indexedNamedRegisters_;
+    if (name.front() != '%')
+      --bareRegisterNames_;
   }
   for (std::string_view name : scope.registerRanges)
     registerRanges_[name].pop_back();
+  for (std::string_view name : scope.registerRanges)
+    if (name.front() != '%')
+      --bareRegisterNames_;
   registersChanged();
   append(std::make_unique<ScopeEnd>(scope.id), at);
 }
@@ -561,6 +580,8 @@ void ParseContext::declareRegisters(const DeclarationSpec& spec, SourceRange at,
     (d.parameterized ? scope.registerRanges : scope.namedRegisters).push_back(d.name);
     if (!d.parameterized && splitIndexedName(d.name))
       ++indexedNamedRegisters_;
+    if (d.name.front() != '%')
+      ++bareRegisterNames_;
     ids.push_back(id);
   }
   registersChanged();
@@ -723,9 +744,10 @@ void ParseContext::addInstruction(std::string_view mnemonic, SourceRange at,
                                   uint32_t operandsLine) {
   requireFunctionBody(at, "an instruction");
   const InstructionForm& form = formOf(mnemonic);
-  // Exactly-sized storage: the operand buffer is reused for the next instruction.
-  std::vector<Operand> operands(std::make_move_iterator(operands_.begin()),
-                                std::make_move_iterator(operands_.end()));
+  // Exactly-sized storage (from the module's arena): the operand buffer is reused for the next
+  // instruction.
+  OperandList operands(std::make_move_iterator(operands_.begin()),
+                       std::make_move_iterator(operands_.end()));
   operands_.clear();
   auto instruction = std::make_unique<Instruction>(form, std::move(operands), scopes_.back().id);
   if (guard_.present) {
@@ -774,39 +796,87 @@ std::optional<uint32_t> ParseContext::findRange(std::string_view prefix) const {
   return it->second.back();
 }
 
+namespace {
+
+/// The first min(8, size) characters of `name`, packed into one word (no read past the name).
+uint64_t firstEight(std::string_view name) {
+  uint64_t word = 0;
+  const char* p = name.data();
+  switch (std::min<size_t>(name.size(), 8)) {
+  case 8:
+    std::memcpy(&word, p, 8);
+    break;
+  case 7:
+    std::memcpy(&word, p, 7);
+    break;
+  case 6:
+    std::memcpy(&word, p, 6);
+    break;
+  case 5:
+    std::memcpy(&word, p, 5);
+    break;
+  case 4:
+    std::memcpy(&word, p, 4);
+    break;
+  case 3:
+    std::memcpy(&word, p, 3);
+    break;
+  case 2:
+    std::memcpy(&word, p, 2);
+    break;
+  case 1:
+    std::memcpy(&word, p, 1);
+    break;
+  default:
+    break;
+  }
+  return word;
+}
+
+} // namespace
+
 std::optional<RegisterRef> ParseContext::lookupRegister(std::string_view name) const {
   // Fast path for the common case, an element of a `%r<N>` range with a short prefix and no named
-  // register that could shadow it: the prefix packed into one word, compared against the ranges
-  // seen last. Everything else takes the general route below.
-  if (indexedNamedRegisters_ == 0 && name.size() <= 17) {
-    size_t start = name.size();
-    while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9')
-      --start;
-    size_t digits = name.size() - start;
-    if (start > 0 && start <= 8 && digits > 0 && digits <= 9 &&
-        (digits == 1 || name[start] != '0')) {
-      uint64_t key = 0;
-      std::memcpy(&key, name.data(), start);
-      for (const PackedRange& range : packedRanges_) {
-        if (range.key != key)
-          continue;
-        uint32_t index = 0;
-        for (size_t i = start; i < name.size(); ++i)
-          index = index * 10 + static_cast<uint32_t>(name[i] - '0');
-        if (index < range.count)
-          return RegisterRef{range.declarator, index};
-        break;
+  // register that could shadow it: the name's first eight characters in one word, compared with
+  // the prefixes of the ranges seen last; what follows the prefix must be the index (1 to 9
+  // digits, no leading zero). The cached prefixes end in a non-digit, so the index is the name's
+  // whole trailing digit run, as in lookupRegisterUncached. Everything else takes that route.
+  if (indexedNamedRegisters_ == 0) {
+    uint64_t word = firstEight(name);
+    for (size_t i = 0; i < packedRanges_.size(); ++i) {
+      const PackedRange& range = packedRanges_[i];
+      if ((word & range.mask) != range.key || range.length >= name.size())
+        continue;
+      const char* digit = name.data() + range.length;
+      const char* end = name.data() + name.size();
+      if (end - digit > 9 || (*digit == '0' && end - digit > 1))
+        continue;
+      uint32_t index = 0;
+      for (; digit < end; ++digit) {
+        unsigned value = static_cast<unsigned char>(*digit) - '0';
+        if (value > 9)
+          break;
+        index = index * 10 + value;
       }
+      if (digit != end)
+        continue; // another prefix may fit (`%r` and `%rd`)
+      if (index >= range.count)
+        break;
+      RegisterRef found{range.declarator, index};
+      if (i > 0) // the ranges used most move to the front
+        std::swap(packedRanges_[i], packedRanges_[i - 1]);
+      return found;
     }
   }
   std::optional<RegisterRef> found = lookupRegisterUncached(name);
   if (found && indexedNamedRegisters_ == 0) {
     const RegisterDeclarator& d = function_->registerDeclarators()[found->declarator];
-    if (d.parameterized && d.name.size() <= 8 && d.count > 0) {
-      uint64_t key = 0;
-      std::memcpy(&key, d.name.data(), d.name.size());
+    if (d.parameterized && !d.name.empty() && d.name.size() <= 8 && d.count > 0 &&
+        (d.name.back() < '0' || d.name.back() > '9')) {
+      uint64_t mask = d.name.size() == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * d.name.size())) - 1;
       packedRanges_[packedRangesNext_++ % packedRanges_.size()] =
-          PackedRange{key, found->declarator, d.count};
+          PackedRange{packPrefix(d.name.data(), d.name.size()), mask, found->declarator, d.count,
+                      static_cast<uint32_t>(d.name.size())};
     }
   }
   return found;
@@ -837,7 +907,7 @@ void ParseContext::pushRegister(std::string_view text, bool negated, SourceRange
   requireFunctionBody(at, "a register");
   auto [name, component] = splitComponent(text);
   if (auto reg = lookupRegister(name)) {
-    operands_.push_back(RegisterOperand{*reg, component, negated});
+    operands_.emplace_back(RegisterOperand{*reg, component, negated});
     return;
   }
   // A known range with an index past its end is a mistake, not a special register.
@@ -852,7 +922,7 @@ void ParseContext::pushRegister(std::string_view text, bool negated, SourceRange
   }
   // Everything else that starts with '%' is a special register (%tid, %clock64, and those of
   // future PTX versions); the verifier reports names it does not know.
-  operands_.push_back(SpecialRegisterOperand{intern(name), component, negated});
+  operands_.emplace_back(SpecialRegisterOperand{intern(name), component, negated});
 }
 
 void ParseContext::pushSimpleAddress(std::string_view base, bool hasOffset, int64_t offset,
@@ -869,15 +939,16 @@ void ParseContext::pushSimpleAddress(std::string_view base, bool hasOffset, int6
 }
 
 void ParseContext::pushIdentifier(std::string_view name, bool negated, SourceRange at) {
-  if (function_ != nullptr && !scopes_.empty()) {
+  // Registers without '%' (`p` in inline asm) are rare: without one in scope, a name is a symbol.
+  if (function_ != nullptr && !scopes_.empty() && (bareRegisterNames_ > 0 || name[0] == '%')) {
     if (auto reg = lookupRegister(name)) {
-      operands_.push_back(RegisterOperand{*reg, VectorComponent::None, negated});
+      operands_.emplace_back(RegisterOperand{*reg, VectorComponent::None, negated});
       return;
     }
   }
   if (negated)
     fail(at, "'!' must be followed by a predicate register, not '" + std::string(name) + "'");
-  operands_.push_back(SymbolOperand{intern(name), 0, false, false});
+  operands_.emplace_back(SymbolOperand{intern(name), 0, false, false});
 }
 
 Operand ParseContext::symbol(std::string_view name, std::optional<ImmediateOperand> offset,
@@ -935,11 +1006,14 @@ void ParseContext::endArgumentList() {
 }
 
 void ParseContext::endAddress(bool hasOffset, int64_t offset, SourceRange at) {
-  std::vector<Operand> parts = takeListOperands();
+  // The parts are the operands pushed since beginList: the base, then any extra parts. They are
+  // replaced in place by the address (no temporary list: most addresses are `[%rd4+8]`).
+  size_t start = listStarts_.back();
+  listStarts_.pop_back();
   AddressOperand address;
   address.offset = offset;
   address.explicitOffset = hasOffset;
-  Operand& base = parts.front();
+  const Operand& base = operands_[start];
   if (auto* reg = base.getIf<RegisterOperand>()) {
     address.base = *reg;
   } else if (auto* sym = base.getIf<SymbolOperand>()) {
@@ -949,8 +1023,9 @@ void ParseContext::endAddress(bool hasOffset, int64_t offset, SourceRange at) {
   } else {
     fail(at, "an address must start with a register, a variable or a non-negative integer");
   }
-  address.extra.assign(std::make_move_iterator(parts.begin() + 1),
-                       std::make_move_iterator(parts.end()));
+  auto extra = operands_.begin() + static_cast<std::ptrdiff_t>(start + 1);
+  address.extra.assign(std::make_move_iterator(extra), std::make_move_iterator(operands_.end()));
+  operands_.resize(start);
   operands_.push_back(std::move(address));
 }
 

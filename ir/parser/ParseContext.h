@@ -61,6 +61,30 @@ public:
   void addSectionSymbol(std::string_view symbol, std::optional<ImmediateOperand> offset,
                         SourceRange at);
   void addSectionSymbolDifference(std::string_view symbol, std::string_view subtrahend);
+  // The same for values the lexer read by hand (Lexer::scanSectionLines).
+  void addSectionIntegerValue(uint64_t magnitude, bool negative, bool hexadecimal) {
+    SectionItem item;
+    item.value = magnitude;
+    item.negative = negative;
+    item.hexadecimal = hexadecimal;
+    addSectionItem(item);
+  }
+  void addSectionSymbolValue(std::string_view symbol, uint64_t offset);
+  /// Where the section being parsed stands: the lexer takes back a line it read only in part.
+  struct SectionMark {
+    size_t items = 0;
+    size_t names = 0;
+    size_t knownDirectives = 0;
+    std::string_view directive;
+    uint32_t directiveName = SectionItem::kNoName;
+    bool directiveUsed = false;
+  };
+  SectionMark sectionMark() const {
+    return SectionMark{section_->items().size(), section_->nameCount(), knownDirectives_,
+                       sectionDirective_,        sectionDirectiveName_, sectionDirectiveUsed_};
+  }
+  void rewindSection(const SectionMark& mark);
+  void reserveSectionItems(size_t count) { section_->items().reserve(count); }
   void endSection();
 
   // --- Function headers and call prototypes ---------------------------------------------------
@@ -87,8 +111,13 @@ public:
   void addRegisterRange(std::string_view name, const ImmediateOperand& count, SourceRange at);
 
   void addInitializerValue(Operand value, SourceRange at);
-  /// "1, 2, -3": plain decimal integers of the innermost open initializer list.
+  /// INTEGER_RUN `text` ("1, 2, -3"): the lexer put its values in pendingIntegers(); they are
+  /// elements of the innermost open initializer list.
   void addInitializerIntegers(std::string_view text, SourceRange at);
+  /// FLOAT_RUN `text` ("0f3F800000, 0f40000000"): the same with pendingScalars().
+  void addInitializerScalars(std::string_view text, SourceRange at);
+  IntegerValues& pendingIntegers() { return pendingIntegers_; }
+  std::vector<Initializer>& pendingScalars() { return pendingScalars_; }
   void beginInitializerList(SourceRange at);
   void endInitializerList();
 
@@ -127,7 +156,7 @@ public:
   void addInstruction(std::string_view mnemonic, SourceRange at, uint32_t operandsLine);
 
   // --- Operands -------------------------------------------------------------------------------
-  void push(Operand operand) { operands_.push_back(std::move(operand)); }
+  template <class T> void push(T&& operand) { operands_.emplace_back(std::forward<T>(operand)); }
   /// `%r1`, `%tid.x`, `!%p1`.
   void pushRegister(std::string_view text, bool negated, SourceRange at);
   /// `[base+offset]` scanned as one token: `base` is a register or a variable.
@@ -166,7 +195,11 @@ private:
 
   BasicBlock& blockForStatement(bool isLabel);
   template <class T> T& append(std::unique_ptr<T> statement, SourceRange at);
-  void requireFunctionBody(SourceRange at, std::string_view what) const;
+  void requireFunctionBody(SourceRange at, std::string_view what) const {
+    if (function_ == nullptr || scopes_.empty())
+      failOutsideFunction(at, what);
+  }
+  [[noreturn]] void failOutsideFunction(SourceRange at, std::string_view what) const;
   std::optional<RegisterRef> lookupRegister(std::string_view name) const;
   std::optional<RegisterRef> lookupRegisterUncached(std::string_view name) const;
   const InstructionForm& formOf(std::string_view spelling);
@@ -180,7 +213,13 @@ private:
                                           std::string_view expected) const;
   void deliverInitializer(Initializer init);
   std::vector<Operand> takeListOperands();
-  void addSectionItem(SectionItem item);
+  void addSectionItem(SectionItem item) {
+    item.continuation = sectionDirectiveUsed_;
+    if (!sectionDirectiveUsed_)
+      item.directive = sectionDirectiveName_;
+    sectionDirectiveUsed_ = true;
+    section_->items().push_back(item);
+  }
   /// The three numbers of a `.loc F L C` token.
   std::array<ImmediateOperand, 3> locNumbers(std::string_view text, SourceRange at) const;
 
@@ -196,6 +235,8 @@ private:
   std::vector<std::optional<uint64_t>> dimensions_;
   std::optional<Initializer> initializer_;
   std::vector<InitializerListBuilder> openInitializers_;
+  IntegerValues pendingIntegers_;
+  std::vector<Initializer> pendingScalars_;
   std::vector<DeclarationSpec> parameters_;
   FunctionSignature signature_;
   std::vector<FunctionDirective> directives_;
@@ -218,13 +259,17 @@ private:
   std::unordered_map<std::string_view, std::vector<uint32_t>> registerRanges_;
   /// Named registers in scope whose names end in digits (and could shadow a range element).
   size_t indexedNamedRegisters_ = 0;
+  /// Registers in scope whose names do not start with '%' (named or ranges).
+  size_t bareRegisterNames_ = 0;
 
   /// The ranges (`%r<N>`, `%rd<N>` ...) used last, their prefix packed into one word (up to 8
   /// characters, zero-padded): what lookupRegister's fast path compares against.
   struct PackedRange {
-    uint64_t key = ~uint64_t{0};
+    uint64_t key = ~uint64_t{0}; ///< never matches a masked word: unused entries
+    uint64_t mask = 0;           ///< the prefix's bytes
     uint32_t declarator = 0;
     uint32_t count = 0;
+    uint32_t length = 0; ///< of the prefix
   };
   mutable std::array<PackedRange, 8> packedRanges_{};
   mutable size_t packedRangesNext_ = 0;
@@ -236,6 +281,10 @@ private:
   std::string_view sectionDirective_;
   uint32_t sectionDirectiveName_ = SectionItem::kNoName;
   bool sectionDirectiveUsed_ = false;
+  /// The section's first directives (`.b8`, `.b32`, `.b64` ...) and their name indices: debug
+  /// sections switch between a few of them on every other line.
+  std::array<std::pair<std::string_view, uint32_t>, 8> knownDirectiveNames_{};
+  size_t knownDirectives_ = 0;
 };
 
 } // namespace ocelot::ir::detail

@@ -6,151 +6,132 @@
 #include "ir/parser/Lexer.h"
 #include "ir/parser/ParseContext.h"
 
+#include <array>
+
 namespace ocelot::ir::detail {
 
 namespace {
+
+/// Characters that end a word of a simple instruction: blanks, ',', ';', '|', '}' (and the NUL
+/// after the input).
+constexpr std::array<bool, 256> kWordEnd = [] {
+  std::array<bool, 256> table{};
+  for (unsigned char c : std::string_view(" \t\r\f\v,;|}"))
+    table[c] = true;
+  table[0] = true;
+  return table;
+}();
+
+bool endsWord(char c) {
+  return kWordEnd[static_cast<unsigned char>(c)];
+}
 
 bool isBlank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/// Walks the statement's text; positions translate into columns of the source line.
-class Cursor {
-public:
-  Cursor(std::string_view text, SourceRange at) : text_(text), at_(at) {}
+const char* skipBlanks(const char* p) {
+  while (isBlank(*p))
+    ++p;
+  return p;
+}
 
-  char peek() const { return position_ < text_.size() ? text_[position_] : ';'; }
-  void advance() { ++position_; }
-  size_t position() const { return position_; }
-  void skipBlanks() {
-    while (position_ < text_.size() && isBlank(text_[position_]))
-      ++position_;
-  }
-  /// Characters up to (not including) the next blank, ',', ';', '|' or '}'.
-  std::string_view word() {
-    size_t start = position_;
-    while (position_ < text_.size()) {
-      char c = text_[position_];
-      if (isBlank(c) || c == ',' || c == ';' || c == '|' || c == '}')
-        break;
-      ++position_;
-    }
-    return text_.substr(start, position_ - start);
-  }
-  /// Through the next `close` character.
-  std::string_view through(char close) {
-    size_t start = position_;
-    size_t end = text_.find(close, position_);
-    position_ = end == std::string_view::npos ? text_.size() : end + 1;
-    return text_.substr(start, position_ - start);
-  }
-  /// The source range of text[start, position).
-  SourceRange range(size_t start) const {
-    SourceRange r;
-    r.begin = SourcePosition{at_.begin.line, at_.begin.column + static_cast<uint32_t>(start)};
-    r.end = SourcePosition{at_.begin.line, at_.begin.column + static_cast<uint32_t>(position_)};
-    return r;
-  }
-
-private:
-  std::string_view text_;
-  SourceRange at_;
-  size_t position_ = 0;
-};
+const char* wordEnd(const char* p) {
+  while (!endsWord(*p))
+    ++p;
+  return p;
+}
 
 } // namespace
 
 void ParseContext::addSimpleInstruction(std::string_view text, SourceRange at, const Lexer& lexer) {
-  Cursor cursor(text, at);
-  auto checkLength = [&](std::string_view word, size_t start) {
-    if (word.size() > Lexer::kMaxTokenLength)
-      fail(cursor.range(start), "token of " + std::to_string(word.size()) +
-                                    " characters is longer than the limit of " +
-                                    std::to_string(Lexer::kMaxTokenLength));
+  // `text` matched the scanner's rule and ends with ';': every walk below stops there at the
+  // latest. Columns of the source line are at.begin.column + offset into text.
+  const char* base = text.data();
+  auto range = [&](const char* begin, const char* end) {
+    SourceRange r;
+    r.begin = SourcePosition{at.begin.line, at.begin.column + static_cast<uint32_t>(begin - base)};
+    r.end = SourcePosition{at.begin.line, at.begin.column + static_cast<uint32_t>(end - base)};
+    return r;
+  };
+  // A word of the statement; a word over the length limit is reported at [reportFrom, end).
+  auto word = [&](const char* begin, const char* end, const char* reportFrom) {
+    size_t length = static_cast<size_t>(end - begin);
+    if (length > Lexer::kMaxTokenLength)
+      fail(range(reportFrom, end), "token of " + std::to_string(length) +
+                                       " characters is longer than the limit of " +
+                                       std::to_string(Lexer::kMaxTokenLength));
+    return std::string_view(begin, length);
   };
 
-  if (cursor.peek() == '@') {
-    cursor.advance();
-    bool negated = cursor.peek() == '!';
+  const char* p = base;
+  if (*p == '@') {
+    bool negated = *++p == '!';
     if (negated)
-      cursor.advance();
-    size_t start = cursor.position();
-    std::string_view predicate = cursor.word();
-    checkLength(predicate, start);
-    setGuard(predicate, negated, cursor.range(start));
-    cursor.skipBlanks();
+      ++p;
+    const char* end = wordEnd(p);
+    setGuard(word(p, end, p), negated, range(p, end));
+    p = skipBlanks(end);
   }
-  size_t mnemonicStart = cursor.position();
-  std::string_view mnemonic = cursor.word();
-  checkLength(mnemonic, mnemonicStart);
-  cursor.skipBlanks();
+  const char* mnemonicEnd = wordEnd(p);
+  std::string_view mnemonic = word(p, mnemonicEnd, p);
+  p = skipBlanks(mnemonicEnd);
 
-  // One operand without '|': what the grammar's simple_operand (or vector_element) reduces.
-  auto simpleOperand = [&] {
-    size_t start = cursor.position();
-    char c = cursor.peek();
-    if (c == '[') {
-      std::string_view address = cursor.through(']');
-      SemanticValue value;
-      lexer.simpleAddress(address, value);
-      checkLength(value.text, start);
-      pushSimpleAddress(value.text, value.present, static_cast<int64_t>(value.magnitude),
-                        cursor.range(start));
-      return;
-    }
-    if (c == '{') {
-      cursor.advance();
-      beginList();
-      for (;;) {
-        cursor.skipBlanks();
-        size_t elementStart = cursor.position();
-        std::string_view element = cursor.word();
-        checkLength(element, elementStart);
-        if (element.front() == '%')
-          pushRegister(element, false, cursor.range(elementStart));
-        else if (element.front() == '-' || (element.front() >= '0' && element.front() <= '9'))
-          push(lexer.numberLiteral(element, cursor.range(elementStart)));
-        else if (element == "_")
-          push(SinkOperand{});
-        else
-          pushIdentifier(element, false, cursor.range(elementStart));
-        cursor.skipBlanks();
-        if (cursor.peek() != ',')
-          break;
-        cursor.advance();
-      }
-      cursor.advance(); // '}'
-      endVector();
-      return;
-    }
-    bool negated = c == '!';
-    if (negated)
-      cursor.advance();
-    std::string_view word = cursor.word();
-    checkLength(word, start);
-    if (word.front() == '%')
-      pushRegister(word, negated, cursor.range(start));
-    else if (!negated && (word.front() == '-' || (word.front() >= '0' && word.front() <= '9')))
-      push(lexer.numberLiteral(word, cursor.range(start)));
-    else if (!negated && word == "_")
+  // One element of `{...}`, or one operand without '|' (what the grammar's vector_element and
+  // simple_operand reduce).
+  auto element = [&](const char* begin, bool negated) {
+    const char* end = wordEnd(begin);
+    std::string_view name = word(begin, end, begin - negated);
+    char c = name.front();
+    if (c == '%')
+      pushRegister(name, negated, range(begin - negated, end));
+    else if (!negated && (c == '-' || (c >= '0' && c <= '9')))
+      push(lexer.numberLiteral(name, range(begin, end)));
+    else if (!negated && name.size() == 1 && c == '_')
       push(SinkOperand{});
     else
-      pushIdentifier(word, negated, cursor.range(start));
+      pushIdentifier(name, negated, range(begin - negated, end));
+    return end;
+  };
+  auto simpleOperand = [&](const char* begin) {
+    if (*begin == '[') {
+      const char* end = begin;
+      while (*end != ']')
+        ++end;
+      ++end;
+      SemanticValue value;
+      lexer.simpleAddress(std::string_view(begin, static_cast<size_t>(end - begin)), value);
+      word(value.text.data(), value.text.data() + value.text.size(), begin);
+      pushSimpleAddress(value.text, value.present, static_cast<int64_t>(value.magnitude),
+                        range(begin, end));
+      return end;
+    }
+    if (*begin == '{') {
+      beginList();
+      const char* q = begin + 1;
+      for (;;) {
+        q = skipBlanks(element(skipBlanks(q), false));
+        if (*q != ',')
+          break;
+        ++q;
+      }
+      endVector();
+      return q + 1; // after '}'
+    }
+    bool negated = *begin == '!';
+    return element(begin + negated, negated);
   };
 
-  while (cursor.peek() != ';') {
-    size_t start = cursor.position();
-    simpleOperand();
-    if (cursor.peek() == '|') {
-      cursor.advance();
-      simpleOperand();
-      makeDual(cursor.range(start));
+  while (*p != ';') {
+    p = simpleOperand(p);
+    if (*p == '|') {
+      const char* second = p + 1;
+      p = simpleOperand(second);
+      makeDual(range(second, p)); // where the grammar reports it: at the operand after '|'
     }
-    cursor.skipBlanks();
-    if (cursor.peek() == ',') {
-      cursor.advance();
-      cursor.skipBlanks();
-    }
+    p = skipBlanks(p);
+    if (*p == ',')
+      p = skipBlanks(p + 1);
   }
   addInstruction(mnemonic, at, at.begin.line);
 }

@@ -18,7 +18,9 @@ inline Runtime& runtime() {
 /// exception ever crosses into the application.
 template <class Body> cudaError_t call(Body&& body) noexcept {
   try {
-    return runtime().record(body());
+    // Success leaves the last error alone: no need to reach the thread's state.
+    cudaError_t error = body();
+    return error == cudaSuccess ? error : runtime().record(error);
   } catch (const std::bad_alloc&) {
     return runtime().record(cudaErrorMemoryAllocation);
   } catch (...) {

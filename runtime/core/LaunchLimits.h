@@ -21,10 +21,12 @@ struct LaunchLimits {
   /// block, a dimension above the device's maximum, too many threads per block. (Earlier CUDA
   /// versions said cudaErrorInvalidConfiguration.)
   cudaError_t check(dim3 grid, dim3 block) const {
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
-      return cudaErrorInvalidValue;
-    if (block.x > maxBlock.x || block.y > maxBlock.y || block.z > maxBlock.z ||
-        grid.x > maxGrid.x || grid.y > maxGrid.y || grid.z > maxGrid.z)
+    // On the launch path: `x - 1` wraps for 0, so one unsigned compare per dimension rejects both
+    // an empty dimension and one above the maximum (every maximum is at least 1).
+    bool outside = (grid.x - 1 >= maxGrid.x) | (grid.y - 1 >= maxGrid.y) |
+                   (grid.z - 1 >= maxGrid.z) | (block.x - 1 >= maxBlock.x) |
+                   (block.y - 1 >= maxBlock.y) | (block.z - 1 >= maxBlock.z);
+    if (outside)
       return cudaErrorInvalidValue;
     unsigned long long threads = static_cast<unsigned long long>(block.x) * block.y *
                                  static_cast<unsigned long long>(block.z);

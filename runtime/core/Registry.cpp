@@ -1,7 +1,6 @@
 #include "runtime/core/Registry.h"
 
 #include <algorithm>
-#include <array>
 #include <mutex>
 
 namespace ocelot::runtime {
@@ -118,31 +117,24 @@ const RegisteredFunction* Registry::findLaunchableLocked(const void* function) c
 }
 
 const RegisteredFunction* Registry::findLaunchable(const void* function) const {
-  // A small direct-mapped cache per thread: launches of the same few kernels from a thread hit it
-  // without touching the registry's lock (whose reader count is shared by all threads). Entries
-  // are valid for one registry generation.
-  struct Entry {
-    const void* key = nullptr;
-    const RegisteredFunction* value = nullptr;
-  };
-  struct Cache {
-    uint64_t owner = 0;
-    uint64_t generation = 0;
-    std::array<Entry, 64> entries{};
-  };
-  thread_local Cache cache;
+  // Launches of the same few kernels from a thread hit the cache without touching the registry's
+  // lock (whose reader count is shared by all threads).
+  thread_local LaunchCache cache;
+  return findLaunchable(function, cache);
+}
+
+const RegisteredFunction* Registry::findLaunchableMiss(const void* function,
+                                                       LaunchCache& cache) const {
+  // A cache of another registry or of an older generation may hold removed kernels.
   uint64_t generation = generation_.load(std::memory_order_acquire);
   if (cache.owner != instance_ || cache.generation != generation) {
     cache.owner = instance_;
     cache.generation = generation;
     cache.entries.fill({});
   }
-  Entry& entry = cache.entries[(reinterpret_cast<uintptr_t>(function) >> 4) % cache.entries.size()];
-  if (entry.key == function && function != nullptr)
-    return entry.value;
   const RegisteredFunction* found = findLaunchableLocked(function);
   if (found != nullptr)
-    entry = {function, found};
+    cache.entries[slot(function)] = {function, found};
   return found;
 }
 

@@ -2,6 +2,7 @@
 
 #include "runtime/core/Registration.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -34,6 +35,19 @@ public:
   bool addFunction(void** handle, const void* hostFunction, std::string deviceName);
   bool addVariable(void** handle, RegisteredVariable variable);
 
+  /// A thread's cache of findLaunchable's answers: a small direct-mapped table, valid for one
+  /// registry (instance) and one generation (bumped by every unregistration).
+  struct LaunchCache {
+    struct Entry {
+      const void* key = nullptr;
+      const RegisteredFunction* value = nullptr;
+    };
+    static constexpr size_t kEntries = 64;
+    uint64_t owner = 0;
+    uint64_t generation = 0;
+    std::array<Entry, kEntries> entries{};
+  };
+
   const RegisteredFunction* findFunction(const void* hostFunction) const;
   /// The kernel behind a cudaKernel_t that __cudaGetKernel handed out, or null.
   const RegisteredFunction* findKernel(const void* kernelHandle) const;
@@ -41,6 +55,18 @@ public:
   /// launch path's lookup: it answers from a per-thread cache without taking the lock (the cache
   /// is dropped whenever a fatbinary is unregistered).
   const RegisteredFunction* findLaunchable(const void* function) const;
+  /// The same with the caller's cache (the launch path keeps it in the thread's ThreadState, so
+  /// that a launch reaches all of its per-thread state through one thread-local access). Inline:
+  /// a hit is a few loads and compares.
+  const RegisteredFunction* findLaunchable(const void* function, LaunchCache& cache) const {
+    uint64_t generation = generation_.load(std::memory_order_acquire);
+    if (cache.owner == instance_ && cache.generation == generation) [[likely]] {
+      const LaunchCache::Entry& entry = cache.entries[slot(function)];
+      if (entry.key == function && function != nullptr)
+        return entry.value;
+    }
+    return findLaunchableMiss(function, cache);
+  }
   /// A variable by its host address (the symbol of cudaMemcpyToSymbol and friends).
   const RegisteredVariable* findVariable(const void* hostAddress) const;
 
@@ -57,12 +83,17 @@ public:
   static const void* kernelHandle(const RegisteredFunction& function) { return &function; }
 
 private:
+  static size_t slot(const void* function) {
+    return (reinterpret_cast<uintptr_t>(function) >> 4) % LaunchCache::kEntries;
+  }
+  const RegisteredFunction* findLaunchableMiss(const void* function, LaunchCache& cache) const;
   const RegisteredFunction* findLaunchableLocked(const void* function) const;
 
-  mutable std::shared_mutex mutex_;
   /// Bumped by every unregistration: per-thread lookup caches of an older generation are stale.
-  std::atomic<uint64_t> generation_{0};
+  /// Read by every launch, so kept off the lock's cache line (which readers of the lock write).
+  alignas(64) std::atomic<uint64_t> generation_{0};
   const uint64_t instance_; ///< tells registries apart in the per-thread lookup caches
+  alignas(64) mutable std::shared_mutex mutex_;
   uint64_t nextId_ = 1;
   std::vector<std::unique_ptr<FatbinaryRegistration>> fatbinaries_;
   std::unordered_map<void**, FatbinaryRegistration*> byHandle_;

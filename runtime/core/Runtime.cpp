@@ -7,10 +7,8 @@
 
 namespace ocelot::runtime {
 
-Runtime& Runtime::instance() {
-  // Leaked on purpose; see the declaration.
-  static Runtime* runtime = new Runtime(selectPlatform);
-  return *runtime;
+Runtime* Runtime::create() {
+  return new Runtime(selectPlatform); // leaked on purpose; see instance()
 }
 
 Runtime::Runtime(std::function<PlatformResult()> platformFactory, LogLevel logLevel,
@@ -18,10 +16,11 @@ Runtime::Runtime(std::function<PlatformResult()> platformFactory, LogLevel logLe
     : logger_(logLevel), modules_(logger_, pipeline_), dump_(std::move(dump)),
       platformFactory_(std::move(platformFactory)) {}
 
-ThreadState& Runtime::thread() {
+ThreadState& Runtime::createThreadState() {
   // Per-thread by nature: each host thread has its own last error, current device and launch
   // configurations. One state serves all Runtime objects of a thread, and there is one Runtime.
   thread_local ThreadState state;
+  tThreadState = &state;
   return state;
 }
 
@@ -71,6 +70,8 @@ cudaError_t Runtime::deviceResult(cudaError_t error) {
 // --- Initialization, versions, devices ---------------------------------------------------------
 
 cudaError_t Runtime::initialize() {
+  if (initializeDone_.load(std::memory_order_acquire)) [[likely]]
+    return platform_.platform != nullptr ? cudaSuccess : platform_.error;
   std::call_once(initialized_, [this] {
     try {
       platform_ = platformFactory_();
@@ -80,15 +81,18 @@ cudaError_t Runtime::initialize() {
     if (platform_.platform == nullptr) {
       logger_.warn("no usable CUDA device: " + platform_.reason + "; CUDA calls return " +
                    errorName(platform_.error));
+      initializeDone_.store(true, std::memory_order_release);
       return;
     }
     Platform& platform = *platform_.platform;
     for (int ordinal = 0; ordinal < platform.deviceCount(); ++ordinal) {
       Device& device = platform.device(ordinal);
+      devices_.push_back(&device);
       launchLimits_.push_back(LaunchLimits::of(device));
       logger_.info(platform.name() + ": device " + std::to_string(ordinal) + ": " + device.name() +
                    " (sm_" + std::to_string(device.computeCapability().number()) + ")");
     }
+    initializeDone_.store(true, std::memory_order_release);
   });
   return platform_.platform != nullptr ? cudaSuccess : platform_.error;
 }
@@ -171,14 +175,20 @@ cudaError_t Runtime::deviceGetAttribute(int* value, int attribute, int device) {
 }
 
 cudaError_t Runtime::currentDevice(Device** device, int* ordinal) {
-  if (cudaError_t error = initialize(); error != cudaSuccess)
-    return error;
+  return currentDevice(thread(), device, ordinal);
+}
+
+cudaError_t Runtime::currentDevice(ThreadState& state, Device** device, int* ordinal) {
+  // initialize()'s fast path, spelled out: every launch comes here.
+  if (!initializeDone_.load(std::memory_order_acquire) || platform_.platform == nullptr)
+    if (cudaError_t error = initialize(); error != cudaSuccess)
+      return error;
   if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess)
     return sticky;
-  int current = thread().currentDevice;
-  if (current < 0 || current >= platform_.platform->deviceCount())
+  int current = state.currentDevice;
+  if (current < 0 || static_cast<size_t>(current) >= devices_.size())
     return cudaErrorInvalidDevice;
-  Device& selected = platform_.platform->device(current);
+  Device& selected = *devices_[static_cast<size_t>(current)];
   if (cudaError_t error = selected.activate(); error != cudaSuccess)
     return deviceResult(error);
   *device = &selected;

@@ -48,8 +48,12 @@ class Runtime {
 public:
   /// The process's runtime. Created on first use and intentionally never destroyed: applications
   /// call the runtime from atexit handlers and static destructors (the unregistration of every
-  /// fatbinary is one), which may run after any destructor of ours would have.
-  static Runtime& instance();
+  /// fatbinary is one), which may run after any destructor of ours would have. Inline: every
+  /// entry point starts here.
+  static Runtime& instance() {
+    static Runtime* const runtime = create();
+    return *runtime;
+  }
 
   /// A runtime over a given platform factory (tests use this to run without a driver).
   explicit Runtime(std::function<PlatformResult()> platformFactory,
@@ -60,8 +64,12 @@ public:
 
   const Logger& logger() const { return logger_; }
   Registry& registry() { return registry_; }
-  /// The calling thread's API state.
-  ThreadState& thread();
+  /// The calling thread's API state (inline: one thread-local access once the state exists).
+  ThreadState& thread() {
+    if (ThreadState* state = tThreadState) [[likely]]
+      return *state;
+    return createThreadState();
+  }
 
   // --- Errors (cudaGetLastError & co.) ------------------------------------------------------
   cudaError_t getLastError();
@@ -98,7 +106,11 @@ public:
   bool initModule(void** handle);
 
   // --- Launches --------------------------------------------------------------------------------
-  unsigned int pushCallConfiguration(dim3 grid, dim3 block, size_t sharedMem, cudaStream_t stream);
+  // __cudaPushCallConfiguration and __cudaPopCallConfiguration, around every <<<>>> (inline).
+  unsigned int pushCallConfiguration(dim3 grid, dim3 block, size_t sharedMem, cudaStream_t stream) {
+    thread().callConfigurations.push({grid, block, sharedMem, stream});
+    return 0;
+  }
   cudaError_t popCallConfiguration(dim3* grid, dim3* block, size_t* sharedMem, void* stream);
   cudaError_t getKernel(cudaKernel_t* kernel, const void* hostFunction);
   /// cudaLaunchKernel: the kernel named by its host stub.
@@ -450,15 +462,18 @@ public:
   void forgetInstrumentation(int ordinal);
 
 private:
+  static Runtime* create();
+  static ThreadState& createThreadState();
   /// The calling thread's current device, made current on this thread.
   cudaError_t currentDevice(Device** device, int* ordinal = nullptr);
+  cudaError_t currentDevice(ThreadState& thread, Device** device, int* ordinal);
   /// The loaded module of a registration on the current device.
   cudaError_t moduleOnCurrentDevice(const FatbinaryRegistration& registration, Device** device,
                                     LoadedModule** module);
   /// The device address and size of a registered variable on the current device.
   cudaError_t symbolStorage(const void* symbol, Device** device, void** address, size_t* bytes);
   /// The one launch path: every launch API ends here with `params.function` still unset.
-  cudaError_t launch(const void* function, LaunchParams params);
+  cudaError_t launch(const void* function, LaunchParams& params);
   /// Offers a launch to the instrumentation: its result when it launched (instrumented or not),
   /// nullopt when the caller should launch as usual (library kernels, unselected launches).
   std::optional<cudaError_t> launchInstrumented(const void* function, Device& device, int ordinal,
@@ -490,7 +505,11 @@ private:
 
   std::function<PlatformResult()> platformFactory_;
   std::once_flag initialized_;
-  PlatformResult platform_; ///< written once under initialized_
+  /// Set once initialize() has run: later calls skip call_once (whose every call costs
+  /// thread-local writes and a libc call).
+  std::atomic<bool> initializeDone_{false};
+  PlatformResult platform_;      ///< written once under initialized_
+  std::vector<Device*> devices_; ///< the platform's devices by ordinal, filled with it
 
   /// A context-corrupting error (an illegal address in a kernel...): every later call reports it
   /// until cudaDeviceReset, as in NVIDIA's runtime.
@@ -506,9 +525,28 @@ private:
   /// shared_ptr: the type is incomplete here and the member is created lazily.
   std::once_flag instrumentationOnce_;
   std::shared_ptr<instrumentation::InstrumentationRuntime> instrumentation_;
+  /// Kept by the framework: true while no instrumentor is active (the launch path's one load).
+  std::atomic<bool> instrumentationIdle_{false};
 
   std::mutex unsupportedMutex_;
   std::unordered_set<std::string> unsupportedReported_;
 };
+
+inline cudaError_t Runtime::popCallConfiguration(dim3* grid, dim3* block, size_t* sharedMem,
+                                                 void* stream) {
+  CallConfiguration configuration;
+  if (!thread().callConfigurations.pop(&configuration))
+    return cudaErrorMissingConfiguration;
+  if (grid != nullptr)
+    *grid = configuration.grid;
+  if (block != nullptr)
+    *block = configuration.block;
+  if (sharedMem != nullptr)
+    *sharedMem = configuration.sharedMem;
+  // host_runtime.h passes the address of a cudaStream_t as `void*`.
+  if (stream != nullptr)
+    *static_cast<cudaStream_t*>(stream) = configuration.stream;
+  return cudaSuccess;
+}
 
 } // namespace ocelot::runtime

@@ -8,8 +8,8 @@ namespace ocelot::runtime {
 
 instrumentation::InstrumentationRuntime& Runtime::instrumentation() {
   std::call_once(instrumentationOnce_, [this] {
-    instrumentation_ =
-        std::make_shared<instrumentation::InstrumentationRuntime>(logger_, pipeline_);
+    instrumentation_ = std::make_shared<instrumentation::InstrumentationRuntime>(
+        logger_, pipeline_, &instrumentationIdle_);
   });
   return *instrumentation_;
 }

@@ -1,36 +1,11 @@
-// Runtime: kernel launches, from <<<...>>> (__cudaPushCallConfiguration,
-// __cudaPopCallConfiguration, __cudaGetKernel, __cudaLaunchKernel), from cudaLaunchKernel,
-// cudaLaunchKernelExC and cudaLaunchCooperativeKernel, and the resolution of what an application
-// calls a kernel to the device's function.
+// Runtime: kernel launches, from <<<...>>> (__cudaPushCallConfiguration and
+// __cudaPopCallConfiguration are inline in Runtime.h; __cudaGetKernel, __cudaLaunchKernel), from
+// cudaLaunchKernel, cudaLaunchKernelExC and cudaLaunchCooperativeKernel, and the resolution of what
+// an application calls a kernel to the device's function.
 
 #include "runtime/core/Runtime.h"
 
 namespace ocelot::runtime {
-
-unsigned int Runtime::pushCallConfiguration(dim3 grid, dim3 block, size_t sharedMem,
-                                            cudaStream_t stream) {
-  thread().callConfigurations.push_back({grid, block, sharedMem, stream});
-  return 0;
-}
-
-cudaError_t Runtime::popCallConfiguration(dim3* grid, dim3* block, size_t* sharedMem,
-                                          void* stream) {
-  auto& stack = thread().callConfigurations;
-  if (stack.empty())
-    return cudaErrorMissingConfiguration;
-  CallConfiguration configuration = stack.back();
-  stack.pop_back();
-  if (grid != nullptr)
-    *grid = configuration.grid;
-  if (block != nullptr)
-    *block = configuration.block;
-  if (sharedMem != nullptr)
-    *sharedMem = configuration.sharedMem;
-  // host_runtime.h passes the address of a cudaStream_t as `void*`.
-  if (stream != nullptr)
-    *static_cast<cudaStream_t*>(stream) = configuration.stream;
-  return cudaSuccess;
-}
 
 cudaError_t Runtime::launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args,
                                   size_t sharedMem, cudaStream_t stream) {
@@ -84,25 +59,36 @@ cudaError_t Runtime::launchKernelEx(const cudaLaunchConfig_t* config, const void
   return launch(function, params);
 }
 
-// The launch path of every launch API: no allocation and no lock once a kernel has been launched
-// on a device before (the function is cached in its registration record, found through the
-// registry's per-thread cache). The instrumentation framework hooks in here: it may swap
+// The launch path of every launch API. Once a kernel has been launched on a device, a launch takes
+// no lock, allocates nothing and reaches its per-thread state (current device, kernel lookups)
+// through one thread-local access: the kernel's registration record comes from the thread's cache
+// and holds the device function. The instrumentation framework hooks in here: it may swap
 // `params.function` for an instrumented variant and append its hidden parameter to `params.args`.
-cudaError_t Runtime::launch(const void* function, LaunchParams params) {
+cudaError_t Runtime::launch(const void* function, LaunchParams& params) {
+  ThreadState& state = thread();
   Device* device = nullptr;
   int ordinal = 0;
-  if (cudaError_t error = currentDevice(&device, &ordinal); error != cudaSuccess)
+  if (cudaError_t error = currentDevice(state, &device, &ordinal); error != cudaSuccess)
     return error;
-  if (cudaError_t error = resolveFunction(function, *device, ordinal, &params.function);
-      error != cudaSuccess)
-    return error;
+  const RegisteredFunction* registered =
+      function != nullptr ? registry_.findLaunchable(function, state.launchCache) : nullptr;
+  if (registered != nullptr && ordinal < RegisteredFunction::kCachedDevices)
+    params.function =
+        registered->deviceFunctions[static_cast<size_t>(ordinal)].load(std::memory_order_acquire);
+  if (params.function == nullptr) // first launch on the device, or not a registered kernel
+    if (cudaError_t error = resolveFunction(function, *device, ordinal, &params.function);
+        error != cudaSuccess)
+      return error;
   if (cudaError_t error =
           launchLimits_[static_cast<size_t>(ordinal)].check(params.grid, params.block);
       error != cudaSuccess)
     return error;
-  if (auto handled = launchInstrumented(function, *device, ordinal, params))
-    return deviceResult(*handled);
-  return deviceResult(device->launch(params));
+  // While no instrumentor is active the framework keeps this flag set: one relaxed load.
+  if (!instrumentationIdle_.load(std::memory_order_relaxed))
+    if (auto handled = launchInstrumented(function, *device, ordinal, params))
+      return deviceResult(*handled);
+  cudaError_t result = device->launch(params);
+  return result == cudaSuccess ? result : deviceResult(result);
 }
 
 cudaError_t Runtime::resolveFunction(const void* function, Device& device, int ordinal,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "runtime/core/Registry.h"
+
 #include <cstddef>
 #include <driver_types.h>
 #include <vector>
@@ -15,6 +17,40 @@ struct CallConfiguration {
   cudaStream_t stream = nullptr;
 };
 
+/// <<<...>>> pushes a configuration and the launch stub pops it. A stack because the arguments of
+/// a launch may themselves launch kernels (`k<<<g, b>>>(f())` where f launches). The first levels
+/// live inline, so that push and pop on the launch path neither allocate nor follow a pointer.
+class CallConfigurationStack {
+public:
+  void push(const CallConfiguration& configuration) {
+    if (size_ < kInline) [[likely]]
+      inline_[size_] = configuration;
+    else
+      deeper_.push_back(configuration);
+    ++size_;
+  }
+  /// The configuration pushed last, removed; false when there is none.
+  bool pop(CallConfiguration* configuration) {
+    if (size_ == 0)
+      return false;
+    --size_;
+    if (size_ < kInline) [[likely]] {
+      *configuration = inline_[size_];
+    } else {
+      *configuration = deeper_.back();
+      deeper_.pop_back();
+    }
+    return true;
+  }
+  size_t size() const { return size_; }
+
+private:
+  static constexpr size_t kInline = 4;
+  size_t size_ = 0;
+  CallConfiguration inline_[kInline];
+  std::vector<CallConfiguration> deeper_;
+};
+
 /// The Runtime API state that belongs to one host thread. NVIDIA's runtime keeps the last error and
 /// the current device per thread, and so does Ocelot.
 struct ThreadState {
@@ -22,9 +58,9 @@ struct ThreadState {
   cudaError_t lastError = cudaSuccess;
   /// The device cudaSetDevice selected for this thread.
   int currentDevice = 0;
-  /// <<<...>>> pushes a configuration and the launch stub pops it. It is a stack because the
-  /// arguments of a launch may themselves contain launches.
-  std::vector<CallConfiguration> callConfigurations;
+  CallConfigurationStack callConfigurations;
+  /// The launch path's kernel lookups (Registry::findLaunchable).
+  Registry::LaunchCache launchCache;
 
   /// Records a failed call. Success leaves the last error alone, and so does cudaErrorNotReady,
   /// which cudaStreamQuery and cudaEventQuery return as a status, not as an error (both as in
@@ -34,5 +70,10 @@ struct ThreadState {
       lastError = error;
   }
 };
+
+/// The calling thread's ThreadState once Runtime::thread() has created it. A pointer needs no
+/// construction guard, so API calls reach their per-thread state with one thread-local access
+/// (a guarded thread_local object takes two).
+inline constinit thread_local ThreadState* tThreadState = nullptr;
 
 } // namespace ocelot::runtime

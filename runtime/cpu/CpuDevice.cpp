@@ -11,6 +11,19 @@
 #include <thread>
 
 namespace ocelot::runtime::cpu {
+
+// An sm_90 multiprocessor's occupancy limits, which this device reports and models (attribute()).
+constexpr int kSmWarps = 64;  // 2048 threads
+constexpr int kSmBlocks = 32; // CTAs
+constexpr size_t kSharedPerSm = 228 * 1024;
+constexpr size_t kReservedSharedPerBlock = 1024;
+constexpr size_t kSharedGranularity = 128;
+
+namespace {
+size_t roundUp(size_t value, size_t unit) {
+  return (value + unit - 1) / unit * unit;
+}
+} // namespace
 namespace {
 
 bool environmentFlag(const char* name) {
@@ -32,10 +45,6 @@ uint32_t environmentNumber(const char* name, uint32_t fallback) {
 /// registers and shared memory), interleaved on one host thread.
 constexpr uint64_t kMaxCooperativeCtas = 4096;
 
-bool isSpecialStream(cudaStream_t stream) {
-  return stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread;
-}
-
 } // namespace
 
 std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
@@ -50,6 +59,8 @@ std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
   device->runner_ = std::make_unique<LaunchRunner>(device->options_.workers);
   device->heap_ = std::make_unique<DeviceHeap>(*device->memory_, size_t{8} << 20);
   device->textureSlots_.assign(kMaxTextureObjects, nullptr);
+  device->legacy_ =
+      std::make_shared<StreamQueue>(device->progress_, StreamQueue::Kind::Legacy, 0, 0, 1);
   if (const char* path = std::getenv("OCELOT_CPU_TRACE_OUTPUT"); path != nullptr && *path != 0) {
     device->blockTrace_ = std::make_unique<BlockCountTracer>(path);
     device->tracer_ = device->blockTrace_.get();
@@ -58,10 +69,25 @@ std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
 }
 
 CpuDevice::~CpuDevice() {
+  drainAll();
+  {
+    // Graphs go first: their allocations return memory to the arena.
+    std::lock_guard graphLock(graphMutex_);
+    execs_.clear();
+    graphs_.clear();
+  }
+  {
+    std::lock_guard lock(streamsMutex_);
+    streams_.clear();
+    perThread_.clear();
+    retired_.clear();
+    legacy_.reset();
+  }
   flushOutput();
 }
 
 void CpuDevice::setWorkers(uint32_t workers) {
+  drainAll();
   std::lock_guard lock(launchMutex_);
   options_.workers = std::max(workers, 1u);
   runner_ = std::make_unique<LaunchRunner>(options_.workers);
@@ -88,15 +114,13 @@ void CpuDevice::flushOutput() {
   }
 }
 
-bool CpuDevice::validStream(cudaStream_t stream) const {
-  if (isSpecialStream(stream))
-    return true;
-  std::lock_guard lock(mutex_);
-  return streams_.count(stream) != 0;
-}
-
 bool CpuDevice::isDevicePointer(const void* pointer) const {
   return memory_->find(reinterpret_cast<uintptr_t>(pointer)).has_value();
+}
+
+bool CpuDevice::isPageable(const void* pointer) const {
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  return !memory_->find(address).has_value() && !memory_->hostAccessible(address, 1);
 }
 
 // --- Properties
@@ -124,18 +148,35 @@ cudaError_t CpuDevice::totalMemory(size_t* bytes) {
 // --- Context ------------------------------------------------------------------------------------
 
 cudaError_t CpuDevice::synchronize() {
+  if (cudaError_t error = checkUnsafeCall(); error != cudaSuccess)
+    return error;
+  drainAll();
   flushOutput();
   return sticky();
 }
 
 cudaError_t CpuDevice::reset() {
+  // Queued work finishes first (a fault drops it quickly); then every object goes.
+  drainAll();
   flushOutput();
+  {
+    std::lock_guard graphLock(graphMutex_);
+    execs_.clear();
+    graphs_.clear();
+    userObjects_.clear();
+    captures_.clear();
+  }
+  {
+    std::lock_guard streamsLock(streamsMutex_);
+    streams_.clear();
+    retired_.clear();
+  }
   std::lock_guard launchLock(launchMutex_);
   std::lock_guard lock(mutex_);
   functions_.clear();
   modules_.clear();
-  streams_.clear();
   events_.clear();
+  graphAllocations_.clear();
   arrays_.clear();
   textureObjects_.clear();
   std::fill(textureSlots_.begin(), textureSlots_.end(), nullptr);
@@ -149,7 +190,7 @@ cudaError_t CpuDevice::reset() {
   unusableLibraries_.clear();
   memory_->releaseAll();
   heap_ = std::make_unique<DeviceHeap>(*memory_, heap_->limit());
-  stickyError_ = cudaSuccess;
+  stickyError_.store(cudaSuccess);
   faultMessage_.clear();
   flags_ = 0;
   return cudaSuccess;
@@ -232,6 +273,8 @@ cudaError_t CpuDevice::streamPriorityRange(int* least, int* greatest) {
 cudaError_t CpuDevice::allocate(void** pointer, size_t bytes) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
+  if (cudaError_t error = checkUnsafeCall(); error != cudaSuccess)
+    return error;
   if (bytes == 0) {
     *pointer = nullptr;
     return cudaSuccess;
@@ -243,40 +286,24 @@ cudaError_t CpuDevice::allocate(void** pointer, size_t bytes) {
 cudaError_t CpuDevice::free(void* pointer) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
+  if (cudaError_t error = checkUnsafeCall(); error != cudaSuccess)
+    return error;
   if (pointer == nullptr)
     return cudaSuccess;
+  {
+    // Memory of graph mem-alloc nodes belongs to its graph.
+    std::lock_guard lock(mutex_);
+    if (graphAllocations_.count(pointer) != 0)
+      return cudaSuccess;
+  }
   auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
   if (!allocation || allocation->base != reinterpret_cast<uintptr_t>(pointer) ||
       (allocation->kind != DeviceMemory::Kind::Device &&
        allocation->kind != DeviceMemory::Kind::Managed))
     return cudaErrorInvalidValue;
+  // cudaFree synchronizes the device: queued work may still use the memory.
+  drainAll();
   memory_->release(pointer);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes,
-                            cudaStream_t stream, bool async) {
-  if (cudaError_t error = sticky(); error != cudaSuccess)
-    return error;
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  if (!async)
-    flushOutput();
-  if (bytes != 0 && destination != source)
-    std::memmove(destination, source, bytes);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::fill(void* destination, unsigned char value, size_t bytes,
-                            cudaStream_t stream, bool async) {
-  (void)async;
-  if (cudaError_t error = sticky(); error != cudaSuccess)
-    return error;
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  if (bytes != 0 && !memory_->accessible(reinterpret_cast<uintptr_t>(destination), bytes))
-    return cudaErrorInvalidValue;
-  std::memset(destination, value, bytes);
   return cudaSuccess;
 }
 
@@ -294,6 +321,9 @@ cudaError_t CpuDevice::allocateHost(void** pointer, size_t bytes, unsigned int f
 cudaError_t CpuDevice::freeHost(void* pointer) {
   if (pointer == nullptr)
     return cudaSuccess;
+  if (cudaError_t error = checkUnsafeCall(); error != cudaSuccess)
+    return error;
+  drainAll(); // like cudaFree, cudaFreeHost synchronizes
   std::lock_guard lock(mutex_);
   auto it = hostAllocations_.find(pointer);
   if (it == hostAllocations_.end())
@@ -421,80 +451,24 @@ cudaError_t CpuDevice::pointerAttributes(cudaPointerAttributes* attributes, cons
   return cudaSuccess;
 }
 
-namespace {
-
-/// The address of (x bytes, row y, slice z) of one side of a copy.
-std::byte* endpointAddress(const CopyEndpoint& side, const CpuArray* array, size_t row,
-                           size_t slice) {
-  if (array != nullptr)
-    return array->data + (side.z + slice) * array->sliceBytes + (side.y + row) * array->rowBytes +
-           side.x;
-  const size_t rowsPerSlice = side.rowsPerSlice;
-  return static_cast<std::byte*>(side.pointer) +
-         ((side.z + slice) * rowsPerSlice + side.y + row) * side.pitch + side.x;
-}
-
-} // namespace
-
-cudaError_t CpuDevice::copy3D(const CopyRegion& region, cudaStream_t stream, bool async) {
-  if (cudaError_t error = sticky(); error != cudaSuccess)
-    return error;
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  if (!async)
-    flushOutput();
-  const CpuArray* from = nullptr;
-  const CpuArray* to = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    if (region.source.array != nullptr) {
-      auto it = arrays_.find(region.source.array);
-      if (it == arrays_.end())
-        return cudaErrorInvalidResourceHandle;
-      from = it->second.get();
-    }
-    if (region.destination.array != nullptr) {
-      auto it = arrays_.find(region.destination.array);
-      if (it == arrays_.end())
-        return cudaErrorInvalidResourceHandle;
-      to = it->second.get();
-    }
-  }
-  for (size_t z = 0; z < region.depth; ++z)
-    for (size_t y = 0; y < region.height; ++y)
-      std::memmove(endpointAddress(region.destination, to, y, z),
-                   endpointAddress(region.source, from, y, z), region.widthBytes);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
-                              size_t height, cudaStream_t stream, bool async) {
-  (void)async;
-  if (cudaError_t error = sticky(); error != cudaSuccess)
-    return error;
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  for (size_t y = 0; y < height; ++y)
-    std::memset(static_cast<std::byte*>(destination) + y * pitch, value, width);
-  return cudaSuccess;
-}
-
 cudaError_t CpuDevice::prefetch(const void* pointer, size_t, cudaMemLocation location, unsigned int,
                                 cudaStream_t stream) {
   if (!validStream(stream))
     return cudaErrorInvalidResourceHandle;
-  if (auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer))) {
-    std::lock_guard lock(mutex_);
-    advice_[allocation->base].lastPrefetch = location;
-  }
+  // Only managed memory migrates (a GPU without HMM refuses anything else, as does this device).
+  auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
+  if (!allocation || allocation->kind != DeviceMemory::Kind::Managed)
+    return cudaErrorInvalidValue;
+  std::lock_guard lock(mutex_);
+  advice_[allocation->base].lastPrefetch = location;
   return sticky();
 }
 
 cudaError_t CpuDevice::advise(const void* pointer, size_t, cudaMemoryAdvise advice,
                               cudaMemLocation location) {
   auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
-  if (!allocation)
-    return cudaErrorInvalidValue;
+  if (!allocation || allocation->kind != DeviceMemory::Kind::Managed)
+    return cudaErrorInvalidValue; // advice applies to managed memory only
   std::lock_guard lock(mutex_);
   ManagedAdvice& state = advice_[allocation->base];
   switch (advice) {
@@ -586,7 +560,16 @@ cudaError_t CpuDevice::rangeAttributes(void** data, size_t* dataSizes,
   return cudaSuccess;
 }
 
+cudaError_t CpuDevice::ipcMemHandle(cudaIpcMemHandle_t*, void* pointer) {
+  auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
+  if (!allocation || allocation->kind != DeviceMemory::Kind::Device)
+    return cudaErrorInvalidValue;
+  // Device memory is this process's own host memory: no other process can map it.
+  return cudaErrorNotSupported;
+}
+
 cudaError_t CpuDevice::attachMemory(cudaStream_t stream, void*, size_t, unsigned int) {
+  // Managed memory is host memory here: attaching changes nothing.
   return validStream(stream) ? sticky() : cudaErrorInvalidResourceHandle;
 }
 
@@ -668,6 +651,7 @@ cudaError_t CpuDevice::loadModule(const ModuleImage& image, DeviceModule* module
 }
 
 cudaError_t CpuDevice::unloadModule(DeviceModule module) {
+  drainAll(); // queued launches may use its kernels and variables
   std::lock_guard launchLock(launchMutex_);
   std::lock_guard lock(mutex_);
   auto it = modules_.find(static_cast<CpuModule*>(module));
@@ -776,31 +760,39 @@ cudaError_t CpuDevice::setFunctionCacheConfig(DeviceFunction function, cudaFuncC
 
 cudaError_t CpuDevice::maxActiveBlocks(int* blocks, DeviceFunction function, int blockSize,
                                        size_t sharedMem, unsigned int) {
-  {
-    std::lock_guard lock(mutex_);
-    if (!functions_.count(function))
-      return cudaErrorInvalidDeviceFunction;
+  cudaFuncAttributes attributes;
+  if (cudaError_t error = functionAttributes(&attributes, function); error != cudaSuccess)
+    return error;
+  // The device reports an sm_90 multiprocessor's limits (attribute()), and occupancy follows the
+  // same rules with them: warps per SM, CTAs per SM, and shared memory per SM with 1 KiB reserved
+  // per CTA. Registers are host memory here and never limit. A block larger than the kernel allows,
+  // or more dynamic shared memory than it may use, fits 0 times, as on a GPU.
+  if (blockSize <= 0 || blockSize > attributes.maxThreadsPerBlock ||
+      sharedMem > static_cast<size_t>(std::max(attributes.maxDynamicSharedSizeBytes, 0))) {
+    *blocks = 0;
+    return cudaSuccess;
   }
-  // A worker (this device's multiprocessor) holds up to 32 CTAs at once, Hopper's limit per SM,
-  // whatever their size (registers and threads are host memory here); shared memory is bounded
-  // like an SM's 228 KiB so that programs sizing by it get sensible numbers.
-  const int byShared = sharedMem > 0 ? static_cast<int>((228 * 1024) / (sharedMem + 1024)) : 32;
-  *blocks = blockSize > 0 && blockSize <= 1024 ? std::max(0, std::min(byShared, 32)) : 0;
+  const int warps = (blockSize + 31) / 32;
+  const int byThreads = kSmWarps / warps;
+  const size_t shared =
+      roundUp(sharedMem + attributes.sharedSizeBytes, kSharedGranularity) + kReservedSharedPerBlock;
+  const int byShared = static_cast<int>(kSharedPerSm / shared);
+  *blocks = std::max(0, std::min({byThreads, byShared, kSmBlocks}));
   return cudaSuccess;
 }
 
 // --- Execution
 // ------------------------------------------------------------------------------------
 
-cudaError_t CpuDevice::launch(const LaunchParams& params) {
-  if (cudaError_t error = sticky(); error != cudaSuccess)
-    return error;
-  if (!validStream(params.stream))
-    return cudaErrorInvalidResourceHandle;
+cudaError_t CpuDevice::prepareLaunch(DeviceFunction function, dim3 grid, dim3 block,
+                                     size_t sharedMem, void** args,
+                                     const cudaLaunchAttribute* attributes,
+                                     unsigned int attributeCount, bool cooperative,
+                                     PreparedLaunch* prepared) {
   Function* entry = nullptr;
   {
     std::lock_guard lock(mutex_);
-    auto it = functions_.find(params.function);
+    auto it = functions_.find(function);
     if (it == functions_.end())
       return cudaErrorInvalidDeviceFunction;
     entry = it->second.get();
@@ -811,14 +803,14 @@ cudaError_t CpuDevice::launch(const LaunchParams& params) {
     return cudaErrorNotSupported;
   }
   const DecodedKernel& kernel = **decoded;
+  ExecutionTracer* tracer = tracer_;
   auto rejected = [&](cudaError_t error) {
-    if (tracer_ != nullptr)
-      tracer_->launchRejected(kernel);
+    if (tracer != nullptr)
+      tracer->launchRejected(kernel);
     return error;
   };
-  const uint64_t threads = uint64_t{params.block.x} * params.block.y * params.block.z;
-  if (threads == 0 || threads > 1024 || params.grid.x == 0 || params.grid.y == 0 ||
-      params.grid.z == 0)
+  const uint64_t threads = uint64_t{block.x} * block.y * block.z;
+  if (threads == 0 || threads > 1024 || grid.x == 0 || grid.y == 0 || grid.z == 0)
     return rejected(cudaErrorInvalidConfiguration);
   if (kernel.maxThreadsPerBlock != 0 && threads > kernel.maxThreadsPerBlock)
     return rejected(
@@ -827,52 +819,127 @@ cudaError_t CpuDevice::launch(const LaunchParams& params) {
       entry->maxDynamicShared >= 0
           ? static_cast<size_t>(entry->maxDynamicShared)
           : 48 * 1024 - std::min<size_t>(kernel.staticSharedSize, 48 * 1024);
-  if (params.sharedMem > dynamicLimit)
+  if (sharedMem > dynamicLimit)
     return rejected(cudaErrorInvalidValue);
-  const uint64_t ctaCount = uint64_t{params.grid.x} * params.grid.y * params.grid.z;
-  bool cooperative = params.cooperative;
-  for (unsigned int i = 0; i < params.attributeCount; ++i)
-    if (params.attributes[i].id == cudaLaunchAttributeCooperative &&
-        params.attributes[i].val.cooperative != 0)
+  const uint64_t ctaCount = uint64_t{grid.x} * grid.y * grid.z;
+  // Thread-block clusters (from the launch or the kernel's .reqnctapercluster) must tile the grid.
+  dim3 cluster(kernel.requiredCluster[0], kernel.requiredCluster[1], kernel.requiredCluster[2]);
+  for (unsigned int i = 0; i < attributeCount; ++i) {
+    if (attributes[i].id == cudaLaunchAttributeCooperative && attributes[i].val.cooperative != 0)
       cooperative = true;
-  // Co-residency as cudaOccupancyMaxActiveBlocksPerMultiprocessor reports it (32 per worker).
-  if (cooperative && ctaCount > std::min<uint64_t>(kMaxCooperativeCtas, 32 * runner_->workers()))
-    return rejected(cudaErrorCooperativeLaunchTooLarge);
-
-  std::lock_guard launchLock(launchMutex_);
-  // The parameter buffer: the kernel's parameters copied to their offsets, in device memory so
-  // that `mov %rd, param; ld.u32 [%rd]` works as on the GPU.
-  const size_t bufferSize = std::max<size_t>(kernel.parameterBufferSize, 8);
-  auto* buffer =
-      static_cast<std::byte*>(memory_->allocate(bufferSize, DeviceMemory::Kind::Parameters));
-  if (buffer == nullptr)
-    return cudaErrorMemoryAllocation;
-  std::memset(buffer, 0, bufferSize);
-  for (size_t i = 0; i < kernel.parameterOffsets.size(); ++i) {
-    if (params.args == nullptr || params.args[i] == nullptr)
-      break;
-    std::memcpy(buffer + kernel.parameterOffsets[i], params.args[i], kernel.parameterSizes[i]);
+    if (attributes[i].id == cudaLaunchAttributeClusterDimension)
+      cluster = dim3(attributes[i].val.clusterDim.x, attributes[i].val.clusterDim.y,
+                     attributes[i].val.clusterDim.z);
   }
+  if (cluster.x != 0 && cluster.y != 0 && cluster.z != 0 &&
+      (grid.x % cluster.x != 0 || grid.y % cluster.y != 0 || grid.z % cluster.z != 0))
+    return rejected(cudaErrorInvalidClusterSize);
+  // Co-residency as cudaOccupancyMaxActiveBlocksPerMultiprocessor reports it, times the workers
+  // (this device's multiprocessors), as CUDA defines a cooperative grid's limit.
+  if (cooperative) {
+    int perWorker = 0;
+    const int threads = static_cast<int>(std::min<uint64_t>(uint64_t{block.x} * block.y * block.z,
+                                                            static_cast<uint64_t>(INT32_MAX)));
+    if (maxActiveBlocks(&perWorker, function, threads, sharedMem, 0) != cudaSuccess)
+      perWorker = 0;
+    if (ctaCount > std::min<uint64_t>(kMaxCooperativeCtas,
+                                      static_cast<uint64_t>(perWorker) * runner_->workers()))
+      return rejected(cudaErrorCooperativeLaunchTooLarge);
+  }
+
+  // The parameter buffer's bytes: the arguments are copied now, as a launch does.
+  prepared->parameters.assign(std::max<size_t>(kernel.parameterBufferSize, 8), std::byte{0});
+  for (size_t i = 0; i < kernel.parameterOffsets.size(); ++i) {
+    if (args == nullptr || args[i] == nullptr)
+      break;
+    std::memcpy(prepared->parameters.data() + kernel.parameterOffsets[i], args[i],
+                kernel.parameterSizes[i]);
+  }
+  prepared->kernel = *decoded;
+  prepared->grid = grid;
+  prepared->block = block;
+  prepared->dynamicShared = static_cast<uint32_t>(sharedMem);
+  prepared->cooperative = cooperative;
+  prepared->tracer = tracer;
+  return cudaSuccess;
+}
+
+void CpuDevice::runLaunch(const PreparedLaunch& launch, ConditionalValues* conditionals) {
+  // The worker pool runs one launch at a time. A launch that cannot have it runs on the calling
+  // stream thread alone when the launch holding the pool leaves workers idle (fewer CTAs than
+  // workers: typically a kernel spinning until the host or another stream lets it go), so that no
+  // stream holds up another; a pool busy with a big grid is worth waiting for, up to half a second
+  // (deterministic mode, whose pool is one worker, always waits that long). Traced launches always
+  // wait: the tracer follows one launch at a time.
+  thread_local std::unique_ptr<LaunchRunner> alone;
+  const DecodedKernel& kernel = *launch.kernel;
+  if (launch.ticket != 0) {
+    // Wait until every launch issued before this one has started (or half a second: a launch
+    // dropped after a fault never starts, and one may wait for the host).
+    std::unique_lock turn(turnMutex_);
+    turnChanged_.wait_for(turn, std::chrono::milliseconds(500),
+                          [&] { return turn_ + 1 >= launch.ticket; });
+  }
+  std::unique_lock pool(launchMutex_, std::defer_lock);
+  if (launch.tracer != nullptr) {
+    pool.lock();
+  } else {
+    constexpr auto kSlice = std::chrono::milliseconds(20);
+    auto waited = std::chrono::milliseconds(0);
+    while (!pool.try_lock_for(kSlice)) {
+      waited += kSlice;
+      if (waited >= std::chrono::milliseconds(500) ||
+          (!options_.deterministic && poolCtas_.load() < runner_->workers()))
+        break;
+    }
+  }
+  if (launch.ticket != 0) {
+    {
+      std::lock_guard turn(turnMutex_);
+      turn_ = std::max(turn_, launch.ticket);
+    }
+    turnChanged_.notify_all();
+  }
+  LaunchRunner* runner = runner_.get();
+  if (pool.owns_lock()) {
+    const uint64_t ctas = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z;
+    poolCtas_.store(launch.cooperative ? 1 : ctas);
+  } else {
+    if (!alone)
+      alone = std::make_unique<LaunchRunner>(1);
+    runner = alone.get();
+  }
+  // The parameter buffer lives in device memory so that `mov %rd, param; ld.u32 [%rd]` works as on
+  // the GPU.
+  auto* buffer = static_cast<std::byte*>(
+      memory_->allocate(launch.parameters.size(), DeviceMemory::Kind::Parameters));
+  if (buffer == nullptr) {
+    stickyError_.store(cudaErrorMemoryAllocation);
+    return;
+  }
+  std::memcpy(buffer, launch.parameters.data(), launch.parameters.size());
 
   LaunchState state;
   state.kernel = &kernel;
-  state.grid = params.grid;
-  state.block = params.block;
-  state.dynamicShared = static_cast<uint32_t>(params.sharedMem);
+  state.grid = launch.grid;
+  state.block = launch.block;
+  state.dynamicShared = launch.dynamicShared;
   state.parameters = reinterpret_cast<uintptr_t>(buffer);
-  state.gridId = ++gridId_;
+  state.gridId = ++nextGridId_;
   state.smCount = runner_->workers();
   state.memory = memory_.get();
   state.heap = heap_.get();
-  state.tracer = tracer_;
-  state.cooperative = cooperative;
+  state.tracer = launch.tracer;
+  state.cooperative = launch.cooperative;
+  state.conditionals = conditionals;
   void* workspace = nullptr;
-  if (cooperative) {
+  if (launch.cooperative) {
     // grid.sync()'s barrier counter lives here (%envreg1:%envreg2), zeroed for each launch.
     workspace = memory_->allocate(64, DeviceMemory::Kind::Parameters);
     if (workspace == nullptr) {
       memory_->release(buffer);
-      return cudaErrorMemoryAllocation;
+      stickyError_.store(cudaErrorMemoryAllocation);
+      return;
     }
     std::memset(workspace, 0, 64);
     state.gridWorkspace = reinterpret_cast<uintptr_t>(workspace);
@@ -885,7 +952,7 @@ cudaError_t CpuDevice::launch(const LaunchParams& params) {
         std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.watchdogMs);
 
   std::string output;
-  runner_->run(state, &output);
+  runner->run(state, &output);
   memory_->release(buffer);
   if (workspace != nullptr)
     memory_->release(workspace);
@@ -896,174 +963,71 @@ cudaError_t CpuDevice::launch(const LaunchParams& params) {
   if (state.faultKind != FaultKind::None) {
     std::fprintf(stderr, "ocelot: %s\n", state.faultMessage.c_str());
     std::lock_guard lock(mutex_);
-    stickyError_ = faultError(state.faultKind);
-    faultMessage_ = state.faultMessage;
+    if (stickyError_.load() == cudaSuccess) {
+      faultMessage_ = state.faultMessage;
+      stickyError_.store(faultError(state.faultKind));
+    }
   }
-  // Like an asynchronous GPU launch, a fault shows at the next call, not at the launch itself.
-  return cudaSuccess;
 }
 
-// --- Streams and events
-// ---------------------------------------------------------------------------
-
-cudaError_t CpuDevice::createStream(cudaStream_t* stream, unsigned int flags, int priority) {
-  auto created = std::make_unique<Stream>();
-  created->flags = flags;
-  created->priority = std::clamp(priority, -5, 0);
-  std::lock_guard lock(mutex_);
-  created->id = nextStreamId_++;
-  *stream = reinterpret_cast<cudaStream_t>(created.get());
-  streams_[created.get()] = std::move(created);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::destroyStream(cudaStream_t stream) {
-  std::lock_guard lock(mutex_);
-  return streams_.erase(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle;
-}
-
-cudaError_t CpuDevice::synchronizeStream(cudaStream_t stream) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  flushOutput();
-  return sticky();
-}
-
-cudaError_t CpuDevice::queryStream(cudaStream_t stream) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  return sticky();
-}
-
-cudaError_t CpuDevice::waitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  std::lock_guard lock(mutex_);
-  return events_.count(event) ? sticky() : cudaErrorInvalidResourceHandle;
-}
-
-cudaError_t CpuDevice::createEvent(cudaEvent_t* event, unsigned int flags) {
-  auto created = std::make_unique<Event>();
-  created->flags = flags;
-  std::lock_guard lock(mutex_);
-  *event = reinterpret_cast<cudaEvent_t>(created.get());
-  events_[created.get()] = std::move(created);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::destroyEvent(cudaEvent_t event) {
-  std::lock_guard lock(mutex_);
-  return events_.erase(event) ? cudaSuccess : cudaErrorInvalidResourceHandle;
-}
-
-cudaError_t CpuDevice::recordEvent(cudaEvent_t event, cudaStream_t stream) {
-  return recordEventWithFlags(event, stream, 0);
-}
-
-cudaError_t CpuDevice::recordEventWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  std::lock_guard lock(mutex_);
-  auto it = events_.find(event);
-  if (it == events_.end())
-    return cudaErrorInvalidResourceHandle;
-  // Work issued before the record has finished: the event completes now.
-  it->second->recorded = true;
-  it->second->time = std::chrono::steady_clock::now();
-  return sticky();
-}
-
-cudaError_t CpuDevice::synchronizeEvent(cudaEvent_t event) {
+cudaError_t CpuDevice::parameterLayout(DeviceFunction function, std::vector<size_t>* offsets,
+                                       std::vector<size_t>* sizes) {
+  Function* entry = nullptr;
   {
     std::lock_guard lock(mutex_);
-    if (!events_.count(event))
-      return cudaErrorInvalidResourceHandle;
+    auto it = functions_.find(function);
+    if (it == functions_.end())
+      return cudaErrorInvalidDeviceFunction;
+    entry = it->second.get();
   }
-  flushOutput();
-  return sticky();
-}
-
-cudaError_t CpuDevice::queryEvent(cudaEvent_t event) {
-  std::lock_guard lock(mutex_);
-  if (!events_.count(event))
-    return cudaErrorInvalidResourceHandle;
-  return sticky();
-}
-
-cudaError_t CpuDevice::elapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
-  std::lock_guard lock(mutex_);
-  auto a = events_.find(start), b = events_.find(end);
-  if (a == events_.end() || b == events_.end())
-    return cudaErrorInvalidResourceHandle;
-  if ((a->second->flags & cudaEventDisableTiming) || (b->second->flags & cudaEventDisableTiming))
-    return cudaErrorInvalidResourceHandle;
-  if (!a->second->recorded || !b->second->recorded)
-    return cudaErrorInvalidResourceHandle;
-  *milliseconds =
-      std::chrono::duration<float, std::milli>(b->second->time - a->second->time).count();
-  return sticky();
-}
-
-cudaError_t CpuDevice::streamFlags(cudaStream_t stream, unsigned int* flags) {
-  if (isSpecialStream(stream)) {
-    *flags = 0;
-    return cudaSuccess;
-  }
-  std::lock_guard lock(mutex_);
-  auto it = streams_.find(stream);
-  if (it == streams_.end())
-    return cudaErrorInvalidResourceHandle;
-  *flags = it->second->flags;
+  auto kernel = entry->module->kernel(entry->name);
+  if (!kernel)
+    return cudaErrorNotSupported;
+  offsets->assign((**kernel).parameterOffsets.begin(), (**kernel).parameterOffsets.end());
+  sizes->assign((**kernel).parameterSizes.begin(), (**kernel).parameterSizes.end());
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::streamPriority(cudaStream_t stream, int* priority) {
-  if (isSpecialStream(stream)) {
-    *priority = 0;
-    return cudaSuccess;
-  }
-  std::lock_guard lock(mutex_);
-  auto it = streams_.find(stream);
-  if (it == streams_.end())
-    return cudaErrorInvalidResourceHandle;
-  *priority = it->second->priority;
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::streamId(cudaStream_t stream, unsigned long long* id) {
-  if (stream == nullptr || stream == cudaStreamLegacy) {
-    *id = 1;
-    return cudaSuccess;
-  }
-  if (stream == cudaStreamPerThread) {
-    *id = 2;
-    return cudaSuccess;
-  }
-  std::lock_guard lock(mutex_);
-  auto it = streams_.find(stream);
-  if (it == streams_.end())
-    return cudaErrorInvalidResourceHandle;
-  *id = it->second->id;
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::streamDevice(cudaStream_t stream, int* ordinal) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  *ordinal = 0;
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::launchHostFunction(cudaStream_t stream, cudaHostFn_t hostFunction,
-                                          void* userData) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
+cudaError_t CpuDevice::launch(const LaunchParams& params) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
-  flushOutput();
-  // The stream's earlier work is complete: run it now, on a host thread as CUDA does (never on
-  // the caller's, which may hold locks the function needs), and wait for it.
-  std::thread(hostFunction, userData).join();
+  StreamQueue* queue = nullptr;
+  if (cudaError_t error = resolveStream(params.stream, &queue); error != cudaSuccess)
+    return error;
+  auto prepared = std::make_shared<PreparedLaunch>();
+  if (cudaError_t error = prepareLaunch(params.function, params.grid, params.block,
+                                        params.sharedMem, params.args, params.attributes,
+                                        params.attributeCount, params.cooperative, prepared.get());
+      error != cudaSuccess)
+    return error;
+  if (capturing(*queue)) {
+    cudaGraphNodeParams node = {};
+    node.type = cudaGraphNodeTypeKernel;
+    node.kernel.func = params.function;
+    node.kernel.gridDim = params.grid;
+    node.kernel.blockDim = params.block;
+    node.kernel.sharedMemBytes = static_cast<unsigned int>(params.sharedMem);
+    node.kernel.kernelParams = params.args;
+    bool captured = false;
+    GraphNode* added = nullptr;
+    if (cudaError_t error = captureNode(*queue, node, &captured, &added); error != cudaSuccess)
+      return error;
+    // The launch's attributes become the node's.
+    std::lock_guard graphLock(graphMutex_);
+    for (unsigned int i = 0; added != nullptr && i < params.attributeCount; ++i)
+      added->attributes[params.attributes[i].id] = params.attributes[i].val;
+    if (added != nullptr && prepared->cooperative)
+      added->attributes[cudaLaunchAttributeCooperative].cooperative = 1;
+    return cudaSuccess;
+  }
+  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+    return error;
+  if (options_.deterministic) {
+    std::lock_guard turn(turnMutex_);
+    prepared->ticket = ++nextTicket_;
+  }
+  enqueue(*queue, [this, prepared] { runLaunch(*prepared, nullptr); });
+  // Like an asynchronous GPU launch, a fault shows at a later call, not at the launch itself.
   return cudaSuccess;
 }
 
@@ -1092,62 +1056,21 @@ cudaError_t CpuDevice::functionParameter(DeviceFunction function, size_t index, 
 
 cudaError_t CpuDevice::availableDynamicSharedMemory(size_t* bytes, DeviceFunction function,
                                                     int blocks, int blockSize) {
-  (void)blockSize;
-  Function* entry = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = functions_.find(function);
-    if (it == functions_.end())
-      return cudaErrorInvalidDeviceFunction;
-    entry = it->second.get();
+  cudaFuncAttributes attributes;
+  if (cudaError_t error = functionAttributes(&attributes, function); error != cudaSuccess)
+    return error;
+  if (blocks <= 0 || blockSize <= 0 || blockSize > attributes.maxThreadsPerBlock ||
+      blocks * ((blockSize + 31) / 32) > kSmWarps || blocks > kSmBlocks) {
+    *bytes = 0;
+    return cudaSuccess;
   }
-  auto kernel = entry->module->kernel(entry->name);
-  const size_t fixed = kernel ? (**kernel).staticSharedSize : 0;
-  const size_t perBlock = (228 * 1024) / static_cast<size_t>(std::max(blocks, 1));
-  const size_t limit = entry->maxDynamicShared >= 0 ? static_cast<size_t>(entry->maxDynamicShared)
-                                                    : size_t{48 * 1024};
-  *bytes = std::min(limit, perBlock > fixed + 1024 ? perBlock - fixed - 1024 : 0);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::copyPeer(void* destination, const void* source, Device&, size_t bytes,
-                                cudaStream_t stream, bool async) {
-  return copy(destination, source, bytes, stream, async);
-}
-
-cudaError_t CpuDevice::copy3DPeer(const CopyRegion& region, Device&, cudaStream_t stream,
-                                  bool async) {
-  return copy3D(region, stream, async);
-}
-
-cudaError_t CpuDevice::copyBatch(void* const* destinations, const void* const* sources,
-                                 const size_t* sizes, size_t count, cudaMemcpyAttributes*, size_t*,
-                                 size_t, cudaStream_t stream) {
-  for (size_t i = 0; i < count; ++i)
-    if (cudaError_t error = copy(destinations[i], sources[i], sizes[i], stream, true);
-        error != cudaSuccess)
-      return error;
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::streamAttribute(cudaStream_t stream, cudaLaunchAttributeID id,
-                                       cudaLaunchAttributeValue* value) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  std::memset(value, 0, sizeof *value);
-  if (id == cudaLaunchAttributePriority)
-    return streamPriority(stream, &value->priority);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::setStreamAttribute(cudaStream_t stream, cudaLaunchAttributeID id,
-                                          const cudaLaunchAttributeValue* value) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
-  if (id == cudaLaunchAttributePriority && !isSpecialStream(stream)) {
-    std::lock_guard lock(mutex_);
-    streams_[stream]->priority = std::clamp(value->priority, -5, 0);
-  }
+  // An equal share of the SM's shared memory in allocation units (as the driver computes it: the
+  // per-CTA reservation is not taken off here), less static shared memory, capped by what the
+  // kernel may use dynamically.
+  const size_t share = kSharedPerSm / static_cast<size_t>(blocks) / 256 * 256;
+  const size_t fixed = attributes.sharedSizeBytes;
+  const size_t limit = static_cast<size_t>(std::max(attributes.maxDynamicSharedSizeBytes, 0));
+  *bytes = std::min(limit, share > fixed ? share - fixed : 0);
   return cudaSuccess;
 }
 

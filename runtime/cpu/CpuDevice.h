@@ -1,17 +1,26 @@
 #pragma once
 
 #include "runtime/core/Device.h"
+#include "runtime/cpu/CpuEvent.h"
+#include "runtime/cpu/CpuGraph.h"
 #include "runtime/cpu/CpuModule.h"
 #include "runtime/cpu/DeviceMemory.h"
+#include "runtime/cpu/GraphExecutor.h"
 #include "runtime/cpu/LaunchRunner.h"
 #include "runtime/cpu/LaunchServices.h"
+#include "runtime/cpu/StreamCapture.h"
+#include "runtime/cpu/StreamQueue.h"
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ocelot::runtime::cpu {
@@ -23,14 +32,27 @@ struct CpuMipmappedArray;
 
 /// Ocelot's CPU back end as a Device: device memory is host memory from one reserved arena,
 /// modules are PTX parsed by Ocelot and decoded per kernel, launches run on a pool of host worker
-/// threads (CtaExecutor). Work is executed when it is issued, in issue order, so every stream is
-/// trivially in order and "asynchronous" calls have completed when they return; events record the
-/// host time at which the preceding work finished, so they time real execution.
+/// threads (CtaExecutor).
+///
+/// Streams are asynchronous and in order, as on a GPU: every stream-ordered call (launch, copy,
+/// fill, host function, event record and wait, stream-ordered free, graph launch) is validated on
+/// the calling thread and queued on its stream (StreamQueue), whose own host thread runs it once
+/// the work it follows is done. The legacy default stream waits for and blocks every blocking
+/// stream; per-thread default streams are ordinary streams, one per host thread; synchronous calls
+/// queue their work and wait for it. Events are the completion of a record in a stream, so
+/// queries answer cudaErrorNotReady while work is pending and timing measures when the preceding
+/// work finished. Launches use the worker pool one at a time; a launch that finds it busy for
+/// long (a kernel spinning on a host flag) runs on its stream's thread alone instead, so no stream
+/// can hold up another.
+///
+/// Graphs (CpuGraph, GraphExec) are built by hand or by stream capture (CaptureRegistry: every
+/// stream-ordered call on a capturing stream adds a node instead of running) and launched as one
+/// stream operation that runs the nodes in dependency order on the stream's thread.
 ///
 /// Like a GPU context, a kernel fault (illegal address, trap, assert, watchdog) makes the device
-/// unusable: the launch itself succeeds (as an asynchronous launch does) and every later call
-/// reports the fault until reset(). Device printf output is buffered and written at the next
-/// synchronization point, as CUDA does.
+/// unusable: the launch itself succeeds (as an asynchronous launch does), later work in every
+/// stream is skipped, and every later call reports the fault until reset(). Device printf output
+/// is buffered and written at the next synchronization point, as CUDA does.
 ///
 /// A later LLVM-JIT back end would be a second executor behind the same device: only
 /// loadModule/launch would change (see docs/cpu-backend.md).
@@ -47,6 +69,7 @@ public:
   cudaError_t memoryInfo(size_t* free, size_t* total) override;
   cudaError_t uuid(cudaUUID_t* uuid) override;
   cudaError_t totalMemory(size_t* bytes) override;
+  cudaError_t texture1DLinearMaxWidth(size_t* width, const cudaChannelFormatDesc& format) override;
 
   // --- Context ----------------------------------------------------------------------------------
   cudaError_t activate() override { return cudaSuccess; }
@@ -112,6 +135,7 @@ public:
                               size_t count, const void* pointer, size_t bytes) override;
   cudaError_t attachMemory(cudaStream_t stream, void* pointer, size_t bytes,
                            unsigned int flags) override;
+  cudaError_t ipcMemHandle(cudaIpcMemHandle_t* handle, void* pointer) override;
 
   // --- Arrays -----------------------------------------------------------------------------------
   cudaError_t createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
@@ -185,6 +209,75 @@ public:
   cudaError_t launchHostFunction(cudaStream_t stream, cudaHostFn_t function,
                                  void* userData) override;
 
+  // --- Stream capture (CpuCapture.cpp) ----------------------------------------------------------
+  cudaError_t beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) override;
+  cudaError_t beginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                  const cudaGraphNode_t* dependencies,
+                                  const cudaGraphEdgeData* edges, size_t count,
+                                  cudaStreamCaptureMode mode) override;
+  cudaError_t endCapture(cudaStream_t stream, cudaGraph_t* graph) override;
+  cudaError_t captureStatus(cudaStream_t stream, cudaStreamCaptureStatus* status) override;
+  cudaError_t captureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
+                          unsigned long long* id, cudaGraph_t* graph,
+                          const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges,
+                          size_t* count) override;
+  cudaError_t updateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                        const cudaGraphEdgeData* edges, size_t count,
+                                        unsigned int flags) override;
+  cudaError_t exchangeCaptureMode(cudaStreamCaptureMode* mode) override;
+
+  // --- Graphs (CpuGraphs.cpp) -------------------------------------------------------------------
+  cudaError_t createGraph(cudaGraph_t* graph, unsigned int flags) override;
+  cudaError_t destroyGraph(cudaGraph_t graph) override;
+  cudaError_t cloneGraph(cudaGraph_t* clone, cudaGraph_t graph) override;
+  cudaError_t addGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                           const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
+                           size_t count, cudaGraphNodeParams* params) override;
+  cudaError_t graphNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
+  cudaError_t setGraphNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
+  cudaError_t setExecNodeParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                cudaGraphNodeParams* params) override;
+  cudaError_t graphNodeType(cudaGraphNode_t node, cudaGraphNodeType* type) override;
+  cudaError_t graphNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count,
+                         bool rootsOnly) override;
+  cudaError_t graphEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
+                         cudaGraphEdgeData* edges, size_t* count) override;
+  cudaError_t graphNodeNeighbours(cudaGraphNode_t node, cudaGraphNode_t* nodes,
+                                  cudaGraphEdgeData* edges, size_t* count,
+                                  bool dependents) override;
+  cudaError_t changeGraphDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                      const cudaGraphNode_t* to, const cudaGraphEdgeData* edges,
+                                      size_t count, bool add) override;
+  cudaError_t destroyGraphNode(cudaGraphNode_t node) override;
+  cudaError_t findInClone(cudaGraphNode_t* clonedNode, cudaGraphNode_t node,
+                          cudaGraph_t clone) override;
+  cudaError_t setGraphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                  unsigned int enabled) override;
+  cudaError_t graphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
+                               unsigned int* enabled) override;
+  cudaError_t kernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
+                                  cudaLaunchAttributeValue* value) override;
+  cudaError_t setKernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
+                                     const cudaLaunchAttributeValue* value) override;
+  cudaError_t copyKernelNodeAttributes(cudaGraphNode_t destination,
+                                       cudaGraphNode_t source) override;
+  cudaError_t createConditionalHandle(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
+                                      unsigned int defaultValue, unsigned int flags) override;
+  cudaError_t instantiateGraph(cudaGraphExec_t* exec, cudaGraph_t graph,
+                               cudaGraphInstantiateParams* params) override;
+  cudaError_t destroyGraphExec(cudaGraphExec_t exec) override;
+  cudaError_t graphExecFlags(cudaGraphExec_t exec, unsigned long long* flags) override;
+  cudaError_t updateGraphExec(cudaGraphExec_t exec, cudaGraph_t graph,
+                              cudaGraphExecUpdateResultInfo* info) override;
+  cudaError_t launchGraph(cudaGraphExec_t exec, cudaStream_t stream) override;
+  cudaError_t uploadGraph(cudaGraphExec_t exec, cudaStream_t stream) override;
+  cudaError_t printGraph(cudaGraph_t graph, const char* path, unsigned int flags) override;
+  cudaError_t createUserObject(cudaUserObject_t* object, void* pointer, cudaHostFn_t destroy,
+                               unsigned int count, unsigned int flags) override;
+  cudaError_t changeUserObjectReferences(cudaUserObject_t object, int count) override;
+  cudaError_t changeGraphUserObject(cudaGraph_t graph, cudaUserObject_t object, int count,
+                                    unsigned int flags) override;
+
   // --- Textures and surfaces --------------------------------------------------------------------
   cudaError_t createTexture(cudaTextureObject_t* texture, const cudaResourceDesc& resource,
                             const cudaTextureDesc& description,
@@ -213,16 +306,6 @@ public:
   void setWorkers(uint32_t workers);
 
 private:
-  struct Stream {
-    unsigned int flags = 0;
-    int priority = 0;
-    unsigned long long id = 0;
-  };
-  struct Event {
-    unsigned int flags = 0;
-    bool recorded = false;
-    std::chrono::steady_clock::time_point time;
-  };
   struct Function {
     CpuModule* module = nullptr;
     std::string name;
@@ -231,11 +314,90 @@ private:
   };
 
   CpuDevice() = default;
-  /// The sticky fault, or success. Also flushes pending printf output at sync points.
-  cudaError_t sticky() const { return stickyError_; }
+  /// The sticky fault, or success.
+  cudaError_t sticky() const { return stickyError_.load(std::memory_order_acquire); }
+  bool faulted() const { return sticky() != cudaSuccess; }
+  /// Writes pending device printf output (at synchronization points).
   void flushOutput();
-  bool validStream(cudaStream_t stream) const;
+  bool validStream(cudaStream_t stream);
   bool isDevicePointer(const void* pointer) const;
+  /// Host memory the device does not know (neither in the arena nor registered).
+  bool isPageable(const void* pointer) const;
+
+  // --- Streams and events (CpuStreams.cpp) -------------------------------------------------------
+  /// The queue of a stream handle (the special handles included, cudaStreamPerThread being the
+  /// calling thread's); cudaErrorInvalidResourceHandle for unknown handles.
+  cudaError_t resolveStream(cudaStream_t stream, StreamQueue** queue);
+  /// Queues `run` on `queue` after `after`, adding the legacy default stream's implicit
+  /// dependencies; returns the operation's completion. `run` is skipped once the device faulted
+  /// unless `evenAfterFault`.
+  CompletionPtr enqueue(StreamQueue& queue, std::function<void()> run,
+                        std::vector<CompletionPtr> after = {}, bool evenAfterFault = false);
+  /// What synchronizing `queue` waits for: its last operation, and for the legacy stream the last
+  /// operation of every blocking stream too.
+  std::vector<CompletionPtr> pendingOf(StreamQueue& queue);
+  /// The last operation of every stream.
+  std::vector<CompletionPtr> pendingEverywhere();
+  void waitAll(const std::vector<CompletionPtr>& completions);
+  /// Waits for all work of the device (cudaDeviceSynchronize without output and error).
+  void drainAll();
+  /// Runs a synchronous operation: queues it and waits for it (and writes printf output).
+  cudaError_t runSynchronously(StreamQueue& queue, std::function<void()> run);
+  CpuEvent* findEvent(cudaEvent_t event);
+
+  // --- Launches (CpuDevice.cpp) ------------------------------------------------------------------
+  /// A validated launch, with its parameters copied: what runs later on a stream's thread.
+  struct PreparedLaunch {
+    std::shared_ptr<const DecodedKernel> kernel;
+    dim3 grid, block;
+    uint32_t dynamicShared = 0;
+    bool cooperative = false;
+    std::vector<std::byte> parameters; ///< the parameter buffer's bytes
+    ExecutionTracer* tracer = nullptr;
+    uint64_t ticket = 0; ///< deterministic mode: the launch's place in issue order (0: none)
+  };
+  cudaError_t prepareLaunch(DeviceFunction function, dim3 grid, dim3 block, size_t sharedMem,
+                            void** args, const cudaLaunchAttribute* attributes,
+                            unsigned int attributeCount, bool cooperative,
+                            PreparedLaunch* prepared);
+  void runLaunch(const PreparedLaunch& launch, ConditionalValues* conditionals);
+  /// A kernel's parameter layout (offsets and sizes), for copying graph-node arguments.
+  cudaError_t parameterLayout(DeviceFunction function, std::vector<size_t>* offsets,
+                              std::vector<size_t>* sizes);
+  /// The copies and fills streams and graphs run (no validation; on a stream's thread).
+  void runCopy3D(const CopyRegion& region);
+  void runMemset(const cudaMemsetParamsV2& fill);
+
+  // --- Graphs and capture (CpuGraphs.cpp, CpuCapture.cpp) ---------------------------------------
+  class GraphRunner;
+  /// A node made from `params` (validated, arguments copied, bodies created); not yet in a graph.
+  cudaError_t makeNode(Graph& graph, const cudaGraphNodeParams& params,
+                       std::unique_ptr<GraphNode>* node);
+  /// Adds `node` to `graph` after `dependencies` (all checked to be nodes of `graph`).
+  cudaError_t insertNode(Graph& graph, std::unique_ptr<GraphNode> node,
+                         const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
+                         size_t count, GraphNode** inserted);
+  cudaError_t regionOf(const cudaMemcpy3DParms& params, CopyRegion* region);
+  cudaMemcpy3DParms paramsOf(const CopyRegion& region);
+  void retainUserObjects(const Graph& graph);
+  void releaseUserObjects(const Graph& graph);
+  void releaseUserObject(cudaUserObject_t object, unsigned int count);
+  /// Stream capture: when `queue` is being captured, adds a node made from `params` after the
+  /// stream's current dependencies and sets *captured; otherwise leaves everything alone. Fails
+  /// with cudaErrorStreamCaptureInvalidated once the sequence is invalidated.
+  cudaError_t captureNode(StreamQueue& queue, const cudaGraphNodeParams& params, bool* captured,
+                          GraphNode** node = nullptr);
+  /// Whether `queue` is being captured (or takes part in a capture).
+  bool capturing(StreamQueue& queue);
+  /// A call that would synchronize with a capturing stream (a synchronous copy, a stream query):
+  /// it invalidates the capture and fails with cudaErrorStreamCaptureUnsupported.
+  cudaError_t refuseDuringCapture(StreamQueue& queue);
+  /// The capture-mode check of potentially unsafe calls (cudaMalloc, cudaFree, synchronization):
+  /// cudaErrorStreamCaptureUnsupported when a capture prohibits it.
+  cudaError_t checkUnsafeCall();
+  /// The legacy stream cannot take work while a blocking stream is captured: that work would make
+  /// the capture depend on it. Invalidates such captures.
+  cudaError_t checkLegacyDuringCapture(StreamQueue& queue);
 
   std::unique_ptr<DeviceMemory> memory_;
   std::unique_ptr<LaunchRunner> runner_;
@@ -245,11 +407,11 @@ private:
   std::unique_ptr<ExecutionTracer> blockTrace_; ///< OCELOT_CPU_TRACE_OUTPUT
 
   mutable std::mutex mutex_; ///< the tables below
-  std::mutex launchMutex_;   ///< one launch at a time (launches are whole-device work)
+  /// The worker pool runs one launch at a time (launches are whole-device work).
+  std::timed_mutex launchMutex_;
   std::map<CpuModule*, std::unique_ptr<CpuModule>> modules_;
   std::map<void*, std::unique_ptr<Function>> functions_;
-  std::map<void*, std::unique_ptr<Stream>> streams_;
-  std::map<void*, std::unique_ptr<Event>> events_;
+  std::map<void*, std::unique_ptr<CpuEvent>> events_;
   std::map<void*, unsigned int> hostAllocations_; ///< cudaMallocHost/cudaHostAlloc -> flags
   std::map<void*, std::unique_ptr<CpuArray>> arrays_;
   // Memory pools (CpuMemoryPools.cpp); guarded by mutex_.
@@ -286,12 +448,45 @@ private:
   unsigned int flags_ = 0;
   cudaFuncCache cacheConfig_ = cudaFuncCachePreferNone;
   size_t printfFifoSize_ = 1 << 20;
-  uint64_t gridId_ = 0;
 
-  cudaError_t stickyError_ = cudaSuccess;
+  std::atomic<uint64_t> nextGridId_{0};
+  /// CTAs of the launch holding the worker pool (whether it leaves workers idle).
+  std::atomic<uint64_t> poolCtas_{0};
+  /// Deterministic mode: launches take the pool in the order they were issued, whatever stream
+  /// threads become ready first (so that traces and interleavings repeat run after run).
+  std::mutex turnMutex_;
+  std::condition_variable turnChanged_;
+  uint64_t nextTicket_ = 0, turn_ = 0;
+
+  std::atomic<cudaError_t> stickyError_{cudaSuccess};
   std::string faultMessage_;
   std::mutex outputMutex_;
   std::string pendingOutput_;
+
+  // Streams. streamsMutex_ guards the tables and is held while an operation is queued, so that
+  // the legacy stream's implicit dependencies are taken from one consistent picture.
+  ProgressSignal progress_;
+  std::mutex streamsMutex_;
+  std::shared_ptr<StreamQueue> legacy_;
+  std::map<void*, std::shared_ptr<StreamQueue>> streams_;
+  std::map<std::thread::id, std::shared_ptr<StreamQueue>> perThread_;
+  /// Streams destroyed while work was pending: the work still runs (as in CUDA).
+  std::vector<std::shared_ptr<StreamQueue>> retired_;
+
+  // Graphs, executable graphs, user objects and capture state, all under graphMutex_.
+  struct UserObject {
+    void* pointer = nullptr;
+    cudaHostFn_t destroy = nullptr;
+    unsigned int references = 0;
+  };
+  std::recursive_mutex graphMutex_;
+  GraphRegistry graphs_;
+  std::map<void*, std::shared_ptr<GraphExec>> execs_;
+  std::map<void*, std::unique_ptr<UserObject>> userObjects_;
+  CaptureRegistry captures_;
+  unsigned long long nextConditionalHandle_ = 1;
+  /// Memory of mem-alloc nodes: owned by their graphs, so cudaFree of it does nothing.
+  std::set<void*> graphAllocations_;
 };
 
 } // namespace ocelot::runtime::cpu

@@ -2,6 +2,7 @@
 // follow a Hopper GPU, so that programs size their launches the same way), and honest answers
 // where the CPU differs: one multiprocessor per worker thread, host memory that is device memory.
 
+#include "runtime/core/ChannelFormat.h"
 #include "runtime/cpu/CpuDevice.h"
 
 namespace ocelot::runtime::cpu {
@@ -36,8 +37,8 @@ cudaError_t CpuDevice::attribute(cudaDeviceAttr attribute, int* value) {
   case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
     v = 228 * 1024;
     break;
-  case cudaDevAttrReservedSharedMemoryPerBlock:
-    v = 0;
+  case cudaDevAttrReservedSharedMemoryPerBlock: // occupancy counts it (maxActiveBlocks)
+    v = 1024;
     break;
   case cudaDevAttrTotalConstantMemory:
     v = 65536;
@@ -86,13 +87,19 @@ cudaError_t CpuDevice::attribute(cudaDeviceAttr attribute, int* value) {
   case cudaDevAttrAsyncEngineCount:
     v = 0; // copies run on the calling thread
     break;
+  // Texture and surface sizes: compute capability 9.0's limits (the CUDA programming guide's
+  // table), which this device, reading them from host memory, meets.
   case cudaDevAttrMaxTexture1DWidth:
   case cudaDevAttrMaxTexture2DWidth:
-  case cudaDevAttrMaxTexture2DHeight:
-  case cudaDevAttrMaxSurface1DWidth:
   case cudaDevAttrMaxSurface2DWidth:
+    v = 131072;
+    break;
+  case cudaDevAttrMaxTexture2DHeight:
   case cudaDevAttrMaxSurface2DHeight:
     v = 65536;
+    break;
+  case cudaDevAttrMaxSurface1DWidth:
+    v = 32768;
     break;
   case cudaDevAttrMaxTexture3DWidth:
   case cudaDevAttrMaxTexture3DHeight:
@@ -138,6 +145,18 @@ cudaError_t CpuDevice::attribute(cudaDeviceAttr attribute, int* value) {
     break;
   }
   *value = v;
+  return cudaSuccess;
+}
+
+cudaError_t CpuDevice::texture1DLinearMaxWidth(size_t* width, const cudaChannelFormatDesc& format) {
+  // The runtime has validated the format; an element is its channels' bits.
+  const size_t elementBytes = static_cast<size_t>(std::max(format.x, 0) + std::max(format.y, 0) +
+                                                  std::max(format.z, 0) + std::max(format.w, 0)) /
+                              8;
+  if (elementBytes == 0)
+    return cudaErrorInvalidChannelDescriptor;
+  // Linear textures address up to 4 GiB (what an H100's driver answers for every format).
+  *width = (size_t{1} << 32) / elementBytes;
   return cudaSuccess;
 }
 

@@ -1,6 +1,8 @@
-// Stream-ordered allocation and memory pools on the CPU device. Work completes when issued, so a
-// pool is bookkeeping around DeviceMemory: what is in use, what is kept for reuse (up to the
-// release threshold), and the attributes programs read back.
+// Stream-ordered allocation and memory pools on the CPU device. A pool is bookkeeping around
+// DeviceMemory: what is in use, what is kept for reuse (up to the release threshold), and the
+// attributes programs read back. Allocation happens when cudaMallocAsync is called; a block
+// returns to its pool when its cudaFreeAsync runs in stream order, so no other stream gets it
+// while work queued before the free may still use it.
 
 #include "runtime/cpu/CpuDevice.h"
 
@@ -35,10 +37,30 @@ void CpuDevice::releaseCached(Pool& pool, uint64_t keep) {
 
 cudaError_t CpuDevice::allocateAsync(void** pointer, size_t bytes, cudaMemPool_t handle,
                                      cudaStream_t stream) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
+  StreamQueue* queue = nullptr;
+  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
+    return error;
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
+  if (capturing(*queue)) {
+    // A mem-alloc node; its memory (and so the address returned now) is the graph's.
+    cudaGraphNodeParams params = {};
+    params.type = cudaGraphNodeTypeMemAlloc;
+    params.alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+    params.alloc.poolProps.location = {cudaMemLocationTypeDevice, 0};
+    params.alloc.bytesize = bytes;
+    bool captured = false;
+    GraphNode* node = nullptr;
+    if (cudaError_t error = captureNode(*queue, params, &captured, &node); error != cudaSuccess)
+      return error;
+    std::lock_guard graphLock(graphMutex_);
+    *pointer = node != nullptr ? node->params.alloc.dptr : nullptr;
+    return cudaSuccess;
+  }
+  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+    return error;
+  // The memory exists from now on; it is in use from the stream's point of view, which needs no
+  // operation. Blocks return to the pool when their free runs in stream order.
   std::lock_guard lock(mutex_);
   Pool* pool = poolOf(handle);
   if (pool == nullptr)
@@ -66,21 +88,47 @@ cudaError_t CpuDevice::allocateAsync(void** pointer, size_t bytes, cudaMemPool_t
 }
 
 cudaError_t CpuDevice::freeAsync(void* pointer, cudaStream_t stream) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
+  StreamQueue* queue = nullptr;
+  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
+    return error;
+  if (capturing(*queue)) {
+    cudaGraphNodeParams params = {};
+    params.type = cudaGraphNodeTypeMemFree;
+    params.free.dptr = pointer;
+    bool captured = false;
+    return captureNode(*queue, params, &captured);
+  }
+  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+    return error;
+  bool pooled = false;
   {
     std::lock_guard lock(mutex_);
-    auto it = poolBlocks_.find(pointer);
-    if (it != poolBlocks_.end()) {
+    if (graphAllocations_.count(pointer) != 0)
+      return sticky(); // graph memory is released with its graph
+    pooled = poolBlocks_.count(pointer) != 0;
+  }
+  if (pooled) {
+    enqueue(*queue, [this, pointer] {
+      std::lock_guard lock(mutex_);
+      auto it = poolBlocks_.find(pointer);
+      if (it == poolBlocks_.end())
+        return;
       auto [pool, bytes] = it->second;
       poolBlocks_.erase(it);
       pool->used -= bytes;
       pool->cached.emplace(bytes, pointer);
       releaseCached(*pool, std::max<uint64_t>(pool->releaseThreshold, pool->used));
-      return sticky();
-    }
+    });
+    return sticky();
   }
-  return free(pointer);
+  // Memory from cudaMalloc: released in stream order too (cudaFree would synchronize).
+  auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
+  if (!allocation || allocation->base != reinterpret_cast<uintptr_t>(pointer) ||
+      (allocation->kind != DeviceMemory::Kind::Device &&
+       allocation->kind != DeviceMemory::Kind::Managed))
+    return cudaErrorInvalidValue;
+  enqueue(*queue, [this, pointer] { memory_->release(pointer); });
+  return sticky();
 }
 
 cudaError_t CpuDevice::createPool(cudaMemPool_t* handle, const cudaMemPoolProps& properties) {
@@ -95,6 +143,7 @@ cudaError_t CpuDevice::createPool(cudaMemPool_t* handle, const cudaMemPoolProps&
 }
 
 cudaError_t CpuDevice::destroyPool(cudaMemPool_t handle) {
+  drainAll(); // queued frees refer to the pool
   std::lock_guard lock(mutex_);
   auto it = pools_.find(handle);
   if (it == pools_.end() || handle == defaultPool_)

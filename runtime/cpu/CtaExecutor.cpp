@@ -492,6 +492,13 @@ bool CtaExecutor::builtin(Warp& warp, const CallSite& site, LaneMask lanes) {
     faultAt(warp, FaultKind::Assert, lane, pc, "assert(" + message + ")");
     return false;
   }
+  case Builtin::GraphSetConditional:
+    // cudaGraphSetConditional(handle, value): the last lane to set a handle wins, as on a GPU.
+    if (launch_->conditionals != nullptr)
+      forEachLane(lanes, [&](uint32_t lane) {
+        launch_->conditionals->set(argument(0, lane), static_cast<uint32_t>(argument(1, lane)));
+      });
+    return true;
   default:
     faultAt(warp, FaultKind::IllegalInstruction, static_cast<uint32_t>(std::countr_zero(lanes)), pc,
             "call to a device-runtime function the CPU device does not provide");

@@ -34,6 +34,14 @@ private:
   std::vector<std::pair<uint64_t, size_t>> live_;
 };
 
+/// Where cudaGraphSetConditional (a device-runtime call in kernels of conditional graphs) writes:
+/// the conditional values of the graph launch the kernel runs in.
+class ConditionalValues {
+public:
+  virtual ~ConditionalValues() = default;
+  virtual void set(uint64_t handle, uint32_t value) = 0;
+};
+
 /// Options of the CPU device that change how launches run (read from the environment by the
 /// device, settable by tests).
 struct ExecutionOptions {
@@ -61,6 +69,9 @@ struct LaunchState {
   /// Texture and surface objects by handle - 1 (see TextureObjects.h).
   TextureObject* const* textures = nullptr;
   uint32_t textureCount = 0;
+  /// Kernels of graph launches: the launch's conditional values (null outside graphs, where
+  /// cudaGraphSetConditional has nothing to set).
+  ConditionalValues* conditionals = nullptr;
   ExecutionOptions options;
   std::chrono::steady_clock::time_point deadline;
 

@@ -105,7 +105,7 @@ Expected<std::unique_ptr<DriverApi>, DriverApi::LoadError> DriverApi::load(const
   return api;
 }
 
-cudaError_t toCudaError(CUresult result) {
+cudaError_t failureToCudaError(CUresult result) {
   int code = static_cast<int>(result);
   return isKnownError(code) ? static_cast<cudaError_t>(code) : cudaErrorUnknown;
 }

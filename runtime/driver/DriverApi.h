@@ -60,8 +60,13 @@ CUresult invoke(Function function, Arguments&&... arguments) {
                              : CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/// The cudaError_t for a driver result: CUDA keeps the numbering of both in step, so a code the
+/// The cudaError_t for a driver failure: CUDA keeps the numbering of both in step, so a code the
 /// Runtime API also defines maps to itself and anything else to cudaErrorUnknown.
-cudaError_t toCudaError(CUresult result);
+cudaError_t failureToCudaError(CUresult result);
+/// The cudaError_t for any driver result. Inline, success first: every launch passes its result
+/// through here, and only failures need the table lookup.
+inline cudaError_t toCudaError(CUresult result) {
+  return result == CUDA_SUCCESS ? cudaSuccess : failureToCudaError(result);
+}
 
 } // namespace ocelot::runtime::driver

@@ -3,29 +3,49 @@
 #include <cstdlib>
 
 namespace ocelot::runtime::instrumentation {
+namespace {
+
+constexpr size_t kPageBytes = 4096;
+
+size_t roundUpToPage(size_t bytes) {
+  return (bytes == 0 ? 1 : (bytes + kPageBytes - 1) / kPageBytes) * kPageBytes;
+}
+
+} // namespace
 
 DeviceResources::DeviceResources(Device& device)
     : device_(device),
       deviceBuffers_([&device](void** p, size_t n) { return device.allocate(p, n); },
                      [&device](void* p) { device.free(p); }),
-      // Pinned memory makes the copy back truly asynchronous; a device that has none (Ocelot's
-      // CPU back end, test devices) gets ordinary host memory: the copy is still in stream order.
+      // Pinned memory makes the copy back truly asynchronous. It is page-aligned memory of
+      // Ocelot's own, registered with the device, never cudaHostAlloc: the driver carves small
+      // cudaHostAlloc blocks out of shared pinned chunks, and cudaHostGetFlags then reports the
+      // chunk's flags, so Ocelot's buffers would change what the application's allocations
+      // report. A device that cannot register (test devices) gets ordinary host memory: the
+      // copy is still in stream order.
       staging_(
           [this](void** p, size_t n) {
+            const size_t bytes = roundUpToPage(n);
+            *p = std::aligned_alloc(kPageBytes, bytes);
+            if (*p == nullptr)
+              return cudaErrorMemoryAllocation;
             if (!pageable_.load(std::memory_order_relaxed)) {
-              cudaError_t error = device_.allocateHost(p, n, 0);
-              if (error != cudaErrorNotSupported)
+              cudaError_t error = device_.registerHost(*p, bytes, cudaHostRegisterDefault);
+              if (error == cudaSuccess)
+                return cudaSuccess;
+              if (error != cudaErrorNotSupported) {
+                std::free(*p);
+                *p = nullptr;
                 return error;
+              }
               pageable_.store(true, std::memory_order_relaxed);
             }
-            *p = std::malloc(n);
-            return *p != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+            return cudaSuccess;
           },
           [this](void* p) {
-            if (pageable_.load(std::memory_order_relaxed))
-              std::free(p);
-            else
-              device_.freeHost(p);
+            if (!pageable_.load(std::memory_order_relaxed))
+              device_.unregisterHost(p);
+            std::free(p);
           }) {
   int value = 0;
   if (device.attribute(cudaDevAttrMultiProcessorCount, &value) == cudaSuccess)
@@ -59,9 +79,9 @@ void DeviceResources::releaseEvent(cudaEvent_t event) {
 
 void DeviceResources::forget() {
   deviceBuffers_.forget();
-  // Pageable staging memory (malloc) outlives the reset: free it; pinned memory went with it.
-  if (pageable_.load(std::memory_order_relaxed))
-    staging_.trim();
+  // Staging memory is Ocelot's own and outlives the reset (only a registration goes with the
+  // context; unregistering what the reset already dropped fails harmlessly): free it.
+  staging_.trim();
   staging_.forget();
   std::lock_guard lock(eventsMutex_);
   events_.clear();

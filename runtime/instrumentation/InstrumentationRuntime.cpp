@@ -41,9 +41,11 @@ std::string describeInstrumentor(const PTXInstrumentor& instrumentor) {
 
 } // namespace
 
-InstrumentationRuntime::InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline)
+InstrumentationRuntime::InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline,
+                                               std::atomic<bool>* idle)
     : logger_(logger), catalog_(pipeline),
-      worker_([this](std::unique_ptr<PendingLaunch> pending) { complete(std::move(pending)); }) {
+      worker_([this](std::unique_ptr<PendingLaunch> pending) { complete(std::move(pending)); }),
+      idle_(idle) {
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
 }
@@ -124,6 +126,15 @@ void InstrumentationRuntime::configureFromEnvironment() {
   }
   if (std::string list = environment("OCELOT_INSTRUMENTORS"); !list.empty())
     addSpecs(list);
+  std::lock_guard lock(activeMutex_);
+  environmentRead_ = true;
+  publishIdle();
+}
+
+void InstrumentationRuntime::publishIdle() {
+  // Before the environment is read, the launch path must come here (active() reads it).
+  if (idle_ != nullptr)
+    idle_->store(environmentRead_ && active_->empty(), std::memory_order_relaxed);
 }
 
 void InstrumentationRuntime::addSpecs(const std::string& list) {
@@ -187,6 +198,7 @@ uint64_t InstrumentationRuntime::activate(std::shared_ptr<const PTXInstrumentor>
   next->push_back({handle, instrumentor, describeInstrumentor(*instrumentor)});
   active_ = std::move(next);
   activeCount_.store(active_->size(), std::memory_order_release);
+  publishIdle();
   return handle;
 }
 
@@ -203,6 +215,7 @@ bool InstrumentationRuntime::remove(uint64_t handle) {
     return false;
   active_ = std::move(next);
   activeCount_.store(active_->size(), std::memory_order_release);
+  publishIdle();
   return true;
 }
 
@@ -210,6 +223,7 @@ void InstrumentationRuntime::removeAll() {
   std::lock_guard lock(activeMutex_);
   active_ = std::make_shared<ActiveList>();
   activeCount_.store(0, std::memory_order_release);
+  publishIdle();
 }
 
 std::vector<std::string> InstrumentationRuntime::activeDescriptions() const {
@@ -525,6 +539,19 @@ cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
 void InstrumentationRuntime::enqueueCompletion(Device& device, cudaStream_t stream,
                                                std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
+  // An event after the result copies, polled by the profile thread: the application's stream runs
+  // on at full speed (a host function would stall it for the round trip to the host).
+  if (pending->resources != nullptr) {
+    pending->done = pending->resources->acquireEvent();
+    if (pending->done != nullptr) {
+      if (device.recordEvent(pending->done, stream) == cudaSuccess) {
+        worker_.push(std::move(pending));
+        return;
+      }
+      pending->resources->releaseEvent(pending->done);
+      pending->done = nullptr;
+    }
+  }
   struct Handover {
     InstrumentationRuntime* owner;
     std::unique_ptr<PendingLaunch> pending;
@@ -554,7 +581,8 @@ void InstrumentationRuntime::release(PendingLaunch& pending) {
   pending.parameter.clear();
   pool.releaseEvent(pending.start);
   pool.releaseEvent(pending.end);
-  pending.start = pending.end = nullptr;
+  pool.releaseEvent(pending.done);
+  pending.start = pending.end = pending.done = nullptr;
 }
 
 void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {

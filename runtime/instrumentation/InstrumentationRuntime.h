@@ -49,7 +49,11 @@ struct BuildCost {
 /// the original kernel instead, logs one line, and records why in the launch's profile.
 class InstrumentationRuntime {
 public:
-  InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline);
+  /// `idle`, when given, is kept true exactly while the configuration has been read and no
+  /// instrumentor is active, so that the runtime's launch path skips the framework with one
+  /// relaxed load.
+  InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline,
+                         std::atomic<bool>* idle = nullptr);
   InstrumentationRuntime(const InstrumentationRuntime&) = delete;
   InstrumentationRuntime& operator=(const InstrumentationRuntime&) = delete;
   ~InstrumentationRuntime();
@@ -97,6 +101,8 @@ private:
   void configureFromEnvironment();
   uint64_t activate(std::shared_ptr<const PTXInstrumentor> instrumentor);
   void installSelection(const SelectionRules& rules);
+  /// Updates the runtime's idle flag; activeMutex_ held.
+  void publishIdle();
   /// Copies the attributes the application set on its kernel to the instrumented one.
   static void mirrorAttributes(Device& device, const LaunchParams& params,
                                DeviceFunction instrumented);
@@ -130,6 +136,8 @@ private:
   std::atomic<size_t> activeCount_{0};
   mutable std::mutex activeMutex_;
   std::shared_ptr<const ActiveList> active_ = std::make_shared<ActiveList>();
+  std::atomic<bool>* idle_ = nullptr;
+  bool environmentRead_ = false; ///< under activeMutex_
   uint64_t nextHandle_ = 1;
   std::shared_ptr<KernelSelection> selection_ = std::make_shared<KernelSelection>();
 

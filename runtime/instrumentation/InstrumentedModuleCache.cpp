@@ -3,6 +3,7 @@
 #include "runtime/core/ErrorTable.h"
 
 #include <chrono>
+#include <typeinfo>
 
 namespace ocelot::runtime::instrumentation {
 
@@ -34,9 +35,24 @@ cudaError_t LoadedInstrumentation::function(Device& device, const std::string& n
 
 std::string InstrumentedModuleCache::key(uint64_t registration, int ordinal,
                                          const std::vector<SlotChoice>& slots) {
+  // Instrumentors are immutable, so the code depends only on what each one is (its type, name
+  // and options) and the variant, not on its handle: an instrumentor removed and added again
+  // between launches (online toggling) reuses the module instead of instrumenting and JIT-compiling
+  // it once more, and the cache stays bounded by the distinct configurations.
   std::string text = std::to_string(registration) + "/" + std::to_string(ordinal);
-  for (const SlotChoice& s : slots)
-    text += "/" + std::to_string(s.handle) + "." + std::to_string(s.variant);
+  for (const SlotChoice& s : slots) {
+    text += '/';
+    if (s.instrumentor != nullptr) {
+      const PTXInstrumentor& instrumentor = *s.instrumentor;
+      text += typeid(instrumentor).name();
+      text += ':';
+      text += instrumentor.name();
+      text += '(' + instrumentor.options() + ')';
+    } else {
+      text += "#" + std::to_string(s.handle);
+    }
+    text += '.' + std::to_string(s.variant);
+  }
   return text;
 }
 

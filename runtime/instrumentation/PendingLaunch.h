@@ -36,6 +36,9 @@ struct PendingLaunch {
   std::shared_ptr<LoadedInstrumentation> module; ///< keeps states and instrumentors alive
   std::vector<Slot> slots;
   cudaEvent_t start = nullptr, end = nullptr;
+  /// Recorded after the result copies: the profile thread polls it (never a host function in the
+  /// application's stream, which would hold the stream until the host has run it).
+  cudaEvent_t done = nullptr;
   int64_t enqueuedNs = 0;
   /// The hidden parameter's value: one device pointer per slot.
   std::vector<uint64_t> parameter;

@@ -1,5 +1,8 @@
 #include "runtime/instrumentation/ProfileWorker.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace ocelot::runtime::instrumentation {
 
 ProfileWorker::~ProfileWorker() {
@@ -63,18 +66,50 @@ uint64_t ProfileWorker::pending() const {
 }
 
 void ProfileWorker::run() {
+  // Launches wait here until their completion event has fired. They complete in queue order
+  // except that a launch whose event has fired may overtake launches of other streams: a kernel
+  // still running on one stream never holds back the profiles of another. Polling backs off
+  // from 20 us to 1 ms while nothing completes.
+  std::deque<std::unique_ptr<PendingLaunch>> waiting;
+  constexpr auto kShortest = std::chrono::microseconds(20);
+  constexpr auto kLongest = std::chrono::microseconds(1000);
+  auto pause = kShortest;
   while (true) {
-    std::unique_ptr<PendingLaunch> launch;
     {
       std::unique_lock lock(mutex_);
-      work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (waiting.empty())
+        work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      else
+        work_.wait_for(lock, pause, [&] { return stopping_ || !queue_.empty(); });
       if (stopping_)
         return;
-      launch = std::move(queue_.front());
-      queue_.pop_front();
+      while (!queue_.empty()) {
+        waiting.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
     }
-    complete_(std::move(launch));
-    finished();
+    bool progressed = false;
+    std::vector<uint64_t> busyStreams; // streams with an earlier launch still running
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      PendingLaunch& launch = **it;
+      const uint64_t stream = launch.info.stream;
+      bool ready = std::find(busyStreams.begin(), busyStreams.end(), stream) == busyStreams.end();
+      if (ready && launch.done != nullptr) {
+        launch.device->activate();
+        ready = launch.device->queryEvent(launch.done) != cudaErrorNotReady;
+      }
+      if (!ready) {
+        busyStreams.push_back(stream);
+        ++it;
+        continue;
+      }
+      std::unique_ptr<PendingLaunch> finishedLaunch = std::move(*it);
+      it = waiting.erase(it);
+      complete_(std::move(finishedLaunch));
+      finished();
+      progressed = true;
+    }
+    pause = progressed ? kShortest : std::min(pause * 2, kLongest);
   }
 }
 

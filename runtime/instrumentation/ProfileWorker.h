@@ -12,10 +12,12 @@
 
 namespace ocelot::runtime::instrumentation {
 
-/// Ocelot's profile thread: launches whose kernels (and result copies) have finished are pushed
-/// here by the driver's host-function callback, which must not call CUDA itself; this thread
-/// finalizes them (reads the results, builds the KernelProfile, calls subscribers). Launches are
-/// counted from `begin()` so that flush() can wait for all launches made so far.
+/// Ocelot's profile thread: instrumented launches are pushed here when they are enqueued, with an
+/// event recorded after their result copies (`PendingLaunch::done`), which this thread polls; or,
+/// without an event, by a host-function callback once they finished (that callback must not call
+/// CUDA itself). This thread finalizes them (reads the results, builds the KernelProfile, calls
+/// subscribers). Launches are counted from `begin()` so that flush() can wait for all launches
+/// made so far.
 class ProfileWorker {
 public:
   using Complete = std::function<void(std::unique_ptr<PendingLaunch>)>;

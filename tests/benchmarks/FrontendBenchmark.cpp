@@ -3,8 +3,12 @@
 // the same run as `ptxas` on the same files.
 //
 //   ocelot_frontend_bench [--runs N] [--largest K] [--no-ptxas] [FILE.ptx ...]
+//   ocelot_frontend_bench --profile FILE.ptx
 //
-// Prints a Markdown table (what docs/performance.md records).
+// Prints a Markdown table (what docs/performance.md records). --profile parses FILE once (the
+// module destroyed again) in profileParse() and emits it once in profileEmit(), for callgrind:
+// their inclusive instruction counts divided by FILE's size are the instructions per byte that
+// docs/performance.md records (steadier than times on a shared machine).
 
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
@@ -164,6 +168,29 @@ double ptxasSeconds(const Input& input) {
   return status == 0 ? seconds : -1.0;
 }
 
+// Kept out of line so that callgrind reports them (see --profile).
+[[gnu::noinline]] bool profileParse(const std::string& text) {
+  return ocelot::ir::parsePtx(text, "profile.ptx").ok();
+}
+
+[[gnu::noinline]] size_t profileEmit(const ocelot::ir::Module& module) {
+  std::string out;
+  ocelot::ir::emitPtx(module, out);
+  return out.size();
+}
+
+int profile(const fs::path& path) {
+  std::string text = readFile(path);
+  if (!profileParse(text)) {
+    std::cerr << ocelot::ir::parsePtx(text, path.string()).firstError() << "\n";
+    return 1;
+  }
+  auto module = ocelot::ir::parsePtx(text, "profile.ptx").module;
+  size_t emitted = profileEmit(*module);
+  std::printf("%s: %zu bytes parsed, %zu emitted\n", path.string().c_str(), text.size(), emitted);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -179,9 +206,12 @@ int main(int argc, char** argv) {
       largest = static_cast<size_t>(std::max(1, std::atoi(argv[++i])));
     else if (arg == "--no-ptxas")
       withPtxas = false;
+    else if (arg == "--profile" && i + 1 < argc)
+      return profile(argv[++i]);
     else if (arg == "--help" || arg == "-h") {
       std::cout
-          << "usage: ocelot_frontend_bench [--runs N] [--largest K] [--no-ptxas] [FILE.ptx ...]\n";
+          << "usage: ocelot_frontend_bench [--runs N] [--largest K] [--no-ptxas] [FILE.ptx ...]\n"
+             "       ocelot_frontend_bench --profile FILE.ptx\n";
       return 0;
     } else
       inputs.push_back(Input{arg, "", "file"});

@@ -160,6 +160,7 @@ TEST_F(CpuDeviceTest, EventsTimeExecution) {
   ASSERT_EQ(device_->recordEvent(start, nullptr), cudaSuccess);
   ASSERT_EQ(launch(kernel, dim3(n / 256), dim3(256), 0, n, 2.0f, x, y), cudaSuccess);
   ASSERT_EQ(device_->recordEvent(end, nullptr), cudaSuccess);
+  ASSERT_EQ(device_->synchronizeEvent(end), cudaSuccess); // the launch is asynchronous
   float ms = 0;
   ASSERT_EQ(device_->elapsedTime(&ms, start, end), cudaSuccess);
   EXPECT_GT(ms, 0.0f);

@@ -17,6 +17,10 @@ import tempfile
 BBCOUNT_SKIPS = {
     "cooperative_grid_sync": "grid.sync() spin loops run as often as scheduling makes them",
     "streams": "a gate kernel spins on a host flag for as long as the host takes",
+    "events": "a gate kernel spins on a host flag for as long as the host takes",
+    "default_stream_legacy": "a gate kernel spins on a host flag for as long as the host takes",
+    "per_thread_default_stream": "a gate kernel spins on a host flag for as long as the host "
+    "takes",
     "host_threads": "kernels launched from several host threads are numbered in arrival order",
     "sticky_device_assert": "after a device fault the instrumentation buffers cannot be read",
     "sticky_illegal_address": "after a device fault the instrumentation buffers cannot be read",

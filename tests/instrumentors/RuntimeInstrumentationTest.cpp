@@ -182,6 +182,60 @@ TEST_F(InstrumentedRuntime, ADeviceResetRebuildsTheInstrumentedModule) {
   EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
 }
 
+// The driver carves small cudaHostAlloc blocks out of shared pinned chunks and reports a chunk's
+// flags for every block in it (found on an H100: an application's cudaHostAllocPortable block
+// read back without Portable once Ocelot's staging buffers existed). Ocelot's staging memory is
+// therefore its own, registered with the device, never cudaHostAlloc'd.
+TEST_F(InstrumentedRuntime, StagingMemoryIsRegisteredNeverHostAllocated) {
+  device.hostMemory = true;
+  framework().add("bbcount", {});
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented());
+  EXPECT_EQ(device.hostAllocations.load(), 0);
+  {
+    std::lock_guard lock(device.mutex);
+    ASSERT_FALSE(device.registered.empty());
+    for (const auto& [pointer, bytes] : device.registered) {
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(pointer) % 4096, 0u);
+      EXPECT_EQ(bytes % 4096, 0u);
+    }
+  }
+  // A reset drops Ocelot's staging memory with everything else; later launches register anew.
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  {
+    std::lock_guard lock(device.mutex);
+    EXPECT_TRUE(device.registered.empty());
+  }
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  std::lock_guard lock(device.mutex);
+  EXPECT_FALSE(device.registered.empty());
+}
+
+// Online toggling (remove, add the same instrumentor again) reuses the instrumented module: code
+// depends on what an instrumentor is, not on its handle. A different configuration builds anew.
+TEST_F(InstrumentedRuntime, ReaddingAnInstrumentorReusesItsModule) {
+  for (int round = 0; round < 3; ++round) {
+    uint64_t handle = framework().add("bbcount", {});
+    ASSERT_NE(handle, 0u);
+    ASSERT_EQ(launch(), cudaSuccess);
+    framework().flush();
+    auto profile = framework().profiles().latest();
+    ASSERT_NE(profile, nullptr);
+    EXPECT_TRUE(profile->instrumented());
+    ASSERT_TRUE(framework().remove(handle));
+    ASSERT_EQ(launch(), cudaSuccess);
+  }
+  EXPECT_EQ(device.loaded.size(), 2u); // the application's module and one instrumented module
+  framework().add("bbcount", InstrumentorOptions{{"mode", "per-thread"}});
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  EXPECT_EQ(device.loaded.size(), 3u);
+}
+
 TEST_F(InstrumentedRuntime, UnknownInstrumentorIsAnError) {
   EXPECT_THROW(framework().add("nonsense", {}), std::invalid_argument);
   ASSERT_EQ(launch(), cudaSuccess);

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ocelot::test {
 
@@ -43,6 +45,18 @@ inline std::string kernelWithBody(std::string_view body) {
                      "\t.reg .pred %p<8>;\n\t.reg .b32 %r<32>;\n\t.reg .b64 %rd<32>;\n"
                      "\t.reg .f32 %f<16>;\n") +
          std::string(body) + "\n}\n";
+}
+
+/// Splits "a#b#c" into {"a", "b", "c"}: long lists of test pieces stay readable.
+inline std::vector<std::string> pieces(std::string_view list) {
+  std::vector<std::string> result;
+  for (size_t start = 0;;) {
+    size_t end = list.find('#', start);
+    result.emplace_back(list.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos)
+      return result;
+    start = end + 1;
+  }
 }
 
 /// The first function named `name`.

@@ -111,6 +111,29 @@ public:
       *bytes = storage.size();
     return cudaSuccess;
   }
+  // Page-locked host memory, only when a test opts in (other tests expect a device without).
+  cudaError_t allocateHost(void** pointer, size_t bytes, unsigned int) override {
+    if (!hostMemory)
+      return cudaErrorNotSupported;
+    ++hostAllocations;
+    *pointer = std::malloc(bytes);
+    return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+  }
+  cudaError_t freeHost(void* pointer) override {
+    std::free(pointer);
+    return hostMemory ? cudaSuccess : cudaErrorNotSupported;
+  }
+  cudaError_t registerHost(void* pointer, size_t bytes, unsigned int) override {
+    if (!hostMemory)
+      return cudaErrorNotSupported;
+    std::lock_guard lock(mutex);
+    return registered.emplace(pointer, bytes).second ? cudaSuccess
+                                                     : cudaErrorHostMemoryAlreadyRegistered;
+  }
+  cudaError_t unregisterHost(void* pointer) override {
+    std::lock_guard lock(mutex);
+    return registered.erase(pointer) != 0 ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
+  }
   cudaError_t launch(const LaunchParams& params) override {
     std::lock_guard lock(mutex);
     launches.push_back({*static_cast<std::string*>(params.function), params.grid, params.block});
@@ -143,6 +166,9 @@ public:
   std::vector<std::unique_ptr<std::string>> names;
   std::map<std::string, std::vector<char>> globals;
   std::atomic<int> activations{0}, resets{0}, unloads{0};
+  bool hostMemory = false;             ///< allocateHost/registerHost supported
+  std::atomic<int> hostAllocations{0}; ///< allocateHost calls
+  std::map<void*, size_t> registered;  ///< registerHost ranges (guarded by `mutex`)
 
 private:
   std::mutex allocationsMutex_;

@@ -9,10 +9,13 @@
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
 #include "runtime/fatbin/Format.h"
+#include "runtime/instrumentation/InstrumentationRuntime.h"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -411,6 +414,196 @@ TEST_F(RuntimeTest, SeveralThreadsShareOneModuleLoad) {
   EXPECT_EQ(failures, 0);
   EXPECT_EQ(device.loaded.size(), 1u);
   EXPECT_EQ(device.launches.size(), size_t{kThreads * kLaunches});
+}
+
+// --- The launch path's caches (issue #4): per-thread kernel lookups, per-device functions and the
+// instrumentation hook's idle flag must follow unregistration, device resets, several threads
+// and several devices.
+
+TEST_F(RuntimeTest, CallConfigurationsNestBeyondTheInlineLevels) {
+  for (unsigned int level = 1; level <= 10; ++level)
+    ASSERT_EQ(runtime.pushCallConfiguration(dim3(level), dim3(1), level, nullptr), 0u);
+  for (unsigned int level = 10; level >= 1; --level) {
+    dim3 grid, block;
+    size_t shared = 0;
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(runtime.popCallConfiguration(&grid, &block, &shared, &stream), cudaSuccess);
+    EXPECT_EQ(grid.x, level);
+    EXPECT_EQ(shared, level);
+  }
+  EXPECT_EQ(runtime.popCallConfiguration(nullptr, nullptr, nullptr, nullptr),
+            cudaErrorMissingConfiguration);
+}
+
+TEST_F(RuntimeTest, LaunchCachesForgetUnregisteredKernels) {
+  void** handle = registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  cudaKernel_t kernel = nullptr;
+  ASSERT_EQ(runtime.getKernel(&kernel, &gKernelStub), cudaSuccess);
+  void* args[] = {nullptr};
+  // Another thread fills its own cache with both names of the kernel.
+  std::thread([&] {
+    EXPECT_EQ(launch(), cudaSuccess);
+    EXPECT_EQ(runtime.launchKernel(kernel, dim3(1), dim3(1), args, 0, nullptr), cudaSuccess);
+  }).join();
+  ASSERT_EQ(launch(), cudaSuccess);
+  runtime.unregisterFatBinary(handle);
+  EXPECT_EQ(launch(), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(runtime.launchKernel(kernel, dim3(1), dim3(1), args, 0, nullptr),
+            cudaErrorInvalidResourceHandle);
+  // Registered again (as after a dlclose and dlopen): the same stub names the new registration,
+  // whose module loads and whose function is looked up afresh, from every thread.
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  std::thread([&] { EXPECT_EQ(launch(), cudaSuccess); }).join();
+  EXPECT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(device.loaded.size(), 2u);
+  EXPECT_EQ(device.names.size(), 2u);
+  EXPECT_EQ(device.launches.size(), 5u);
+}
+
+TEST_F(RuntimeTest, DeviceResetMakesEveryThreadLookTheFunctionUpAgain) {
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  cudaKernel_t kernel = nullptr;
+  ASSERT_EQ(runtime.getKernel(&kernel, &gKernelStub), cudaSuccess);
+  void* args[] = {nullptr};
+  std::thread([&] { EXPECT_EQ(launch(), cudaSuccess); }).join();
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(device.names.size(), 1u);
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  // The reset destroyed the module and its functions: the next launch, from any thread and by
+  // any name of the kernel, must not reuse the old function.
+  std::thread([&] { EXPECT_EQ(launch(), cudaSuccess); }).join();
+  EXPECT_EQ(device.loaded.size(), 2u);
+  EXPECT_EQ(device.names.size(), 2u);
+  EXPECT_EQ(runtime.launchKernel(kernel, dim3(1), dim3(1), args, 0, nullptr), cudaSuccess);
+  EXPECT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(device.names.size(), 2u);
+  EXPECT_EQ(device.launches.size(), 5u);
+}
+
+TEST_F(RuntimeTest, ConcurrentLaunchesWhileOtherRegistrationsComeAndGo) {
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  cudaKernel_t kernel = nullptr;
+  ASSERT_EQ(runtime.getKernel(&kernel, &gKernelStub), cudaSuccess);
+  const Bytes helper = buildContainer({ptxEntry(kHelperPtx, 90)});
+  constexpr int kThreads = 6, kLaunches = 300;
+  std::memcpy(gImage.containers[1], helper.data(), helper.size()); // registered bare
+  std::atomic<bool> stop{false};
+  std::atomic<int> failures{0};
+  // Each unregistration invalidates every thread's lookup cache while the launches go on.
+  std::thread churn([&] {
+    while (!stop) {
+      void** handle = runtime.registerFatBinary(&gImage.containers[1]);
+      runtime.registerFunction(handle, &gHelperStub, "helper");
+      runtime.registerFatBinaryEnd(handle);
+      runtime.unregisterFatBinary(handle);
+    }
+  });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      void* argument = nullptr;
+      void* args[] = {&argument};
+      for (int i = 0; i < kLaunches; ++i) {
+        // <<<>>> as nvcc lowers it, with a configuration only this thread pushes.
+        dim3 grid, block;
+        size_t shared = 0;
+        cudaStream_t stream = nullptr;
+        runtime.pushCallConfiguration(dim3(t + 1), dim3(32), size_t(i), nullptr);
+        if (runtime.popCallConfiguration(&grid, &block, &shared, &stream) != cudaSuccess ||
+            grid.x != unsigned(t + 1) || shared != size_t(i))
+          ++failures;
+        if (runtime.launchKernel(&gKernelStub, grid, block, args, shared, stream) != cudaSuccess)
+          ++failures;
+        if (runtime.launchKernel(kernel, grid, block, args, 0, nullptr) != cudaSuccess)
+          ++failures;
+      }
+    });
+  for (auto& thread : threads)
+    thread.join();
+  stop = true;
+  churn.join();
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(device.launches.size(), size_t{2 * kThreads * kLaunches});
+  EXPECT_EQ(device.names.size(), 1u); // looked up once, for all threads and both names
+}
+
+TEST_F(RuntimeTest, TheInstrumentationHookWakesUpWhenAnInstrumentorIsAdded) {
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  ASSERT_EQ(launch(), cudaSuccess); // reads the configuration: no instrumentor, the hook idles
+  ASSERT_EQ(device.loaded.size(), 1u);
+  auto& framework = runtime.instrumentation();
+  uint64_t handle = 0;
+  std::thread([&] { handle = framework.add("bbcount", {}); }).join();
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework.flush();
+  ASSERT_EQ(device.loaded.size(), 2u); // the instrumented module
+  EXPECT_NE(device.loaded[1].ptx[0].find("__ocelot_instrumentation"), std::string::npos);
+  ASSERT_NE(framework.profiles().latest(), nullptr);
+  EXPECT_TRUE(framework.remove(handle));
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework.flush();
+  EXPECT_EQ(device.loaded.size(), 2u);
+  EXPECT_EQ(device.launches.size(), 3u);
+}
+
+/// Two fake devices, for the per-device caches.
+class TwoDevices final : public Platform {
+public:
+  TwoDevices(FakeDevice& first, FakeDevice& second) : devices_{&first, &second} {}
+  std::string name() const override { return "two fake devices"; }
+  int driverVersion() const override { return 13000; }
+  int deviceCount() const override { return 2; }
+  Device& device(int ordinal) override { return *devices_[static_cast<size_t>(ordinal)]; }
+
+private:
+  std::array<FakeDevice*, 2> devices_;
+};
+
+TEST(RuntimeWithTwoDevices, EachDeviceHasItsOwnFunctionsAndResets) {
+  FakeDevice first, second;
+  Runtime runtime(
+      [&] {
+        return PlatformResult{std::make_unique<TwoDevices>(first, second), cudaSuccess, 13000, {}};
+      },
+      LogLevel::Off, nullptr);
+  runtime.thread() = ThreadState{};
+  void** handle =
+      runtime.registerFatBinary(wrapper(place(0, buildContainer({ptxEntry(kPtx, 90)}))));
+  runtime.registerFunction(handle, &gKernelStub, "kernel");
+  runtime.registerFatBinaryEnd(handle);
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  auto launch = [&] {
+    return runtime.launchKernel(&gKernelStub, dim3(1), dim3(1), args, 0, nullptr);
+  };
+
+  ASSERT_EQ(launch(), cudaSuccess);
+  ASSERT_EQ(runtime.setDevice(1), cudaSuccess);
+  ASSERT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(first.launches.size(), 1u);
+  EXPECT_EQ(second.launches.size(), 1u);
+  EXPECT_EQ(second.names.size(), 1u); // its own module and function
+  // Another thread starts on device 0, whatever this thread selected.
+  std::thread([&] { EXPECT_EQ(launch(), cudaSuccess); }).join();
+  EXPECT_EQ(first.launches.size(), 2u);
+  // Resetting device 1 leaves device 0's function alone.
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  ASSERT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(second.names.size(), 2u);
+  ASSERT_EQ(runtime.setDevice(0), cudaSuccess);
+  ASSERT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(first.names.size(), 1u);
+  EXPECT_EQ(first.launches.size(), 3u);
+  EXPECT_EQ(first.loaded.size(), 1u);
+  EXPECT_EQ(second.loaded.size(), 2u);
+  // An impossible configuration is refused by the launch path with the device's limits.
+  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(0), args, 0, nullptr),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(43), args, 0, nullptr),
+            cudaErrorInvalidValue); // the fake device's limits are all 42
+  EXPECT_EQ(
+      runtime.launchKernel(static_cast<const void*>(nullptr), dim3(1), dim3(1), args, 0, nullptr),
+      cudaErrorInvalidDeviceFunction);
 }
 
 TEST(RuntimeDump, WritesEveryPtxEntryAndAnIndex) {

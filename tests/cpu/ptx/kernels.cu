@@ -75,3 +75,24 @@ extern "C" __global__ void mallocer(int* out) {
   out[threadIdx.x] = q[0] * 2;
   free(q);
 }
+// Streams and graphs (CpuStreamTest, CpuGraphTest, CpuCaptureTest).
+extern "C" __global__ void write_value(int* p, int v) {
+  if (threadIdx.x == 0 && blockIdx.x == 0)
+    *p = v;
+}
+extern "C" __global__ void add_value(int* p, int v) {
+  if (threadIdx.x == 0 && blockIdx.x == 0)
+    *p += v;
+}
+extern "C" __global__ void set_condition(cudaGraphConditionalHandle handle, const int* value) {
+  if (threadIdx.x == 0 && blockIdx.x == 0)
+    cudaGraphSetConditional(handle, static_cast<unsigned>(*value));
+}
+extern "C" __global__ void countdown(cudaGraphConditionalHandle handle, int* counter, int* steps) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
+    int c = *counter - 1;
+    *counter = c;
+    *steps += 1;
+    cudaGraphSetConditional(handle, c > 0 ? 1u : 0u);
+  }
+}

@@ -4,6 +4,7 @@
 // grid that cannot be co-resident (cudaErrorCooperativeLaunchTooLarge, not sticky).
 #include "e2e_common.h"
 
+#include <algorithm>
 #include <cooperative_groups.h>
 #include <vector>
 
@@ -50,8 +51,10 @@ int main() {
   int sms = 0, per_sm = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, three_phases, 256, 0));
-  const int blocks = 64, threads = 256;
-  e2e::expect(blocks <= per_sm * sms, "64 blocks of 256 threads can be co-resident");
+  // 64 blocks, or as many as can be co-resident on a smaller device (Ocelot's CPU device has one
+  // multiprocessor per worker thread); the results do not depend on the count.
+  const int threads = 256, blocks = std::min(64, per_sm * sms);
+  e2e::expect(blocks >= 1, "blocks of 256 threads can be co-resident");
 
   const int n = 1 << 20;
   int *a = nullptr, *b = nullptr;
@@ -83,13 +86,13 @@ int main() {
   std::printf("phase 2 checksum: %016llx\n",
               (unsigned long long)e2e::fnv1a(hb.data(), n * sizeof(int)));
 
-  // The same kernel through cudaLaunchKernelExC with the cooperative attribute, 32 blocks.
+  // The same kernel through cudaLaunchKernelExC with the cooperative attribute, up to 32 blocks.
   CHECK(cudaMemset(result, 0, sizeof(long long)));
   cudaLaunchAttribute attr[1] = {};
   attr[0].id = cudaLaunchAttributeCooperative;
   attr[0].val.cooperative = 1;
   cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(32);
+  cfg.gridDim = dim3(std::min(32, blocks));
   cfg.blockDim = dim3(threads);
   cfg.attrs = attr;
   cfg.numAttrs = 1;

@@ -2,6 +2,10 @@
 // cudaDeviceGetAttribute (cross-checked against the struct), cudaChooseDevice, the PCI bus id round
 // trip, stream priority range, limits, cache configuration and the 1D linear texture width.
 // Prints only facts that are the same on every H100 (no name, SM count, memory size or clocks).
+// Lines starting "hw: " describe the hardware itself (integrated memory, clusters, preemption, the
+// printf buffer the driver sizes by the GPU): compared between runtimes on one GPU, but not between
+// the GPU and Ocelot's CPU device, whose honest answers differ (tests/cpu/run-e2e-cpu.sh drops them
+// from that comparison).
 #include "e2e_common.h"
 
 __global__ void touch(int* p) {
@@ -44,17 +48,17 @@ int main() {
   std::printf("maxTexture2D: %d %d\n", p.maxTexture2D[0], p.maxTexture2D[1]);
   std::printf("maxTexture3D: %d %d %d\n", p.maxTexture3D[0], p.maxTexture3D[1], p.maxTexture3D[2]);
   std::printf("maxSurface2D: %d %d\n", p.maxSurface2D[0], p.maxSurface2D[1]);
-  std::printf("integrated: %d\n", p.integrated);
+  std::printf("hw: integrated: %d\n", p.integrated);
   std::printf("canMapHostMemory: %d\n", p.canMapHostMemory);
   std::printf("unifiedAddressing: %d\n", p.unifiedAddressing);
   std::printf("managedMemory: %d\n", p.managedMemory);
   std::printf("concurrentKernels: %d\n", p.concurrentKernels);
   std::printf("cooperativeLaunch: %d\n", p.cooperativeLaunch);
-  std::printf("clusterLaunch: %d\n", p.clusterLaunch);
+  std::printf("hw: clusterLaunch: %d\n", p.clusterLaunch);
   std::printf("memoryPoolsSupported: %d\n", p.memoryPoolsSupported);
   std::printf("streamPrioritiesSupported: %d\n", p.streamPrioritiesSupported);
   std::printf("globalL1CacheSupported: %d\n", p.globalL1CacheSupported);
-  std::printf("computePreemptionSupported: %d\n", p.computePreemptionSupported);
+  std::printf("hw: computePreemptionSupported: %d\n", p.computePreemptionSupported);
   e2e::expect(p.major >= 9, "compute capability >= 9.0");
   e2e::expect(p.multiProcessorCount > 0, "multiProcessorCount > 0");
   e2e::expect(p.totalGlobalMem > (size_t(1) << 30), "totalGlobalMem > 1 GiB");
@@ -126,7 +130,8 @@ int main() {
   CHECK(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize));
   CHECK(cudaDeviceGetLimit(&fifo, cudaLimitPrintfFifoSize));
   CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
-  std::printf("default limits: malloc heap %zu, printf fifo %zu, stack %zu\n", heap, fifo, stack);
+  std::printf("default limits: malloc heap %zu, stack %zu\n", heap, stack);
+  std::printf("hw: default printf fifo: %zu\n", fifo);
   CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t(32) << 20));
   CHECK(cudaDeviceSetLimit(cudaLimitStackSize, 4096));
   CHECK(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize));

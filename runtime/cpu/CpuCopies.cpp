@@ -1,0 +1,228 @@
+// CpuDevice: copies and fills. Each is validated when it is issued and runs in stream order on the
+// stream's thread (or becomes a graph node while its stream is captured); the synchronous forms
+// wait for it.
+
+#include "runtime/cpu/CpuDevice.h"
+#include "runtime/cpu/TextureObjects.h"
+
+#include <cstring>
+
+namespace ocelot::runtime::cpu {
+namespace {
+
+/// The address of (x bytes, row y, slice z) of one side of a copy.
+std::byte* endpointAddress(const CopyEndpoint& side, const CpuArray* array, size_t row,
+                           size_t slice) {
+  if (array != nullptr)
+    return array->data + (side.z + slice) * array->sliceBytes + (side.y + row) * array->rowBytes +
+           side.x;
+  const size_t rowsPerSlice = side.rowsPerSlice;
+  return static_cast<std::byte*>(side.pointer) +
+         ((side.z + slice) * rowsPerSlice + side.y + row) * side.pitch + side.x;
+}
+
+/// A 1D copy as graph-node parameters (what cudaGraphAddMemcpyNode1D makes).
+cudaGraphNodeParams copyNode(void* destination, const void* source, size_t bytes) {
+  cudaGraphNodeParams params = {};
+  params.type = cudaGraphNodeTypeMemcpy;
+  cudaMemcpy3DParms& copy = params.memcpy.copyParams;
+  copy.srcPtr = cudaPitchedPtr{const_cast<void*>(source), bytes, bytes, 1};
+  copy.dstPtr = cudaPitchedPtr{destination, bytes, bytes, 1};
+  copy.extent = cudaExtent{bytes, 1, 1};
+  copy.kind = cudaMemcpyDefault;
+  return params;
+}
+
+cudaGraphNodeParams fillNode(void* destination, size_t pitch, unsigned char value, size_t width,
+                             size_t height) {
+  cudaGraphNodeParams params = {};
+  params.type = cudaGraphNodeTypeMemset;
+  params.memset.dst = destination;
+  params.memset.pitch = pitch;
+  params.memset.value = value;
+  params.memset.elementSize = 1;
+  params.memset.width = width;
+  params.memset.height = height;
+  return params;
+}
+
+} // namespace
+
+void CpuDevice::runCopy3D(const CopyRegion& region) {
+  const CpuArray* from = nullptr;
+  const CpuArray* to = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if (region.source.array != nullptr) {
+      auto it = arrays_.find(region.source.array);
+      if (it == arrays_.end())
+        return;
+      from = it->second.get();
+    }
+    if (region.destination.array != nullptr) {
+      auto it = arrays_.find(region.destination.array);
+      if (it == arrays_.end())
+        return;
+      to = it->second.get();
+    }
+  }
+  for (size_t z = 0; z < region.depth; ++z)
+    for (size_t y = 0; y < region.height; ++y)
+      std::memmove(endpointAddress(region.destination, to, y, z),
+                   endpointAddress(region.source, from, y, z), region.widthBytes);
+}
+
+void CpuDevice::runMemset(const cudaMemsetParamsV2& fill) {
+  const size_t rows = fill.height == 0 ? 1 : fill.height;
+  const size_t rowBytes = fill.width * fill.elementSize;
+  const size_t pitch = rows > 1 ? fill.pitch : rowBytes;
+  for (size_t y = 0; y < rows; ++y) {
+    auto* row = static_cast<std::byte*>(fill.dst) + y * pitch;
+    if (fill.elementSize == 1) {
+      std::memset(row, static_cast<int>(fill.value & 0xff), rowBytes);
+      continue;
+    }
+    for (size_t x = 0; x < fill.width; ++x)
+      std::memcpy(row + x * fill.elementSize, &fill.value, fill.elementSize);
+  }
+}
+
+cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes,
+                            cudaStream_t stream, bool async) {
+  if (cudaError_t error = sticky(); error != cudaSuccess)
+    return error;
+  StreamQueue* queue = nullptr;
+  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
+    return error;
+  if (capturing(*queue)) {
+    bool captured = false;
+    if (!async)
+      return refuseDuringCapture(*queue);
+    return captureNode(*queue, copyNode(destination, source, bytes), &captured);
+  }
+  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+    return error;
+  if (bytes == 0 || destination == source)
+    return async ? cudaSuccess : runSynchronously(*queue, nullptr);
+  // As CUDA does with pageable host memory: a copy to it completes before the call returns, and a
+  // copy from it reads the source when it is issued (into a staging buffer).
+  if (async && isPageable(destination))
+    async = false;
+  if (async && isPageable(source)) {
+    auto staged = std::make_shared<std::vector<std::byte>>(
+        static_cast<const std::byte*>(source), static_cast<const std::byte*>(source) + bytes);
+    enqueue(*queue,
+            [destination, staged] { std::memcpy(destination, staged->data(), staged->size()); });
+    return cudaSuccess;
+  }
+  auto run = [destination, source, bytes] { std::memmove(destination, source, bytes); };
+  if (!async)
+    return runSynchronously(*queue, run);
+  enqueue(*queue, run);
+  return cudaSuccess;
+}
+
+cudaError_t CpuDevice::fill(void* destination, unsigned char value, size_t bytes,
+                            cudaStream_t stream, bool async) {
+  if (cudaError_t error = sticky(); error != cudaSuccess)
+    return error;
+  StreamQueue* queue = nullptr;
+  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
+    return error;
+  if (bytes != 0 && !memory_->accessible(reinterpret_cast<uintptr_t>(destination), bytes))
+    return cudaErrorInvalidValue;
+  if (capturing(*queue)) {
+    bool captured = false;
+    if (!async)
+      return refuseDuringCapture(*queue);
+    return captureNode(*queue, fillNode(destination, 0, value, bytes, 1), &captured);
+  }
+  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+    return error;
+  auto run = [destination, value, bytes] { std::memset(destination, value, bytes); };
+  if (!async)
+    return runSynchronously(*queue, run);
+  enqueue(*queue, run);
+  return cudaSuccess;
+}
+
+cudaError_t CpuDevice::copy3D(const CopyRegion& region, cudaStream_t stream, bool async) {
+  if (cudaError_t error = sticky(); error != cudaSuccess)
+    return error;
+  StreamQueue* queue = nullptr;
+  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
+    return error;
+  {
+    std::lock_guard lock(mutex_);
+    if ((region.source.array != nullptr && arrays_.count(region.source.array) == 0) ||
+        (region.destination.array != nullptr && arrays_.count(region.destination.array) == 0))
+      return cudaErrorInvalidResourceHandle;
+  }
+  if (capturing(*queue)) {
+    bool captured = false;
+    if (!async)
+      return refuseDuringCapture(*queue);
+    cudaGraphNodeParams params = {};
+    params.type = cudaGraphNodeTypeMemcpy;
+    params.memcpy.copyParams = paramsOf(region);
+    return captureNode(*queue, params, &captured);
+  }
+  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+    return error;
+  // Pageable host memory on either side: the copy completes before the call returns.
+  if ((region.source.array == nullptr && isPageable(region.source.pointer)) ||
+      (region.destination.array == nullptr && isPageable(region.destination.pointer)))
+    async = false;
+  auto run = [this, region] { runCopy3D(region); };
+  if (!async)
+    return runSynchronously(*queue, run);
+  enqueue(*queue, run);
+  return cudaSuccess;
+}
+
+cudaError_t CpuDevice::fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
+                              size_t height, cudaStream_t stream, bool async) {
+  if (cudaError_t error = sticky(); error != cudaSuccess)
+    return error;
+  StreamQueue* queue = nullptr;
+  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
+    return error;
+  if (capturing(*queue)) {
+    bool captured = false;
+    if (!async)
+      return refuseDuringCapture(*queue);
+    return captureNode(*queue, fillNode(destination, pitch, value, width, height), &captured);
+  }
+  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+    return error;
+  auto run = [destination, pitch, value, width, height] {
+    for (size_t y = 0; y < height; ++y)
+      std::memset(static_cast<std::byte*>(destination) + y * pitch, value, width);
+  };
+  if (!async)
+    return runSynchronously(*queue, run);
+  enqueue(*queue, run);
+  return cudaSuccess;
+}
+
+cudaError_t CpuDevice::copyPeer(void* destination, const void* source, Device&, size_t bytes,
+                                cudaStream_t stream, bool async) {
+  return copy(destination, source, bytes, stream, async);
+}
+
+cudaError_t CpuDevice::copy3DPeer(const CopyRegion& region, Device&, cudaStream_t stream,
+                                  bool async) {
+  return copy3D(region, stream, async);
+}
+
+cudaError_t CpuDevice::copyBatch(void* const* destinations, const void* const* sources,
+                                 const size_t* sizes, size_t count, cudaMemcpyAttributes*, size_t*,
+                                 size_t, cudaStream_t stream) {
+  for (size_t i = 0; i < count; ++i)
+    if (cudaError_t error = copy(destinations[i], sources[i], sizes[i], stream, true);
+        error != cudaSuccess)
+      return error;
+  return cudaSuccess;
+}
+
+} // namespace ocelot::runtime::cpu
