@@ -4,6 +4,14 @@ if(OCELOT_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
+  # Programs nvcc builds (not instrumented) that load the sanitized libcudart.so.13 need the ASan
+  # runtime first in the process: tests running them add this to their ENVIRONMENT. Leak checking
+  # stays with the instrumented unit tests (the runtime of such a program is never destroyed).
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
+                  OUTPUT_VARIABLE OCELOT_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(OCELOT_NVCC_PROGRAM_ENV "LD_PRELOAD=${OCELOT_ASAN_RUNTIME}" "ASAN_OPTIONS=detect_leaks=0")
+else()
+  set(OCELOT_NVCC_PROGRAM_ENV "")
 endif()
 
 # OCELOT_FUZZ=ON (clang only) instruments everything for libFuzzer's coverage feedback, with ASan
