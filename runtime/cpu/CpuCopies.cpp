@@ -2,6 +2,7 @@
 // stream's thread (or becomes a graph node while its stream is captured); the synchronous forms
 // wait for it.
 
+#include "runtime/core/CopyRegion.h"
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cpu/TextureObjects.h"
 
@@ -164,7 +165,9 @@ cudaError_t CpuDevice::copy3D(const CopyRegion& region, cudaStream_t stream, boo
       return refuseDuringCapture(*queue);
     cudaGraphNodeParams params = {};
     params.type = cudaGraphNodeTypeMemcpy;
-    params.memcpy.copyParams = paramsOf(region);
+    if (cudaError_t error = copyParamsOf(region, *this, &params.memcpy.copyParams);
+        error != cudaSuccess)
+      return error;
     return captureNode(*queue, params, &captured);
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)

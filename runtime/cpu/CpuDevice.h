@@ -377,8 +377,6 @@ private:
   cudaError_t insertNode(Graph& graph, std::unique_ptr<GraphNode> node,
                          const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
                          size_t count, GraphNode** inserted);
-  cudaError_t regionOf(const cudaMemcpy3DParms& params, CopyRegion* region);
-  cudaMemcpy3DParms paramsOf(const CopyRegion& region);
   void retainUserObjects(const Graph& graph);
   void releaseUserObjects(const Graph& graph);
   void releaseUserObject(cudaUserObject_t object, unsigned int count);

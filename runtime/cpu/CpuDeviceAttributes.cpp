@@ -149,12 +149,10 @@ cudaError_t CpuDevice::attribute(cudaDeviceAttr attribute, int* value) {
 }
 
 cudaError_t CpuDevice::texture1DLinearMaxWidth(size_t* width, const cudaChannelFormatDesc& format) {
-  // The runtime has validated the format; an element is its channels' bits.
-  const size_t elementBytes = static_cast<size_t>(std::max(format.x, 0) + std::max(format.y, 0) +
-                                                  std::max(format.z, 0) + std::max(format.w, 0)) /
-                              8;
-  if (elementBytes == 0)
+  ChannelLayout layout;
+  if (channelLayout(format, &layout) != cudaSuccess || layout.elementBytes == 0)
     return cudaErrorInvalidChannelDescriptor;
+  const size_t elementBytes = layout.elementBytes;
   // Linear textures address up to 4 GiB (what an H100's driver answers for every format).
   *width = (size_t{1} << 32) / elementBytes;
   return cudaSuccess;

@@ -4,6 +4,7 @@
 // stream operation that runs the executable graph's nodes in dependency order on the stream's
 // thread.
 
+#include "runtime/core/CopyRegion.h"
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cpu/TextureObjects.h"
 
@@ -96,83 +97,6 @@ private:
 
 // --- Node parameters ----------------------------------------------------------------------------
 
-cudaError_t CpuDevice::regionOf(const cudaMemcpy3DParms& params, CopyRegion* region) {
-  const bool sourceArray = params.srcArray != nullptr;
-  const bool destinationArray = params.dstArray != nullptr;
-  // Exactly one of array and pointer on each side.
-  if (sourceArray == (params.srcPtr.ptr != nullptr) ||
-      destinationArray == (params.dstPtr.ptr != nullptr))
-    return cudaErrorInvalidValue;
-  int kind = 0;
-  std::memcpy(&kind, &params.kind, sizeof kind);
-  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-    return cudaErrorInvalidValue;
-  size_t sourceElement = 1, destinationElement = 1;
-  {
-    std::lock_guard lock(mutex_);
-    if (sourceArray) {
-      auto it = arrays_.find(params.srcArray);
-      if (it == arrays_.end())
-        return cudaErrorInvalidResourceHandle;
-      sourceElement = it->second->elementBytes;
-    }
-    if (destinationArray) {
-      auto it = arrays_.find(params.dstArray);
-      if (it == arrays_.end())
-        return cudaErrorInvalidResourceHandle;
-      destinationElement = it->second->elementBytes;
-    }
-  }
-  // Extents and positions count elements when an array takes part, bytes otherwise.
-  auto endpoint = [](cudaArray_t array, const cudaPitchedPtr& pointer, const cudaPos& position,
-                     size_t element) {
-    CopyEndpoint side;
-    side.array = array;
-    side.pointer = pointer.ptr;
-    side.pitch = pointer.pitch;
-    side.rowsPerSlice = pointer.ysize;
-    side.x = position.x * element;
-    side.y = position.y;
-    side.z = position.z;
-    return side;
-  };
-  CopyRegion copy;
-  copy.source = endpoint(params.srcArray, params.srcPtr, params.srcPos, sourceElement);
-  copy.destination = endpoint(params.dstArray, params.dstPtr, params.dstPos, destinationElement);
-  copy.widthBytes = params.extent.width * (sourceArray ? sourceElement : destinationElement);
-  copy.height = params.extent.height;
-  copy.depth = params.extent.depth;
-  *region = copy;
-  return cudaSuccess;
-}
-
-cudaMemcpy3DParms CpuDevice::paramsOf(const CopyRegion& region) {
-  size_t sourceElement = 1, destinationElement = 1;
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = arrays_.find(region.source.array); it != arrays_.end())
-      sourceElement = it->second->elementBytes;
-    if (auto it = arrays_.find(region.destination.array); it != arrays_.end())
-      destinationElement = it->second->elementBytes;
-  }
-  cudaMemcpy3DParms copy = {};
-  copy.srcArray = region.source.array;
-  copy.srcPtr =
-      cudaPitchedPtr{region.source.pointer, region.source.pitch, 0, region.source.rowsPerSlice};
-  copy.srcPos = cudaPos{region.source.x / sourceElement, region.source.y, region.source.z};
-  copy.dstArray = region.destination.array;
-  copy.dstPtr = cudaPitchedPtr{region.destination.pointer, region.destination.pitch, 0,
-                               region.destination.rowsPerSlice};
-  copy.dstPos = cudaPos{region.destination.x / destinationElement, region.destination.y,
-                        region.destination.z};
-  const size_t element = region.source.array != nullptr        ? sourceElement
-                         : region.destination.array != nullptr ? destinationElement
-                                                               : 1;
-  copy.extent = cudaExtent{region.widthBytes / element, region.height, region.depth};
-  copy.kind = cudaMemcpyDefault;
-  return copy;
-}
-
 cudaError_t CpuDevice::makeNode(Graph& graph, const cudaGraphNodeParams& params,
                                 std::unique_ptr<GraphNode>* node) {
   auto made = std::make_unique<GraphNode>();
@@ -217,10 +141,16 @@ cudaError_t CpuDevice::makeNode(Graph& graph, const cudaGraphNodeParams& params,
     made->arguments = KernelArguments(std::move(values), offsets);
     break;
   }
-  case cudaGraphNodeTypeMemcpy:
-    if (cudaError_t error = regionOf(params.memcpy.copyParams, &made->copy); error != cudaSuccess)
+  case cudaGraphNodeTypeMemcpy: {
+    int kind = 0;
+    std::memcpy(&kind, &params.memcpy.copyParams.kind, sizeof kind);
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+      return cudaErrorInvalidValue;
+    if (cudaError_t error = copyRegionOf(params.memcpy.copyParams, *this, &made->copy);
+        error != cudaSuccess)
       return error;
     break;
+  }
   case cudaGraphNodeTypeMemset: {
     const cudaMemsetParamsV2& fill = params.memset;
     if (fill.dst == nullptr ||
