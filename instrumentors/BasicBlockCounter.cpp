@@ -70,6 +70,18 @@ bool threadsLeaveThroughKernel(const ir::Module& module, const ir::Function& ker
 /// to 1.16x, and more registers than a loop nest needs cost nothing.
 constexpr uint32_t kDefaultRegisters = 32;
 
+/// Whether a 32-bit register counter can have wrapped in a launch: a thread enters a block at
+/// most once per cycle, so a launch shorter than 2^32 cycles at the peak clock cannot wrap one.
+/// Without a clock (the CPU device reports none) 5 GHz bounds every processor's issue rate; without
+/// the launch's time it can have wrapped.
+bool registerCountersMayWrap(const DeviceFacts& device) {
+  if (device.kernelMilliseconds <= 0)
+    return true;
+  constexpr double kFastestClockKHz = 5e6;
+  double clockKHz = device.clockRateKHz > 0 ? device.clockRateKHz : kFastestClockKHz;
+  return device.kernelMilliseconds * clockKHz >= 4294967296.0;
+}
+
 } // namespace
 
 BasicBlockCounter::BasicBlockCounter(const InstrumentorOptions& options) {
@@ -218,7 +230,7 @@ BufferRequest BasicBlockCounter::initialize(const ModuleInstrumentation& state,
 
 std::shared_ptr<const InstrumentorResult>
 BasicBlockCounter::finalize(const ModuleInstrumentation& state, const LaunchInfo& launch,
-                            const DeviceFacts&, std::span<const std::byte> buffer) const {
+                            const DeviceFacts& device, std::span<const std::byte> buffer) const {
   const auto& counts = static_cast<const BlockCountState&>(state);
   auto found = counts.kernels.find(launch.kernelName);
   if (found == counts.kernels.end())
@@ -240,6 +252,7 @@ BasicBlockCounter::finalize(const ModuleInstrumentation& state, const LaunchInfo
   listed.insert(listed.end(), kernel.reachableFunctionRows.begin(),
                 kernel.reachableFunctionRows.end());
 
+  const bool registersMayWrap = registerCountersMayWrap(device);
   std::vector<BasicBlockCounts::Block> blocks;
   std::vector<uint64_t> perThread;
   if (counts.perThread)
@@ -256,6 +269,9 @@ BasicBlockCounter::finalize(const ModuleInstrumentation& state, const LaunchInfo
     block.derived = info.kind == CounterKind::Derived;
     uint64_t source = block.derived ? info.sourceRow : r;
     bool measured = info.counted && info.kind != CounterKind::Unreachable;
+    block.mayHaveWrapped =
+        measured && registersMayWrap &&
+        counts.row(kernel, static_cast<uint32_t>(source)).kind == CounterKind::Register;
     for (uint64_t c = 0; c < width; ++c) {
       uint64_t value = measured ? counter(source, c) : 0;
       block.count += value;

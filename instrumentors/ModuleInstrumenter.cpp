@@ -5,6 +5,7 @@
 #include "ir/Verifier.h"
 #include "passes/PassManager.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <exception>
@@ -34,6 +35,35 @@ unsigned architectureNumber(const ir::Module& module) {
   unsigned number = 0;
   std::from_chars(arch.data() + 3, arch.data() + arch.size(), number);
   return number;
+}
+
+/// Whether `function` adjusts its register allocation with `setmaxnreg` (warp-specialized code).
+bool setsMaxRegisters(const ir::Function& function) {
+  bool found = false;
+  for (const auto& block : function.blocks())
+    block->forEachInstruction([&](const ir::Instruction& inst) {
+      found = found || inst.form().opcode() == "setmaxnreg";
+    });
+  return found;
+}
+
+void capRegisters(ir::Module& module, const std::map<std::string, uint32_t>& caps) {
+  static constexpr std::string_view kMaxRegisters = ".maxnreg";
+  for (ir::Function* f : module.functions()) {
+    if (!f->isEntry() || !f->hasBody())
+      continue;
+    auto cap = caps.find(std::string(f->name()));
+    if (cap == caps.end() || cap->second == 0 || setsMaxRegisters(*f))
+      continue;
+    auto& directives = f->directives();
+    auto existing =
+        std::find_if(directives.begin(), directives.end(),
+                     [](const ir::FunctionDirective& d) { return d.name == kMaxRegisters; });
+    if (existing == directives.end())
+      directives.push_back({kMaxRegisters, {cap->second}});
+    else if (existing->values.empty() || existing->values.front() > cap->second)
+      existing->values = {cap->second};
+  }
 }
 
 } // namespace
@@ -107,6 +137,7 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
   passes::PassManagerResult run = manager.run(module, analyses);
   if (!run.ok)
     return failed("passes", run.error);
+  capRegisters(module, options.registerCaps);
   if (options.verify) {
     auto diagnostics = ir::verifyModule(module);
     if (ir::hasErrors(diagnostics))

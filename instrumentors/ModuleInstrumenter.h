@@ -4,6 +4,7 @@
 #include "instrumentors/GlobalRedirect.h"
 #include "ocelot/Instrumentor.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -45,8 +46,13 @@ struct InstrumentOptions {
   /// application), null: every variable gets address 0, which shows the code but must not run.
   VariableAddresses addresses;
   bool linked = false; ///< one unit of a device-linked program
-  bool verify = true;  ///< run the IR verifier on the result
-  std::string label;   ///< names the module in messages
+  /// Per kernel, the most registers per thread its instrumented code may use (`.maxnreg`), so
+  /// that it keeps the occupancy of the application's kernel; kernels not named are left to
+  /// ptxas. A kernel that already has a lower `.maxnreg` keeps it; one that uses `setmaxnreg`
+  /// manages its registers itself and is left alone.
+  std::map<std::string, uint32_t> registerCaps;
+  bool verify = true; ///< run the IR verifier on the result
+  std::string label;  ///< names the module in messages
 };
 
 /// The instrumentation pipeline for one PTX module (GPU Ocelot's Figure 3 with the framework

@@ -18,7 +18,7 @@ void PerWarpCountPass::beginFunction(ir::Function& function, passes::AnalysisMan
   registerRows_ = state_.registerRows.at(&function);
   IRBuilder b(function, &analyses);
   for (size_t i = 0; i < registerRows_.size(); ++i)
-    registers_.push_back(b.createRegister(ScalarType::U64));
+    registers_.push_back(b.createRegister(ScalarType::U32));
 }
 
 ir::Operand PerWarpCountPass::counterAddress(IRBuilder& b, uint32_t row) const {
@@ -39,7 +39,7 @@ passes::PreservedAnalyses PerWarpCountPass::runOnBlock(ir::BasicBlock& block,
   if (&block == function.blocks().front().get()) {
     // The first block runs once per call (BufferPlan made sure): zero the register counters.
     for (RegisterRef r : registers_)
-      b.insert("mov.u64", {IRBuilder::reg(r), IRBuilder::imm(0)});
+      b.insert("mov.u32", {IRBuilder::reg(r), IRBuilder::imm(0)});
     changed = !registers_.empty();
   }
   auto row = state_.rowOf.find(&block);
@@ -48,7 +48,7 @@ passes::PreservedAnalyses PerWarpCountPass::runOnBlock(ir::BasicBlock& block,
   auto kind = state_.registerOf.find(&block);
   if (kind != state_.registerOf.end()) {
     RegisterRef r = registers_.at(kind->second);
-    b.insert("add.u64", {IRBuilder::reg(r), IRBuilder::reg(r), IRBuilder::imm(1)});
+    b.insert("add.u32", {IRBuilder::reg(r), IRBuilder::reg(r), IRBuilder::imm(1)});
     return passes::PreservedAnalyses::controlFlow();
   }
   WarpGroup group = warpGroup(b);
@@ -61,7 +61,8 @@ passes::PreservedAnalyses PerWarpCountPass::runOnBlock(ir::BasicBlock& block,
 void PerWarpCountPass::flushRegisters(IRBuilder& b, std::optional<ir::Guard> guard) const {
   WarpGroup group = warpGroup(b, guard);
   for (size_t i = 0; i < registers_.size(); ++i) {
-    RegisterRef sum = warpSum(b, registers_[i], group.mask, guard);
+    RegisterRef wide = b.convert(ScalarType::U64, ScalarType::U32, IRBuilder::reg(registers_[i]));
+    RegisterRef sum = warpSum(b, wide, group.mask, guard);
     RegisterRef nonzero = b.compare("ne", ScalarType::U64, IRBuilder::reg(sum), IRBuilder::imm(0));
     RegisterRef acts = predicateAnd(b, group.leader, nonzero);
     ir::Operand address = counterAddress(b, registerRows_[i]);

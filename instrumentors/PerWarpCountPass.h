@@ -10,9 +10,10 @@ namespace ocelot::instrumentors {
 /// The fast basic-block counter. At the entry of each block counted atomically, the warp's
 /// active lanes elect their lowest lane, which adds their number (`popc(activemask)`) to the
 /// block's counter with one `red.global.add.u64`; counters are striped by CTA so that warps of
-/// different SMs rarely hit the same address. Blocks with register counters add 1 to a register
-/// instead, and every exit of the kernel adds the warp's sum of each register (`redux.sync`) to
-/// its counter. Derived and unreachable blocks get no code.
+/// different SMs rarely hit the same address. Blocks with register counters add 1 to a 32-bit
+/// register instead (half the registers of 64-bit ones: register pressure is what such counters
+/// cost, see docs/instrumentation.md), and every exit of the kernel adds the warp's sum of each
+/// register (`redux.sync`) to its counter. Derived and unreachable blocks get no code.
 class PerWarpCountPass final : public passes::BasicBlockPass {
 public:
   PerWarpCountPass(BlockCountState& state, const BufferAccess& buffer)

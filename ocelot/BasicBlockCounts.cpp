@@ -66,6 +66,8 @@ void BasicBlockCounts::writeJson(JsonWriter& out) const {
       out.key("counted").value(false);
     if (b.derived)
       out.key("derived").value(true);
+    if (b.mayHaveWrapped)
+      out.key("may_have_wrapped").value(true);
     if (mode_ == Mode::PerThread)
       out.key("active_threads").value(b.activeThreads);
     out.endObject();
@@ -80,7 +82,15 @@ std::string BasicBlockCounts::summary() const {
                 blocks_.size(), static_cast<unsigned long long>(blockExecutions()),
                 static_cast<unsigned long long>(dynamicInstructions()),
                 std::string(modeName(mode_)).c_str());
-  return text;
+  std::string result = text;
+  size_t wrapped = 0;
+  for (const Block& b : blocks_)
+    wrapped += b.mayHaveWrapped ? 1 : 0;
+  if (wrapped != 0)
+    result += "; " + std::to_string(wrapped) +
+              " blocks counted in 32-bit registers may have wrapped (the launch ran over 2^32 "
+              "cycles)";
+  return result;
 }
 
 } // namespace ocelot

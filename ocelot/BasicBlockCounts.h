@@ -35,6 +35,11 @@ public:
     /// True when the count was not measured at the block but copied from a block that executes
     /// exactly as often (dominates it, is post-dominated by it, in the same loop).
     bool derived = false;
+    /// True when the block was counted in 32-bit per-thread registers (PerWarp mode, blocks in
+    /// loops) and the launch ran long enough (2^32 cycles, about 2 s) for one thread to enter it
+    /// 2^32 times: the count is then only certain modulo 2^32 per thread. Never set for launches
+    /// shorter than that.
+    bool mayHaveWrapped = false;
     /// PerThread mode: how many threads entered the block at least once.
     uint64_t activeThreads = 0;
   };

@@ -35,11 +35,13 @@ struct LaunchInfo {
   uint64_t warpsPerCta() const { return (threadsPerCta() + 31) / 32; }
 };
 
-/// What finalize() may need to know about the device a launch ran on.
+/// What finalize() may need to know about the device a launch ran on, and how long it ran there.
 struct DeviceFacts {
   int multiprocessors = 0;   ///< SM count
-  int clockRateKHz = 0;      ///< 0 when unknown
+  int clockRateKHz = 0;      ///< the SMs' peak clock; 0 when unknown
   int computeCapability = 0; ///< 90 for sm_90
+  /// The launch's GPU time, between events recorded around the kernel; 0 when unknown.
+  double kernelMilliseconds = 0;
 };
 
 } // namespace ocelot

@@ -602,6 +602,14 @@ section_instr-bench() {
               printf "| %s | %d | %.2f | %.2f | %.1f%% |\n", m, n[m], ours[m] / n[m], jit[m] / n[m],
                      (jit[m] > 0 ? 100 * ours[m] / jit[m] : 0) } }' >>"$SUMMARY"
   md ""
+  # The occupancy guard's decisions: kernels whose instrumented code got a register cap.
+  md "Register caps (\`.maxnreg\`) the occupancy guard gave instrumented kernels:"
+  md ""
+  md '```'
+  grep -E 'instrumentation: .*registers capped' "$dir/stderr.txt" | sed -E 's/.*instrumentation: //' |
+    sort | uniq -c >>"$SUMMARY" || echo "(none)" >>"$SUMMARY"
+  md '```'
+  md ""
   say "gpu-batch: instr-bench: rc=$rc $(tail -1 "$dir/stdout.txt")"
 }
 

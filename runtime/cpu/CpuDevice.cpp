@@ -838,9 +838,9 @@ cudaError_t CpuDevice::prepareLaunch(DeviceFunction function, dim3 grid, dim3 bl
   // (this device's multiprocessors), as CUDA defines a cooperative grid's limit.
   if (cooperative) {
     int perWorker = 0;
-    const int threads = static_cast<int>(std::min<uint64_t>(uint64_t{block.x} * block.y * block.z,
-                                                            static_cast<uint64_t>(INT32_MAX)));
-    if (maxActiveBlocks(&perWorker, function, threads, sharedMem, 0) != cudaSuccess)
+    // threads <= 1024 (checked above)
+    if (maxActiveBlocks(&perWorker, function, static_cast<int>(threads), sharedMem, 0) !=
+        cudaSuccess)
       perWorker = 0;
     if (ctaCount > std::min<uint64_t>(kMaxCooperativeCtas,
                                       static_cast<uint64_t>(perWorker) * runner_->workers()))

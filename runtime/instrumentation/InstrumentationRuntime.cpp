@@ -115,6 +115,9 @@ void InstrumentationRuntime::configureFromEnvironment() {
     else
       logger_.warn("instrumentation: cannot write the profile file " + output);
   }
+  // OCELOT_KEEP_OCCUPANCY=0: instrumented kernels use what registers ptxas gives them (to compare,
+  // or where spilling would cost more than the lost CTAs).
+  keepOccupancy_.store(environment("OCELOT_KEEP_OCCUPANCY") != "0", std::memory_order_relaxed);
   summaryTarget_ = environment("OCELOT_SUMMARY");
   if (summaryTarget_.empty() && !environment("OCELOT_INSTRUMENTORS").empty())
     summaryTarget_ = "stderr";
@@ -395,38 +398,42 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
       return std::nullopt;
     return reinterpret_cast<uint64_t>(address);
   };
-  std::string key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, slots);
-  std::shared_ptr<LoadedInstrumentation> module =
-      modules_.get(*catalog, site.registration.id, site.ordinal, slots, device, addresses);
-  {
-    std::lock_guard lock(costsMutex_);
-    if (costed_.insert(key).second) {
-      BuildCost cost{catalog->label, "", module->timings(), module->jitMs(), module->ok()};
-      for (const auto& d : pending->instrumentors)
-        cost.instrumentors += (cost.instrumentors.empty() ? "" : ",") + d;
-      costs_.push_back(cost);
-      if (module->ok())
-        logger_.info("instrumentation: " + catalog->label + " instrumented for " +
-                     cost.instrumentors + " in " + std::to_string(cost.timings.totalMs()) +
-                     " ms, JIT " + std::to_string(cost.jitMs) + " ms");
-    }
-  }
-  if (!module->ok()) {
-    logOnce("module/" + key, "instrumentation: " + module->error() + "; running the original code");
-    return runOriginal(site, std::move(pending), module->error(), true);
-  }
-  std::string why;
-  if (!module->instrumented(info.kernelName, &why)) {
-    logOnce("kernel/" + key + "/" + info.kernelName,
-            "instrumentation: " + info.demangledName + ": " + why);
-    return runOriginal(site, std::move(pending), why, true);
-  }
+  const std::string key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, slots);
+  std::shared_ptr<LoadedInstrumentation> module;
   DeviceFunction function = nullptr;
-  if (cudaError_t error = module->function(device, info.kernelName, &function);
-      error != cudaSuccess)
-    return runOriginal(
-        site, std::move(pending),
-        "the instrumented kernel was not found (" + std::string(errorName(error)) + ")", true);
+  std::string why;
+  // The module as the occupancy guard's caps want it; built again (once) when this launch's
+  // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    RegisterCaps caps = occupancy_.caps(key);
+    module =
+        modules_.get(*catalog, site.registration.id, site.ordinal, slots, caps, device, addresses);
+    std::string costKey = key;
+    for (const auto& [name, cap] : caps)
+      costKey += "|" + name + "=" + std::to_string(cap);
+    recordBuildCost(costKey, *catalog, *module, *pending);
+    if (!module->ok()) {
+      logOnce("module/" + costKey,
+              "instrumentation: " + module->error() + "; running the original code");
+      return runOriginal(site, std::move(pending), module->error(), true);
+    }
+    if (!module->instrumented(info.kernelName, &why)) {
+      logOnce("kernel/" + key + "/" + info.kernelName,
+              "instrumentation: " + info.demangledName + ": " + why);
+      return runOriginal(site, std::move(pending), why, true);
+    }
+    if (cudaError_t error = module->function(device, info.kernelName, &function);
+        error != cudaSuccess)
+      return runOriginal(
+          site, std::move(pending),
+          "the instrumented kernel was not found (" + std::string(errorName(error)) + ")", true);
+    std::string change;
+    if (attempt > 0 || !keepOccupancy_.load(std::memory_order_relaxed) ||
+        !occupancy_.check(key, info.kernelName, device, site.params.function, function, site.params,
+                          &change))
+      break;
+    logger_.info("instrumentation: " + info.demangledName + ": " + change);
+  }
 
   // initialize: each instrumentor's buffer, from the pools.
   DeviceResources& pool = *pending->resources;
@@ -496,6 +503,22 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   pending->instrumented = true;
   enqueueCompletion(device, params.stream, std::move(pending));
   return cudaSuccess;
+}
+
+void InstrumentationRuntime::recordBuildCost(const std::string& key, const CatalogEntry& catalog,
+                                             const LoadedInstrumentation& module,
+                                             const PendingLaunch& pending) {
+  std::lock_guard lock(costsMutex_);
+  if (!costed_.insert(key).second)
+    return;
+  BuildCost cost{catalog.label, "", module.timings(), module.jitMs(), module.ok()};
+  for (const auto& d : pending.instrumentors)
+    cost.instrumentors += (cost.instrumentors.empty() ? "" : ",") + d;
+  costs_.push_back(cost);
+  if (module.ok())
+    logger_.info("instrumentation: " + catalog.label + " instrumented for " + cost.instrumentors +
+                 " in " + std::to_string(cost.timings.totalMs()) + " ms, JIT " +
+                 std::to_string(cost.jitMs) + " ms");
 }
 
 void InstrumentationRuntime::mirrorAttributes(Device& device, const LaunchParams& params,
@@ -597,11 +620,13 @@ void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
       if (device.elapsedTime(&ms, pending->start, pending->end) == cudaSuccess)
         timing.gpuMilliseconds = ms;
     }
+    DeviceFacts facts = pool.facts();
+    facts.kernelMilliseconds = timing.gpuMilliseconds.value_or(0);
     std::vector<std::shared_ptr<const InstrumentorResult>> results;
     for (const auto& slot : pending->slots) {
       try {
         auto result = slot.instrumentor->finalize(
-            *slot.state, pending->info, pool.facts(),
+            *slot.state, pending->info, facts,
             std::span<const std::byte>(static_cast<const std::byte*>(slot.staging.pointer),
                                        slot.bytes));
         if (result)

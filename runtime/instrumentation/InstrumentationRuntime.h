@@ -9,6 +9,7 @@
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
 #include "runtime/instrumentation/LaunchSite.h"
 #include "runtime/instrumentation/ModuleCatalog.h"
+#include "runtime/instrumentation/OccupancyGuard.h"
 #include "runtime/instrumentation/ProfileHub.h"
 #include "runtime/instrumentation/ProfileWorker.h"
 
@@ -119,11 +120,16 @@ private:
   void complete(std::unique_ptr<PendingLaunch> pending);
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);
+  /// Records (once per module key) what building `module` cost, for costs() and the log.
+  void recordBuildCost(const std::string& key, const CatalogEntry& catalog,
+                       const LoadedInstrumentation& module, const PendingLaunch& pending);
 
   const Logger& logger_;
   instrumentors::InstrumentorRegistry registry_;
   ModuleCatalog catalog_;
   InstrumentedModuleCache modules_;
+  OccupancyGuard occupancy_;
+  std::atomic<bool> keepOccupancy_{true}; ///< OCELOT_KEEP_OCCUPANCY (on unless "0")
   ProfileHub hub_;
   ProfileSummary summary_;
   /// Where the summary goes at exit: "stderr", a file, or empty for nowhere (OCELOT_SUMMARY;

@@ -58,12 +58,15 @@ std::string InstrumentedModuleCache::key(uint64_t registration, int ordinal,
 
 std::shared_ptr<LoadedInstrumentation>
 InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration, int ordinal,
-                             const std::vector<SlotChoice>& slots, Device& device,
-                             const AddressOf& addresses) {
+                             const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
+                             Device& device, const AddressOf& addresses) {
+  std::string fullKey = key(registration, ordinal, slots);
+  for (const auto& [kernel, cap] : caps)
+    fullKey += "|" + kernel + ".maxnreg=" + std::to_string(cap);
   std::shared_ptr<Slot> slot;
   {
     std::lock_guard lock(mutex_);
-    auto& entry = entries_[key(registration, ordinal, slots)];
+    auto& entry = entries_[fullKey];
     if (!entry) {
       entry = std::make_shared<Slot>();
       entry->registration = registration;
@@ -74,15 +77,16 @@ InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration,
   std::lock_guard building(slot->building);
   if (!slot->module) {
     auto module = std::make_shared<LoadedInstrumentation>();
-    build(catalog, slots, device, addresses, *module);
+    build(catalog, slots, caps, device, addresses, *module);
     slot->module = std::move(module);
   }
   return slot->module;
 }
 
 void InstrumentedModuleCache::build(const CatalogEntry& catalog,
-                                    const std::vector<SlotChoice>& slots, Device& device,
-                                    const AddressOf& addresses, LoadedInstrumentation& out) {
+                                    const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
+                                    Device& device, const AddressOf& addresses,
+                                    LoadedInstrumentation& out) {
   out.slots_ = slots;
   std::vector<instrumentors::SlotRequest> requests;
   for (const SlotChoice& s : slots)
@@ -94,6 +98,7 @@ void InstrumentedModuleCache::build(const CatalogEntry& catalog,
     instrumentors::InstrumentOptions options;
     options.addresses = addresses;
     options.linked = catalog.linked;
+    options.registerCaps = caps;
     options.label = catalog.label + (catalog.linked ? " unit " + std::to_string(u) : "");
     instrumentors::InstrumentedModule unit = instrumentModule(catalog.units[u], requests, options);
     if (!unit.ok) {

@@ -3,6 +3,7 @@
 #include "instrumentors/ModuleInstrumenter.h"
 #include "runtime/core/Device.h"
 #include "runtime/instrumentation/ModuleCatalog.h"
+#include "runtime/instrumentation/OccupancyGuard.h"
 
 #include <cstdint>
 #include <map>
@@ -58,22 +59,24 @@ private:
   std::unordered_map<std::string, DeviceFunction> functions_;
 };
 
-/// Instrumented modules by (registration, device, instrumentors and variants), built and
-/// JIT-compiled lazily at the first launch that needs them; a failure is remembered (the module's
-/// launches run the original code) and not retried. Thread safe; launches that need the same
-/// module wait for one build.
+/// Instrumented modules by (registration, device, instrumentors and variants, register caps), built
+/// and JIT-compiled lazily at the first launch that needs them; a failure is remembered (the
+/// module's launches run the original code) and not retried. Thread safe; launches that need the
+/// same module wait for one build.
 class InstrumentedModuleCache {
 public:
   using AddressOf = std::function<std::optional<uint64_t>(std::string_view name)>;
 
   std::shared_ptr<LoadedInstrumentation> get(const CatalogEntry& catalog, uint64_t registration,
                                              int ordinal, const std::vector<SlotChoice>& slots,
-                                             Device& device, const AddressOf& addresses);
+                                             const RegisterCaps& caps, Device& device,
+                                             const AddressOf& addresses);
   /// Forgets (does not unload: the device reset destroyed them) the modules of a device.
   void forgetDevice(int ordinal);
   /// Unloads and forgets the modules of an unregistered fatbinary.
   void forgetRegistration(uint64_t id, const std::function<void(int, DeviceModule)>& unload);
 
+  /// What the code depends on, caps aside: the key OccupancyGuard keeps caps under.
   static std::string key(uint64_t registration, int ordinal, const std::vector<SlotChoice>& slots);
 
 private:
@@ -83,8 +86,9 @@ private:
     uint64_t registration = 0;
     int ordinal = 0;
   };
-  void build(const CatalogEntry& catalog, const std::vector<SlotChoice>& slots, Device& device,
-             const AddressOf& addresses, LoadedInstrumentation& out);
+  void build(const CatalogEntry& catalog, const std::vector<SlotChoice>& slots,
+             const RegisterCaps& caps, Device& device, const AddressOf& addresses,
+             LoadedInstrumentation& out);
 
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Slot>> entries_;

@@ -104,6 +104,74 @@ TEST(BasicBlockCounter, PerWarpUsesActivemaskPopcAndRegistersInLoops) {
   expectAssembles(out.ptx);
 }
 
+// Register counters are 32-bit (half the registers of 64-bit ones) and widened when flushed.
+TEST(BasicBlockCounter, RegisterCountersAre32Bit) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "bbcount", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  EXPECT_EQ(occurrences(out.ptx, "\tadd.u32"), 1u) << out.ptx; // the loop body's increment
+  EXPECT_NE(out.ptx.find("cvt.u64.u32"), std::string::npos);
+  EXPECT_NE(out.ptx.find("redux.sync.add.u32"), std::string::npos);
+}
+
+// A launch shorter than 2^32 cycles cannot wrap a 32-bit counter; a longer one flags exactly the
+// blocks counted in registers (and those derived from them).
+TEST(BasicBlockCounter, LongLaunchesFlagRegisterCountsThatMayHaveWrapped) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "bbcount:stripes=1", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  LaunchInfo launch = launchOf("loop", {1, 1, 1}, {32, 1, 1});
+  BufferRequest request = keep[0]->initialize(*out.states[0], launch);
+  std::vector<uint64_t> rows = {32, 320, 32};
+  std::vector<std::byte> buffer(request.bytes);
+  std::memcpy(buffer.data(), rows.data(), request.bytes);
+  auto finalized = [&](double ms, int clockKHz) {
+    DeviceFacts facts{132, clockKHz, 90, ms};
+    auto result = keep[0]->finalize(*out.states[0], launch, facts, buffer);
+    return std::dynamic_pointer_cast<const BasicBlockCounts>(result);
+  };
+  auto quick = finalized(2.0, 1980000); // 4 M cycles
+  ASSERT_NE(quick, nullptr);
+  for (const auto& block : quick->blocks())
+    EXPECT_FALSE(block.mayHaveWrapped) << block.index;
+  EXPECT_EQ(quick->summary().find("wrapped"), std::string::npos);
+  auto slow = finalized(3000.0, 1980000); // 5.9 G cycles
+  ASSERT_NE(slow, nullptr);
+  EXPECT_FALSE(slow->blocks()[0].mayHaveWrapped);
+  EXPECT_TRUE(slow->blocks()[1].mayHaveWrapped); // the loop body's register
+  EXPECT_FALSE(slow->blocks()[2].mayHaveWrapped);
+  EXPECT_EQ(slow->blocks()[1].count, 320u);
+  EXPECT_NE(slow->summary().find("may have wrapped"), std::string::npos) << slow->summary();
+  // No clock (the CPU device): 5 GHz bounds it. No time: it may have.
+  EXPECT_FALSE(finalized(500.0, 0)->blocks()[1].mayHaveWrapped);
+  EXPECT_TRUE(finalized(0.0, 1980000)->blocks()[1].mayHaveWrapped);
+}
+
+// The occupancy guard's caps become `.maxnreg` on the kernels they name; a lower `.maxnreg` of the
+// application stays, and the result assembles.
+TEST(ModuleInstrumenter, RegisterCapsBecomeMaxnreg) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kLoopKernel, "bbcount", &keep, nullptr, {{"loop", 32}});
+  ASSERT_TRUE(out.ok) << out.error;
+  EXPECT_NE(out.ptx.find(".maxnreg 32"), std::string::npos) << out.ptx;
+  expectAssembles(out.ptx);
+  auto none = instrumentWith(kLoopKernel, "bbcount", &keep, nullptr, {{"other", 32}});
+  ASSERT_TRUE(none.ok) << none.error;
+  EXPECT_EQ(none.ptx.find(".maxnreg"), std::string::npos);
+
+  std::string capped = kLoopKernel;
+  capped.replace(capped.find("\n{"), 2, " .maxnreg 24\n{");
+  auto lower = instrumentWith(capped, "bbcount", &keep, nullptr, {{"loop", 40}});
+  ASSERT_TRUE(lower.ok) << lower.error;
+  EXPECT_NE(lower.ptx.find(".maxnreg 24"), std::string::npos) << lower.ptx;
+  EXPECT_EQ(occurrences(lower.ptx, ".maxnreg"), 1u);
+  auto higher = instrumentWith(capped, "bbcount", &keep, nullptr, {{"loop", 16}});
+  ASSERT_TRUE(higher.ok) << higher.error;
+  EXPECT_NE(higher.ptx.find(".maxnreg 16"), std::string::npos) << higher.ptx;
+  EXPECT_EQ(occurrences(higher.ptx, ".maxnreg"), 1u);
+  expectAssembles(higher.ptx);
+}
+
 TEST(BasicBlockCounter, PerWarpFinalizeSumsStripes) {
   std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
   auto out = instrumentWith(kLoopKernel, "bbcount:stripes=2", &keep);

@@ -140,7 +140,8 @@ inline PtxasRun runPtxas(const std::string& ptx, const std::string& arch) {
 inline instrumentors::InstrumentedModule
 instrumentWith(const std::string& ptx, const std::string& list,
                std::vector<std::shared_ptr<const PTXInstrumentor>>* keep,
-               instrumentors::InstrumentorRegistry* registry = nullptr) {
+               instrumentors::InstrumentorRegistry* registry = nullptr,
+               std::map<std::string, uint32_t> registerCaps = {}) {
   instrumentors::InstrumentorRegistry local;
   instrumentors::InstrumentorRegistry& use = registry != nullptr ? *registry : local;
   std::vector<instrumentors::SlotRequest> slots;
@@ -150,6 +151,7 @@ instrumentWith(const std::string& ptx, const std::string& list,
   }
   instrumentors::InstrumentOptions options;
   options.label = "test";
+  options.registerCaps = std::move(registerCaps);
   return instrumentors::instrumentModule(ptx, slots, options);
 }
 

@@ -236,6 +236,63 @@ TEST_F(InstrumentedRuntime, ReaddingAnInstrumentorReusesItsModule) {
   EXPECT_EQ(device.loaded.size(), 3u);
 }
 
+TEST(RegisterCap, KeepsTheCtasPerMultiprocessor) {
+  using instrumentation::registerCapForBlocks;
+  EXPECT_EQ(registerCapForBlocks(8, 256, 65536, 65536), 32u);
+  EXPECT_EQ(registerCapForBlocks(5, 256, 65536, 65536), 48u); // 51 rounds down to whole units
+  EXPECT_EQ(registerCapForBlocks(2, 1024, 65536, 65536), 32u);
+  EXPECT_EQ(registerCapForBlocks(1, 1024, 65536, 65536), 64u);
+  EXPECT_EQ(registerCapForBlocks(1, 32, 65536, 65536), 248u); // below 256: at most 255
+  EXPECT_EQ(registerCapForBlocks(1, 96, 65536, 32768), 248u);
+  EXPECT_EQ(registerCapForBlocks(1, 1024, 65536, 32768), 32u); // the per-block limit
+  EXPECT_EQ(registerCapForBlocks(32, 1024, 65536, 65536), 0u); // not even 8 per thread
+  EXPECT_EQ(registerCapForBlocks(0, 256, 65536, 65536), 0u);
+  EXPECT_EQ(registerCapForBlocks(8, 0, 65536, 65536), 0u);
+}
+
+// An instrumented kernel that needs more registers than the original's occupancy allows is built
+// again with `.maxnreg` at the original's CTAs per SM, once; the launch after that reuses it.
+TEST_F(InstrumentedRuntime, RegisterPressureThatCostsOccupancyGetsACap) {
+  device.originalRegisters = 32;     // 256-thread CTAs: 8 per SM
+  device.instrumentedRegisters = 48; // 5 per SM
+  framework().add("bbcount", {});
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(4), dim3(256), args, 0, nullptr), cudaSuccess);
+  framework().flush();
+  ASSERT_EQ(device.loaded.size(), 3u); // the application's, uncapped, capped
+  EXPECT_EQ(device.loaded[1].ptx[0].find(".maxnreg"), std::string::npos);
+  EXPECT_NE(device.loaded[2].ptx[0].find(".maxnreg 32"), std::string::npos)
+      << device.loaded[2].ptx[0];
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented());
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(4), dim3(256), args, 0, nullptr), cudaSuccess);
+  framework().flush();
+  EXPECT_EQ(device.loaded.size(), 3u);
+  // 64-thread CTAs: 32 per SM is the CTA limit for both, registers do not matter.
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(4), dim3(64), args, 0, nullptr), cudaSuccess);
+  framework().flush();
+  EXPECT_EQ(device.loaded.size(), 3u);
+  // 1024-thread CTAs: the original fits 2, the capped kernel too.
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(4), dim3(1024), args, 0, nullptr), cudaSuccess);
+  framework().flush();
+  EXPECT_EQ(device.loaded.size(), 3u);
+}
+
+// Without a loss of occupancy (or without occupancy queries) there is no cap and no rebuild.
+TEST_F(InstrumentedRuntime, NoCapWhenOccupancyIsKept) {
+  device.originalRegisters = 20;
+  device.instrumentedRegisters = 30; // 256 threads: 8 CTAs per SM either way
+  framework().add("bbcount", {});
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(4), dim3(256), args, 0, nullptr), cudaSuccess);
+  framework().flush();
+  ASSERT_EQ(device.loaded.size(), 2u);
+  EXPECT_EQ(device.loaded[1].ptx[0].find(".maxnreg"), std::string::npos);
+}
+
 TEST_F(InstrumentedRuntime, UnknownInstrumentorIsAnError) {
   EXPECT_THROW(framework().add("nonsense", {}), std::invalid_argument);
   ASSERT_EQ(launch(), cudaSuccess);

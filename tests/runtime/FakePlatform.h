@@ -7,6 +7,7 @@
 #include "runtime/core/Device.h"
 #include "runtime/core/PlatformResult.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -32,8 +33,19 @@ public:
 
   std::string name() const override { return "fake device"; }
   fatbin::ComputeCapability computeCapability() const override { return capability; }
-  cudaError_t attribute(cudaDeviceAttr, int* value) override {
-    *value = 42;
+  cudaError_t attribute(cudaDeviceAttr attribute, int* value) override {
+    switch (attribute) {
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+    case cudaDevAttrMaxRegistersPerBlock:
+      *value = 65536;
+      break;
+    case cudaDevAttrMaxThreadsPerBlock:
+    case cudaDevAttrMaxBlockDimX:
+      *value = 1024;
+      break;
+    default:
+      *value = 42;
+    }
     return cudaSuccess;
   }
   cudaError_t memoryInfo(size_t* free, size_t* total) override {
@@ -94,10 +106,45 @@ public:
     ++unloads;
     return cudaSuccess;
   }
-  cudaError_t function(DeviceModule, const char* name, DeviceFunction* function) override {
+  cudaError_t function(DeviceModule module, const char* name, DeviceFunction* function) override {
     std::lock_guard lock(mutex);
     names.push_back(std::make_unique<std::string>(name));
     *function = names.back().get();
+    if (originalRegisters != 0) {
+      size_t index = reinterpret_cast<size_t>(module);
+      const std::string ptx = index >= 1 && index <= loaded.size() && !loaded[index - 1].ptx.empty()
+                                  ? loaded[index - 1].ptx[0]
+                                  : std::string();
+      int registers = originalRegisters;
+      if (ptx.find("__ocelot_instrumentation") != std::string::npos) {
+        registers = instrumentedRegisters;
+        if (size_t cap = ptx.find(".maxnreg "); cap != std::string::npos)
+          registers = std::min(registers, std::atoi(ptx.c_str() + cap + 9));
+      }
+      functionRegisters[*function] = registers;
+    }
+    return cudaSuccess;
+  }
+  // Occupancy from registers alone (an sm_90 multiprocessor: 64 K registers in units of 256 per
+  // warp, 2048 threads, 32 CTAs), when a test sets originalRegisters.
+  cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override {
+    std::lock_guard lock(mutex);
+    auto it = functionRegisters.find(function);
+    if (it == functionRegisters.end())
+      return cudaErrorNotSupported;
+    *attributes = cudaFuncAttributes{};
+    attributes->numRegs = it->second;
+    return cudaSuccess;
+  }
+  cudaError_t maxActiveBlocks(int* blocks, DeviceFunction function, int blockSize, size_t,
+                              unsigned int) override {
+    std::lock_guard lock(mutex);
+    auto it = functionRegisters.find(function);
+    if (it == functionRegisters.end() || blockSize <= 0)
+      return cudaErrorNotSupported;
+    const int warps = (blockSize + 31) / 32;
+    const int perWarp = (it->second + 7) / 8 * 8 * 32;
+    *blocks = std::min({65536 / (perWarp * warps), 2048 / blockSize, 32});
     return cudaSuccess;
   }
   cudaError_t global(DeviceModule, const char* name, void** address, size_t* bytes) override {
@@ -166,9 +213,13 @@ public:
   std::vector<std::unique_ptr<std::string>> names;
   std::map<std::string, std::vector<char>> globals;
   std::atomic<int> activations{0}, resets{0}, unloads{0};
-  bool hostMemory = false;             ///< allocateHost/registerHost supported
-  std::atomic<int> hostAllocations{0}; ///< allocateHost calls
-  std::map<void*, size_t> registered;  ///< registerHost ranges (guarded by `mutex`)
+  /// Registers per thread of the application's kernels and of instrumented ones (lowered by a
+  /// `.maxnreg` in their module); 0: occupancy queries are not supported.
+  int originalRegisters = 0, instrumentedRegisters = 0;
+  std::map<DeviceFunction, int> functionRegisters; ///< guarded by `mutex`
+  bool hostMemory = false;                         ///< allocateHost/registerHost supported
+  std::atomic<int> hostAllocations{0};             ///< allocateHost calls
+  std::map<void*, size_t> registered;              ///< registerHost ranges (guarded by `mutex`)
 
 private:
   std::mutex allocationsMutex_;

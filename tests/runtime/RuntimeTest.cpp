@@ -599,8 +599,10 @@ TEST(RuntimeWithTwoDevices, EachDeviceHasItsOwnFunctionsAndResets) {
   // An impossible configuration is refused by the launch path with the device's limits.
   EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(0), args, 0, nullptr),
             cudaErrorInvalidValue);
-  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(43), args, 0, nullptr),
-            cudaErrorInvalidValue); // the fake device's limits are all 42
+  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(1025), args, 0, nullptr),
+            cudaErrorInvalidValue); // over the fake device's 1024 threads per block
+  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(1, 43), args, 0, nullptr),
+            cudaErrorInvalidValue); // its other limits are 42
   EXPECT_EQ(
       runtime.launchKernel(static_cast<const void*>(nullptr), dim3(1), dim3(1), args, 0, nullptr),
       cudaErrorInvalidDeviceFunction);
