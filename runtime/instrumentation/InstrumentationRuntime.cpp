@@ -412,6 +412,15 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
     for (const auto& [name, cap] : caps)
       costKey += "|" + name + "=" + std::to_string(cap);
     recordBuildCost(costKey, *catalog, *module, *pending);
+    if (!module->ok() && caps.contains(info.kernelName)) {
+      // The capped build failed where the uncapped one (or the one without this cap) did not:
+      // forget the cap and go on without it.
+      logOnce("module/" + costKey,
+              "instrumentation: " + module->error() + "; running without the register cap");
+      occupancy_.dropCap(key, info.kernelName);
+      module = modules_.get(*catalog, site.registration.id, site.ordinal, slots,
+                            occupancy_.caps(key), device, addresses);
+    }
     if (!module->ok()) {
       logOnce("module/" + costKey,
               "instrumentation: " + module->error() + "; running the original code");

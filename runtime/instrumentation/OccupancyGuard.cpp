@@ -72,4 +72,10 @@ bool OccupancyGuard::check(const std::string& moduleKey, const std::string& kern
   return true;
 }
 
+void OccupancyGuard::dropCap(const std::string& moduleKey, const std::string& kernel) {
+  std::lock_guard lock(mutex_);
+  if (auto it = caps_.find(moduleKey); it != caps_.end())
+    it->second.erase(kernel);
+}
+
 } // namespace ocelot::runtime::instrumentation

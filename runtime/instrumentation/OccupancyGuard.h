@@ -42,6 +42,9 @@ public:
              DeviceFunction original, DeviceFunction instrumented, const LaunchParams& params,
              std::string* why);
 
+  /// Forgets the cap of `kernel` (its capped module could not be built); the kernel stays checked.
+  void dropCap(const std::string& moduleKey, const std::string& kernel);
+
 private:
   mutable std::mutex mutex_;
   std::unordered_map<std::string, RegisterCaps> caps_;

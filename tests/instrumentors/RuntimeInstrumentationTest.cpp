@@ -280,6 +280,27 @@ TEST_F(InstrumentedRuntime, RegisterPressureThatCostsOccupancyGetsACap) {
   EXPECT_EQ(device.loaded.size(), 3u);
 }
 
+// A capped module the device refuses: the kernel runs instrumented without the cap, and the
+// refused build is not tried again.
+TEST_F(InstrumentedRuntime, ARefusedCapFallsBackToTheUncappedModule) {
+  device.originalRegisters = 32;
+  device.instrumentedRegisters = 48;
+  device.refuseCappedModules = true;
+  framework().add("bbcount", {});
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(4), dim3(256), args, 0, nullptr),
+              cudaSuccess);
+    framework().flush();
+    auto profile = framework().profiles().latest();
+    ASSERT_NE(profile, nullptr);
+    EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  }
+  EXPECT_EQ(device.loaded.size(), 2u);      // the application's and the uncapped one
+  EXPECT_EQ(device.loadAttempts.load(), 3); // and one refused
+}
+
 // Without a loss of occupancy (or without occupancy queries) there is no cap and no rebuild.
 TEST_F(InstrumentedRuntime, NoCapWhenOccupancyIsKept) {
   device.originalRegisters = 20;

@@ -29,6 +29,8 @@ public:
 
   fatbin::ComputeCapability capability{9, 0};
   bool refuseOcelotModules = false;
+  bool refuseCappedModules = false; ///< refuse modules with `.maxnreg`
+  std::atomic<int> loadAttempts{0};
   cudaError_t launchResult = cudaSuccess;
 
   std::string name() const override { return "fake device"; }
@@ -94,6 +96,12 @@ public:
   cudaError_t loadModule(const ModuleImage& image, DeviceModule* module,
                          std::string* log) override {
     std::lock_guard lock(mutex);
+    ++loadAttempts;
+    if (refuseCappedModules && !image.ptx.empty() &&
+        image.ptx[0].find(".maxnreg") != std::string::npos) {
+      *log = "fake JIT error: .maxnreg";
+      return cudaErrorInvalidPtx;
+    }
     if (refuseOcelotModules && image.form != ModuleImage::Form::Original) {
       *log = "fake JIT error";
       return cudaErrorInvalidPtx;
