@@ -23,7 +23,8 @@ struct BlockCounter {
 };
 
 struct PlacementOptions {
-  /// Derive counts of blocks that straight-line control flow ties to another block.
+  /// Derive counts of blocks that run exactly as often as another block (straight-line chains and
+  /// control equivalence).
   bool derive = true;
   /// Register counters the function may use (0: none). Only valid where every thread that starts
   /// the function leaves it through a ret or exit of the function itself (kernels whose callees
@@ -39,6 +40,10 @@ struct CounterPlacement {
 /// Decides how to count each block of `function`:
 ///  * a block B whose only predecessor P has B as its only successor and makes no call (a call
 ///    may never return: `exit` in a callee) runs exactly as often as P: derived;
+///  * so does a block B that post-dominates, within one iteration of their common innermost loop
+///    (or within the function), a block A that dominates it (control equivalence: the header,
+///    the join after an if/else and the latch of a loop all run once per iteration); not in
+///    regions that make calls, nor in irreducible functions;
 ///  * of the remaining blocks, those in loops, innermost first, get register counters (up to
 ///    maxRegisters): one `add` per entry instead of a warp vote and an atomic;
 ///  * everything else is counted at its entry with one atomic per warp.

@@ -33,7 +33,8 @@ public:
     /// gets no counter buffer); its count is then 0 and means nothing.
     bool counted = true;
     /// True when the count was not measured at the block but copied from a block that executes
-    /// exactly as often (dominates it, is post-dominated by it, in the same loop).
+    /// exactly as often (one that dominates it and that it post-dominates within one iteration of
+    /// their common innermost loop).
     bool derived = false;
     /// True when the block was counted in 32-bit per-thread registers (PerWarp mode, blocks in
     /// loops) and the launch ran long enough (2^32 cycles, about 2 s) for one thread to enter it

@@ -52,8 +52,8 @@ TEST(BasicBlockCounter, PerThreadMatrixHasNoAtomicsAndAssembles) {
       << out.ptx;
   EXPECT_EQ(occurrences(out.ptx, "atom."), 0u);
   EXPECT_EQ(occurrences(out.ptx, "red."), 0u);
-  // One load-add-store per block (3 blocks).
-  EXPECT_EQ(occurrences(out.ptx, "st.global.u64"), 3u) << out.ptx;
+  // One load-add-store per counted block: B0 and LOOP (DONE runs once per thread, as B0).
+  EXPECT_EQ(occurrences(out.ptx, "st.global.u64"), 2u) << out.ptx;
   EXPECT_EQ(out.kernels.count("loop"), 1u);
   expectAssembles(out.ptx);
 }
@@ -99,7 +99,8 @@ TEST(BasicBlockCounter, PerWarpUsesActivemaskPopcAndRegistersInLoops) {
   ASSERT_EQ(kernel.rows.size(), 3u);
   EXPECT_EQ(kernel.rows[0].kind, CounterKind::Atomic);
   EXPECT_EQ(kernel.rows[1].kind, CounterKind::Register); // the loop body: a register, flushed
-  EXPECT_EQ(kernel.rows[2].kind, CounterKind::Atomic);
+  EXPECT_EQ(kernel.rows[2].kind, CounterKind::Derived);  // DONE: once per thread, as B0
+  EXPECT_EQ(kernel.rows[2].sourceRow, kernel.rows[0].index + state.functionRowCount());
   EXPECT_EQ(kernel.registerCounters, 1u);
   expectAssembles(out.ptx);
 }
