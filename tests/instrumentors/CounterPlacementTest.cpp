@@ -124,9 +124,7 @@ OUT:
   EXPECT_EQ(b[3].source, 0u);
 }
 
-// An if/else: the join runs as often as the block before the branch; the arms do not.
-TEST(CounterPlacement, TheJoinOfAnIfElseIsDerived) {
-  Placed p = place(R"(
+const char* const kIfElse = R"(
   ld.param.u32 %r1, [n];
   setp.eq.s32 %p1, %r1, 0;
   @%p1 bra ELSE;
@@ -136,7 +134,11 @@ ELSE:
   add.s32 %r2, %r1, 2;
 JOIN:
   ret;
-)");
+)";
+
+// An if/else: the join runs as often as the block before the branch; the arms do not.
+TEST(CounterPlacement, TheJoinOfAnIfElseIsDerived) {
+  Placed p = place(kIfElse);
   const auto& b = p.placement.blocks;
   ASSERT_EQ(b.size(), 4u);
   EXPECT_EQ(b[0].kind, CounterKind::Atomic);
@@ -145,18 +147,7 @@ JOIN:
   EXPECT_EQ(b[3].kind, CounterKind::Derived);
   EXPECT_EQ(b[3].source, 0u);
   // derive=off: every block is counted.
-  Placed off = place(R"(
-  ld.param.u32 %r1, [n];
-  setp.eq.s32 %p1, %r1, 0;
-  @%p1 bra ELSE;
-  add.s32 %r2, %r1, 1;
-  bra.uni JOIN;
-ELSE:
-  add.s32 %r2, %r1, 2;
-JOIN:
-  ret;
-)",
-                     PlacementOptions{false, 32});
+  Placed off = place(kIfElse, PlacementOptions{false, 32});
   EXPECT_EQ(off.placement.blocks[3].kind, CounterKind::Atomic);
 }
 

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace ocelot::test {
@@ -42,6 +43,13 @@ LaunchInfo launchOf(const std::string& kernel, Dim3 grid, Dim3 block) {
   return info;
 }
 
+/// A counter buffer of `bytes` holding `words` (what the device would have copied back).
+std::vector<std::byte> bufferOf(const std::vector<uint64_t>& words, size_t bytes) {
+  std::vector<std::byte> buffer(bytes);
+  std::memcpy(buffer.data(), words.data(), std::min(bytes, words.size() * sizeof(uint64_t)));
+  return buffer;
+}
+
 TEST(BasicBlockCounter, PerThreadMatrixHasNoAtomicsAndAssembles) {
   std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
   auto out = instrumentWith(kLoopKernel, "bbcount-thread", &keep);
@@ -67,8 +75,7 @@ TEST(BasicBlockCounter, PerThreadFinalizeSumsColumnsAndCountsInstructions) {
   BufferRequest request = counter.initialize(*out.states[0], launch);
   ASSERT_EQ(request.bytes, 3u * 4u * 8u); // rows x threads x 8
   std::vector<uint64_t> matrix = {1, 1, 1, 1, /* loop */ 5, 5, 0, 5, /* done */ 1, 1, 1, 1};
-  std::vector<std::byte> buffer(request.bytes);
-  std::memcpy(buffer.data(), matrix.data(), request.bytes);
+  std::vector<std::byte> buffer = bufferOf(matrix, request.bytes);
   auto result = counter.finalize(*out.states[0], launch, DeviceFacts{132, 0, 90}, buffer);
   const auto* counts = dynamic_cast<const BasicBlockCounts*>(result.get());
   ASSERT_NE(counts, nullptr);
@@ -124,8 +131,7 @@ TEST(BasicBlockCounter, LongLaunchesFlagRegisterCountsThatMayHaveWrapped) {
   LaunchInfo launch = launchOf("loop", {1, 1, 1}, {32, 1, 1});
   BufferRequest request = keep[0]->initialize(*out.states[0], launch);
   std::vector<uint64_t> rows = {32, 320, 32};
-  std::vector<std::byte> buffer(request.bytes);
-  std::memcpy(buffer.data(), rows.data(), request.bytes);
+  std::vector<std::byte> buffer = bufferOf(rows, request.bytes);
   auto finalized = [&](double ms, int clockKHz) {
     DeviceFacts facts{132, clockKHz, 90, ms};
     auto result = keep[0]->finalize(*out.states[0], launch, facts, buffer);
@@ -181,8 +187,7 @@ TEST(BasicBlockCounter, PerWarpFinalizeSumsStripes) {
   BufferRequest request = keep[0]->initialize(*out.states[0], launch);
   ASSERT_EQ(request.bytes, 3u * 2u * 8u); // rows x stripes x 8
   std::vector<uint64_t> stripes = {64, 64, 640, 640, 64, 64};
-  std::vector<std::byte> buffer(request.bytes);
-  std::memcpy(buffer.data(), stripes.data(), request.bytes);
+  std::vector<std::byte> buffer = bufferOf(stripes, request.bytes);
   auto result = keep[0]->finalize(*out.states[0], launch, DeviceFacts{}, buffer);
   const auto* counts = dynamic_cast<const BasicBlockCounts*>(result.get());
   ASSERT_NE(counts, nullptr);
