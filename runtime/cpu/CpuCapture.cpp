@@ -17,15 +17,13 @@ bool CpuDevice::capturing(StreamQueue& queue) {
 }
 
 cudaError_t CpuDevice::captureNode(StreamQueue& queue, const cudaGraphNodeParams& params,
-                                   bool* captured, GraphNode** node) {
-  *captured = false;
+                                   GraphNode** node) {
   if (!captures_.active())
     return cudaSuccess;
   std::lock_guard lock(graphMutex_);
   CaptureStream* capture = captures_.find(&queue);
   if (capture == nullptr)
     return cudaSuccess;
-  *captured = true;
   if (capture->session->invalidated)
     return cudaErrorStreamCaptureInvalidated;
   Graph& graph = *capture->session->graph;

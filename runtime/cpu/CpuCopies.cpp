@@ -96,10 +96,9 @@ cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes,
   if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
     return error;
   if (capturing(*queue)) {
-    bool captured = false;
     if (!async)
       return refuseDuringCapture(*queue);
-    return captureNode(*queue, copyNode(destination, source, bytes), &captured);
+    return captureNode(*queue, copyNode(destination, source, bytes));
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
     return error;
@@ -133,10 +132,9 @@ cudaError_t CpuDevice::fill(void* destination, unsigned char value, size_t bytes
   if (bytes != 0 && !memory_->accessible(reinterpret_cast<uintptr_t>(destination), bytes))
     return cudaErrorInvalidValue;
   if (capturing(*queue)) {
-    bool captured = false;
     if (!async)
       return refuseDuringCapture(*queue);
-    return captureNode(*queue, fillNode(destination, 0, value, bytes, 1), &captured);
+    return captureNode(*queue, fillNode(destination, 0, value, bytes, 1));
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
     return error;
@@ -160,7 +158,6 @@ cudaError_t CpuDevice::copy3D(const CopyRegion& region, cudaStream_t stream, boo
       return cudaErrorInvalidResourceHandle;
   }
   if (capturing(*queue)) {
-    bool captured = false;
     if (!async)
       return refuseDuringCapture(*queue);
     cudaGraphNodeParams params = {};
@@ -168,7 +165,7 @@ cudaError_t CpuDevice::copy3D(const CopyRegion& region, cudaStream_t stream, boo
     if (cudaError_t error = copyParamsOf(region, *this, &params.memcpy.copyParams);
         error != cudaSuccess)
       return error;
-    return captureNode(*queue, params, &captured);
+    return captureNode(*queue, params);
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
     return error;
@@ -191,10 +188,9 @@ cudaError_t CpuDevice::fill2D(void* destination, size_t pitch, unsigned char val
   if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
     return error;
   if (capturing(*queue)) {
-    bool captured = false;
     if (!async)
       return refuseDuringCapture(*queue);
-    return captureNode(*queue, fillNode(destination, pitch, value, width, height), &captured);
+    return captureNode(*queue, fillNode(destination, pitch, value, width, height));
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
     return error;

@@ -1008,9 +1008,8 @@ cudaError_t CpuDevice::launch(const LaunchParams& params) {
     node.kernel.blockDim = params.block;
     node.kernel.sharedMemBytes = static_cast<unsigned int>(params.sharedMem);
     node.kernel.kernelParams = params.args;
-    bool captured = false;
     GraphNode* added = nullptr;
-    if (cudaError_t error = captureNode(*queue, node, &captured, &added); error != cudaSuccess)
+    if (cudaError_t error = captureNode(*queue, node, &added); error != cudaSuccess)
       return error;
     // The launch's attributes become the node's.
     std::lock_guard graphLock(graphMutex_);

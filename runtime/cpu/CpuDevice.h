@@ -381,9 +381,9 @@ private:
   void releaseUserObjects(const Graph& graph);
   void releaseUserObject(cudaUserObject_t object, unsigned int count);
   /// Stream capture: when `queue` is being captured, adds a node made from `params` after the
-  /// stream's current dependencies and sets *captured; otherwise leaves everything alone. Fails
-  /// with cudaErrorStreamCaptureInvalidated once the sequence is invalidated.
-  cudaError_t captureNode(StreamQueue& queue, const cudaGraphNodeParams& params, bool* captured,
+  /// stream's current dependencies (and returns it in *node); otherwise leaves everything alone.
+  /// Fails with cudaErrorStreamCaptureInvalidated once the sequence is invalidated.
+  cudaError_t captureNode(StreamQueue& queue, const cudaGraphNodeParams& params,
                           GraphNode** node = nullptr);
   /// Whether `queue` is being captured (or takes part in a capture).
   bool capturing(StreamQueue& queue);

@@ -821,8 +821,7 @@ cudaError_t CpuDevice::launchGraph(cudaGraphExec_t execHandle, cudaStream_t stre
     cudaGraphNodeParams params = {};
     params.type = cudaGraphNodeTypeGraph;
     params.graph.graph = copy->handle();
-    bool captured = false;
-    cudaError_t error = captureNode(*queue, params, &captured);
+    cudaError_t error = captureNode(*queue, params);
     graphs_.destroy(copy);
     return error;
   }

@@ -49,9 +49,8 @@ cudaError_t CpuDevice::allocateAsync(void** pointer, size_t bytes, cudaMemPool_t
     params.alloc.poolProps.allocType = cudaMemAllocationTypePinned;
     params.alloc.poolProps.location = {cudaMemLocationTypeDevice, 0};
     params.alloc.bytesize = bytes;
-    bool captured = false;
     GraphNode* node = nullptr;
-    if (cudaError_t error = captureNode(*queue, params, &captured, &node); error != cudaSuccess)
+    if (cudaError_t error = captureNode(*queue, params, &node); error != cudaSuccess)
       return error;
     std::lock_guard graphLock(graphMutex_);
     *pointer = node != nullptr ? node->params.alloc.dptr : nullptr;
@@ -95,8 +94,7 @@ cudaError_t CpuDevice::freeAsync(void* pointer, cudaStream_t stream) {
     cudaGraphNodeParams params = {};
     params.type = cudaGraphNodeTypeMemFree;
     params.free.dptr = pointer;
-    bool captured = false;
-    return captureNode(*queue, params, &captured);
+    return captureNode(*queue, params);
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
     return error;

@@ -286,8 +286,7 @@ cudaError_t CpuDevice::launchHostFunction(cudaStream_t stream, cudaHostFn_t host
     params.type = cudaGraphNodeTypeHost;
     params.host.fn = hostFunction;
     params.host.userData = userData;
-    bool captured = false;
-    return captureNode(*queue, params, &captured);
+    return captureNode(*queue, params);
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
     return error;
@@ -349,8 +348,7 @@ cudaError_t CpuDevice::recordEventWithFlags(cudaEvent_t event, cudaStream_t stre
       cudaGraphNodeParams params = {};
       params.type = cudaGraphNodeTypeEventRecord;
       params.eventRecord.event = event;
-      bool captured = false;
-      return captureNode(*queue, params, &captured);
+      return captureNode(*queue, params);
     }
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
@@ -415,8 +413,7 @@ cudaError_t CpuDevice::waitEvent(cudaStream_t stream, cudaEvent_t event, unsigne
       cudaGraphNodeParams params = {};
       params.type = cudaGraphNodeTypeWaitEvent;
       params.eventWait.event = event;
-      bool captured = false;
-      return captureNode(*queue, params, &captured);
+      return captureNode(*queue, params);
     }
   }
   if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
