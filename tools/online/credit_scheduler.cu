@@ -1,7 +1,7 @@
 // The paper's Experiment 4 (seeds/004): an online credit-based scheduler that gives two workloads
 // of different size an equal share of GPU time, using only what Ocelot's profiles tell it.
 //
-//   build: nvcc -cudart shared -std=c++20 -I<ocelot source or include/Ocelot> credit_scheduler.cu
+//   build: nvcc -cudart shared -std=c++20 -I<ocelot source> credit_scheduler.cu
 //          -L<dir of Ocelot's libcudart.so.13> -lcudart
 //   run:   LD_LIBRARY_PATH=<that dir> ./credit_scheduler [--small] [--period-ms P] [--window-ms W]
 //          [--windows U,S] [--tolerance T] [--tsv FILE]      (OCELOT_DEVICE=cpu without a GPU)
@@ -22,6 +22,8 @@
 // the windows are within the tolerance of 50% (and B dominated phase 1), 1 otherwise.
 
 #include "ocelot/ocelot.h"
+#include "tools/online/CudaCheck.h"
+#include "tools/online/TiledMultiply.cuh"
 
 #include <algorithm>
 #include <chrono>
@@ -35,36 +37,14 @@
 #include <thread>
 #include <vector>
 
-namespace {
-
-constexpr int kTile = 16;
-
-__device__ void multiply(const float* a, const float* b, float* c, int n) {
-  __shared__ float as[kTile][kTile], bs[kTile][kTile];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * kTile + ty, col = blockIdx.x * kTile + tx;
-  float acc = 0;
-  for (int t = 0; t < (n + kTile - 1) / kTile; ++t) {
-    as[ty][tx] = row < n && t * kTile + tx < n ? a[size_t(row) * n + t * kTile + tx] : 0.0f;
-    bs[ty][tx] = col < n && t * kTile + ty < n ? b[size_t(t * kTile + ty) * n + col] : 0.0f;
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < kTile; ++k)
-      acc += as[ty][k] * bs[k][tx];
-    __syncthreads();
-  }
-  if (row < n && col < n)
-    c[size_t(row) * n + col] = acc;
-}
-
-} // namespace
+using ocelot::online::kTile;
 
 // One kernel per workload, so that a profile names its workload.
 __global__ void workload_a(const float* a, const float* b, float* c, int n) {
-  multiply(a, b, c, n);
+  ocelot::online::multiplyTiled(a, b, c, n);
 }
 __global__ void workload_b(const float* a, const float* b, float* c, int n) {
-  multiply(a, b, c, n);
+  ocelot::online::multiplyTiled(a, b, c, n);
 }
 
 __global__ void fill_matrix(float* p, size_t n, float value) {
@@ -77,12 +57,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void check(cudaError_t e, const char* what, int line) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + " (line " +
-                             std::to_string(line) + ")");
-}
-#define CHECK(call) check((call), #call, __LINE__)
 
 struct Options {
   bool small = false;

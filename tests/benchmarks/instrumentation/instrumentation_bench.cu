@@ -15,6 +15,8 @@
 // fast number. Speed bars are printed (ok/missed) but do not change the exit status.
 
 #include "ocelot/ocelot.h"
+#include "tools/online/CudaCheck.h"
+#include "tools/online/TiledMultiply.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -32,13 +34,6 @@
 #include <vector>
 
 namespace {
-
-void check(cudaError_t e, const char* what, int line) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + " (line " +
-                             std::to_string(line) + ")");
-}
-#define CHECK(call) check((call), #call, __LINE__)
 
 // Deterministic data without a host loop over gigabytes: a hash of the index.
 __host__ __device__ inline uint32_t mix(uint32_t x) {
@@ -242,23 +237,9 @@ __global__ void reduce_sum(const uint32_t* in, size_t n, unsigned long long* par
 }
 
 // Tiled matrix multiply (16 x 16 tiles in shared memory).
-constexpr int kTile = 16;
+using ocelot::online::kTile;
 __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
-  __shared__ float as[kTile][kTile], bs[kTile][kTile];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * kTile + ty, col = blockIdx.x * kTile + tx;
-  float acc = 0;
-  for (int t = 0; t < (n + kTile - 1) / kTile; ++t) {
-    as[ty][tx] = row < n && t * kTile + tx < n ? a[size_t(row) * n + t * kTile + tx] : 0.0f;
-    bs[ty][tx] = col < n && t * kTile + ty < n ? b[size_t(t * kTile + ty) * n + col] : 0.0f;
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < kTile; ++k)
-      acc += as[ty][k] * bs[k][tx];
-    __syncthreads();
-  }
-  if (row < n && col < n)
-    c[size_t(row) * n + col] = acc;
+  ocelot::online::multiplyTiled(a, b, c, n);
 }
 
 // Memory-bound streaming (STREAM triad).
