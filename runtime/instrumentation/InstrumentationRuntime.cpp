@@ -406,26 +406,14 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
   for (int attempt = 0; attempt < 2; ++attempt) {
     RegisterCaps caps = occupancy_.caps(key);
-    module =
-        modules_.get(*catalog, site.registration.id, site.ordinal, slots, caps, device, addresses);
-    std::string costKey = key;
-    for (const auto& [name, cap] : caps)
-      costKey += "|" + name + "=" + std::to_string(cap);
-    recordBuildCost(costKey, *catalog, *module, *pending);
+    module = moduleFor(*catalog, site, slots, caps, addresses, *pending);
     if (!module->ok() && caps.contains(info.kernelName)) {
-      // The capped build failed where the uncapped one (or the one without this cap) did not:
-      // forget the cap and go on without it.
-      logOnce("module/" + costKey,
-              "instrumentation: " + module->error() + "; running without the register cap");
+      // The capped build failed where the one without this cap did not: forget the cap.
       occupancy_.dropCap(key, info.kernelName);
-      module = modules_.get(*catalog, site.registration.id, site.ordinal, slots,
-                            occupancy_.caps(key), device, addresses);
+      module = moduleFor(*catalog, site, slots, occupancy_.caps(key), addresses, *pending);
     }
-    if (!module->ok()) {
-      logOnce("module/" + costKey,
-              "instrumentation: " + module->error() + "; running the original code");
+    if (!module->ok())
       return runOriginal(site, std::move(pending), module->error(), true);
-    }
     if (!module->instrumented(info.kernelName, &why)) {
       logOnce("kernel/" + key + "/" + info.kernelName,
               "instrumentation: " + info.demangledName + ": " + why);
@@ -514,20 +502,33 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   return cudaSuccess;
 }
 
-void InstrumentationRuntime::recordBuildCost(const std::string& key, const CatalogEntry& catalog,
-                                             const LoadedInstrumentation& module,
-                                             const PendingLaunch& pending) {
-  std::lock_guard lock(costsMutex_);
-  if (!costed_.insert(key).second)
-    return;
-  BuildCost cost{catalog.label, "", module.timings(), module.jitMs(), module.ok()};
+std::shared_ptr<LoadedInstrumentation>
+InstrumentationRuntime::moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
+                                  const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
+                                  const InstrumentedModuleCache::AddressOf& addresses,
+                                  const PendingLaunch& pending) {
+  bool built = false;
+  auto module = modules_.get(catalog, site.registration.id, site.ordinal, slots, caps, site.device,
+                             addresses, &built);
+  if (!built)
+    return module;
+  // What building it cost (once per module), for buildCosts() and the log.
+  BuildCost cost{catalog.label, "", module->timings(), module->jitMs(), module->ok()};
   for (const auto& d : pending.instrumentors)
     cost.instrumentors += (cost.instrumentors.empty() ? "" : ",") + d;
-  costs_.push_back(cost);
-  if (module.ok())
+  {
+    std::lock_guard lock(costsMutex_);
+    costs_.push_back(cost);
+  }
+  if (module->ok())
     logger_.info("instrumentation: " + catalog.label + " instrumented for " + cost.instrumentors +
                  " in " + std::to_string(cost.timings.totalMs()) + " ms, JIT " +
                  std::to_string(cost.jitMs) + " ms");
+  else
+    logger_.warn("instrumentation: " + module->error() +
+                 (caps.contains(site.kernelName) ? "; running without the register cap"
+                                                 : "; running the original code"));
+  return module;
 }
 
 void InstrumentationRuntime::mirrorAttributes(Device& device, const LaunchParams& params,

@@ -120,9 +120,12 @@ private:
   void complete(std::unique_ptr<PendingLaunch> pending);
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);
-  /// Records (once per module key) what building `module` cost, for costs() and the log.
-  void recordBuildCost(const std::string& key, const CatalogEntry& catalog,
-                       const LoadedInstrumentation& module, const PendingLaunch& pending);
+  /// The instrumented module for `slots` and `caps`, built at the first call that needs it; that
+  /// call records what the build cost (buildCosts(), the log) or logs why it failed.
+  std::shared_ptr<LoadedInstrumentation>
+  moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
+            const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
+            const InstrumentedModuleCache::AddressOf& addresses, const PendingLaunch& pending);
 
   const Logger& logger_;
   instrumentors::InstrumentorRegistry registry_;
@@ -159,7 +162,6 @@ private:
 
   mutable std::mutex costsMutex_;
   std::vector<BuildCost> costs_;
-  std::set<std::string> costed_;
 };
 
 } // namespace ocelot::runtime::instrumentation

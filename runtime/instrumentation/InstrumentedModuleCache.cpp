@@ -59,7 +59,7 @@ std::string InstrumentedModuleCache::key(uint64_t registration, int ordinal,
 std::shared_ptr<LoadedInstrumentation>
 InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration, int ordinal,
                              const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
-                             Device& device, const AddressOf& addresses) {
+                             Device& device, const AddressOf& addresses, bool* built) {
   std::string fullKey = key(registration, ordinal, slots);
   for (const auto& [kernel, cap] : caps)
     fullKey += "|" + kernel + ".maxnreg=" + std::to_string(cap);
@@ -75,6 +75,8 @@ InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration,
     slot = entry;
   }
   std::lock_guard building(slot->building);
+  if (built != nullptr)
+    *built = !slot->module;
   if (!slot->module) {
     auto module = std::make_shared<LoadedInstrumentation>();
     build(catalog, slots, caps, device, addresses, *module);

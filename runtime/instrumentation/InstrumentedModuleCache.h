@@ -70,7 +70,7 @@ public:
   std::shared_ptr<LoadedInstrumentation> get(const CatalogEntry& catalog, uint64_t registration,
                                              int ordinal, const std::vector<SlotChoice>& slots,
                                              const RegisterCaps& caps, Device& device,
-                                             const AddressOf& addresses);
+                                             const AddressOf& addresses, bool* built = nullptr);
   /// Forgets (does not unload: the device reset destroyed them) the modules of a device.
   void forgetDevice(int ordinal);
   /// Unloads and forgets the modules of an unregistered fatbinary.
