@@ -29,8 +29,8 @@ constexpr uint32_t kNoIndex = UINT32_MAX;
 
 /// Post-dominance inside one region of a function: the blocks of a loop, where a back edge to the
 /// loop's header or an edge out of the loop ends an iteration, or the whole function, where the
-/// exit ends it. Built with the iterative algorithm of Cooper, Harvey and Kennedy on the reversed
-/// region graph, rooted at a sink that stands for the end of an iteration.
+/// exit ends it: dominators of the reversed region graph (passes::immediateDominators), rooted at
+/// a sink that stands for the end of an iteration.
 class RegionPostDominators {
 public:
   RegionPostDominators(const passes::ControlFlowGraph& cfg, const std::vector<Node>& nodes,
@@ -69,38 +69,11 @@ public:
         stack.pop_back();
       }
     }
-    postNumber_.assign(m + 1, kNoIndex);
-    for (uint32_t i = 0; i < order.size(); ++i)
-      postNumber_[order[i]] = i;
-    idom_.assign(m + 1, kNoIndex);
-    idom_[sink_] = sink_;
-    auto intersect = [&](uint32_t a, uint32_t b) {
-      while (a != b) {
-        while (postNumber_[a] < postNumber_[b])
-          a = idom_[a];
-        while (postNumber_[b] < postNumber_[a])
-          b = idom_[b];
-      }
-      return a;
-    };
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        uint32_t node = *it;
-        if (node == sink_)
-          continue;
-        uint32_t chosen = kNoIndex;
-        for (uint32_t s : successors[node]) {
-          if (idom_[s] == kNoIndex)
-            continue;
-          chosen = chosen == kNoIndex ? s : intersect(s, chosen);
-        }
-        if (chosen != idom_[node]) {
-          idom_[node] = chosen;
-          changed = true;
-        }
-      }
-    }
+    std::vector<uint32_t> reversePostOrder(order.rbegin(), order.rend());
+    idom_ = passes::immediateDominators(m + 1, reversePostOrder, [&](uint32_t x, auto&& fn) {
+      for (uint32_t s : successors[x])
+        fn(s);
+    });
   }
 
   /// Whether every path from `a` to the end of its iteration passes `b` (both in the region).
@@ -117,7 +90,6 @@ public:
 private:
   uint32_t sink_ = 0;
   std::vector<uint32_t> index_;
-  std::vector<uint32_t> postNumber_;
   std::vector<uint32_t> idom_;
 };
 

@@ -92,37 +92,7 @@ DominatorTree::DominatorTree(const ControlFlowGraph& cfg, Direction direction)
     order.assign(postOrder.rbegin(), postOrder.rend());
   }
 
-  std::vector<uint32_t> rpoIndex(n, UINT32_MAX);
-  for (uint32_t i = 0; i < order.size(); ++i)
-    rpoIndex[order[i]] = i;
-
-  idom_.assign(n, kNone);
-  idom_[root_] = root_;
-  auto intersect = [&](Node a, Node b) {
-    while (a != b) {
-      while (rpoIndex[a] > rpoIndex[b])
-        a = idom_[a];
-      while (rpoIndex[b] > rpoIndex[a])
-        b = idom_[b];
-    }
-    return a;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = 1; i < order.size(); ++i) {
-      Node x = order[i];
-      Node chosen = kNone;
-      forEachBackward(x, [&](Node p) {
-        if (rpoIndex[p] == UINT32_MAX || idom_[p] == kNone)
-          return;
-        chosen = chosen == kNone ? p : intersect(p, chosen);
-      });
-      if (chosen != idom_[x]) {
-        idom_[x] = chosen;
-        changed = true;
-      }
-    }
-  }
+  idom_ = immediateDominators(n, order, forEachBackward);
 
   // Children lists, depths and DFS intervals for O(1) dominance queries.
   childStart_.assign(n + 1, 0);

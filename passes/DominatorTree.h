@@ -2,10 +2,52 @@
 
 #include "passes/ControlFlowGraph.h"
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
 namespace ocelot::passes {
+
+/// Immediate dominators by the iterative algorithm of Cooper, Harvey and Kennedy, on any graph of
+/// `n` nodes: `order` is a reverse post-order from its first node (the root) in the direction of
+/// the tree, and `forEachPredecessor(x, fn)` calls fn(p) for each p with an edge p -> x in that
+/// direction. Nodes outside `order` get UINT32_MAX; the root is its own immediate dominator.
+template <class ForEachPredecessor>
+std::vector<uint32_t> immediateDominators(size_t n, const std::vector<uint32_t>& order,
+                                          ForEachPredecessor&& forEachPredecessor) {
+  constexpr uint32_t kNoNode = UINT32_MAX;
+  std::vector<uint32_t> index(n, kNoNode), idom(n, kNoNode);
+  for (uint32_t i = 0; i < order.size(); ++i)
+    index[order[i]] = i;
+  if (order.empty())
+    return idom;
+  idom[order.front()] = order.front();
+  auto intersect = [&](uint32_t a, uint32_t b) {
+    while (a != b) {
+      while (index[a] > index[b])
+        a = idom[a];
+      while (index[b] > index[a])
+        b = idom[b];
+    }
+    return a;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 1; i < order.size(); ++i) {
+      uint32_t x = order[i], chosen = kNoNode;
+      forEachPredecessor(x, [&](uint32_t p) {
+        if (index[p] == kNoNode || idom[p] == kNoNode)
+          return;
+        chosen = chosen == kNoNode ? p : intersect(p, chosen);
+      });
+      if (chosen != idom[x]) {
+        idom[x] = chosen;
+        changed = true;
+      }
+    }
+  }
+  return idom;
+}
 
 /// The dominator tree (or post-dominator tree) of a control-flow graph, by the iterative algorithm
 /// of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance Algorithm", 2001) over reverse
