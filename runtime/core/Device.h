@@ -1,6 +1,7 @@
 #pragma once
 
 #include "runtime/core/CopyRegion.h"
+#include "runtime/core/LaunchParams.h"
 #include "runtime/core/ModuleImage.h"
 #include "runtime/fatbin/Selection.h"
 
@@ -15,25 +16,40 @@
 
 namespace ocelot::runtime {
 
-/// A module a device loaded, and the kernels and globals in it. Opaque to the runtime; each device
-/// implementation gives them its own meaning (a CUmodule / CUfunction for the NVIDIA driver).
-using DeviceModule = void*;
-using DeviceFunction = void*;
+class Arrays;
+class Copies;
+class Events;
+class ExternalResources;
+class Functions;
+class Graphs;
+class HostMemory;
+class Ipc;
+class Libraries;
+class ManagedMemory;
+class MemoryPools;
+class Peers;
+class Streams;
+class Textures;
 
-/// One kernel launch, after the runtime resolved the kernel and the stream.
-struct LaunchParams {
-  DeviceFunction function = nullptr;
-  dim3 grid;
-  dim3 block;
-  size_t sharedMem = 0;
-  cudaStream_t stream = nullptr; ///< 0 / cudaStreamLegacy / cudaStreamPerThread / a created one
-  void** args = nullptr;         ///< one pointer per kernel parameter
-  /// cudaLaunchKernelExC's launch attributes (cluster dimensions, priority, programmatic stream
-  /// serialization, cooperative, ...), validated by the runtime; null for a plain launch.
-  const cudaLaunchAttribute* attributes = nullptr;
-  unsigned int attributeCount = 0;
-  /// cudaLaunchCooperativeKernel: every block must be resident at once (grid.sync()).
-  bool cooperative = false;
+/// The feature areas of a device: each makes and owns the objects of one kind (streams, events,
+/// graphs, ...) or answers one family of calls. The device creates them; an area it leaves null is
+/// one it does not have, which the API layer answers with the error NVIDIA's runtime gives there.
+/// Every device has streams and events.
+struct DeviceAreas {
+  Streams* streams = nullptr;
+  Events* events = nullptr;
+  Graphs* graphs = nullptr;
+  MemoryPools* memoryPools = nullptr;
+  Arrays* arrays = nullptr;
+  Textures* textures = nullptr;
+  ExternalResources* externalResources = nullptr;
+  HostMemory* hostMemory = nullptr;
+  ManagedMemory* managedMemory = nullptr;
+  Copies* copies = nullptr;
+  Ipc* ipc = nullptr;
+  Libraries* libraries = nullptr;
+  Peers* peers = nullptr;
+  Functions* functions = nullptr;
 };
 
 /// One device the runtime can run kernels on. The NVIDIA driver (runtime/driver/DriverDevice) is
@@ -49,6 +65,22 @@ struct LaunchParams {
 class Device {
 public:
   virtual ~Device() = default;
+
+  // --- Feature areas ------------------------------------------------------------------------
+  Streams& streams() const { return *areas_.streams; }
+  Events& events() const { return *areas_.events; }
+  Graphs* graphs() const { return areas_.graphs; }
+  MemoryPools* memoryPools() const { return areas_.memoryPools; }
+  Arrays* arrays() const { return areas_.arrays; }
+  Textures* textures() const { return areas_.textures; }
+  ExternalResources* externalResources() const { return areas_.externalResources; }
+  HostMemory* hostMemory() const { return areas_.hostMemory; }
+  ManagedMemory* managedMemory() const { return areas_.managedMemory; }
+  Copies* copies() const { return areas_.copies; }
+  Ipc* ipc() const { return areas_.ipc; }
+  Libraries* libraries() const { return areas_.libraries; }
+  Peers* peers() const { return areas_.peers; }
+  Functions* functions() const { return areas_.functions; }
 
   // --- Identity and properties --------------------------------------------------------------
   virtual std::string name() const = 0;
@@ -711,6 +743,10 @@ public:
 
   // --- Tools ---------------------------------------------------------------------------------
   virtual cudaError_t profilerControl(bool /*start*/) { return cudaErrorNotSupported; }
+
+protected:
+  /// Filled by the implementation's constructor with the areas it owns.
+  DeviceAreas areas_;
 };
 
 /// A source of devices: the NVIDIA driver, later Ocelot's CPU back end. The runtime creates one

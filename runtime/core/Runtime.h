@@ -94,6 +94,13 @@ public:
   cudaError_t deviceSynchronize();
   cudaError_t deviceReset();
   cudaError_t memGetInfo(size_t* free, size_t* total);
+  /// The calling thread's current device, made current on the thread: the initialization error, a
+  /// sticky error or cudaErrorInvalidDevice otherwise (what Scope::open answers).
+  cudaError_t currentDevice(ThreadState& thread, Device** device, int* ordinal);
+  /// A device named by ordinal (cudaDeviceGetAttribute & co.): cudaErrorInvalidDevice otherwise.
+  cudaError_t deviceByOrdinal(int ordinal, Device** device);
+  /// Passes a device result through, remembering errors that leave the context unusable.
+  cudaError_t deviceResult(cudaError_t error);
 
   // --- Registration (__cudaRegister*) ---------------------------------------------------------
   void** registerFatBinary(const void* fatCubin);
@@ -466,7 +473,6 @@ private:
   static ThreadState& createThreadState();
   /// The calling thread's current device, made current on this thread.
   cudaError_t currentDevice(Device** device, int* ordinal = nullptr);
-  cudaError_t currentDevice(ThreadState& thread, Device** device, int* ordinal);
   /// The loaded module of a registration on the current device.
   cudaError_t moduleOnCurrentDevice(const FatbinaryRegistration& registration, Device** device,
                                     LoadedModule** module);
@@ -478,10 +484,6 @@ private:
   /// nullopt when the caller should launch as usual (library kernels, unselected launches).
   std::optional<cudaError_t> launchInstrumented(const void* function, Device& device, int ordinal,
                                                 const LaunchParams& params);
-  /// Passes a device result through, remembering errors that leave the context unusable.
-  cudaError_t deviceResult(cudaError_t error);
-  /// A device named by ordinal (cudaDeviceGetAttribute & co.): cudaErrorInvalidDevice otherwise.
-  cudaError_t deviceByOrdinal(int ordinal, Device** device);
   /// What the application calls a kernel (a registered host stub, a kernel handle from
   /// __cudaGetKernel/cudaGetKernel, or a library's cudaKernel_t) as the device's function:
   /// null is cudaErrorInvalidDeviceFunction, anything else unknown cudaErrorInvalidResourceHandle.

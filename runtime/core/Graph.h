@@ -1,0 +1,141 @@
+#pragma once
+
+#include "runtime/core/HandleTable.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <driver_types.h>
+
+namespace ocelot::runtime {
+
+class GraphExec;
+class Stream;
+
+/// A CUDA graph of a device (cudaGraph_t: the CUgraph itself on the driver). Nodes are handles
+/// (cudaGraphNode_t) that name their graph; the calls on single nodes are the Graphs area's.
+///
+/// Every node reaches the device in the generic cudaGraphNodeParams form; in kernel node
+/// parameters `kernel.func` is the device's function (the API layer translates the application's
+/// host stubs and cudaKernel_t handles both ways).
+class Graph {
+public:
+  explicit Graph(cudaGraph_t handle) : handle_(handle) {}
+  virtual ~Graph() = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  cudaGraph_t handle() const { return handle_; }
+
+  virtual cudaError_t clone(Graph** clone) = 0;
+  /// Adds a node after `dependencies`; outputs of node creation (a mem-alloc node's address, a
+  /// conditional node's body graphs) are written back into `params`.
+  virtual cudaError_t addNode(cudaGraphNode_t* node, const cudaGraphNode_t* dependencies,
+                              const cudaGraphEdgeData* edges, size_t count,
+                              cudaGraphNodeParams* params) = 0;
+  /// Topology queries follow the Runtime API's two-call protocol (null array: count only).
+  virtual cudaError_t nodes(cudaGraphNode_t* nodes, size_t* count, bool rootsOnly) = 0;
+  virtual cudaError_t edges(cudaGraphNode_t* from, cudaGraphNode_t* to, cudaGraphEdgeData* edges,
+                            size_t* count) = 0;
+  virtual cudaError_t changeDependencies(const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                         const cudaGraphEdgeData* edges, size_t count,
+                                         bool add) = 0;
+  /// This graph is a clone: its node that was cloned from `node`.
+  virtual cudaError_t findClonedNode(cudaGraphNode_t node, cudaGraphNode_t* cloned) = 0;
+  virtual cudaError_t createConditionalHandle(cudaGraphConditionalHandle* handle,
+                                              unsigned int defaultValue, unsigned int flags) = 0;
+  virtual cudaError_t instantiate(cudaGraphInstantiateParams* params, GraphExec** exec) = 0;
+  /// cudaGraphDebugDotPrint.
+  virtual cudaError_t print(const char* path, unsigned int flags) = 0;
+  /// cudaGraphRetainUserObject (count > 0) and cudaGraphReleaseUserObject (count < 0).
+  virtual cudaError_t changeUserObject(cudaUserObject_t object, int count, unsigned int flags) = 0;
+
+private:
+  const cudaGraph_t handle_;
+};
+
+/// An instantiated graph (cudaGraphExec_t).
+class GraphExec {
+public:
+  explicit GraphExec(cudaGraphExec_t handle) : handle_(handle) {}
+  virtual ~GraphExec() = default;
+  GraphExec(const GraphExec&) = delete;
+  GraphExec& operator=(const GraphExec&) = delete;
+
+  cudaGraphExec_t handle() const { return handle_; }
+
+  virtual cudaError_t launch(Stream& stream) = 0;
+  virtual cudaError_t upload(Stream& stream) = 0;
+  virtual cudaError_t flags(unsigned long long* flags) = 0;
+  /// cudaGraphExecUpdate: takes `graph`'s parameters when the topology allows it.
+  virtual cudaError_t update(Graph& graph, cudaGraphExecUpdateResultInfo* info) = 0;
+  /// The parameters of the node instantiated from `node` (a node of the template graph).
+  virtual cudaError_t setNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) = 0;
+  virtual cudaError_t setNodeEnabled(cudaGraphNode_t node, unsigned int enabled) = 0;
+  virtual cudaError_t nodeEnabled(cudaGraphNode_t node, unsigned int* enabled) = 0;
+
+private:
+  const cudaGraphExec_t handle_;
+};
+
+/// A device's graphs and executable graphs, the calls on single nodes, user objects and the memory
+/// of graph allocations.
+class Graphs {
+public:
+  virtual ~Graphs() = default;
+
+  virtual cudaError_t create(unsigned int flags, Graph** graph) = 0;
+  virtual cudaError_t destroy(Graph& graph) = 0;
+  virtual cudaError_t destroy(GraphExec& exec) = 0;
+
+  // --- Nodes ---------------------------------------------------------------------------------
+  virtual cudaError_t nodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) = 0;
+  virtual cudaError_t setNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) = 0;
+  virtual cudaError_t nodeType(cudaGraphNode_t node, cudaGraphNodeType* type) = 0;
+  /// The dependencies (or, with `dependents`, the dependents) of a node, two-call protocol.
+  virtual cudaError_t neighbours(cudaGraphNode_t node, cudaGraphNode_t* nodes,
+                                 cudaGraphEdgeData* edges, size_t* count, bool dependents) = 0;
+  virtual cudaError_t destroyNode(cudaGraphNode_t node) = 0;
+  virtual cudaError_t kernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
+                                          cudaLaunchAttributeValue* value) = 0;
+  virtual cudaError_t setKernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
+                                             const cudaLaunchAttributeValue* value) = 0;
+  virtual cudaError_t copyKernelNodeAttributes(cudaGraphNode_t destination,
+                                               cudaGraphNode_t source) = 0;
+
+  // --- User objects --------------------------------------------------------------------------
+  virtual cudaError_t createUserObject(cudaUserObject_t* object, void* pointer,
+                                       cudaHostFn_t destroy, unsigned int count,
+                                       unsigned int flags) = 0;
+  /// cudaUserObjectRetain (+count) and cudaUserObjectRelease (-count).
+  virtual cudaError_t changeUserObjectReferences(cudaUserObject_t object, int count) = 0;
+
+  // --- Memory of graph allocations (cudaDeviceGetGraphMemAttribute & co.) ---------------------
+  virtual cudaError_t memoryAttribute(cudaGraphMemAttributeType /*attribute*/, void* /*value*/,
+                                      bool /*set*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t trimMemory() { return cudaErrorNotSupported; }
+
+  Graph* find(cudaGraph_t handle) {
+    if (Graph* graph = graphs_.find(handle))
+      return graph;
+    return adopt(handle);
+  }
+  GraphExec* find(cudaGraphExec_t handle) {
+    if (GraphExec* exec = execs_.find(handle))
+      return exec;
+    return adopt(handle);
+  }
+
+protected:
+  /// Handles the tables do not know (see Streams::adopt): the driver's graphs made by capture,
+  /// cloned, embedded in nodes or made through the driver API.
+  virtual Graph* adopt(cudaGraph_t /*handle*/) { return nullptr; }
+  virtual GraphExec* adopt(cudaGraphExec_t /*handle*/) { return nullptr; }
+
+  HandleTable<Graph> graphs_;
+  HandleTable<GraphExec> execs_;
+};
+
+} // namespace ocelot::runtime
