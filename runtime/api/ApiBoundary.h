@@ -3,6 +3,7 @@
 // What every exported Runtime API function uses to reach the runtime.
 
 #include "runtime/core/Runtime.h"
+#include "runtime/core/Scope.h"
 
 #include <cstring>
 #include <driver_types.h>
@@ -15,17 +16,31 @@ inline Runtime& runtime() {
 }
 
 /// Runs one Runtime API call: a failure becomes the calling thread's last error, and no C++
-/// exception ever crosses into the application.
+/// exception ever crosses into the application (a CallError from Scope is the call's result).
 template <class Body> cudaError_t call(Body&& body) noexcept {
   try {
     // Success leaves the last error alone: no need to reach the thread's state.
     cudaError_t error = body();
     return error == cudaSuccess ? error : runtime().record(error);
+  } catch (const CallError& failed) {
+    return runtime().record(failed.error);
   } catch (const std::bad_alloc&) {
     return runtime().record(cudaErrorMemoryAllocation);
   } catch (...) {
     return runtime().record(cudaErrorUnknown);
   }
+}
+
+/// A call on the calling thread's current device: opens the Scope (the runtime initialized, no
+/// sticky error, the device's context current), then runs `body(scope)`, whose result is the
+/// device's (errors that corrupt the context become sticky).
+template <class Body> cudaError_t onCurrentDevice(Body&& body) noexcept {
+  return call([&]() -> cudaError_t {
+    Scope scope(runtime());
+    if (cudaError_t error = scope.open(); error != cudaSuccess)
+      return error;
+    return scope.result(body(scope));
+  });
 }
 
 /// Like call(), for the functions that report the last error and so must not overwrite it.

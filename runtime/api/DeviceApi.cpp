@@ -96,8 +96,18 @@ cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pCo
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
-  return call(
-      [&] { return runtime().deviceGetStreamPriorityRange(leastPriority, greatestPriority); });
+  return onCurrentDevice([&](ocelot::runtime::Scope& scope) {
+    int least = 0, greatest = 0;
+    if (cudaError_t error = scope.device().streams().priorityRange(&least, &greatest);
+        error != cudaSuccess)
+      return error;
+    // Either result may be null.
+    if (leastPriority != nullptr)
+      *leastPriority = least;
+    if (greatestPriority != nullptr)
+      *greatestPriority = greatest;
+    return cudaSuccess;
+  });
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetTexture1DLinearMaxWidth(

@@ -6,8 +6,47 @@
 // cudaErrorNotSupported.
 
 #include "runtime/api/ApiBoundary.h"
+#include "runtime/api/ExecutionCalls.h"
+#include "runtime/api/StreamCalls.h"
 
 #include <cuda_runtime_api.h>
+
+namespace ocelot::runtime::api {
+
+cudaError_t launchCooperativeKernel(const void* function, dim3 grid, dim3 block, void** args,
+                                    size_t sharedMem, cudaStream_t stream) {
+  return call([&] {
+    LaunchParams params;
+    params.grid = grid;
+    params.block = block;
+    params.sharedMem = sharedMem;
+    params.args = args;
+    params.cooperative = true;
+    return runtime().launch(function, params, stream);
+  });
+}
+
+cudaError_t launchKernelEx(const cudaLaunchConfig_t* config, const void* function, void** args,
+                           bool perThreadStream) {
+  return call([&] {
+    if (config == nullptr)
+      return cudaErrorInvalidValue;
+    if (config->numAttrs != 0 && config->attrs == nullptr)
+      return cudaErrorInvalidValue;
+    LaunchParams params;
+    params.grid = config->gridDim;
+    params.block = config->blockDim;
+    params.sharedMem = config->dynamicSmemBytes;
+    params.args = args;
+    params.attributes = config->numAttrs != 0 ? config->attrs : nullptr;
+    params.attributeCount = config->numAttrs;
+    cudaStream_t stream =
+        perThreadStream && config->stream == nullptr ? cudaStreamPerThread : config->stream;
+    return runtime().launch(function, params, stream);
+  });
+}
+
+} // namespace ocelot::runtime::api
 
 using namespace ocelot::runtime::api;
 
@@ -43,13 +82,11 @@ cudaError_t CUDARTAPI cudaFuncSetSharedMemConfig(const void* func,
 cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim,
                                                   void** args, size_t sharedMem,
                                                   cudaStream_t stream) {
-  return call([&] {
-    return runtime().launchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
-  });
+  return launchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
 cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
-  return call([&] { return runtime().launchHostFunc(stream, fn, userData); });
+  return launchHostFunction(stream, fn, userData);
 }
 
 cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
@@ -60,7 +97,7 @@ cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 bloc
 
 cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func,
                                           void** args) {
-  return call([&] { return runtime().launchKernelEx(config, func, args, false); });
+  return launchKernelEx(config, func, args, false);
 }
 
 cudaError_t CUDARTAPI cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize,

@@ -2,9 +2,9 @@
 // that takes or implies a stream.
 //
 // Every function has exactly the prototype of NVIDIA's header, which this file includes, so a
-// mismatch is a compile error. Implemented functions forward to ocelot::runtime::Runtime; the
-// others return notImplemented(__func__), which logs the name once and returns
-// cudaErrorNotSupported.
+// mismatch is a compile error. Implemented functions call the same bodies as
+// the functions without the suffix, with the per-thread stream; the others return
+// notImplemented(__func__), which logs the name once and returns cudaErrorNotSupported.
 //
 // With CUDA_API_PER_THREAD_DEFAULT_STREAM defined, cuda_runtime_api.h declares these variants under
 // their own names (cudaMemcpy_ptds, cudaMemcpyAsync_ptsz, ...). Applications built with
@@ -13,6 +13,8 @@
 #define CUDA_API_PER_THREAD_DEFAULT_STREAM
 
 #include "runtime/api/ApiBoundary.h"
+#include "runtime/api/ExecutionCalls.h"
+#include "runtime/api/StreamCalls.h"
 
 #include <cuda_runtime_api.h>
 
@@ -24,11 +26,11 @@ extern "C" {
 
 cudaError_t CUDARTAPI cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
                                                     unsigned int flags) {
-  return call([&] { return runtime().eventRecordWithFlags(event, perThread(stream), flags); });
+  return eventRecord(event, perThread(stream), flags);
 }
 
 cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
-  return call([&] { return runtime().eventRecord(event, perThread(stream)); });
+  return eventRecord(event, perThread(stream), 0);
 }
 
 cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void* devPtr, cudaStream_t hStream) {
@@ -69,20 +71,17 @@ cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream
 cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim,
                                                        dim3 blockDim, void** args, size_t sharedMem,
                                                        cudaStream_t stream) {
-  return call([&] {
-    return runtime().launchCooperativeKernel(func, gridDim, blockDim, args, sharedMem,
-                                             perThread(stream));
-  });
+  return launchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
                                               void* userData) {
-  return call([&] { return runtime().launchHostFunc(perThread(stream), fn, userData); });
+  return launchHostFunction(perThread(stream), fn, userData);
 }
 
 cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func,
                                                void** args) {
-  return call([&] { return runtime().launchKernelEx(config, func, args, true); });
+  return launchKernelEx(config, func, args, true);
 }
 
 cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
@@ -382,14 +381,12 @@ cudaSignalExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t* extSemArra
 
 cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
                                                  void* userData, unsigned int flags) {
-  return call(
-      [&] { return runtime().streamAddCallback(perThread(stream), callback, userData, flags); });
+  return streamAddCallback(perThread(stream), callback, userData, flags);
 }
 
 cudaError_t CUDARTAPI cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void* devPtr,
                                                     size_t length, unsigned int flags) {
-  return call(
-      [&] { return runtime().streamAttachMemAsync(perThread(stream), devPtr, length, flags); });
+  return streamAttachMemory(perThread(stream), devPtr, length, flags);
 }
 
 cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
@@ -397,87 +394,80 @@ cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cu
                                                          const cudaGraphEdgeData* dependencyData,
                                                          size_t numDependencies,
                                                          enum cudaStreamCaptureMode mode) {
-  return call([&] {
-    return runtime().streamBeginCaptureToGraph(perThread(stream), graph, dependencies,
-                                               dependencyData, numDependencies, raw(mode));
-  });
+  return streamBeginCaptureToGraph(perThread(stream), graph, dependencies, dependencyData,
+                                   numDependencies, raw(mode));
 }
 
 cudaError_t CUDARTAPI cudaStreamBeginCapture_ptsz(cudaStream_t stream,
                                                   enum cudaStreamCaptureMode mode) {
-  return call([&] { return runtime().streamBeginCapture(perThread(stream), raw(mode)); });
+  return streamBeginCapture(perThread(stream), raw(mode));
 }
 
 cudaError_t CUDARTAPI cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src) {
-  return call([&] { return runtime().streamCopyAttributes(perThread(dst), perThread(src)); });
+  return streamCopyAttributes(perThread(dst), perThread(src));
 }
 
 cudaError_t CUDARTAPI cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* pGraph) {
-  return call([&] { return runtime().streamEndCapture(perThread(stream), pGraph); });
+  return streamEndCapture(perThread(stream), pGraph);
 }
 
 cudaError_t CUDARTAPI cudaStreamGetAttribute_ptsz(cudaStream_t hStream, cudaLaunchAttributeID attr,
                                                   cudaLaunchAttributeValue* value_out) {
-  return call(
-      [&] { return runtime().streamGetAttribute(perThread(hStream), raw(attr), value_out); });
+  return streamGetAttribute(perThread(hStream), raw(attr), value_out);
 }
 
 cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(
     cudaStream_t stream, enum cudaStreamCaptureStatus* captureStatus_out,
     unsigned long long* id_out, cudaGraph_t* graph_out, const cudaGraphNode_t** dependencies_out,
     const cudaGraphEdgeData** edgeData_out, size_t* numDependencies_out) {
-  return call([&] {
-    return runtime().streamGetCaptureInfo(perThread(stream), captureStatus_out, id_out, graph_out,
-                                          dependencies_out, edgeData_out, numDependencies_out);
-  });
+  return streamGetCaptureInfo(perThread(stream), captureStatus_out, id_out, graph_out,
+                              dependencies_out, edgeData_out, numDependencies_out);
 }
 
 cudaError_t CUDARTAPI cudaStreamGetDevice_ptsz(cudaStream_t hStream, int* device) {
-  return call([&] { return runtime().streamGetDevice(perThread(hStream), device); });
+  return streamGetDevice(perThread(hStream), device);
 }
 
 cudaError_t CUDARTAPI cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int* flags) {
-  return call([&] { return runtime().streamGetFlags(perThread(hStream), flags); });
+  return streamGetFlags(perThread(hStream), flags);
 }
 
 cudaError_t CUDARTAPI cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long* streamId) {
-  return call([&] { return runtime().streamGetId(perThread(hStream), streamId); });
+  return streamGetId(perThread(hStream), streamId);
 }
 
 cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t hStream, int* priority) {
-  return call([&] { return runtime().streamGetPriority(perThread(hStream), priority); });
+  return streamGetPriority(perThread(hStream), priority);
 }
 
 cudaError_t CUDARTAPI cudaStreamIsCapturing_ptsz(cudaStream_t stream,
                                                  enum cudaStreamCaptureStatus* pCaptureStatus) {
-  return call([&] { return runtime().streamIsCapturing(perThread(stream), pCaptureStatus); });
+  return streamIsCapturing(perThread(stream), pCaptureStatus);
 }
 
 cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t stream) {
-  return call([&] { return runtime().streamQuery(perThread(stream)); });
+  return streamQuery(perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaStreamSetAttribute_ptsz(cudaStream_t hStream, cudaLaunchAttributeID attr,
                                                   const cudaLaunchAttributeValue* value) {
-  return call([&] { return runtime().streamSetAttribute(perThread(hStream), raw(attr), value); });
+  return streamSetAttribute(perThread(hStream), raw(attr), value);
 }
 
 cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream) {
-  return call([&] { return runtime().streamSynchronize(perThread(stream)); });
+  return streamSynchronize(perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_ptsz(
     cudaStream_t stream, cudaGraphNode_t* dependencies, const cudaGraphEdgeData* dependencyData,
     size_t numDependencies, unsigned int flags) {
-  return call([&] {
-    return runtime().streamUpdateCaptureDependencies(perThread(stream), dependencies,
-                                                     dependencyData, numDependencies, flags);
-  });
+  return streamUpdateCaptureDependencies(perThread(stream), dependencies, dependencyData,
+                                         numDependencies, flags);
 }
 
 cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
                                                unsigned int flags) {
-  return call([&] { return runtime().streamWaitEvent(perThread(stream), event, flags); });
+  return streamWaitEvent(perThread(stream), event, flags);
 }
 
 cudaError_t CUDARTAPI

@@ -28,6 +28,7 @@ class Libraries;
 class ManagedMemory;
 class MemoryPools;
 class Peers;
+class Stream;
 class Streams;
 class Textures;
 
@@ -56,10 +57,8 @@ struct DeviceAreas {
 /// the first implementation; Ocelot's CPU back end is the second. Every operation answers with the
 /// cudaError_t the Runtime API returns for it, so the runtime forwards results unchanged.
 ///
-/// Streams and events are the device's own handles passed through as cudaStream_t / cudaEvent_t
-/// (CUstream and CUevent for the driver, which is also what applications mixing the runtime and
-/// the driver API expect). The special stream handles 0, cudaStreamLegacy and cudaStreamPerThread
-/// keep their Runtime API meaning.
+/// Streams, events and the other objects are made and owned by the device's feature areas
+/// (DeviceAreas); calls that run in stream order take the Stream.
 ///
 /// The runtime calls `activate()` on the calling thread before anything else.
 class Device {
@@ -100,10 +99,10 @@ public:
   virtual cudaError_t allocate(void** pointer, size_t bytes) = 0;
   virtual cudaError_t free(void* pointer) = 0;
   /// Copies between any two addresses of the unified address space; synchronous unless `async`.
-  virtual cudaError_t copy(void* destination, const void* source, size_t bytes, cudaStream_t stream,
+  virtual cudaError_t copy(void* destination, const void* source, size_t bytes, Stream& stream,
                            bool async) = 0;
-  virtual cudaError_t fill(void* destination, unsigned char value, size_t bytes,
-                           cudaStream_t stream, bool async) = 0;
+  virtual cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
+                           bool async) = 0;
 
   // --- Modules ------------------------------------------------------------------------------
   /// Loads a module; `log` receives the device's own diagnostics (JIT or link errors) on failure.
@@ -116,19 +115,6 @@ public:
 
   // --- Execution ----------------------------------------------------------------------------
   virtual cudaError_t launch(const LaunchParams& params) = 0;
-
-  // --- Streams and events -------------------------------------------------------------------
-  virtual cudaError_t createStream(cudaStream_t* stream, unsigned int flags, int priority) = 0;
-  virtual cudaError_t destroyStream(cudaStream_t stream) = 0;
-  virtual cudaError_t synchronizeStream(cudaStream_t stream) = 0;
-  virtual cudaError_t queryStream(cudaStream_t stream) = 0;
-  virtual cudaError_t waitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) = 0;
-  virtual cudaError_t createEvent(cudaEvent_t* event, unsigned int flags) = 0;
-  virtual cudaError_t destroyEvent(cudaEvent_t event) = 0;
-  virtual cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream) = 0;
-  virtual cudaError_t synchronizeEvent(cudaEvent_t event) = 0;
-  virtual cudaError_t queryEvent(cudaEvent_t event) = 0;
-  virtual cudaError_t elapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) = 0;
 
   // ==========================================================================================
   // The families below have defaults that answer cudaErrorNotSupported, so that a device that
@@ -177,9 +163,6 @@ public:
   }
   virtual cudaError_t cacheConfig(cudaFuncCache* /*config*/) { return cudaErrorNotSupported; }
   virtual cudaError_t setCacheConfig(cudaFuncCache /*config*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t streamPriorityRange(int* /*least*/, int* /*greatest*/) {
-    return cudaErrorNotSupported;
-  }
   virtual cudaError_t resetPersistingL2Cache() { return cudaErrorNotSupported; }
   virtual cudaError_t flushRemoteWrites(cudaFlushGPUDirectRDMAWritesTarget /*target*/,
                                         cudaFlushGPUDirectRDMAWritesScope /*scope*/) {
@@ -223,7 +206,7 @@ public:
   }
   virtual cudaError_t prefetch(const void* /*pointer*/, size_t /*bytes*/,
                                cudaMemLocation /*location*/, unsigned int /*flags*/,
-                               cudaStream_t /*stream*/) {
+                               Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
   /// cudaMemPrefetchBatchAsync / cudaMemDiscardBatchAsync / cudaMemDiscardAndPrefetchBatchAsync:
@@ -231,7 +214,7 @@ public:
   virtual cudaError_t prefetchBatch(void** /*pointers*/, size_t* /*sizes*/, size_t /*count*/,
                                     bool /*discard*/, cudaMemLocation* /*locations*/,
                                     size_t* /*locationIndices*/, size_t /*locationCount*/,
-                                    unsigned long long /*flags*/, cudaStream_t /*stream*/) {
+                                    unsigned long long /*flags*/, Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
   virtual cudaError_t rangeAttributes(void** /*data*/, size_t* /*dataSizes*/,
@@ -239,42 +222,36 @@ public:
                                       const void* /*pointer*/, size_t /*bytes*/) {
     return cudaErrorNotSupported;
   }
-  virtual cudaError_t attachMemory(cudaStream_t /*stream*/, void* /*pointer*/, size_t /*bytes*/,
-                                   unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-
   // --- Copies and fills beyond 1D ------------------------------------------------------------
   /// Every 2D and 3D copy of the Runtime API (to, from and between arrays too), as the runtime
   /// normalized it (see CopyRegion).
-  virtual cudaError_t copy3D(const CopyRegion& /*region*/, cudaStream_t /*stream*/,
-                             bool /*async*/) {
+  virtual cudaError_t copy3D(const CopyRegion& /*region*/, Stream& /*stream*/, bool /*async*/) {
     return cudaErrorNotSupported;
   }
   /// cudaMemcpyPeer / cudaMemcpy3DPeer: this device is the destination's.
   virtual cudaError_t copyPeer(void* /*destination*/, const void* /*source*/,
-                               Device& /*sourceDevice*/, size_t /*bytes*/, cudaStream_t /*stream*/,
+                               Device& /*sourceDevice*/, size_t /*bytes*/, Stream& /*stream*/,
                                bool /*async*/) {
     return cudaErrorNotSupported;
   }
   virtual cudaError_t copy3DPeer(const CopyRegion& /*region*/, Device& /*sourceDevice*/,
-                                 cudaStream_t /*stream*/, bool /*async*/) {
+                                 Stream& /*stream*/, bool /*async*/) {
     return cudaErrorNotSupported;
   }
   /// cudaMemcpyBatchAsync and cudaMemcpy3DBatchAsync.
   virtual cudaError_t copyBatch(void* const* /*destinations*/, const void* const* /*sources*/,
                                 const size_t* /*sizes*/, size_t /*count*/,
                                 cudaMemcpyAttributes* /*attributes*/, size_t* /*attributeIndices*/,
-                                size_t /*attributeCount*/, cudaStream_t /*stream*/) {
+                                size_t /*attributeCount*/, Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
   virtual cudaError_t copy3DBatch(size_t /*count*/, cudaMemcpy3DBatchOp* /*operations*/,
-                                  unsigned long long /*flags*/, cudaStream_t /*stream*/) {
+                                  unsigned long long /*flags*/, Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
   /// cudaMemset2D (and cudaMemset3D, one 2D fill per slice): `height` rows of `width` bytes.
   virtual cudaError_t fill2D(void* /*destination*/, size_t /*pitch*/, unsigned char /*value*/,
-                             size_t /*width*/, size_t /*height*/, cudaStream_t /*stream*/,
+                             size_t /*width*/, size_t /*height*/, Stream& /*stream*/,
                              bool /*async*/) {
     return cudaErrorNotSupported;
   }
@@ -330,10 +307,10 @@ public:
   // --- Stream-ordered allocation and memory pools ---------------------------------------------
   /// cudaMallocAsync (pool null: the device's current pool) and cudaMallocFromPoolAsync.
   virtual cudaError_t allocateAsync(void** /*pointer*/, size_t /*bytes*/, cudaMemPool_t /*pool*/,
-                                    cudaStream_t /*stream*/) {
+                                    Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
-  virtual cudaError_t freeAsync(void* /*pointer*/, cudaStream_t /*stream*/) {
+  virtual cudaError_t freeAsync(void* /*pointer*/, Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
   virtual cudaError_t createPool(cudaMemPool_t* /*pool*/, const cudaMemPoolProps& /*properties*/) {
@@ -408,76 +385,6 @@ public:
     return cudaErrorNotSupported;
   }
   virtual cudaError_t openIpcEventHandle(cudaEvent_t* /*event*/, cudaIpcEventHandle_t /*handle*/) {
-    return cudaErrorNotSupported;
-  }
-
-  // --- Streams, events and host work ----------------------------------------------------------
-  virtual cudaError_t streamFlags(cudaStream_t /*stream*/, unsigned int* /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t streamPriority(cudaStream_t /*stream*/, int* /*priority*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t streamId(cudaStream_t /*stream*/, unsigned long long* /*id*/) {
-    return cudaErrorNotSupported;
-  }
-  /// The ordinal of the device a stream belongs to.
-  virtual cudaError_t streamDevice(cudaStream_t /*stream*/, int* /*ordinal*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t streamAttribute(cudaStream_t /*stream*/, cudaLaunchAttributeID /*id*/,
-                                      cudaLaunchAttributeValue* /*value*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t setStreamAttribute(cudaStream_t /*stream*/, cudaLaunchAttributeID /*id*/,
-                                         const cudaLaunchAttributeValue* /*value*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t copyStreamAttributes(cudaStream_t /*destination*/, cudaStream_t /*source*/) {
-    return cudaErrorNotSupported;
-  }
-  /// Runs `function(userData)` on a host thread once the stream's earlier work is done; the
-  /// stream's later work waits for it (cudaLaunchHostFunc; the runtime builds
-  /// cudaStreamAddCallback on it). During stream capture it becomes a host node.
-  virtual cudaError_t launchHostFunction(cudaStream_t /*stream*/, cudaHostFn_t /*function*/,
-                                         void* /*userData*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t recordEventWithFlags(cudaEvent_t /*event*/, cudaStream_t /*stream*/,
-                                           unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-
-  // --- Stream capture --------------------------------------------------------------------------
-  virtual cudaError_t beginCapture(cudaStream_t /*stream*/, cudaStreamCaptureMode /*mode*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t beginCaptureToGraph(cudaStream_t /*stream*/, cudaGraph_t /*graph*/,
-                                          const cudaGraphNode_t* /*dependencies*/,
-                                          const cudaGraphEdgeData* /*edges*/, size_t /*count*/,
-                                          cudaStreamCaptureMode /*mode*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t endCapture(cudaStream_t /*stream*/, cudaGraph_t* /*graph*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t captureStatus(cudaStream_t /*stream*/, cudaStreamCaptureStatus* /*status*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t captureInfo(cudaStream_t /*stream*/, cudaStreamCaptureStatus* /*status*/,
-                                  unsigned long long* /*id*/, cudaGraph_t* /*graph*/,
-                                  const cudaGraphNode_t** /*dependencies*/,
-                                  const cudaGraphEdgeData** /*edges*/, size_t* /*count*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t updateCaptureDependencies(cudaStream_t /*stream*/,
-                                                cudaGraphNode_t* /*dependencies*/,
-                                                const cudaGraphEdgeData* /*edges*/,
-                                                size_t /*count*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  /// cudaThreadExchangeStreamCaptureMode for the calling thread.
-  virtual cudaError_t exchangeCaptureMode(cudaStreamCaptureMode* /*mode*/) {
     return cudaErrorNotSupported;
   }
 
@@ -680,10 +587,10 @@ public:
                                       cudaGraphExecUpdateResultInfo* /*info*/) {
     return cudaErrorNotSupported;
   }
-  virtual cudaError_t launchGraph(cudaGraphExec_t /*exec*/, cudaStream_t /*stream*/) {
+  virtual cudaError_t launchGraph(cudaGraphExec_t /*exec*/, Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
-  virtual cudaError_t uploadGraph(cudaGraphExec_t /*exec*/, cudaStream_t /*stream*/) {
+  virtual cudaError_t uploadGraph(cudaGraphExec_t /*exec*/, Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
   virtual cudaError_t printGraph(cudaGraph_t /*graph*/, const char* /*path*/,
@@ -732,12 +639,12 @@ public:
   }
   virtual cudaError_t signalExternalSemaphores(const cudaExternalSemaphore_t* /*semaphores*/,
                                                const cudaExternalSemaphoreSignalParams* /*params*/,
-                                               unsigned int /*count*/, cudaStream_t /*stream*/) {
+                                               unsigned int /*count*/, Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
   virtual cudaError_t waitExternalSemaphores(const cudaExternalSemaphore_t* /*semaphores*/,
                                              const cudaExternalSemaphoreWaitParams* /*params*/,
-                                             unsigned int /*count*/, cudaStream_t /*stream*/) {
+                                             unsigned int /*count*/, Stream& /*stream*/) {
     return cudaErrorNotSupported;
   }
 

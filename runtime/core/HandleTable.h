@@ -12,14 +12,18 @@
 namespace ocelot::runtime {
 
 /// One thread's last hit in a HandleTable. It stays valid while the table's generation is the one
-/// it saw (every removal bumps the generation), so a repeated lookup costs three compares and no
-/// lock: the launch path resolves its stream this way.
+/// it saw: every removal gives the table a new generation, and generations come from one counter
+/// for all tables, so a generation also names its table. A repeated lookup costs two compares and
+/// no lock: the launch path resolves its stream this way.
 struct HandleCache {
-  const void* table = nullptr;
   const void* handle = nullptr;
   uint64_t generation = 0;
   void* object = nullptr;
 };
+
+/// Where every HandleTable takes its generations from (see HandleCache). Zero is never handed out,
+/// so an empty cache never matches.
+inline std::atomic<uint64_t> gHandleGenerations{1};
 
 /// The objects of one kind (streams, events, graphs, ...) that a device handed out, by the handle
 /// the application holds: the object's own address for Ocelot's objects, the driver's handle
@@ -40,7 +44,8 @@ public:
 
   /// Adds `object` under `handle`, replacing what was there (the driver reuses the handles of
   /// destroyed objects), and returns it.
-  template <class Handle, class Derived> Derived* insert(Handle handle, std::unique_ptr<Derived> object) {
+  template <class Handle, class Derived>
+  Derived* insert(Handle handle, std::unique_ptr<Derived> object) {
     Derived* inserted = object.get();
     std::unique_ptr<Object> replaced;
     {
@@ -49,7 +54,7 @@ public:
       replaced = std::move(slot);
       slot = std::move(object);
       if (replaced != nullptr)
-        generation_.fetch_add(1, std::memory_order_release);
+        renew();
     }
     return inserted;
   }
@@ -74,7 +79,7 @@ public:
       return nullptr;
     std::unique_ptr<Object> removed = std::move(it->second);
     objects_.erase(it);
-    generation_.fetch_add(1, std::memory_order_release);
+    renew();
     return removed;
   }
 
@@ -84,13 +89,25 @@ public:
     return it != objects_.end() ? it->second.get() : nullptr;
   }
 
-  /// find() through the calling thread's cache: no lock while the cache is valid.
-  template <class Handle> Object* find(Handle handle, HandleCache& cache) const {
+  /// What a cached lookup of this table is valid for (see HandleCache).
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  /// find() that also remembers the answer in the calling thread's cache.
+  template <class Handle> Object* findAndRemember(Handle handle, HandleCache& cache) const {
     const void* wanted = key(handle);
-    if (cache.handle == wanted && cache.table == this &&
-        cache.generation == generation_.load(std::memory_order_acquire)) [[likely]]
-      return static_cast<Object*>(cache.object);
-    return findAndRemember(wanted, cache);
+    std::shared_lock lock(mutex_);
+    // Read under the lock: a removal renews the generation while holding it exclusively, so the
+    // object found belongs to the generation remembered.
+    const uint64_t generation = generation_.load(std::memory_order_acquire);
+    auto it = objects_.find(wanted);
+    if (it == objects_.end())
+      return nullptr;
+    cache = {wanted, generation, it->second.get()};
+    return it->second.get();
+  }
+  /// Remembers `object` (not one of the table's: a device's special object) for `handle` in the
+  /// calling thread's cache, valid as long as the table's generation lasts.
+  template <class Handle> void remember(Handle handle, Object* object, HandleCache& cache) const {
+    cache = {key(handle), generation(), object};
   }
 
   /// Calls `visit(object)` for every object, under the shared lock (`visit` must not change the
@@ -110,26 +127,19 @@ public:
     for (auto& [handle, object] : objects_)
       removed.push_back(std::move(object));
     objects_.clear();
-    generation_.fetch_add(1, std::memory_order_release);
+    renew();
     return removed;
   }
 
 private:
-  Object* findAndRemember(const void* wanted, HandleCache& cache) const {
-    std::shared_lock lock(mutex_);
-    // Read under the lock: a removal bumps the generation while holding it exclusively, so the
-    // object found belongs to the generation remembered.
-    const uint64_t generation = generation_.load(std::memory_order_acquire);
-    auto it = objects_.find(wanted);
-    if (it == objects_.end())
-      return nullptr;
-    cache = {this, wanted, generation, it->second.get()};
-    return it->second.get();
+  void renew() {
+    generation_.store(gHandleGenerations.fetch_add(1, std::memory_order_relaxed) + 1,
+                      std::memory_order_release);
   }
 
   mutable std::shared_mutex mutex_;
   std::unordered_map<const void*, std::unique_ptr<Object>> objects_;
-  std::atomic<uint64_t> generation_{1};
+  std::atomic<uint64_t> generation_{gHandleGenerations.fetch_add(1, std::memory_order_relaxed) + 1};
 };
 
 } // namespace ocelot::runtime

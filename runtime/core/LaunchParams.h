@@ -8,6 +8,8 @@
 
 namespace ocelot::runtime {
 
+class Stream;
+
 /// A module a device loaded, and the kernels and globals in it. Opaque to the runtime; each device
 /// implementation gives them its own meaning (a CUmodule / CUfunction for the NVIDIA driver).
 using DeviceModule = void*;
@@ -19,8 +21,8 @@ struct LaunchParams {
   dim3 grid;
   dim3 block;
   size_t sharedMem = 0;
-  cudaStream_t stream = nullptr; ///< 0 / cudaStreamLegacy / cudaStreamPerThread / a created one
-  void** args = nullptr;         ///< one pointer per kernel parameter
+  Stream* stream = nullptr; ///< one of the launching device's streams
+  void** args = nullptr;    ///< one pointer per kernel parameter
   /// cudaLaunchKernelExC's launch attributes (cluster dimensions, priority, programmatic stream
   /// serialization, cooperative, ...), validated by the runtime; null for a plain launch.
   const cudaLaunchAttribute* attributes = nullptr;

@@ -178,25 +178,6 @@ cudaError_t Runtime::currentDevice(Device** device, int* ordinal) {
   return currentDevice(thread(), device, ordinal);
 }
 
-cudaError_t Runtime::currentDevice(ThreadState& state, Device** device, int* ordinal) {
-  // initialize()'s fast path, spelled out: every launch comes here.
-  if (!initializeDone_.load(std::memory_order_acquire) || platform_.platform == nullptr)
-    if (cudaError_t error = initialize(); error != cudaSuccess)
-      return error;
-  if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess)
-    return sticky;
-  int current = state.currentDevice;
-  if (current < 0 || static_cast<size_t>(current) >= devices_.size())
-    return cudaErrorInvalidDevice;
-  Device& selected = *devices_[static_cast<size_t>(current)];
-  if (cudaError_t error = selected.activate(); error != cudaSuccess)
-    return deviceResult(error);
-  *device = &selected;
-  if (ordinal != nullptr)
-    *ordinal = current;
-  return cudaSuccess;
-}
-
 cudaError_t Runtime::deviceSynchronize() {
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)

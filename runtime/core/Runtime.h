@@ -9,6 +9,7 @@
 #include "runtime/core/PlatformResult.h"
 #include "runtime/core/PtxDump.h"
 #include "runtime/core/Registry.h"
+#include "runtime/core/Stream.h"
 #include "runtime/core/ThreadState.h"
 
 #include <cuda_runtime_api.h>
@@ -142,19 +143,6 @@ public:
   cudaError_t getSymbolAddress(void** address, const void* symbol);
   cudaError_t getSymbolSize(size_t* bytes, const void* symbol);
 
-  // --- Streams and events ----------------------------------------------------------------------
-  cudaError_t streamCreate(cudaStream_t* stream, unsigned int flags, int priority);
-  cudaError_t streamDestroy(cudaStream_t stream);
-  cudaError_t streamSynchronize(cudaStream_t stream);
-  cudaError_t streamQuery(cudaStream_t stream);
-  cudaError_t streamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
-  cudaError_t eventCreate(cudaEvent_t* event, unsigned int flags);
-  cudaError_t eventDestroy(cudaEvent_t event);
-  cudaError_t eventRecord(cudaEvent_t event, cudaStream_t stream);
-  cudaError_t eventSynchronize(cudaEvent_t event);
-  cudaError_t eventQuery(cudaEvent_t event);
-  cudaError_t eventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end);
-
   // --- Devices: properties, flags, limits, peers (RuntimeDevices.cpp) ------------------------
   cudaError_t getDeviceProperties(cudaDeviceProp* properties, int device);
   cudaError_t chooseDevice(int* device, const cudaDeviceProp* properties);
@@ -167,7 +155,6 @@ public:
   cudaError_t deviceSetCacheConfig(int config);
   cudaError_t deviceGetSharedMemConfig(cudaSharedMemConfig* config);
   cudaError_t deviceSetSharedMemConfig(int config);
-  cudaError_t deviceGetStreamPriorityRange(int* least, int* greatest);
   cudaError_t deviceGetPCIBusId(char* busId, int length, int device);
   cudaError_t deviceGetByPCIBusId(int* device, const char* busId);
   cudaError_t deviceCanAccessPeer(int* canAccess, int device, int peer);
@@ -204,8 +191,6 @@ public:
   cudaError_t memRangeGetAttributes(void** data, size_t* dataSizes,
                                     cudaMemRangeAttribute* attributes, size_t count,
                                     const void* pointer, size_t bytes);
-  cudaError_t streamAttachMemAsync(cudaStream_t stream, void* pointer, size_t bytes,
-                                   unsigned int flags);
 
   // --- 2D/3D copies and fills, peer copies, batches (RuntimeCopies.cpp) -------------------------
   cudaError_t memcpy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool async);
@@ -289,41 +274,11 @@ public:
   cudaError_t ipcGetEventHandle(cudaIpcEventHandle_t* handle, cudaEvent_t event);
   cudaError_t ipcOpenEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle);
 
-  // --- Stream queries, attributes, host work and capture (RuntimeStreamState.cpp) ---------------
-  cudaError_t streamGetFlags(cudaStream_t stream, unsigned int* flags);
-  cudaError_t streamGetPriority(cudaStream_t stream, int* priority);
-  cudaError_t streamGetId(cudaStream_t stream, unsigned long long* id);
-  cudaError_t streamGetDevice(cudaStream_t stream, int* device);
-  cudaError_t streamGetAttribute(cudaStream_t stream, int attribute,
-                                 cudaLaunchAttributeValue* value);
-  cudaError_t streamSetAttribute(cudaStream_t stream, int attribute,
-                                 const cudaLaunchAttributeValue* value);
-  cudaError_t streamCopyAttributes(cudaStream_t destination, cudaStream_t source);
-  cudaError_t streamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
-                                unsigned int flags);
-  cudaError_t launchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* userData);
-  cudaError_t eventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
-  cudaError_t streamBeginCapture(cudaStream_t stream, int mode);
-  cudaError_t streamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
-                                        const cudaGraphNode_t* dependencies,
-                                        const cudaGraphEdgeData* edges, size_t count, int mode);
-  cudaError_t streamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
-  cudaError_t streamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
-  cudaError_t streamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
-                                   unsigned long long* id, cudaGraph_t* graph,
-                                   const cudaGraphNode_t** dependencies,
-                                   const cudaGraphEdgeData** edges, size_t* count);
-  cudaError_t streamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
-                                              const cudaGraphEdgeData* edges, size_t count,
-                                              unsigned int flags);
-  cudaError_t threadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode);
-
   // --- Launch paths beyond <<<>>> (RuntimeLaunch.cpp)
   // ----------------------------------------------
-  cudaError_t launchKernelEx(const cudaLaunchConfig_t* config, const void* function, void** args,
-                             bool perThreadStream);
-  cudaError_t launchCooperativeKernel(const void* function, dim3 grid, dim3 block, void** args,
-                                      size_t sharedMem, cudaStream_t stream);
+  /// The one launch path: every launch API ends here with `params.function` and `params.stream`
+  /// still unset (the stream is `stream`, resolved on the current device).
+  cudaError_t launch(const void* function, LaunchParams& params, cudaStream_t stream);
 
   // --- Kernels: lookup, attributes, occupancy (RuntimeFunctions.cpp) ----------------------------
   cudaError_t getFuncBySymbol(cudaFunction_t* function, const void* symbol);
@@ -478,8 +433,8 @@ private:
                                     LoadedModule** module);
   /// The device address and size of a registered variable on the current device.
   cudaError_t symbolStorage(const void* symbol, Device** device, void** address, size_t* bytes);
-  /// The one launch path: every launch API ends here with `params.function` still unset.
-  cudaError_t launch(const void* function, LaunchParams& params);
+  /// The stream a handle names on `device` (transitional: what the Runtime methods below pass).
+  static cudaError_t streamOn(Device& device, cudaStream_t handle, Stream** stream);
   /// Offers a launch to the instrumentation: its result when it launched (instrumented or not),
   /// nullopt when the caller should launch as usual (library kernels, unselected launches).
   std::optional<cudaError_t> launchInstrumented(const void* function, Device& device, int ordinal,
@@ -533,6 +488,27 @@ private:
   std::mutex unsupportedMutex_;
   std::unordered_set<std::string> unsupportedReported_;
 };
+
+// Inline: every API call that uses the current device starts here, every launch too.
+inline cudaError_t Runtime::currentDevice(ThreadState& state, Device** device, int* ordinal) {
+  // initialize()'s fast path, spelled out.
+  if (!initializeDone_.load(std::memory_order_acquire) || platform_.platform == nullptr)
+      [[unlikely]]
+    if (cudaError_t error = initialize(); error != cudaSuccess)
+      return error;
+  if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess) [[unlikely]]
+    return sticky;
+  const int current = state.currentDevice;
+  if (current < 0 || static_cast<size_t>(current) >= devices_.size()) [[unlikely]]
+    return cudaErrorInvalidDevice;
+  Device& selected = *devices_[static_cast<size_t>(current)];
+  if (cudaError_t error = selected.activate(); error != cudaSuccess) [[unlikely]]
+    return deviceResult(error);
+  *device = &selected;
+  if (ordinal != nullptr)
+    *ordinal = current;
+  return cudaSuccess;
+}
 
 inline cudaError_t Runtime::popCallConfiguration(dim3* grid, dim3* block, size_t* sharedMem,
                                                  void* stream) {

@@ -32,7 +32,10 @@ cudaError_t Runtime::memcpy3D(const cudaMemcpy3DParms* params, cudaStream_t stre
     return error;
   if (emptyExtent(params->extent))
     return cudaSuccess;
-  return deviceResult(device->copy3D(region, stream, async));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->copy3D(region, *queue, async));
 }
 
 // cudaMemcpy2D and its array forms: positions and width in bytes (the 2D API counts bytes even
@@ -62,7 +65,10 @@ cudaError_t Runtime::memcpy2D(const CopyEndpoint& destination, const CopyEndpoin
   region.widthBytes = width;
   region.height = height;
   region.depth = 1;
-  return deviceResult(device->copy3D(region, stream, async));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->copy3D(region, *queue, async));
 }
 
 // The deprecated 1D array copies (cudaMemcpyToArray, FromArray, ArrayToArray): `bytes` bytes from a
@@ -91,6 +97,9 @@ cudaError_t Runtime::memcpyArrayLinear(const CopyEndpoint& destination, const Co
         error != cudaSuccess)
       return error;
 
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
   CopyEndpoint from = source, to = destination;
   while (bytes > 0) {
     size_t run = bytes;
@@ -112,7 +121,7 @@ cudaError_t Runtime::memcpyArrayLinear(const CopyEndpoint& destination, const Co
     if (to.array == nullptr)
       region.destination.pitch = run;
     region.widthBytes = run;
-    if (cudaError_t error = device->copy3D(region, stream, async); error != cudaSuccess)
+    if (cudaError_t error = device->copy3D(region, *queue, async); error != cudaSuccess)
       return deviceResult(error);
     bytes -= run;
     for (CopyEndpoint* side : {&from, &to}) {
@@ -148,7 +157,10 @@ cudaError_t Runtime::memcpyPeer(void* destination, int destinationDevice, const 
     return cudaErrorInvalidValue;
   if (cudaError_t error = to->activate(); error != cudaSuccess)
     return deviceResult(error);
-  cudaError_t result = to->copyPeer(destination, source, *from, bytes, stream, async);
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*to, stream, &queue); error != cudaSuccess)
+    return error;
+  cudaError_t result = to->copyPeer(destination, source, *from, bytes, *queue, async);
   // The copy ran in the destination's context; the thread's current device stays what it was.
   current->activate();
   return deviceResult(result);
@@ -188,7 +200,10 @@ cudaError_t Runtime::memcpy3DPeer(const cudaMemcpy3DPeerParms* params, cudaStrea
     return cudaSuccess;
   if (cudaError_t error = to->activate(); error != cudaSuccess)
     return deviceResult(error);
-  cudaError_t result = to->copy3DPeer(region, *from, stream, async);
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*to, stream, &queue); error != cudaSuccess)
+    return error;
+  cudaError_t result = to->copy3DPeer(region, *from, *queue, async);
   current->activate();
   return deviceResult(result);
 }
@@ -207,8 +222,11 @@ cudaError_t Runtime::memcpyBatchAsync(void* const* destinations, const void* con
   // The legacy NULL stream cannot run a batch (it must be ordered after other streams).
   if (stream == nullptr || stream == cudaStreamLegacy)
     return cudaErrorInvalidValue;
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
   return deviceResult(device->copyBatch(destinations, sources, sizes, count, attributes,
-                                        attributeIndices, attributeCount, stream));
+                                        attributeIndices, attributeCount, *queue));
 }
 
 cudaError_t Runtime::memcpy3DBatchAsync(size_t count, cudaMemcpy3DBatchOp* operations,
@@ -220,7 +238,10 @@ cudaError_t Runtime::memcpy3DBatchAsync(size_t count, cudaMemcpy3DBatchOp* opera
     return cudaErrorInvalidValue;
   if (stream == nullptr || stream == cudaStreamLegacy)
     return cudaErrorInvalidValue;
-  return deviceResult(device->copy3DBatch(count, operations, flags, stream));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->copy3DBatch(count, operations, flags, *queue));
 }
 
 cudaError_t Runtime::memset2D(void* destination, size_t pitch, int value, size_t width,
@@ -232,8 +253,11 @@ cudaError_t Runtime::memset2D(void* destination, size_t pitch, int value, size_t
     return cudaSuccess;
   if (destination == nullptr || (height > 1 && pitch < width))
     return cudaErrorInvalidValue;
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
   return deviceResult(device->fill2D(destination, height > 1 ? pitch : std::max(pitch, width),
-                                     static_cast<unsigned char>(value), width, height, stream,
+                                     static_cast<unsigned char>(value), width, height, *queue,
                                      async));
 }
 
@@ -248,15 +272,18 @@ cudaError_t Runtime::memset3D(cudaPitchedPtr destination, int value, cudaExtent 
       (extent.depth > 1 && destination.ysize < extent.height))
     return cudaErrorInvalidValue;
   auto byte = static_cast<unsigned char>(value);
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
   // Slices that follow each other without a gap are one 2D fill.
   if (extent.depth == 1 || destination.ysize == extent.height)
     return deviceResult(device->fill2D(destination.ptr, destination.pitch, byte, extent.width,
-                                       extent.height * extent.depth, stream, async));
+                                       extent.height * extent.depth, *queue, async));
   size_t slice = destination.pitch * destination.ysize;
   for (size_t z = 0; z < extent.depth; ++z) {
     cudaError_t error =
         device->fill2D(static_cast<char*>(destination.ptr) + z * slice, destination.pitch, byte,
-                       extent.width, extent.height, stream, async);
+                       extent.width, extent.height, *queue, async);
     if (error != cudaSuccess)
       return deviceResult(error);
   }

@@ -157,21 +157,6 @@ cudaError_t Runtime::deviceSetSharedMemConfig(int config) {
   return cudaSuccess;
 }
 
-cudaError_t Runtime::deviceGetStreamPriorityRange(int* least, int* greatest) {
-  Device* device = nullptr;
-  if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
-    return error;
-  int low = 0, high = 0;
-  if (cudaError_t error = device->streamPriorityRange(&low, &high); error != cudaSuccess)
-    return deviceResult(error);
-  // Either result may be null.
-  if (least != nullptr)
-    *least = low;
-  if (greatest != nullptr)
-    *greatest = high;
-  return cudaSuccess;
-}
-
 cudaError_t Runtime::deviceGetPCIBusId(char* busId, int length, int device) {
   Device* selected = nullptr;
   if (cudaError_t error = deviceByOrdinal(device, &selected); error != cudaSuccess)

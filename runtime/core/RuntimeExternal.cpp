@@ -74,7 +74,10 @@ cudaError_t Runtime::signalExternalSemaphores(const cudaExternalSemaphore_t* sem
     return error;
   if (count != 0 && (semaphores == nullptr || params == nullptr))
     return cudaErrorInvalidValue;
-  return deviceResult(device->signalExternalSemaphores(semaphores, params, count, stream));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->signalExternalSemaphores(semaphores, params, count, *queue));
 }
 
 cudaError_t Runtime::waitExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
@@ -85,7 +88,10 @@ cudaError_t Runtime::waitExternalSemaphores(const cudaExternalSemaphore_t* semap
     return error;
   if (count != 0 && (semaphores == nullptr || params == nullptr))
     return cudaErrorInvalidValue;
-  return deviceResult(device->waitExternalSemaphores(semaphores, params, count, stream));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->waitExternalSemaphores(semaphores, params, count, *queue));
 }
 
 } // namespace ocelot::runtime

@@ -20,7 +20,6 @@ LaunchParams launchShape(const cudaLaunchConfig_t& config) {
   params.grid = config.gridDim;
   params.block = config.blockDim;
   params.sharedMem = config.dynamicSmemBytes;
-  params.stream = config.stream;
   params.attributes = config.numAttrs != 0 ? config.attrs : nullptr;
   params.attributeCount = config.numAttrs;
   return params;
@@ -193,6 +192,8 @@ cudaError_t Runtime::occupancyMaxPotentialClusterSize(int* size, const void* fun
     return cudaErrorInvalidValue;
   LaunchParams params = launchShape(*config);
   params.function = resolved;
+  if (cudaError_t error = streamOn(*device, config->stream, &params.stream); error != cudaSuccess)
+    return error;
   return deviceResult(device->maxPotentialClusterSize(size, params));
 }
 
@@ -208,6 +209,8 @@ cudaError_t Runtime::occupancyMaxActiveClusters(int* clusters, const void* funct
     return cudaErrorInvalidValue;
   LaunchParams params = launchShape(*config);
   params.function = resolved;
+  if (cudaError_t error = streamOn(*device, config->stream, &params.stream); error != cudaSuccess)
+    return error;
   return deviceResult(device->maxActiveClusters(clusters, params));
 }
 

@@ -326,7 +326,10 @@ cudaError_t Runtime::graphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     return error;
   if (exec == nullptr)
     return cudaErrorInvalidValue;
-  return deviceResult(device->launchGraph(exec, stream));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->launchGraph(exec, *queue));
 }
 
 cudaError_t Runtime::graphUpload(cudaGraphExec_t exec, cudaStream_t stream) {
@@ -335,7 +338,10 @@ cudaError_t Runtime::graphUpload(cudaGraphExec_t exec, cudaStream_t stream) {
     return error;
   if (exec == nullptr)
     return cudaErrorInvalidValue;
-  return deviceResult(device->uploadGraph(exec, stream));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->uploadGraph(exec, *queue));
 }
 
 cudaError_t Runtime::graphDebugDotPrint(cudaGraph_t graph, const char* path, unsigned int flags) {

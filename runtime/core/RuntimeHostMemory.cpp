@@ -163,7 +163,10 @@ cudaError_t Runtime::memPrefetchAsync(const void* pointer, size_t bytes, cudaMem
     return error;
   if (pointer == nullptr || bytes == 0)
     return cudaErrorInvalidValue;
-  return deviceResult(device->prefetch(pointer, bytes, location, flags, stream));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->prefetch(pointer, bytes, location, flags, *queue));
 }
 
 cudaError_t Runtime::memPrefetchBatchAsync(void** pointers, size_t* sizes, size_t count,
@@ -177,8 +180,11 @@ cudaError_t Runtime::memPrefetchBatchAsync(void** pointers, size_t* sizes, size_
     return cudaErrorInvalidValue;
   if (locations != nullptr && (locationCount == 0 || locationIndices == nullptr))
     return cudaErrorInvalidValue;
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
   return deviceResult(device->prefetchBatch(pointers, sizes, count, discard, locations,
-                                            locationIndices, locationCount, flags, stream));
+                                            locationIndices, locationCount, flags, *queue));
 }
 
 cudaError_t Runtime::memRangeGetAttributes(void** data, size_t* dataSizes,
@@ -197,17 +203,6 @@ cudaError_t Runtime::memRangeGetAttributes(void** data, size_t* dataSizes,
       return cudaErrorInvalidValue;
   }
   return deviceResult(device->rangeAttributes(data, dataSizes, attributes, count, pointer, bytes));
-}
-
-cudaError_t Runtime::streamAttachMemAsync(cudaStream_t stream, void* pointer, size_t bytes,
-                                          unsigned int flags) {
-  Device* device = nullptr;
-  if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
-    return error;
-  if (pointer == nullptr ||
-      (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle))
-    return cudaErrorInvalidValue;
-  return deviceResult(device->attachMemory(stream, pointer, bytes, flags));
 }
 
 cudaError_t Runtime::ipcGetMemHandle(cudaIpcMemHandle_t* handle, void* pointer) {

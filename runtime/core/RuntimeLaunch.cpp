@@ -13,9 +13,8 @@ cudaError_t Runtime::launchKernel(const void* hostFunction, dim3 grid, dim3 bloc
   params.grid = grid;
   params.block = block;
   params.sharedMem = sharedMem;
-  params.stream = stream;
   params.args = args;
-  return launch(hostFunction, params);
+  return launch(hostFunction, params, stream);
 }
 
 cudaError_t Runtime::launchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args,
@@ -24,47 +23,17 @@ cudaError_t Runtime::launchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, vo
   params.grid = grid;
   params.block = block;
   params.sharedMem = sharedMem;
-  params.stream = stream;
   params.args = args;
-  return launch(kernel, params);
-}
-
-cudaError_t Runtime::launchCooperativeKernel(const void* function, dim3 grid, dim3 block,
-                                             void** args, size_t sharedMem, cudaStream_t stream) {
-  LaunchParams params;
-  params.grid = grid;
-  params.block = block;
-  params.sharedMem = sharedMem;
-  params.stream = stream;
-  params.args = args;
-  params.cooperative = true;
-  return launch(function, params);
-}
-
-cudaError_t Runtime::launchKernelEx(const cudaLaunchConfig_t* config, const void* function,
-                                    void** args, bool perThreadStream) {
-  if (config == nullptr)
-    return cudaErrorInvalidValue;
-  if (config->numAttrs != 0 && config->attrs == nullptr)
-    return cudaErrorInvalidValue;
-  LaunchParams params;
-  params.grid = config->gridDim;
-  params.block = config->blockDim;
-  params.sharedMem = config->dynamicSmemBytes;
-  params.stream =
-      perThreadStream && config->stream == nullptr ? cudaStreamPerThread : config->stream;
-  params.args = args;
-  params.attributes = config->numAttrs != 0 ? config->attrs : nullptr;
-  params.attributeCount = config->numAttrs;
-  return launch(function, params);
+  return launch(kernel, params, stream);
 }
 
 // The launch path of every launch API. Once a kernel has been launched on a device, a launch takes
 // no lock, allocates nothing and reaches its per-thread state (current device, kernel lookups)
 // through one thread-local access: the kernel's registration record comes from the thread's cache
-// and holds the device function. The instrumentation framework hooks in here: it may swap
-// `params.function` for an instrumented variant and append its hidden parameter to `params.args`.
-cudaError_t Runtime::launch(const void* function, LaunchParams& params) {
+// and holds the device function, and the stream comes from the thread's cache of stream lookups.
+// The instrumentation framework hooks in here: it may swap `params.function` for an instrumented
+// variant and append its hidden parameter to `params.args`.
+cudaError_t Runtime::launch(const void* function, LaunchParams& params, cudaStream_t stream) {
   ThreadState& state = thread();
   Device* device = nullptr;
   int ordinal = 0;
@@ -83,6 +52,11 @@ cudaError_t Runtime::launch(const void* function, LaunchParams& params) {
           launchLimits_[static_cast<size_t>(ordinal)].check(params.grid, params.block);
       error != cudaSuccess)
     return error;
+  // The thread's cache answers without a lock once the thread has used the stream.
+  Stream* queue = device->streams().find(stream, state.streamCache);
+  if (queue == nullptr) [[unlikely]]
+    return cudaErrorInvalidResourceHandle;
+  params.stream = queue;
   // While no instrumentor is active the framework keeps this flag set: one relaxed load.
   if (!instrumentationIdle_.load(std::memory_order_relaxed))
     if (auto handled = launchInstrumented(function, *device, ordinal, params))
@@ -140,6 +114,11 @@ cudaError_t Runtime::moduleOnCurrentDevice(const FatbinaryRegistration& registra
   if (cudaError_t error = currentDevice(device, &ordinal); error != cudaSuccess)
     return error;
   return modules_.get(registration, ordinal, **device, module);
+}
+
+cudaError_t Runtime::streamOn(Device& device, cudaStream_t handle, Stream** stream) {
+  *stream = device.streams().find(handle);
+  return *stream != nullptr ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
 } // namespace ocelot::runtime

@@ -49,7 +49,10 @@ cudaError_t Runtime::memcpy(void* destination, const void* source, size_t bytes,
     return cudaErrorInvalidValue;
   // With unified addressing the driver tells host from device memory itself; the kind only has
   // to be a valid one.
-  return deviceResult(device->copy(destination, source, bytes, stream, async));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->copy(destination, source, bytes, *queue, async));
 }
 
 cudaError_t Runtime::memset(void* destination, int value, size_t bytes, cudaStream_t stream,
@@ -61,8 +64,11 @@ cudaError_t Runtime::memset(void* destination, int value, size_t bytes, cudaStre
     return cudaSuccess;
   if (destination == nullptr)
     return cudaErrorInvalidValue;
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
   return deviceResult(
-      device->fill(destination, static_cast<unsigned char>(value), bytes, stream, async));
+      device->fill(destination, static_cast<unsigned char>(value), bytes, *queue, async));
 }
 
 cudaError_t Runtime::symbolStorage(const void* symbol, Device** device, void** address,
@@ -104,8 +110,11 @@ cudaError_t Runtime::memcpyToSymbol(const void* symbol, const void* source, size
     return cudaErrorInvalidValue;
   if (bytes == 0)
     return cudaSuccess;
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
   return deviceResult(
-      device->copy(static_cast<char*>(address) + offset, source, bytes, stream, async));
+      device->copy(static_cast<char*>(address) + offset, source, bytes, *queue, async));
 }
 
 cudaError_t Runtime::memcpyFromSymbol(void* destination, const void* symbol, size_t bytes,
@@ -122,8 +131,11 @@ cudaError_t Runtime::memcpyFromSymbol(void* destination, const void* symbol, siz
     return cudaErrorInvalidValue;
   if (bytes == 0)
     return cudaSuccess;
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
   return deviceResult(
-      device->copy(destination, static_cast<const char*>(address) + offset, bytes, stream, async));
+      device->copy(destination, static_cast<const char*>(address) + offset, bytes, *queue, async));
 }
 
 cudaError_t Runtime::getSymbolAddress(void** address, const void* symbol) {

@@ -28,7 +28,10 @@ cudaError_t Runtime::mallocAsync(void** pointer, size_t bytes, cudaMemPool_t poo
     return error;
   if (pointer == nullptr)
     return cudaErrorInvalidValue;
-  return deviceResult(device->allocateAsync(pointer, bytes, pool, stream));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->allocateAsync(pointer, bytes, pool, *queue));
 }
 
 cudaError_t Runtime::mallocFromPoolAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
@@ -48,7 +51,10 @@ cudaError_t Runtime::freeAsync(void* pointer, cudaStream_t stream) {
     return error;
   if (pointer == nullptr)
     return cudaErrorInvalidValue;
-  return deviceResult(device->freeAsync(pointer, stream));
+  Stream* queue = nullptr;
+  if (cudaError_t error = streamOn(*device, stream, &queue); error != cudaSuccess)
+    return error;
+  return deviceResult(device->freeAsync(pointer, *queue));
 }
 
 cudaError_t Runtime::memPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* properties) {

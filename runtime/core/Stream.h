@@ -51,10 +51,9 @@ public:
   }
 
   // --- Capture into a graph (devices without graphs cannot capture) ------------------------
-  virtual cudaError_t beginCapture(cudaStreamCaptureMode /*mode*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t beginCaptureToGraph(Graph& /*graph*/, const cudaGraphNode_t* /*dependencies*/,
+  virtual cudaError_t beginCapture(cudaStreamCaptureMode /*mode*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t beginCaptureToGraph(cudaGraph_t /*graph*/,
+                                          const cudaGraphNode_t* /*dependencies*/,
                                           const cudaGraphEdgeData* /*edges*/, size_t /*count*/,
                                           cudaStreamCaptureMode /*mode*/) {
     return cudaErrorNotSupported;
@@ -105,12 +104,12 @@ public:
       return created;
     return adopt(handle);
   }
+  /// find() through the calling thread's cache: two compares and no lock once the thread has
+  /// used the stream (the launch path's lookup).
   Stream* find(cudaStream_t handle, HandleCache& cache) {
-    if (Stream* special = specialStream(handle))
-      return special;
-    if (Stream* created = created_.find(handle, cache)) [[likely]]
-      return created;
-    return adopt(handle);
+    if (cache.handle == handle && cache.generation == created_.generation()) [[likely]]
+      return static_cast<Stream*>(cache.object);
+    return findAndRemember(handle, cache);
   }
 
 protected:
@@ -126,6 +125,15 @@ protected:
   HandleTable<Stream> created_;
 
 private:
+  Stream* findAndRemember(cudaStream_t handle, HandleCache& cache) {
+    if (Stream* special = specialStream(handle)) {
+      created_.remember(handle, special, cache);
+      return special;
+    }
+    if (Stream* created = created_.findAndRemember(handle, cache))
+      return created;
+    return adopt(handle);
+  }
   Stream* specialStream(cudaStream_t handle) {
     if (handle == nullptr)
       return nullStream_;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "runtime/core/HandleTable.h"
 #include "runtime/core/Registry.h"
 
 #include <cstddef>
@@ -61,6 +62,8 @@ struct ThreadState {
   CallConfigurationStack callConfigurations;
   /// The launch path's kernel lookups (Registry::findLaunchable).
   Registry::LaunchCache launchCache;
+  /// The launch path's last stream lookup (Streams::find).
+  HandleCache streamCache;
 
   /// Records a failed call. Success leaves the last error alone, and so does cudaErrorNotReady,
   /// which cudaStreamQuery and cudaEventQuery return as a status, not as an error (both as in

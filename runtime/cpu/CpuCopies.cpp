@@ -88,22 +88,20 @@ void CpuDevice::runMemset(const cudaMemsetParamsV2& fill) {
   }
 }
 
-cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes,
-                            cudaStream_t stream, bool async) {
+cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes, Stream& queue,
+                            bool async) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
-  StreamQueue* queue = nullptr;
-  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
-    return error;
-  if (capturing(*queue)) {
+  auto& stream = static_cast<CpuStream&>(queue);
+  if (stream.capturing()) {
     if (!async)
-      return refuseDuringCapture(*queue);
-    return captureNode(*queue, copyNode(destination, source, bytes));
+      return stream.refuseDuringCapture();
+    return stream.capture(copyNode(destination, source, bytes));
   }
-  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+  if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
     return error;
   if (bytes == 0 || destination == source)
-    return async ? cudaSuccess : runSynchronously(*queue, nullptr);
+    return async ? cudaSuccess : stream.runSynchronously(nullptr);
   // As CUDA does with pageable host memory: a copy to it completes before the call returns, and a
   // copy from it reads the source when it is issued (into a staging buffer).
   if (async && isPageable(destination))
@@ -111,63 +109,49 @@ cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes,
   if (async && isPageable(source)) {
     auto staged = std::make_shared<std::vector<std::byte>>(
         static_cast<const std::byte*>(source), static_cast<const std::byte*>(source) + bytes);
-    enqueue(*queue,
-            [destination, staged] { std::memcpy(destination, staged->data(), staged->size()); });
+    stream.enqueue(
+        [destination, staged] { std::memcpy(destination, staged->data(), staged->size()); });
     return cudaSuccess;
   }
   auto run = [destination, source, bytes] { std::memmove(destination, source, bytes); };
   if (!async)
-    return runSynchronously(*queue, run);
-  enqueue(*queue, run);
+    return stream.runSynchronously(run);
+  stream.enqueue(run);
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::fill(void* destination, unsigned char value, size_t bytes,
-                            cudaStream_t stream, bool async) {
+cudaError_t CpuDevice::fill(void* destination, unsigned char value, size_t bytes, Stream& queue,
+                            bool async) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
-    return error;
-  StreamQueue* queue = nullptr;
-  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
     return error;
   if (bytes != 0 && !memory_->accessible(reinterpret_cast<uintptr_t>(destination), bytes))
     return cudaErrorInvalidValue;
-  if (capturing(*queue)) {
-    if (!async)
-      return refuseDuringCapture(*queue);
-    return captureNode(*queue, fillNode(destination, 0, value, bytes, 1));
-  }
-  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
-    return error;
-  auto run = [destination, value, bytes] { std::memset(destination, value, bytes); };
-  if (!async)
-    return runSynchronously(*queue, run);
-  enqueue(*queue, run);
-  return cudaSuccess;
+  return static_cast<CpuStream&>(queue).submit(
+      [destination, value, bytes] { std::memset(destination, value, bytes); }, async,
+      [&] { return fillNode(destination, 0, value, bytes, 1); });
 }
 
-cudaError_t CpuDevice::copy3D(const CopyRegion& region, cudaStream_t stream, bool async) {
+cudaError_t CpuDevice::copy3D(const CopyRegion& region, Stream& queue, bool async) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
-  StreamQueue* queue = nullptr;
-  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
-    return error;
+  auto& stream = static_cast<CpuStream&>(queue);
   {
     std::lock_guard lock(mutex_);
     if ((region.source.array != nullptr && arrays_.count(region.source.array) == 0) ||
         (region.destination.array != nullptr && arrays_.count(region.destination.array) == 0))
       return cudaErrorInvalidResourceHandle;
   }
-  if (capturing(*queue)) {
+  if (stream.capturing()) {
     if (!async)
-      return refuseDuringCapture(*queue);
+      return stream.refuseDuringCapture();
     cudaGraphNodeParams params = {};
     params.type = cudaGraphNodeTypeMemcpy;
     if (cudaError_t error = copyParamsOf(region, *this, &params.memcpy.copyParams);
         error != cudaSuccess)
       return error;
-    return captureNode(*queue, params);
+    return stream.capture(params);
   }
-  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+  if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
     return error;
   // Pageable host memory on either side: the copy completes before the call returns.
   if ((region.source.array == nullptr && isPageable(region.source.pointer)) ||
@@ -175,48 +159,35 @@ cudaError_t CpuDevice::copy3D(const CopyRegion& region, cudaStream_t stream, boo
     async = false;
   auto run = [this, region] { runCopy3D(region); };
   if (!async)
-    return runSynchronously(*queue, run);
-  enqueue(*queue, run);
+    return stream.runSynchronously(run);
+  stream.enqueue(run);
   return cudaSuccess;
 }
 
 cudaError_t CpuDevice::fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
-                              size_t height, cudaStream_t stream, bool async) {
+                              size_t height, Stream& queue, bool async) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
-  StreamQueue* queue = nullptr;
-  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
-    return error;
-  if (capturing(*queue)) {
-    if (!async)
-      return refuseDuringCapture(*queue);
-    return captureNode(*queue, fillNode(destination, pitch, value, width, height));
-  }
-  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
-    return error;
-  auto run = [destination, pitch, value, width, height] {
-    for (size_t y = 0; y < height; ++y)
-      std::memset(static_cast<std::byte*>(destination) + y * pitch, value, width);
-  };
-  if (!async)
-    return runSynchronously(*queue, run);
-  enqueue(*queue, run);
-  return cudaSuccess;
+  return static_cast<CpuStream&>(queue).submit(
+      [destination, pitch, value, width, height] {
+        for (size_t y = 0; y < height; ++y)
+          std::memset(static_cast<std::byte*>(destination) + y * pitch, value, width);
+      },
+      async, [&] { return fillNode(destination, pitch, value, width, height); });
 }
 
 cudaError_t CpuDevice::copyPeer(void* destination, const void* source, Device&, size_t bytes,
-                                cudaStream_t stream, bool async) {
+                                Stream& stream, bool async) {
   return copy(destination, source, bytes, stream, async);
 }
 
-cudaError_t CpuDevice::copy3DPeer(const CopyRegion& region, Device&, cudaStream_t stream,
-                                  bool async) {
+cudaError_t CpuDevice::copy3DPeer(const CopyRegion& region, Device&, Stream& stream, bool async) {
   return copy3D(region, stream, async);
 }
 
 cudaError_t CpuDevice::copyBatch(void* const* destinations, const void* const* sources,
                                  const size_t* sizes, size_t count, cudaMemcpyAttributes*, size_t*,
-                                 size_t, cudaStream_t stream) {
+                                 size_t, Stream& stream) {
   for (size_t i = 0; i < count; ++i)
     if (cudaError_t error = copy(destinations[i], sources[i], sizes[i], stream, true);
         error != cudaSuccess)

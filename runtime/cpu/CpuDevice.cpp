@@ -59,8 +59,6 @@ std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
   device->runner_ = std::make_unique<LaunchRunner>(device->options_.workers);
   device->heap_ = std::make_unique<DeviceHeap>(*device->memory_, size_t{8} << 20);
   device->textureSlots_.assign(kMaxTextureObjects, nullptr);
-  device->legacy_ =
-      std::make_shared<StreamQueue>(device->progress_, StreamQueue::Kind::Legacy, 0, 0, 1);
   if (const char* path = std::getenv("OCELOT_CPU_TRACE_OUTPUT"); path != nullptr && *path != 0) {
     device->blockTrace_ = std::make_unique<BlockCountTracer>(path);
     device->tracer_ = device->blockTrace_.get();
@@ -68,26 +66,24 @@ std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
   return device;
 }
 
+CpuDevice::CpuDevice() {
+  areas_.streams = &streams_;
+  areas_.events = &events_;
+}
+
 CpuDevice::~CpuDevice() {
-  drainAll();
+  streams_.drainAll();
   {
     // Graphs go first: their allocations return memory to the arena.
     std::lock_guard graphLock(graphMutex_);
     execs_.clear();
     graphs_.clear();
   }
-  {
-    std::lock_guard lock(streamsMutex_);
-    streams_.clear();
-    perThread_.clear();
-    retired_.clear();
-    legacy_.reset();
-  }
   flushOutput();
 }
 
 void CpuDevice::setWorkers(uint32_t workers) {
-  drainAll();
+  streams_.drainAll();
   std::lock_guard lock(launchMutex_);
   options_.workers = std::max(workers, 1u);
   runner_ = std::make_unique<LaunchRunner>(options_.workers);
@@ -150,14 +146,14 @@ cudaError_t CpuDevice::totalMemory(size_t* bytes) {
 cudaError_t CpuDevice::synchronize() {
   if (cudaError_t error = checkUnsafeCall(); error != cudaSuccess)
     return error;
-  drainAll();
+  streams_.drainAll();
   flushOutput();
   return sticky();
 }
 
 cudaError_t CpuDevice::reset() {
   // Queued work finishes first (a fault drops it quickly); then every object goes.
-  drainAll();
+  streams_.drainAll();
   flushOutput();
   {
     std::lock_guard graphLock(graphMutex_);
@@ -166,16 +162,12 @@ cudaError_t CpuDevice::reset() {
     userObjects_.clear();
     captures_.clear();
   }
-  {
-    std::lock_guard streamsLock(streamsMutex_);
-    streams_.clear();
-    retired_.clear();
-  }
+  streams_.reset();
+  events_.reset();
   std::lock_guard launchLock(launchMutex_);
   std::lock_guard lock(mutex_);
   functions_.clear();
   modules_.clear();
-  events_.clear();
   graphAllocations_.clear();
   arrays_.clear();
   textureObjects_.clear();
@@ -261,12 +253,6 @@ cudaError_t CpuDevice::setCacheConfig(cudaFuncCache config) {
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::streamPriorityRange(int* least, int* greatest) {
-  *least = 0;
-  *greatest = -5;
-  return cudaSuccess;
-}
-
 // --- Memory
 // ---------------------------------------------------------------------------------------
 
@@ -302,7 +288,7 @@ cudaError_t CpuDevice::free(void* pointer) {
        allocation->kind != DeviceMemory::Kind::Managed))
     return cudaErrorInvalidValue;
   // cudaFree synchronizes the device: queued work may still use the memory.
-  drainAll();
+  streams_.drainAll();
   memory_->release(pointer);
   return cudaSuccess;
 }
@@ -323,7 +309,7 @@ cudaError_t CpuDevice::freeHost(void* pointer) {
     return cudaSuccess;
   if (cudaError_t error = checkUnsafeCall(); error != cudaSuccess)
     return error;
-  drainAll(); // like cudaFree, cudaFreeHost synchronizes
+  streams_.drainAll(); // like cudaFree, cudaFreeHost synchronizes
   std::lock_guard lock(mutex_);
   auto it = hostAllocations_.find(pointer);
   if (it == hostAllocations_.end())
@@ -452,9 +438,7 @@ cudaError_t CpuDevice::pointerAttributes(cudaPointerAttributes* attributes, cons
 }
 
 cudaError_t CpuDevice::prefetch(const void* pointer, size_t, cudaMemLocation location, unsigned int,
-                                cudaStream_t stream) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
+                                Stream&) {
   // Only managed memory migrates (a GPU without HMM refuses anything else, as does this device).
   auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
   if (!allocation || allocation->kind != DeviceMemory::Kind::Managed)
@@ -568,11 +552,6 @@ cudaError_t CpuDevice::ipcMemHandle(cudaIpcMemHandle_t*, void* pointer) {
   return cudaErrorNotSupported;
 }
 
-cudaError_t CpuDevice::attachMemory(cudaStream_t stream, void*, size_t, unsigned int) {
-  // Managed memory is host memory here: attaching changes nothing.
-  return validStream(stream) ? sticky() : cudaErrorInvalidResourceHandle;
-}
-
 // --- Arrays
 // ---------------------------------------------------------------------------------------
 
@@ -651,7 +630,7 @@ cudaError_t CpuDevice::loadModule(const ModuleImage& image, DeviceModule* module
 }
 
 cudaError_t CpuDevice::unloadModule(DeviceModule module) {
-  drainAll(); // queued launches may use its kernels and variables
+  streams_.drainAll(); // queued launches may use its kernels and variables
   std::lock_guard launchLock(launchMutex_);
   std::lock_guard lock(mutex_);
   auto it = modules_.find(static_cast<CpuModule*>(module));
@@ -991,16 +970,14 @@ cudaError_t CpuDevice::parameterLayout(DeviceFunction function, std::vector<size
 cudaError_t CpuDevice::launch(const LaunchParams& params) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
-  StreamQueue* queue = nullptr;
-  if (cudaError_t error = resolveStream(params.stream, &queue); error != cudaSuccess)
-    return error;
+  auto& stream = static_cast<CpuStream&>(*params.stream);
   auto prepared = std::make_shared<PreparedLaunch>();
   if (cudaError_t error = prepareLaunch(params.function, params.grid, params.block,
                                         params.sharedMem, params.args, params.attributes,
                                         params.attributeCount, params.cooperative, prepared.get());
       error != cudaSuccess)
     return error;
-  if (capturing(*queue)) {
+  if (stream.capturing()) {
     cudaGraphNodeParams node = {};
     node.type = cudaGraphNodeTypeKernel;
     node.kernel.func = params.function;
@@ -1009,7 +986,7 @@ cudaError_t CpuDevice::launch(const LaunchParams& params) {
     node.kernel.sharedMemBytes = static_cast<unsigned int>(params.sharedMem);
     node.kernel.kernelParams = params.args;
     GraphNode* added = nullptr;
-    if (cudaError_t error = captureNode(*queue, node, &added); error != cudaSuccess)
+    if (cudaError_t error = stream.capture(node, &added); error != cudaSuccess)
       return error;
     // The launch's attributes become the node's.
     std::lock_guard graphLock(graphMutex_);
@@ -1019,13 +996,13 @@ cudaError_t CpuDevice::launch(const LaunchParams& params) {
       added->attributes[cudaLaunchAttributeCooperative].cooperative = 1;
     return cudaSuccess;
   }
-  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+  if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
     return error;
   if (options_.deterministic) {
     std::lock_guard turn(turnMutex_);
     prepared->ticket = ++nextTicket_;
   }
-  enqueue(*queue, [this, prepared] { runLaunch(*prepared, nullptr); });
+  stream.enqueue([this, prepared] { runLaunch(*prepared, nullptr); });
   // Like an asynchronous GPU launch, a fault shows at a later call, not at the launch itself.
   return cudaSuccess;
 }

@@ -4,6 +4,7 @@
 #include "runtime/cpu/CpuEvent.h"
 #include "runtime/cpu/CpuGraph.h"
 #include "runtime/cpu/CpuModule.h"
+#include "runtime/cpu/CpuStream.h"
 #include "runtime/cpu/DeviceMemory.h"
 #include "runtime/cpu/GraphExecutor.h"
 #include "runtime/cpu/LaunchRunner.h"
@@ -81,14 +82,13 @@ public:
   cudaError_t setLimit(cudaLimit limit, size_t value) override;
   cudaError_t cacheConfig(cudaFuncCache* config) override;
   cudaError_t setCacheConfig(cudaFuncCache config) override;
-  cudaError_t streamPriorityRange(int* least, int* greatest) override;
 
   // --- Memory -----------------------------------------------------------------------------------
   cudaError_t allocate(void** pointer, size_t bytes) override;
   cudaError_t free(void* pointer) override;
-  cudaError_t copy(void* destination, const void* source, size_t bytes, cudaStream_t stream,
+  cudaError_t copy(void* destination, const void* source, size_t bytes, Stream& stream,
                    bool async) override;
-  cudaError_t fill(void* destination, unsigned char value, size_t bytes, cudaStream_t stream,
+  cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
                    bool async) override;
   cudaError_t allocateHost(void** pointer, size_t bytes, unsigned int flags) override;
   cudaError_t freeHost(void* pointer) override;
@@ -99,19 +99,19 @@ public:
   cudaError_t allocateManaged(void** pointer, size_t bytes, unsigned int flags) override;
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
-  cudaError_t copy3D(const CopyRegion& region, cudaStream_t stream, bool async) override;
+  cudaError_t copy3D(const CopyRegion& region, Stream& stream, bool async) override;
   cudaError_t copyPeer(void* destination, const void* source, Device& sourceDevice, size_t bytes,
-                       cudaStream_t stream, bool async) override;
-  cudaError_t copy3DPeer(const CopyRegion& region, Device& sourceDevice, cudaStream_t stream,
+                       Stream& stream, bool async) override;
+  cudaError_t copy3DPeer(const CopyRegion& region, Device& sourceDevice, Stream& stream,
                          bool async) override;
   cudaError_t copyBatch(void* const* destinations, const void* const* sources, const size_t* sizes,
                         size_t count, cudaMemcpyAttributes* attributes, size_t* attributeIndices,
-                        size_t attributeCount, cudaStream_t stream) override;
+                        size_t attributeCount, Stream& stream) override;
   cudaError_t fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
-                     size_t height, cudaStream_t stream, bool async) override;
+                     size_t height, Stream& stream, bool async) override;
   cudaError_t allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
-                            cudaStream_t stream) override;
-  cudaError_t freeAsync(void* pointer, cudaStream_t stream) override;
+                            Stream& stream) override;
+  cudaError_t freeAsync(void* pointer, Stream& stream) override;
   cudaError_t createPool(cudaMemPool_t* pool, const cudaMemPoolProps& properties) override;
   cudaError_t destroyPool(cudaMemPool_t pool) override;
   cudaError_t poolAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value) override;
@@ -128,13 +128,11 @@ public:
   cudaError_t setCurrentPool(const cudaMemLocation& location, cudaMemAllocationType type,
                              cudaMemPool_t pool) override;
   cudaError_t prefetch(const void* pointer, size_t bytes, cudaMemLocation location,
-                       unsigned int flags, cudaStream_t stream) override;
+                       unsigned int flags, Stream& stream) override;
   cudaError_t advise(const void* pointer, size_t bytes, cudaMemoryAdvise advice,
                      cudaMemLocation location) override;
   cudaError_t rangeAttributes(void** data, size_t* dataSizes, cudaMemRangeAttribute* attributes,
                               size_t count, const void* pointer, size_t bytes) override;
-  cudaError_t attachMemory(cudaStream_t stream, void* pointer, size_t bytes,
-                           unsigned int flags) override;
   cudaError_t ipcMemHandle(cudaIpcMemHandle_t* handle, void* pointer) override;
 
   // --- Arrays -----------------------------------------------------------------------------------
@@ -184,48 +182,6 @@ public:
   // --- Execution --------------------------------------------------------------------------------
   cudaError_t launch(const LaunchParams& params) override;
 
-  // --- Streams and events -----------------------------------------------------------------------
-  cudaError_t createStream(cudaStream_t* stream, unsigned int flags, int priority) override;
-  cudaError_t destroyStream(cudaStream_t stream) override;
-  cudaError_t synchronizeStream(cudaStream_t stream) override;
-  cudaError_t queryStream(cudaStream_t stream) override;
-  cudaError_t waitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) override;
-  cudaError_t createEvent(cudaEvent_t* event, unsigned int flags) override;
-  cudaError_t destroyEvent(cudaEvent_t event) override;
-  cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream) override;
-  cudaError_t recordEventWithFlags(cudaEvent_t event, cudaStream_t stream,
-                                   unsigned int flags) override;
-  cudaError_t synchronizeEvent(cudaEvent_t event) override;
-  cudaError_t queryEvent(cudaEvent_t event) override;
-  cudaError_t elapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) override;
-  cudaError_t streamFlags(cudaStream_t stream, unsigned int* flags) override;
-  cudaError_t streamPriority(cudaStream_t stream, int* priority) override;
-  cudaError_t streamId(cudaStream_t stream, unsigned long long* id) override;
-  cudaError_t streamDevice(cudaStream_t stream, int* ordinal) override;
-  cudaError_t streamAttribute(cudaStream_t stream, cudaLaunchAttributeID id,
-                              cudaLaunchAttributeValue* value) override;
-  cudaError_t setStreamAttribute(cudaStream_t stream, cudaLaunchAttributeID id,
-                                 const cudaLaunchAttributeValue* value) override;
-  cudaError_t launchHostFunction(cudaStream_t stream, cudaHostFn_t function,
-                                 void* userData) override;
-
-  // --- Stream capture (CpuCapture.cpp) ----------------------------------------------------------
-  cudaError_t beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) override;
-  cudaError_t beginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
-                                  const cudaGraphNode_t* dependencies,
-                                  const cudaGraphEdgeData* edges, size_t count,
-                                  cudaStreamCaptureMode mode) override;
-  cudaError_t endCapture(cudaStream_t stream, cudaGraph_t* graph) override;
-  cudaError_t captureStatus(cudaStream_t stream, cudaStreamCaptureStatus* status) override;
-  cudaError_t captureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
-                          unsigned long long* id, cudaGraph_t* graph,
-                          const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges,
-                          size_t* count) override;
-  cudaError_t updateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
-                                        const cudaGraphEdgeData* edges, size_t count,
-                                        unsigned int flags) override;
-  cudaError_t exchangeCaptureMode(cudaStreamCaptureMode* mode) override;
-
   // --- Graphs (CpuGraphs.cpp) -------------------------------------------------------------------
   cudaError_t createGraph(cudaGraph_t* graph, unsigned int flags) override;
   cudaError_t destroyGraph(cudaGraph_t graph) override;
@@ -269,8 +225,8 @@ public:
   cudaError_t graphExecFlags(cudaGraphExec_t exec, unsigned long long* flags) override;
   cudaError_t updateGraphExec(cudaGraphExec_t exec, cudaGraph_t graph,
                               cudaGraphExecUpdateResultInfo* info) override;
-  cudaError_t launchGraph(cudaGraphExec_t exec, cudaStream_t stream) override;
-  cudaError_t uploadGraph(cudaGraphExec_t exec, cudaStream_t stream) override;
+  cudaError_t launchGraph(cudaGraphExec_t exec, Stream& stream) override;
+  cudaError_t uploadGraph(cudaGraphExec_t exec, Stream& stream) override;
   cudaError_t printGraph(cudaGraph_t graph, const char* path, unsigned int flags) override;
   cudaError_t createUserObject(cudaUserObject_t* object, void* pointer, cudaHostFn_t destroy,
                                unsigned int count, unsigned int flags) override;
@@ -305,7 +261,23 @@ public:
   /// Replaces the worker pool (benchmarks compare worker counts in one process).
   void setWorkers(uint32_t workers);
 
+  // --- What the device's objects share (the back end's own use) ----------------------------------
+  CpuStreams& cpuStreams() { return streams_; }
+  CpuEvents& cpuEvents() { return events_; }
+  /// The sticky fault, or success.
+  cudaError_t sticky() const { return stickyError_.load(std::memory_order_acquire); }
+  bool faulted() const { return sticky() != cudaSuccess; }
+  /// Writes pending device printf output (at synchronization points).
+  void flushOutput();
+  /// A capturing stream goes away: its capture is invalidated (and ended when it began it).
+  void forgetCapture(CpuStream& stream);
+  /// The capture-mode check of potentially unsafe calls (cudaMalloc, cudaFree, synchronization):
+  /// cudaErrorStreamCaptureUnsupported when a capture prohibits it.
+  cudaError_t checkUnsafeCall();
+
 private:
+  friend class CpuStream; // capture: the graph state below
+
   struct Function {
     CpuModule* module = nullptr;
     std::string name;
@@ -313,37 +285,10 @@ private:
     int carveout = -1;
   };
 
-  CpuDevice() = default;
-  /// The sticky fault, or success.
-  cudaError_t sticky() const { return stickyError_.load(std::memory_order_acquire); }
-  bool faulted() const { return sticky() != cudaSuccess; }
-  /// Writes pending device printf output (at synchronization points).
-  void flushOutput();
-  bool validStream(cudaStream_t stream);
+  CpuDevice();
   bool isDevicePointer(const void* pointer) const;
   /// Host memory the device does not know (neither in the arena nor registered).
   bool isPageable(const void* pointer) const;
-
-  // --- Streams and events (CpuStreams.cpp) -------------------------------------------------------
-  /// The queue of a stream handle (the special handles included, cudaStreamPerThread being the
-  /// calling thread's); cudaErrorInvalidResourceHandle for unknown handles.
-  cudaError_t resolveStream(cudaStream_t stream, StreamQueue** queue);
-  /// Queues `run` on `queue` after `after`, adding the legacy default stream's implicit
-  /// dependencies; returns the operation's completion. `run` is skipped once the device faulted
-  /// unless `evenAfterFault`.
-  CompletionPtr enqueue(StreamQueue& queue, std::function<void()> run,
-                        std::vector<CompletionPtr> after = {}, bool evenAfterFault = false);
-  /// What synchronizing `queue` waits for: its last operation, and for the legacy stream the last
-  /// operation of every blocking stream too.
-  std::vector<CompletionPtr> pendingOf(StreamQueue& queue);
-  /// The last operation of every stream.
-  std::vector<CompletionPtr> pendingEverywhere();
-  void waitAll(const std::vector<CompletionPtr>& completions);
-  /// Waits for all work of the device (cudaDeviceSynchronize without output and error).
-  void drainAll();
-  /// Runs a synchronous operation: queues it and waits for it (and writes printf output).
-  cudaError_t runSynchronously(StreamQueue& queue, std::function<void()> run);
-  CpuEvent* findEvent(cudaEvent_t event);
 
   // --- Launches (CpuDevice.cpp) ------------------------------------------------------------------
   /// A validated launch, with its parameters copied: what runs later on a stream's thread.
@@ -380,23 +325,6 @@ private:
   void retainUserObjects(const Graph& graph);
   void releaseUserObjects(const Graph& graph);
   void releaseUserObject(cudaUserObject_t object, unsigned int count);
-  /// Stream capture: when `queue` is being captured, adds a node made from `params` after the
-  /// stream's current dependencies (and returns it in *node); otherwise leaves everything alone.
-  /// Fails with cudaErrorStreamCaptureInvalidated once the sequence is invalidated.
-  cudaError_t captureNode(StreamQueue& queue, const cudaGraphNodeParams& params,
-                          GraphNode** node = nullptr);
-  /// Whether `queue` is being captured (or takes part in a capture).
-  bool capturing(StreamQueue& queue);
-  /// A call that would synchronize with a capturing stream (a synchronous copy, a stream query):
-  /// it invalidates the capture and fails with cudaErrorStreamCaptureUnsupported.
-  cudaError_t refuseDuringCapture(StreamQueue& queue);
-  /// The capture-mode check of potentially unsafe calls (cudaMalloc, cudaFree, synchronization):
-  /// cudaErrorStreamCaptureUnsupported when a capture prohibits it.
-  cudaError_t checkUnsafeCall();
-  /// The legacy stream cannot take work while a blocking stream is captured: that work would make
-  /// the capture depend on it. Invalidates such captures.
-  cudaError_t checkLegacyDuringCapture(StreamQueue& queue);
-
   std::unique_ptr<DeviceMemory> memory_;
   std::unique_ptr<LaunchRunner> runner_;
   std::unique_ptr<DeviceHeap> heap_;
@@ -409,7 +337,6 @@ private:
   std::timed_mutex launchMutex_;
   std::map<CpuModule*, std::unique_ptr<CpuModule>> modules_;
   std::map<void*, std::unique_ptr<Function>> functions_;
-  std::map<void*, std::unique_ptr<CpuEvent>> events_;
   std::map<void*, unsigned int> hostAllocations_; ///< cudaMallocHost/cudaHostAlloc -> flags
   std::map<void*, std::unique_ptr<CpuArray>> arrays_;
   // Memory pools (CpuMemoryPools.cpp); guarded by mutex_.
@@ -442,7 +369,6 @@ private:
   /// Texture and surface objects; handle = slot + 1. Slots are never moved (TextureObjects.h).
   std::vector<std::unique_ptr<TextureObject>> textureObjects_;
   std::vector<TextureObject*> textureSlots_;
-  unsigned long long nextStreamId_ = 16;
   unsigned int flags_ = 0;
   cudaFuncCache cacheConfig_ = cudaFuncCachePreferNone;
   size_t printfFifoSize_ = 1 << 20;
@@ -461,16 +387,6 @@ private:
   std::mutex outputMutex_;
   std::string pendingOutput_;
 
-  // Streams. streamsMutex_ guards the tables and is held while an operation is queued, so that
-  // the legacy stream's implicit dependencies are taken from one consistent picture.
-  ProgressSignal progress_;
-  std::mutex streamsMutex_;
-  std::shared_ptr<StreamQueue> legacy_;
-  std::map<void*, std::shared_ptr<StreamQueue>> streams_;
-  std::map<std::thread::id, std::shared_ptr<StreamQueue>> perThread_;
-  /// Streams destroyed while work was pending: the work still runs (as in CUDA).
-  std::vector<std::shared_ptr<StreamQueue>> retired_;
-
   // Graphs, executable graphs, user objects and capture state, all under graphMutex_.
   struct UserObject {
     void* pointer = nullptr;
@@ -485,6 +401,10 @@ private:
   unsigned long long nextConditionalHandle_ = 1;
   /// Memory of mem-alloc nodes: owned by their graphs, so cudaFree of it does nothing.
   std::set<void*> graphAllocations_;
+
+  // Declared last: destroyed first, their threads finish before the state above goes.
+  CpuEvents events_{*this};
+  CpuStreams streams_{*this};
 };
 
 } // namespace ocelot::runtime::cpu

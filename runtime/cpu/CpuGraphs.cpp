@@ -182,13 +182,12 @@ cudaError_t CpuDevice::makeNode(Graph& graph, const cudaGraphNodeParams& params,
     break;
   }
   case cudaGraphNodeTypeEventRecord:
-  case cudaGraphNodeTypeWaitEvent: {
-    std::lock_guard lock(mutex_);
-    if (findEvent(params.type == cudaGraphNodeTypeEventRecord ? params.eventRecord.event
-                                                              : params.eventWait.event) == nullptr)
+  case cudaGraphNodeTypeWaitEvent:
+    if (events_.find(params.type == cudaGraphNodeTypeEventRecord
+                         ? params.eventRecord.event
+                         : params.eventWait.event) == nullptr)
       return cudaErrorInvalidValue;
     break;
-  }
   case cudaGraphNodeTypeMemAlloc: {
     const cudaMemAllocNodeParamsV2& alloc = params.alloc;
     if (alloc.bytesize == 0 || alloc.poolProps.allocType != cudaMemAllocationTypePinned ||
@@ -802,10 +801,8 @@ cudaError_t CpuDevice::updateGraphExec(cudaGraphExec_t exec, cudaGraph_t handle,
   return it->second->update(*graph, info);
 }
 
-cudaError_t CpuDevice::launchGraph(cudaGraphExec_t execHandle, cudaStream_t stream) {
-  StreamQueue* queue = nullptr;
-  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
-    return error;
+cudaError_t CpuDevice::launchGraph(cudaGraphExec_t execHandle, Stream& queue) {
+  auto& stream = static_cast<CpuStream&>(queue);
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
   std::lock_guard lock(graphMutex_);
@@ -814,48 +811,42 @@ cudaError_t CpuDevice::launchGraph(cudaGraphExec_t execHandle, cudaStream_t stre
     return cudaErrorInvalidValue;
   std::shared_ptr<GraphExec> exec = it->second;
   std::shared_ptr<const ExecSnapshot> snapshot = exec->snapshot();
-  if (capturing(*queue)) {
+  if (stream.capturing()) {
     // Captured as a child-graph node holding a copy of the executable graph.
     Graph* copy = graphs_.adopt(cpu::cloneGraph(*snapshot->graph, false));
     copy->userObjects.clear();
     cudaGraphNodeParams params = {};
     params.type = cudaGraphNodeTypeGraph;
     params.graph.graph = copy->handle();
-    cudaError_t error = captureNode(*queue, params);
+    cudaError_t error = stream.capture(params);
     graphs_.destroy(copy);
     return error;
   }
-  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+  if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
     return error;
   // Event-record nodes: the events refer to this launch from now on, and complete as the nodes
   // run.
   auto records = std::make_shared<std::map<uint64_t, CompletionPtr>>();
   auto waits = std::make_shared<std::map<cudaEvent_t, CompletionPtr>>();
-  {
-    std::lock_guard eventsLock(mutex_);
-    forEachGraph(*snapshot->graph, [&](Graph& each) {
-      for (const auto& node : each.nodes)
-        if (node->type() == cudaGraphNodeTypeWaitEvent)
-          if (CpuEvent* event = findEvent(node->params.eventWait.event))
-            (*waits)[node->params.eventWait.event] = event->record;
-    });
-    forEachGraph(*snapshot->graph, [&](Graph& each) {
-      for (const auto& node : each.nodes)
-        if (node->type() == cudaGraphNodeTypeEventRecord)
-          if (CpuEvent* event = findEvent(node->params.eventRecord.event)) {
-            auto record = std::make_shared<Completion>(progress_);
-            (*records)[node->id] = record;
-            event->record = record;
-            event->captureId = 0;
-            event->captureNodes.clear();
-          }
-    });
-  }
+  forEachGraph(*snapshot->graph, [&](Graph& each) {
+    for (const auto& node : each.nodes)
+      if (node->type() == cudaGraphNodeTypeWaitEvent)
+        if (CpuEvent* event = events_.find(node->params.eventWait.event))
+          (*waits)[node->params.eventWait.event] = event->latest().done;
+  });
+  forEachGraph(*snapshot->graph, [&](Graph& each) {
+    for (const auto& node : each.nodes)
+      if (node->type() == cudaGraphNodeTypeEventRecord)
+        if (CpuEvent* event = events_.find(node->params.eventRecord.event)) {
+          auto record = std::make_shared<Completion>(streams_.progress());
+          (*records)[node->id] = record;
+          event->recorded(record);
+        }
+  });
   // Launches of one executable graph run one after the other, whatever their streams.
   CompletionPtr previous = exec->exchangeLastLaunch(nullptr);
   // Not skipped after a fault: the graph skips its nodes itself and still completes its records.
-  CompletionPtr done = enqueue(
-      *queue,
+  CompletionPtr done = stream.enqueue(
       [this, exec, snapshot, records, waits] {
         GraphRunner runner(*this, *waits);
         exec->run(*snapshot, runner, *records);
@@ -865,9 +856,7 @@ cudaError_t CpuDevice::launchGraph(cudaGraphExec_t execHandle, cudaStream_t stre
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::uploadGraph(cudaGraphExec_t exec, cudaStream_t stream) {
-  if (!validStream(stream))
-    return cudaErrorInvalidResourceHandle;
+cudaError_t CpuDevice::uploadGraph(cudaGraphExec_t exec, Stream&) {
   std::lock_guard lock(graphMutex_);
   // Nothing to upload: the executable graph already is in (host) memory.
   return execs_.count(exec) != 0 ? sticky() : cudaErrorInvalidValue;

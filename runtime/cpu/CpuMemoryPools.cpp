@@ -36,13 +36,11 @@ void CpuDevice::releaseCached(Pool& pool, uint64_t keep) {
 }
 
 cudaError_t CpuDevice::allocateAsync(void** pointer, size_t bytes, cudaMemPool_t handle,
-                                     cudaStream_t stream) {
-  StreamQueue* queue = nullptr;
-  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
-    return error;
+                                     Stream& queue) {
+  auto& stream = static_cast<CpuStream&>(queue);
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
-  if (capturing(*queue)) {
+  if (stream.capturing()) {
     // A mem-alloc node; its memory (and so the address returned now) is the graph's.
     cudaGraphNodeParams params = {};
     params.type = cudaGraphNodeTypeMemAlloc;
@@ -50,13 +48,13 @@ cudaError_t CpuDevice::allocateAsync(void** pointer, size_t bytes, cudaMemPool_t
     params.alloc.poolProps.location = {cudaMemLocationTypeDevice, 0};
     params.alloc.bytesize = bytes;
     GraphNode* node = nullptr;
-    if (cudaError_t error = captureNode(*queue, params, &node); error != cudaSuccess)
+    if (cudaError_t error = stream.capture(params, &node); error != cudaSuccess)
       return error;
     std::lock_guard graphLock(graphMutex_);
     *pointer = node != nullptr ? node->params.alloc.dptr : nullptr;
     return cudaSuccess;
   }
-  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+  if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
     return error;
   // The memory exists from now on; it is in use from the stream's point of view, which needs no
   // operation. Blocks return to the pool when their free runs in stream order.
@@ -86,17 +84,15 @@ cudaError_t CpuDevice::allocateAsync(void** pointer, size_t bytes, cudaMemPool_t
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::freeAsync(void* pointer, cudaStream_t stream) {
-  StreamQueue* queue = nullptr;
-  if (cudaError_t error = resolveStream(stream, &queue); error != cudaSuccess)
-    return error;
-  if (capturing(*queue)) {
+cudaError_t CpuDevice::freeAsync(void* pointer, Stream& queue) {
+  auto& stream = static_cast<CpuStream&>(queue);
+  if (stream.capturing()) {
     cudaGraphNodeParams params = {};
     params.type = cudaGraphNodeTypeMemFree;
     params.free.dptr = pointer;
-    return captureNode(*queue, params);
+    return stream.capture(params);
   }
-  if (cudaError_t error = checkLegacyDuringCapture(*queue); error != cudaSuccess)
+  if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
     return error;
   bool pooled = false;
   {
@@ -106,7 +102,7 @@ cudaError_t CpuDevice::freeAsync(void* pointer, cudaStream_t stream) {
     pooled = poolBlocks_.count(pointer) != 0;
   }
   if (pooled) {
-    enqueue(*queue, [this, pointer] {
+    stream.enqueue([this, pointer] {
       std::lock_guard lock(mutex_);
       auto it = poolBlocks_.find(pointer);
       if (it == poolBlocks_.end())
@@ -125,7 +121,7 @@ cudaError_t CpuDevice::freeAsync(void* pointer, cudaStream_t stream) {
       (allocation->kind != DeviceMemory::Kind::Device &&
        allocation->kind != DeviceMemory::Kind::Managed))
     return cudaErrorInvalidValue;
-  enqueue(*queue, [this, pointer] { memory_->release(pointer); });
+  stream.enqueue([this, pointer] { memory_->release(pointer); });
   return sticky();
 }
 
@@ -141,7 +137,7 @@ cudaError_t CpuDevice::createPool(cudaMemPool_t* handle, const cudaMemPoolProps&
 }
 
 cudaError_t CpuDevice::destroyPool(cudaMemPool_t handle) {
-  drainAll(); // queued frees refer to the pool
+  streams_.drainAll(); // queued frees refer to the pool
   std::lock_guard lock(mutex_);
   auto it = pools_.find(handle);
   if (it == pools_.end() || handle == defaultPool_)

@@ -4,12 +4,12 @@
 
 namespace ocelot::runtime::cpu {
 
-CaptureStream* CaptureRegistry::find(const StreamQueue* queue) {
+CaptureStream* CaptureRegistry::find(const CpuStream* queue) {
   auto it = streams_.find(queue);
   return it != streams_.end() ? &it->second : nullptr;
 }
 
-CaptureStream& CaptureRegistry::begin(const StreamQueue* queue, Graph* graph, bool ownsGraph,
+CaptureStream& CaptureRegistry::begin(const CpuStream* queue, Graph* graph, bool ownsGraph,
                                       cudaStreamCaptureMode mode) {
   auto session = std::make_shared<CaptureSession>();
   session->id = nextId_++;
@@ -23,7 +23,7 @@ CaptureStream& CaptureRegistry::begin(const StreamQueue* queue, Graph* graph, bo
   return join(queue, std::move(session), {});
 }
 
-CaptureStream& CaptureRegistry::join(const StreamQueue* queue,
+CaptureStream& CaptureRegistry::join(const CpuStream* queue,
                                      std::shared_ptr<CaptureSession> session,
                                      std::vector<cudaGraphNode_t> dependencies) {
   CaptureStream& stream = streams_[queue];
@@ -40,7 +40,7 @@ void CaptureRegistry::end(const CaptureSession& session) {
   active_.store(static_cast<int>(sessions_.size()), std::memory_order_release);
 }
 
-std::shared_ptr<CaptureSession> CaptureRegistry::forget(const StreamQueue* queue) {
+std::shared_ptr<CaptureSession> CaptureRegistry::forget(const CpuStream* queue) {
   auto it = streams_.find(queue);
   if (it == streams_.end())
     return nullptr;

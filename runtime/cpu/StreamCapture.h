@@ -11,7 +11,7 @@
 
 namespace ocelot::runtime::cpu {
 
-class StreamQueue;
+class CpuStream;
 
 /// One stream-capture sequence, from cudaStreamBeginCapture to cudaStreamEndCapture. Streams join
 /// it by waiting on an event recorded in it; the origin stream ends it.
@@ -22,7 +22,7 @@ struct CaptureSession {
   cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
   std::thread::id thread; ///< the thread that began it
   bool invalidated = false;
-  const StreamQueue* origin = nullptr;
+  const CpuStream* origin = nullptr;
 };
 
 /// A stream taking part in a capture: its sequence and the nodes its next operation depends on
@@ -38,18 +38,18 @@ struct CaptureStream {
 class CaptureRegistry {
 public:
   /// The capture state of `queue`, null when it is not capturing.
-  CaptureStream* find(const StreamQueue* queue);
+  CaptureStream* find(const CpuStream* queue);
   /// Starts a sequence on `queue` (which is not capturing).
-  CaptureStream& begin(const StreamQueue* queue, Graph* graph, bool ownsGraph,
+  CaptureStream& begin(const CpuStream* queue, Graph* graph, bool ownsGraph,
                        cudaStreamCaptureMode mode);
   /// Makes `queue` part of `session` with `dependencies` (a fork through an event).
-  CaptureStream& join(const StreamQueue* queue, std::shared_ptr<CaptureSession> session,
+  CaptureStream& join(const CpuStream* queue, std::shared_ptr<CaptureSession> session,
                       std::vector<cudaGraphNode_t> dependencies);
   /// Ends `session`: every stream in it stops capturing.
   void end(const CaptureSession& session);
   /// A capturing stream is going away: its sequence is invalidated, and ended when it was the
   /// origin (nothing could end it any more). Returns the ended sequence, if any.
-  std::shared_ptr<CaptureSession> forget(const StreamQueue* queue);
+  std::shared_ptr<CaptureSession> forget(const CpuStream* queue);
   /// The live sequence with this id, or null.
   std::shared_ptr<CaptureSession> session(unsigned long long id) const;
   /// Whether every stream of `session` other than the origin has been joined back into it: each
@@ -74,7 +74,7 @@ public:
   static cudaStreamCaptureMode& threadMode();
 
 private:
-  std::map<const StreamQueue*, CaptureStream> streams_;
+  std::map<const CpuStream*, CaptureStream> streams_;
   std::map<unsigned long long, std::shared_ptr<CaptureSession>> sessions_;
   std::atomic<int> active_{0};
   unsigned long long nextId_ = 1;

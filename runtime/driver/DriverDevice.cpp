@@ -30,7 +30,10 @@ private:
 
 } // namespace
 
-DriverDevice::DriverDevice(const DriverApi& api, CUdevice device) : api_(api), device_(device) {
+DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
+    : api_(api), device_(device), streams_(api), events_(api) {
+  areas_.streams = &streams_;
+  areas_.events = &events_;
   char name[256] = {};
   if (api_.deviceGetName(name, sizeof name, device_) == CUDA_SUCCESS)
     name_ = name;
@@ -97,8 +100,9 @@ cudaError_t DriverDevice::free(void* pointer) {
   return toCudaError(api_.memFree(devicePointer(pointer)));
 }
 
-cudaError_t DriverDevice::copy(void* destination, const void* source, size_t bytes,
-                               cudaStream_t stream, bool async) {
+cudaError_t DriverDevice::copy(void* destination, const void* source, size_t bytes, Stream& queue,
+                               bool async) {
+  const cudaStream_t stream = queue.handle();
   CUdeviceptr to = devicePointer(destination), from = devicePointer(source);
   if (async)
     return toCudaError(api_.memcpyAsync(to, from, bytes, stream));
@@ -111,8 +115,9 @@ cudaError_t DriverDevice::copy(void* destination, const void* source, size_t byt
   return toCudaError(api_.memcpy(to, from, bytes));
 }
 
-cudaError_t DriverDevice::fill(void* destination, unsigned char value, size_t bytes,
-                               cudaStream_t stream, bool async) {
+cudaError_t DriverDevice::fill(void* destination, unsigned char value, size_t bytes, Stream& queue,
+                               bool async) {
+  const cudaStream_t stream = queue.handle();
   CUdeviceptr to = devicePointer(destination);
   if (async)
     return toCudaError(api_.memsetD8Async(to, value, bytes, stream));
@@ -228,51 +233,7 @@ cudaError_t DriverDevice::launch(const LaunchParams& params) {
   return toCudaError(api_.launchKernel(static_cast<CUfunction>(params.function), params.grid.x,
                                        params.grid.y, params.grid.z, params.block.x, params.block.y,
                                        params.block.z, static_cast<unsigned int>(params.sharedMem),
-                                       params.stream, params.args, nullptr));
-}
-
-cudaError_t DriverDevice::createStream(cudaStream_t* stream, unsigned int flags, int priority) {
-  return toCudaError(api_.streamCreateWithPriority(stream, flags, priority));
-}
-
-cudaError_t DriverDevice::destroyStream(cudaStream_t stream) {
-  return toCudaError(api_.streamDestroy(stream));
-}
-
-cudaError_t DriverDevice::synchronizeStream(cudaStream_t stream) {
-  return toCudaError(api_.streamSynchronize(stream));
-}
-
-cudaError_t DriverDevice::queryStream(cudaStream_t stream) {
-  return toCudaError(api_.streamQuery(stream));
-}
-
-cudaError_t DriverDevice::waitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  return toCudaError(api_.streamWaitEvent(stream, event, flags));
-}
-
-cudaError_t DriverDevice::createEvent(cudaEvent_t* event, unsigned int flags) {
-  return toCudaError(api_.eventCreate(event, flags));
-}
-
-cudaError_t DriverDevice::destroyEvent(cudaEvent_t event) {
-  return toCudaError(api_.eventDestroy(event));
-}
-
-cudaError_t DriverDevice::recordEvent(cudaEvent_t event, cudaStream_t stream) {
-  return toCudaError(api_.eventRecord(event, stream));
-}
-
-cudaError_t DriverDevice::synchronizeEvent(cudaEvent_t event) {
-  return toCudaError(api_.eventSynchronize(event));
-}
-
-cudaError_t DriverDevice::queryEvent(cudaEvent_t event) {
-  return toCudaError(api_.eventQuery(event));
-}
-
-cudaError_t DriverDevice::elapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
-  return toCudaError(api_.eventElapsedTime(milliseconds, start, end));
+                                       params.stream->handle(), params.args, nullptr));
 }
 
 } // namespace ocelot::runtime::driver

@@ -2,6 +2,8 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/driver/DriverApi.h"
+#include "runtime/driver/DriverEvent.h"
+#include "runtime/driver/DriverStream.h"
 
 #include <atomic>
 #include <mutex>
@@ -29,9 +31,9 @@ public:
 
   cudaError_t allocate(void** pointer, size_t bytes) override;
   cudaError_t free(void* pointer) override;
-  cudaError_t copy(void* destination, const void* source, size_t bytes, cudaStream_t stream,
+  cudaError_t copy(void* destination, const void* source, size_t bytes, Stream& queue,
                    bool async) override;
-  cudaError_t fill(void* destination, unsigned char value, size_t bytes, cudaStream_t stream,
+  cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream& queue,
                    bool async) override;
 
   cudaError_t loadModule(const ModuleImage& image, DeviceModule* module, std::string* log) override;
@@ -40,18 +42,6 @@ public:
   cudaError_t global(DeviceModule module, const char* name, void** address, size_t* bytes) override;
 
   cudaError_t launch(const LaunchParams& params) override;
-
-  cudaError_t createStream(cudaStream_t* stream, unsigned int flags, int priority) override;
-  cudaError_t destroyStream(cudaStream_t stream) override;
-  cudaError_t synchronizeStream(cudaStream_t stream) override;
-  cudaError_t queryStream(cudaStream_t stream) override;
-  cudaError_t waitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) override;
-  cudaError_t createEvent(cudaEvent_t* event, unsigned int flags) override;
-  cudaError_t destroyEvent(cudaEvent_t event) override;
-  cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream) override;
-  cudaError_t synchronizeEvent(cudaEvent_t event) override;
-  cudaError_t queryEvent(cudaEvent_t event) override;
-  cudaError_t elapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) override;
 
   // --- Identity, peers, context state (DriverDeviceState.cpp) --------------------------------
   cudaError_t uuid(cudaUUID_t* uuid) override;
@@ -69,7 +59,6 @@ public:
   cudaError_t setLimit(cudaLimit limit, size_t value) override;
   cudaError_t cacheConfig(cudaFuncCache* config) override;
   cudaError_t setCacheConfig(cudaFuncCache config) override;
-  cudaError_t streamPriorityRange(int* least, int* greatest) override;
   cudaError_t resetPersistingL2Cache() override;
   cudaError_t flushRemoteWrites(cudaFlushGPUDirectRDMAWritesTarget target,
                                 cudaFlushGPUDirectRDMAWritesScope scope) override;
@@ -91,15 +80,12 @@ public:
   cudaError_t advise(const void* pointer, size_t bytes, cudaMemoryAdvise advice,
                      cudaMemLocation location) override;
   cudaError_t prefetch(const void* pointer, size_t bytes, cudaMemLocation location,
-                       unsigned int flags, cudaStream_t stream) override;
+                       unsigned int flags, Stream& queue) override;
   cudaError_t prefetchBatch(void** pointers, size_t* sizes, size_t count, bool discard,
                             cudaMemLocation* locations, size_t* locationIndices,
-                            size_t locationCount, unsigned long long flags,
-                            cudaStream_t stream) override;
+                            size_t locationCount, unsigned long long flags, Stream& queue) override;
   cudaError_t rangeAttributes(void** data, size_t* dataSizes, cudaMemRangeAttribute* attributes,
                               size_t count, const void* pointer, size_t bytes) override;
-  cudaError_t attachMemory(cudaStream_t stream, void* pointer, size_t bytes,
-                           unsigned int flags) override;
   cudaError_t ipcMemHandle(cudaIpcMemHandle_t* handle, void* pointer) override;
   cudaError_t openIpcMemHandle(void** pointer, cudaIpcMemHandle_t handle,
                                unsigned int flags) override;
@@ -108,16 +94,16 @@ public:
   cudaError_t openIpcEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle) override;
 
   // --- 2D/3D, peer and batched copies, fills (DriverDeviceCopies.cpp) -------------------------
-  cudaError_t copy3D(const CopyRegion& region, cudaStream_t stream, bool async) override;
+  cudaError_t copy3D(const CopyRegion& region, Stream& queue, bool async) override;
   cudaError_t copyPeer(void* destination, const void* source, Device& sourceDevice, size_t bytes,
-                       cudaStream_t stream, bool async) override;
-  cudaError_t copy3DPeer(const CopyRegion& region, Device& sourceDevice, cudaStream_t stream,
+                       Stream& queue, bool async) override;
+  cudaError_t copy3DPeer(const CopyRegion& region, Device& sourceDevice, Stream& queue,
                          bool async) override;
   cudaError_t copyBatch(void* const* destinations, const void* const* sources, const size_t* sizes,
                         size_t count, cudaMemcpyAttributes* attributes, size_t* attributeIndices,
-                        size_t attributeCount, cudaStream_t stream) override;
+                        size_t attributeCount, Stream& queue) override;
   cudaError_t fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
-                     size_t height, cudaStream_t stream, bool async) override;
+                     size_t height, Stream& queue, bool async) override;
 
   // --- CUDA arrays (DriverDeviceArrays.cpp) ---------------------------------------------------
   cudaError_t createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
@@ -143,8 +129,8 @@ public:
 
   // --- Stream-ordered allocation and pools (DriverDevicePools.cpp) ----------------------------
   cudaError_t allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
-                            cudaStream_t stream) override;
-  cudaError_t freeAsync(void* pointer, cudaStream_t stream) override;
+                            Stream& queue) override;
+  cudaError_t freeAsync(void* pointer, Stream& queue) override;
   cudaError_t createPool(cudaMemPool_t* pool, const cudaMemPoolProps& properties) override;
   cudaError_t destroyPool(cudaMemPool_t pool) override;
   cudaError_t poolAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value) override;
@@ -167,36 +153,6 @@ public:
   cudaError_t exportPoolPointer(cudaMemPoolPtrExportData* data, void* pointer) override;
   cudaError_t importPoolPointer(void** pointer, cudaMemPool_t pool,
                                 cudaMemPoolPtrExportData* data) override;
-
-  // --- Streams, host work, capture (DriverDeviceStreams.cpp) ----------------------------------
-  cudaError_t streamFlags(cudaStream_t stream, unsigned int* flags) override;
-  cudaError_t streamPriority(cudaStream_t stream, int* priority) override;
-  cudaError_t streamId(cudaStream_t stream, unsigned long long* id) override;
-  cudaError_t streamDevice(cudaStream_t stream, int* ordinal) override;
-  cudaError_t streamAttribute(cudaStream_t stream, cudaLaunchAttributeID id,
-                              cudaLaunchAttributeValue* value) override;
-  cudaError_t setStreamAttribute(cudaStream_t stream, cudaLaunchAttributeID id,
-                                 const cudaLaunchAttributeValue* value) override;
-  cudaError_t copyStreamAttributes(cudaStream_t destination, cudaStream_t source) override;
-  cudaError_t launchHostFunction(cudaStream_t stream, cudaHostFn_t function,
-                                 void* userData) override;
-  cudaError_t recordEventWithFlags(cudaEvent_t event, cudaStream_t stream,
-                                   unsigned int flags) override;
-  cudaError_t beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) override;
-  cudaError_t beginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
-                                  const cudaGraphNode_t* dependencies,
-                                  const cudaGraphEdgeData* edges, size_t count,
-                                  cudaStreamCaptureMode mode) override;
-  cudaError_t endCapture(cudaStream_t stream, cudaGraph_t* graph) override;
-  cudaError_t captureStatus(cudaStream_t stream, cudaStreamCaptureStatus* status) override;
-  cudaError_t captureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
-                          unsigned long long* id, cudaGraph_t* graph,
-                          const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges,
-                          size_t* count) override;
-  cudaError_t updateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
-                                        const cudaGraphEdgeData* edges, size_t count,
-                                        unsigned int flags) override;
-  cudaError_t exchangeCaptureMode(cudaStreamCaptureMode* mode) override;
 
   // --- Kernels: attributes, occupancy, libraries (DriverDeviceFunctions.cpp) ------------------
   cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override;
@@ -284,8 +240,8 @@ public:
   cudaError_t graphExecFlags(cudaGraphExec_t exec, unsigned long long* flags) override;
   cudaError_t updateGraphExec(cudaGraphExec_t exec, cudaGraph_t graph,
                               cudaGraphExecUpdateResultInfo* info) override;
-  cudaError_t launchGraph(cudaGraphExec_t exec, cudaStream_t stream) override;
-  cudaError_t uploadGraph(cudaGraphExec_t exec, cudaStream_t stream) override;
+  cudaError_t launchGraph(cudaGraphExec_t exec, Stream& queue) override;
+  cudaError_t uploadGraph(cudaGraphExec_t exec, Stream& queue) override;
   cudaError_t printGraph(cudaGraph_t graph, const char* path, unsigned int flags) override;
   cudaError_t createUserObject(cudaUserObject_t* object, void* pointer, cudaHostFn_t destroy,
                                unsigned int count, unsigned int flags) override;
@@ -307,10 +263,10 @@ public:
   cudaError_t destroyExternalSemaphore(cudaExternalSemaphore_t semaphore) override;
   cudaError_t signalExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
                                        const cudaExternalSemaphoreSignalParams* params,
-                                       unsigned int count, cudaStream_t stream) override;
+                                       unsigned int count, Stream& queue) override;
   cudaError_t waitExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
                                      const cudaExternalSemaphoreWaitParams* params,
-                                     unsigned int count, cudaStream_t stream) override;
+                                     unsigned int count, Stream& queue) override;
 
   /// The driver's handle of this device and its primary context (retained on first use, not made
   /// current), for calls that name two devices (peer access and copies).
@@ -328,6 +284,8 @@ private:
 
   const DriverApi& api_;
   CUdevice device_;
+  DriverStreams streams_;
+  DriverEvents events_;
   std::string name_;
   fatbin::ComputeCapability capability_;
   std::mutex contextMutex_; ///< guards retaining and resetting the primary context

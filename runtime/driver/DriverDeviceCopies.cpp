@@ -15,7 +15,8 @@ static_assert(sizeof(cudaMemcpyAttributes) == sizeof(CUmemcpyAttributes));
 
 } // namespace
 
-cudaError_t DriverDevice::copy3D(const CopyRegion& region, cudaStream_t stream, bool async) {
+cudaError_t DriverDevice::copy3D(const CopyRegion& region, Stream& queue, bool async) {
+  const cudaStream_t stream = queue.handle();
   CUDA_MEMCPY3D copy = toDriverCopy(region);
   // A synchronous copy under per-thread default stream semantics (the _ptds entry points) is an
   // asynchronous copy on the thread's stream followed by waiting for it.
@@ -28,7 +29,8 @@ cudaError_t DriverDevice::copy3D(const CopyRegion& region, cudaStream_t stream, 
 }
 
 cudaError_t DriverDevice::copyPeer(void* destination, const void* source, Device& sourceDevice,
-                                   size_t bytes, cudaStream_t stream, bool async) {
+                                   size_t bytes, Stream& queue, bool async) {
+  const cudaStream_t stream = queue.handle();
   CUcontext destinationContext = nullptr, sourceContext = nullptr;
   if (cudaError_t error = primaryContext(&destinationContext); error != cudaSuccess)
     return error;
@@ -46,8 +48,9 @@ cudaError_t DriverDevice::copyPeer(void* destination, const void* source, Device
                             address(source), sourceContext, bytes));
 }
 
-cudaError_t DriverDevice::copy3DPeer(const CopyRegion& region, Device& sourceDevice,
-                                     cudaStream_t stream, bool async) {
+cudaError_t DriverDevice::copy3DPeer(const CopyRegion& region, Device& sourceDevice, Stream& queue,
+                                     bool async) {
+  const cudaStream_t stream = queue.handle();
   CUDA_MEMCPY3D plain = toDriverCopy(region);
   CUDA_MEMCPY3D_PEER copy{};
   copy.srcXInBytes = plain.srcXInBytes;
@@ -85,7 +88,8 @@ cudaError_t DriverDevice::copy3DPeer(const CopyRegion& region, Device& sourceDev
 cudaError_t DriverDevice::copyBatch(void* const* destinations, const void* const* sources,
                                     const size_t* sizes, size_t count,
                                     cudaMemcpyAttributes* attributes, size_t* attributeIndices,
-                                    size_t attributeCount, cudaStream_t stream) {
+                                    size_t attributeCount, Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   // The driver takes non-const arrays of addresses; copies keep the application's arrays intact.
   std::vector<CUdeviceptr> to(count), from(count);
   std::vector<size_t> bytes(sizes, sizes + count);
@@ -100,7 +104,8 @@ cudaError_t DriverDevice::copyBatch(void* const* destinations, const void* const
 }
 
 cudaError_t DriverDevice::fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
-                                 size_t height, cudaStream_t stream, bool async) {
+                                 size_t height, Stream& queue, bool async) {
+  const cudaStream_t stream = queue.handle();
   if (async || stream == cudaStreamPerThread) {
     if (CUresult result =
             invoke(api_.memsetD2D8Async, address(destination), pitch, value, width, height, stream);

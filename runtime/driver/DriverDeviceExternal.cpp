@@ -86,7 +86,8 @@ cudaError_t DriverDevice::destroyExternalSemaphore(cudaExternalSemaphore_t semap
 
 cudaError_t DriverDevice::signalExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
                                                    const cudaExternalSemaphoreSignalParams* params,
-                                                   unsigned int count, cudaStream_t stream) {
+                                                   unsigned int count, Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   return toCudaError(invoke(
       api_.signalExternalSemaphoresAsync, reinterpret_cast<const CUexternalSemaphore*>(semaphores),
       reinterpret_cast<const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS*>(params), count, stream));
@@ -94,7 +95,8 @@ cudaError_t DriverDevice::signalExternalSemaphores(const cudaExternalSemaphore_t
 
 cudaError_t DriverDevice::waitExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
                                                  const cudaExternalSemaphoreWaitParams* params,
-                                                 unsigned int count, cudaStream_t stream) {
+                                                 unsigned int count, Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   return toCudaError(invoke(
       api_.waitExternalSemaphoresAsync, reinterpret_cast<const CUexternalSemaphore*>(semaphores),
       reinterpret_cast<const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS*>(params), count, stream));

@@ -34,7 +34,7 @@ CUlaunchConfig toLaunchConfig(const LaunchParams& params, std::vector<CUlaunchAt
   config.blockDimY = params.block.y;
   config.blockDimZ = params.block.z;
   config.sharedMemBytes = static_cast<unsigned int>(params.sharedMem);
-  config.hStream = params.stream;
+  config.hStream = params.stream->handle();
   const auto* attributes = reinterpret_cast<const CUlaunchAttribute*>(params.attributes);
   storage->assign(attributes, attributes + (attributes != nullptr ? params.attributeCount : 0));
   if (params.cooperative) {

@@ -328,11 +328,13 @@ cudaError_t DriverDevice::updateGraphExec(cudaGraphExec_t exec, cudaGraph_t grap
                             reinterpret_cast<CUgraphExecUpdateResultInfo*>(info)));
 }
 
-cudaError_t DriverDevice::launchGraph(cudaGraphExec_t exec, cudaStream_t stream) {
+cudaError_t DriverDevice::launchGraph(cudaGraphExec_t exec, Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   return toCudaError(invoke(api_.graphLaunch, exec, stream));
 }
 
-cudaError_t DriverDevice::uploadGraph(cudaGraphExec_t exec, cudaStream_t stream) {
+cudaError_t DriverDevice::uploadGraph(cudaGraphExec_t exec, Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   return toCudaError(invoke(api_.graphUpload, exec, stream));
 }
 

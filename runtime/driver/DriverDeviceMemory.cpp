@@ -125,7 +125,8 @@ cudaError_t DriverDevice::advise(const void* pointer, size_t bytes, cudaMemoryAd
 }
 
 cudaError_t DriverDevice::prefetch(const void* pointer, size_t bytes, cudaMemLocation location,
-                                   unsigned int flags, cudaStream_t stream) {
+                                   unsigned int flags, Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   return toCudaError(
       invoke(api_.memPrefetchAsync, address(pointer), bytes, toDriver(location), flags, stream));
 }
@@ -133,7 +134,8 @@ cudaError_t DriverDevice::prefetch(const void* pointer, size_t bytes, cudaMemLoc
 cudaError_t DriverDevice::prefetchBatch(void** pointers, size_t* sizes, size_t count, bool discard,
                                         cudaMemLocation* locations, size_t* locationIndices,
                                         size_t locationCount, unsigned long long flags,
-                                        cudaStream_t stream) {
+                                        Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   auto* addresses = reinterpret_cast<CUdeviceptr*>(pointers);
   auto* driverLocations = reinterpret_cast<CUmemLocation*>(locations);
   if (locations == nullptr)
@@ -151,11 +153,6 @@ cudaError_t DriverDevice::rangeAttributes(void** data, size_t* dataSizes,
   return toCudaError(invoke(api_.memRangeGetAttributes, data, dataSizes,
                             reinterpret_cast<CUmem_range_attribute*>(attributes), count,
                             address(pointer), bytes));
-}
-
-cudaError_t DriverDevice::attachMemory(cudaStream_t stream, void* pointer, size_t bytes,
-                                       unsigned int flags) {
-  return toCudaError(invoke(api_.streamAttachMemAsync, stream, address(pointer), bytes, flags));
 }
 
 cudaError_t DriverDevice::ipcMemHandle(cudaIpcMemHandle_t* handle, void* pointer) {

@@ -23,7 +23,8 @@ bool isThisKindOfDevice(const cudaMemLocation& location, cudaMemAllocationType t
 } // namespace
 
 cudaError_t DriverDevice::allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
-                                        cudaStream_t stream) {
+                                        Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   CUdeviceptr allocated = 0;
   CUresult result = pool == nullptr ? invoke(api_.memAllocAsync, &allocated, bytes, stream)
                                     : invoke(api_.memAllocFromPoolAsync, &allocated, bytes,
@@ -33,7 +34,8 @@ cudaError_t DriverDevice::allocateAsync(void** pointer, size_t bytes, cudaMemPoo
   return toCudaError(result);
 }
 
-cudaError_t DriverDevice::freeAsync(void* pointer, cudaStream_t stream) {
+cudaError_t DriverDevice::freeAsync(void* pointer, Stream& queue) {
+  const cudaStream_t stream = queue.handle();
   return toCudaError(invoke(api_.memFreeAsync, reinterpret_cast<CUdeviceptr>(pointer), stream));
 }
 

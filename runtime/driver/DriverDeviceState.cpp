@@ -114,10 +114,6 @@ cudaError_t DriverDevice::setCacheConfig(cudaFuncCache config) {
   return toCudaError(invoke(api_.ctxSetCacheConfig, static_cast<CUfunc_cache>(config)));
 }
 
-cudaError_t DriverDevice::streamPriorityRange(int* least, int* greatest) {
-  return toCudaError(invoke(api_.ctxGetStreamPriorityRange, least, greatest));
-}
-
 cudaError_t DriverDevice::resetPersistingL2Cache() {
   return toCudaError(invoke(api_.ctxResetPersistingL2Cache));
 }

@@ -55,22 +55,22 @@ DeviceResources::DeviceResources(Device& device)
   facts_.computeCapability = static_cast<int>(device.computeCapability().number());
 }
 
-cudaEvent_t DeviceResources::acquireEvent() {
+Event* DeviceResources::acquireEvent() {
   {
     std::lock_guard lock(eventsMutex_);
     if (!events_.empty()) {
-      cudaEvent_t event = events_.back();
+      Event* event = events_.back();
       events_.pop_back();
       return event;
     }
   }
-  cudaEvent_t event = nullptr;
-  if (device_.createEvent(&event, cudaEventDefault) != cudaSuccess)
+  Event* event = nullptr;
+  if (device_.events().create(cudaEventDefault, &event) != cudaSuccess)
     return nullptr;
   return event;
 }
 
-void DeviceResources::releaseEvent(cudaEvent_t event) {
+void DeviceResources::releaseEvent(Event* event) {
   if (event == nullptr)
     return;
   std::lock_guard lock(eventsMutex_);

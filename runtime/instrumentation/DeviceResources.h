@@ -2,6 +2,7 @@
 
 #include "ocelot/LaunchInfo.h"
 #include "runtime/core/Device.h"
+#include "runtime/core/Event.h"
 #include "runtime/instrumentation/BufferPool.h"
 
 #include <atomic>
@@ -26,8 +27,8 @@ public:
   const DeviceFacts& facts() const { return facts_; }
 
   /// An event with timing enabled, or nullptr when the device cannot make one.
-  cudaEvent_t acquireEvent();
-  void releaseEvent(cudaEvent_t event);
+  Event* acquireEvent();
+  void releaseEvent(Event* event);
 
   /// After cudaDeviceReset: the device destroyed the memory and events; drop them unfreed.
   void forget();
@@ -41,7 +42,7 @@ private:
   BufferPool deviceBuffers_;
   BufferPool staging_;
   std::mutex eventsMutex_;
-  std::vector<cudaEvent_t> events_;
+  std::vector<Event*> events_;
 };
 
 } // namespace ocelot::runtime::instrumentation

@@ -3,6 +3,8 @@
 #include "ocelot/Demangle.h"
 #include "ocelot/KernelProfile.h"
 #include "runtime/core/ErrorTable.h"
+#include "runtime/core/Event.h"
+#include "runtime/core/Stream.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -322,7 +324,7 @@ LaunchInfo InstrumentationRuntime::describe(const LaunchSite& site) {
   info.grid = {site.params.grid.x, site.params.grid.y, site.params.grid.z};
   info.block = {site.params.block.x, site.params.block.y, site.params.block.z};
   info.dynamicSharedMemory = site.params.sharedMem;
-  info.stream = reinterpret_cast<uint64_t>(site.params.stream);
+  info.stream = reinterpret_cast<uint64_t>(site.params.stream->handle());
   std::lock_guard lock(launchIndexMutex_);
   info.kernelLaunchIndex = ++kernelLaunches_[site.kernelName];
   auto& demangled = demangled_[site.kernelName];
@@ -354,7 +356,7 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   // A launch being captured into a graph would capture our copies and host function too, and
   // replays would reuse one launch's buffers: it runs as the application made it.
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (device.captureStatus(site.params.stream, &capture) == cudaSuccess &&
+  if (site.params.stream->captureStatus(&capture) == cudaSuccess &&
       capture != cudaStreamCaptureStatusNone)
     return runOriginal(site, std::move(pending),
                        "the stream is being captured into a graph: graph launches are not "
@@ -453,7 +455,7 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
     if (error == cudaSuccess)
       error = pool.stagingBuffers().acquire(slot.bytes, &slot.staging);
     if (error == cudaSuccess)
-      error = device.fill(slot.deviceBuffer.pointer, request.fill, slot.bytes, site.params.stream,
+      error = device.fill(slot.deviceBuffer.pointer, request.fill, slot.bytes, *site.params.stream,
                           true);
     pending->slots.push_back(slot);
     if (error != cudaSuccess) {
@@ -478,7 +480,7 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
 
   pending->start = pool.acquireEvent();
   if (pending->start != nullptr)
-    device.recordEvent(pending->start, params.stream);
+    pending->start->record(*params.stream, 0);
   cudaError_t result = device.launch(params);
   if (result != cudaSuccess) {
     // Typically too many resources: the instrumented kernel needs more registers than the
@@ -493,12 +495,12 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   }
   pending->end = pool.acquireEvent();
   if (pending->end != nullptr)
-    device.recordEvent(pending->end, params.stream);
+    pending->end->record(*params.stream, 0);
   // finalize's input: the buffers, copied in stream order into pinned memory.
   for (const auto& slot : pending->slots)
-    device.copy(slot.staging.pointer, slot.deviceBuffer.pointer, slot.bytes, params.stream, true);
+    device.copy(slot.staging.pointer, slot.deviceBuffer.pointer, slot.bytes, *params.stream, true);
   pending->instrumented = true;
-  enqueueCompletion(device, params.stream, std::move(pending));
+  enqueueCompletion(*params.stream, std::move(pending));
   return cudaSuccess;
 }
 
@@ -561,7 +563,7 @@ cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
   if (result != cudaSuccess)
     return result; // the application's own launch failed: no profile, as without Ocelot
   if (streamUsable) {
-    enqueueCompletion(site.device, site.params.stream, std::move(pending));
+    enqueueCompletion(*site.params.stream, std::move(pending));
   } else {
     worker_.begin();
     worker_.completeHere(std::move(pending));
@@ -569,7 +571,7 @@ cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
   return result;
 }
 
-void InstrumentationRuntime::enqueueCompletion(Device& device, cudaStream_t stream,
+void InstrumentationRuntime::enqueueCompletion(Stream& stream,
                                                std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
   // An event after the result copies, polled by the profile thread: the application's stream runs
@@ -577,7 +579,7 @@ void InstrumentationRuntime::enqueueCompletion(Device& device, cudaStream_t stre
   if (pending->resources != nullptr) {
     pending->done = pending->resources->acquireEvent();
     if (pending->done != nullptr) {
-      if (device.recordEvent(pending->done, stream) == cudaSuccess) {
+      if (pending->done->record(stream, 0) == cudaSuccess) {
         worker_.push(std::move(pending));
         return;
       }
@@ -594,11 +596,11 @@ void InstrumentationRuntime::enqueueCompletion(Device& device, cudaStream_t stre
     std::unique_ptr<Handover> h(static_cast<Handover*>(data));
     h->owner->worker_.push(std::move(h->pending));
   };
-  if (device.launchHostFunction(stream, callback, handover) == cudaSuccess)
+  if (stream.launchHostFunction(callback, handover) == cudaSuccess)
     return;
   // A device without host functions: wait for the stream here and complete on this thread.
   std::unique_ptr<Handover> h(handover);
-  device.synchronizeStream(stream);
+  stream.synchronize();
   worker_.completeHere(std::move(h->pending));
 }
 
@@ -627,7 +629,7 @@ void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
     timing.enqueuedNs = pending->enqueuedNs;
     if (pending->start != nullptr && pending->end != nullptr) {
       float ms = 0;
-      if (device.elapsedTime(&ms, pending->start, pending->end) == cudaSuccess)
+      if (pending->end->elapsedSince(*pending->start, &ms) == cudaSuccess)
         timing.gpuMilliseconds = ms;
     }
     DeviceFacts facts = pool.facts();

@@ -115,8 +115,7 @@ private:
   /// Launches the original kernel and delivers a profile that says why.
   cudaError_t runOriginal(const LaunchSite& site, std::unique_ptr<PendingLaunch> pending,
                           std::string note, bool streamUsable);
-  void enqueueCompletion(Device& device, cudaStream_t stream,
-                         std::unique_ptr<PendingLaunch> pending);
+  void enqueueCompletion(Stream& stream, std::unique_ptr<PendingLaunch> pending);
   void complete(std::unique_ptr<PendingLaunch> pending);
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);

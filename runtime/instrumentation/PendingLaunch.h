@@ -3,6 +3,7 @@
 #include "ocelot/Instrumentor.h"
 #include "ocelot/LaunchInfo.h"
 #include "runtime/core/Device.h"
+#include "runtime/core/Event.h"
 #include "runtime/instrumentation/BufferPool.h"
 
 #include <cstdint>
@@ -35,10 +36,10 @@ struct PendingLaunch {
   bool instrumented = false;                     ///< false: the original kernel ran (notes say why)
   std::shared_ptr<LoadedInstrumentation> module; ///< keeps states and instrumentors alive
   std::vector<Slot> slots;
-  cudaEvent_t start = nullptr, end = nullptr;
+  Event *start = nullptr, *end = nullptr;
   /// Recorded after the result copies: the profile thread polls it (never a host function in the
   /// application's stream, which would hold the stream until the host has run it).
-  cudaEvent_t done = nullptr;
+  Event* done = nullptr;
   int64_t enqueuedNs = 0;
   /// The hidden parameter's value: one device pointer per slot.
   std::vector<uint64_t> parameter;

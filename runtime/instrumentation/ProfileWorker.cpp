@@ -96,7 +96,7 @@ void ProfileWorker::run() {
       bool ready = std::find(busyStreams.begin(), busyStreams.end(), stream) == busyStreams.end();
       if (ready && launch.done != nullptr) {
         launch.device->activate();
-        ready = launch.device->queryEvent(launch.done) != cudaErrorNotReady;
+        ready = launch.done->query() != cudaErrorNotReady;
       }
       if (!ready) {
         busyStreams.push_back(stream);

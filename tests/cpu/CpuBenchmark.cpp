@@ -72,7 +72,8 @@ private:
     void* pointer = nullptr;
     const size_t bytes = values.size() * sizeof(T);
     if (device_.allocate(&pointer, bytes) != cudaSuccess ||
-        device_.copy(pointer, values.data(), bytes, nullptr, false) != cudaSuccess) {
+        device_.copy(pointer, values.data(), bytes, *device_.streams().find(nullptr), false) !=
+            cudaSuccess) {
       ok_ = false;
       return nullptr;
     }
@@ -109,6 +110,7 @@ double secondsPerLaunch(Device& device, DeviceModule module, const Workload& wor
   params.block = workload.block;
   params.sharedMem = workload.shared;
   params.args = args.data();
+  params.stream = device.streams().find(nullptr);
   if (device.launch(params) != cudaSuccess || device.synchronize() != cudaSuccess)
     return -1; // warm-up: decoding, JIT, buffers
   const auto start = Clock::now();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "DeviceCalls.h"
 #include "runtime/cpu/CpuDevice.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,8 @@
 
 namespace ocelot::runtime::cpu::test {
 
+using runtime::test::DeviceCalls;
+
 /// A CPU device of its own for each test, with helpers to load PTX and launch kernels.
 class CpuDeviceTest : public ::testing::Test {
 protected:
@@ -18,6 +21,7 @@ protected:
     std::string error;
     device_ = CpuDevice::create(&error);
     ASSERT_TRUE(device_) << error;
+    calls_ = std::make_unique<DeviceCalls>(*device_);
   }
 
   /// Loads `ptx` and returns kernel `name` (null with a test failure when either fails).
@@ -67,6 +71,7 @@ protected:
     params.block = block;
     params.sharedMem = shared;
     params.args = pointers;
+    params.stream = calls_->stream(nullptr);
     return device_->launch(params);
   }
 
@@ -77,6 +82,8 @@ protected:
   }
 
   std::unique_ptr<CpuDevice> device_;
+  /// The device's calls by handle (declared after the device: it goes first).
+  std::unique_ptr<DeviceCalls> calls_;
 };
 
 } // namespace ocelot::runtime::cpu::test

@@ -65,7 +65,7 @@ protected:
     return exec;
   }
   void run(cudaGraphExec_t exec) {
-    ASSERT_EQ(device_->launchGraph(exec, nullptr), cudaSuccess);
+    ASSERT_EQ(calls_->launchGraph(exec, nullptr), cudaSuccess);
     ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
   }
   size_t count(cudaGraph_t graph, bool roots = false) {
@@ -219,7 +219,7 @@ TEST_F(CpuGraphTest, ChildGraphsAndEventRecordNodes) {
   cudaGraphNode_t node = add(graph_, embedded);
   addNode(child, 2, 1000); // the node holds a copy made when it was added
   cudaEvent_t event = nullptr;
-  ASSERT_EQ(device_->createEvent(&event, 0), cudaSuccess);
+  ASSERT_EQ(calls_->createEvent(&event, 0), cudaSuccess);
   cudaGraphNodeParams record = {};
   record.type = cudaGraphNodeTypeEventRecord;
   record.eventRecord.event = event;
@@ -228,7 +228,7 @@ TEST_F(CpuGraphTest, ChildGraphsAndEventRecordNodes) {
   run(exec);
   run(exec);
   EXPECT_EQ(values_[2], 20);
-  EXPECT_EQ(device_->queryEvent(event), cudaSuccess);
+  EXPECT_EQ(calls_->queryEvent(event), cudaSuccess);
   cudaGraphNodeParams got = {};
   ASSERT_EQ(device_->graphNodeParams(node, &got), cudaSuccess);
   EXPECT_NE(got.graph.graph, child);

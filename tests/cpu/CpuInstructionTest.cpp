@@ -315,6 +315,7 @@ TEST_F(InstructionTest, AtomicsAcrossThreads) {
   params.grid = dim3(8);
   params.block = dim3(32);
   params.args = args;
+  params.stream = calls_->stream(nullptr);
   // Each CTA's threads index out[] by %tid.x only: give each CTA the same out (values race, ok).
   ASSERT_EQ(device_->launch(params), cudaSuccess);
   ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();

@@ -151,18 +151,18 @@ TEST_F(CpuDeviceTest, TrapFailsTheLaunch) {
 
 TEST_F(CpuDeviceTest, EventsTimeExecution) {
   cudaEvent_t start = nullptr, end = nullptr;
-  ASSERT_EQ(device_->createEvent(&start, 0), cudaSuccess);
-  ASSERT_EQ(device_->createEvent(&end, 0), cudaSuccess);
+  ASSERT_EQ(calls_->createEvent(&start, 0), cudaSuccess);
+  ASSERT_EQ(calls_->createEvent(&end, 0), cudaSuccess);
   DeviceFunction kernel = load(kernelsPtx(), "saxpy");
   const int n = 1 << 18;
   float* x = allocate<float>(n);
   float* y = allocate<float>(n);
-  ASSERT_EQ(device_->recordEvent(start, nullptr), cudaSuccess);
+  ASSERT_EQ(calls_->recordEvent(start, nullptr), cudaSuccess);
   ASSERT_EQ(launch(kernel, dim3(n / 256), dim3(256), 0, n, 2.0f, x, y), cudaSuccess);
-  ASSERT_EQ(device_->recordEvent(end, nullptr), cudaSuccess);
-  ASSERT_EQ(device_->synchronizeEvent(end), cudaSuccess); // the launch is asynchronous
+  ASSERT_EQ(calls_->recordEvent(end, nullptr), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeEvent(end), cudaSuccess); // the launch is asynchronous
   float ms = 0;
-  ASSERT_EQ(device_->elapsedTime(&ms, start, end), cudaSuccess);
+  ASSERT_EQ(calls_->elapsedTime(&ms, start, end), cudaSuccess);
   EXPECT_GT(ms, 0.0f);
 }
 

@@ -41,7 +41,7 @@ protected:
     params.function = function;
     params.grid = dim3(1);
     params.block = dim3(32);
-    params.stream = stream;
+    params.stream = calls_->stream(stream);
     params.args = pointers;
     return device_->launch(params);
   }
@@ -50,13 +50,13 @@ protected:
   }
   cudaEvent_t recorded(cudaStream_t stream, unsigned int flags = cudaEventDisableTiming) {
     cudaEvent_t event = nullptr;
-    EXPECT_EQ(device_->createEvent(&event, flags), cudaSuccess);
-    EXPECT_EQ(device_->recordEvent(event, stream), cudaSuccess);
+    EXPECT_EQ(calls_->createEvent(&event, flags), cudaSuccess);
+    EXPECT_EQ(calls_->recordEvent(event, stream), cudaSuccess);
     return event;
   }
   cudaStream_t created(unsigned int flags = 0) {
     cudaStream_t stream = nullptr;
-    EXPECT_EQ(device_->createStream(&stream, flags, 0), cudaSuccess);
+    EXPECT_EQ(calls_->createStream(&stream, flags, 0), cudaSuccess);
     return stream;
   }
 
@@ -70,14 +70,14 @@ TEST_F(CpuStreamTest, WorkRunsInOrderAfterTheCallReturns) {
   close(s);
   ASSERT_EQ(write(s, 0, 7), cudaSuccess);
   cudaEvent_t after = recorded(s);
-  EXPECT_EQ(device_->queryStream(s), cudaErrorNotReady);
-  EXPECT_EQ(device_->queryEvent(after), cudaErrorNotReady);
+  EXPECT_EQ(calls_->queryStream(s), cudaErrorNotReady);
+  EXPECT_EQ(calls_->queryEvent(after), cudaErrorNotReady);
   EXPECT_EQ(values_[0], 0); // queued behind the gate
   open();
-  ASSERT_EQ(device_->synchronizeStream(s), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeStream(s), cudaSuccess);
   EXPECT_EQ(values_[0], 7);
-  EXPECT_EQ(device_->queryStream(s), cudaSuccess);
-  EXPECT_EQ(device_->queryEvent(after), cudaSuccess);
+  EXPECT_EQ(calls_->queryStream(s), cudaSuccess);
+  EXPECT_EQ(calls_->queryEvent(after), cudaSuccess);
 }
 
 TEST_F(CpuStreamTest, LegacyStreamWaitsForBlockingStreamsOnly) {
@@ -88,12 +88,12 @@ TEST_F(CpuStreamTest, LegacyStreamWaitsForBlockingStreamsOnly) {
   cudaEvent_t onLegacy = recorded(nullptr);
   ASSERT_EQ(write(nonBlocking, 1, 2), cudaSuccess);
   cudaEvent_t onNonBlocking = recorded(nonBlocking);
-  ASSERT_EQ(device_->synchronizeEvent(onNonBlocking), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeEvent(onNonBlocking), cudaSuccess);
   EXPECT_EQ(values_[1], 2);
-  EXPECT_EQ(device_->queryEvent(onLegacy), cudaErrorNotReady);
-  EXPECT_EQ(device_->queryStream(cudaStreamLegacy), cudaErrorNotReady);
+  EXPECT_EQ(calls_->queryEvent(onLegacy), cudaErrorNotReady);
+  EXPECT_EQ(calls_->queryStream(cudaStreamLegacy), cudaErrorNotReady);
   open();
-  ASSERT_EQ(device_->synchronizeEvent(onLegacy), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeEvent(onLegacy), cudaSuccess);
   EXPECT_EQ(values_[0], 1);
 }
 
@@ -104,11 +104,11 @@ TEST_F(CpuStreamTest, BlockingStreamsWaitForTheLegacyStream) {
   ASSERT_EQ(write(blocking, 0, 3), cudaSuccess);
   cudaEvent_t onBlocking = recorded(blocking);
   ASSERT_EQ(write(nonBlocking, 1, 4), cudaSuccess);
-  ASSERT_EQ(device_->synchronizeStream(nonBlocking), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeStream(nonBlocking), cudaSuccess);
   EXPECT_EQ(values_[1], 4);
-  EXPECT_EQ(device_->queryEvent(onBlocking), cudaErrorNotReady);
+  EXPECT_EQ(calls_->queryEvent(onBlocking), cudaErrorNotReady);
   open();
-  ASSERT_EQ(device_->synchronizeStream(blocking), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeStream(blocking), cudaSuccess);
   EXPECT_EQ(values_[0], 3);
 }
 
@@ -122,13 +122,13 @@ TEST_F(CpuStreamTest, PerThreadDefaultStreamsAreIndependentButBlocking) {
   ASSERT_TRUE(held);
   // This thread's own default stream is not held up by the other thread's.
   ASSERT_EQ(write(cudaStreamPerThread, 0, 5), cudaSuccess);
-  ASSERT_EQ(device_->synchronizeStream(cudaStreamPerThread), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeStream(cudaStreamPerThread), cudaSuccess);
   EXPECT_EQ(values_[0], 5);
   // The legacy stream synchronizes with per-thread streams.
   cudaEvent_t onLegacy = recorded(cudaStreamLegacy);
-  EXPECT_EQ(device_->queryEvent(onLegacy), cudaErrorNotReady);
+  EXPECT_EQ(calls_->queryEvent(onLegacy), cudaErrorNotReady);
   open();
-  ASSERT_EQ(device_->synchronizeEvent(onLegacy), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeEvent(onLegacy), cudaSuccess);
 }
 
 TEST_F(CpuStreamTest, WaitEventOrdersStreams) {
@@ -137,18 +137,18 @@ TEST_F(CpuStreamTest, WaitEventOrdersStreams) {
   close(first);
   ASSERT_EQ(write(first, 0, 10), cudaSuccess);
   cudaEvent_t written = recorded(first);
-  ASSERT_EQ(device_->waitEvent(second, written, 0), cudaSuccess);
+  ASSERT_EQ(calls_->waitEvent(second, written, 0), cudaSuccess);
   ASSERT_EQ(write(second, 0, 20), cudaSuccess); // must run after the first write
-  EXPECT_EQ(device_->queryStream(second), cudaErrorNotReady);
+  EXPECT_EQ(calls_->queryStream(second), cudaErrorNotReady);
   open();
-  ASSERT_EQ(device_->synchronizeStream(second), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeStream(second), cudaSuccess);
   EXPECT_EQ(values_[0], 20);
   // Recording again moves the event; an earlier wait keeps the record it saw.
   cudaEvent_t never = nullptr;
-  ASSERT_EQ(device_->createEvent(&never, 0), cudaSuccess);
-  EXPECT_EQ(device_->waitEvent(second, never, 0), cudaSuccess); // never recorded: no wait
-  EXPECT_EQ(device_->queryEvent(never), cudaSuccess);
-  EXPECT_EQ(device_->synchronizeEvent(never), cudaSuccess);
+  ASSERT_EQ(calls_->createEvent(&never, 0), cudaSuccess);
+  EXPECT_EQ(calls_->waitEvent(second, never, 0), cudaSuccess); // never recorded: no wait
+  EXPECT_EQ(calls_->queryEvent(never), cudaSuccess);
+  EXPECT_EQ(calls_->synchronizeEvent(never), cudaSuccess);
 }
 
 TEST_F(CpuStreamTest, EventTimingMeasuresWhenTheWorkFinished) {
@@ -157,13 +157,13 @@ TEST_F(CpuStreamTest, EventTimingMeasuresWhenTheWorkFinished) {
   close(s);
   cudaEvent_t end = recorded(s, 0);
   float ms = -1;
-  EXPECT_EQ(device_->elapsedTime(&ms, start, end), cudaErrorNotReady);
+  EXPECT_EQ(calls_->elapsedTime(&ms, start, end), cudaErrorNotReady);
   std::this_thread::sleep_for(std::chrono::milliseconds(60));
   open();
-  ASSERT_EQ(device_->synchronizeEvent(end), cudaSuccess);
-  ASSERT_EQ(device_->elapsedTime(&ms, start, end), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeEvent(end), cudaSuccess);
+  ASSERT_EQ(calls_->elapsedTime(&ms, start, end), cudaSuccess);
   EXPECT_GE(ms, 50.0f);
-  EXPECT_EQ(device_->elapsedTime(&ms, end, start), cudaSuccess);
+  EXPECT_EQ(calls_->elapsedTime(&ms, end, start), cudaSuccess);
   EXPECT_LE(ms, -50.0f);
 }
 
@@ -175,7 +175,7 @@ TEST_F(CpuStreamTest, HostFunctionsRunInStreamOrderOnAnotherThread) {
     int seen = -1;
   } record{std::this_thread::get_id(), values_};
   ASSERT_EQ(write(s, 0, 42), cudaSuccess);
-  ASSERT_EQ(device_->launchHostFunction(
+  ASSERT_EQ(calls_->launchHostFunction(
                 s,
                 [](void* data) {
                   auto* r = static_cast<Record*>(data);
@@ -184,7 +184,7 @@ TEST_F(CpuStreamTest, HostFunctionsRunInStreamOrderOnAnotherThread) {
                 },
                 &record),
             cudaSuccess);
-  ASSERT_EQ(device_->synchronizeStream(s), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeStream(s), cudaSuccess);
   EXPECT_EQ(record.seen, 42);
   EXPECT_NE(record.thread, std::this_thread::get_id());
 }
@@ -194,8 +194,8 @@ TEST_F(CpuStreamTest, SynchronousCopyWaitsLikeTheLegacyStream) {
   close(blocking);
   ASSERT_EQ(write(blocking, 0, 99), cudaSuccess);
   int out = 0;
-  auto copied = std::async(
-      std::launch::async, [&] { return device_->copy(&out, values_, sizeof out, nullptr, false); });
+  auto copied = std::async(std::launch::async,
+                           [&] { return calls_->copy(&out, values_, sizeof out, nullptr, false); });
   EXPECT_EQ(copied.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
   open();
   EXPECT_EQ(copied.get(), cudaSuccess);
@@ -206,10 +206,10 @@ TEST_F(CpuStreamTest, AsynchronousCopyFromPageableMemoryReadsItWhenIssued) {
   cudaStream_t s = created();
   close(s);
   int source = 11;
-  ASSERT_EQ(device_->copy(values_, &source, sizeof source, s, true), cudaSuccess);
+  ASSERT_EQ(calls_->copy(values_, &source, sizeof source, s, true), cudaSuccess);
   source = 12; // staged already, as CUDA stages pageable memory
   open();
-  ASSERT_EQ(device_->synchronizeStream(s), cudaSuccess);
+  ASSERT_EQ(calls_->synchronizeStream(s), cudaSuccess);
   EXPECT_EQ(values_[0], 11);
 }
 
@@ -217,8 +217,8 @@ TEST_F(CpuStreamTest, DestroyingAStreamWithPendingWorkCompletesTheWork) {
   cudaStream_t s = created();
   close(s);
   ASSERT_EQ(write(s, 3, 4321), cudaSuccess);
-  ASSERT_EQ(device_->destroyStream(s), cudaSuccess);
-  EXPECT_EQ(device_->queryStream(s), cudaErrorInvalidResourceHandle);
+  ASSERT_EQ(calls_->destroyStream(s), cudaSuccess);
+  EXPECT_EQ(calls_->queryStream(s), cudaErrorInvalidResourceHandle);
   open();
   ASSERT_EQ(device_->synchronize(), cudaSuccess);
   EXPECT_EQ(values_[3], 4321);
@@ -229,7 +229,7 @@ TEST_F(CpuStreamTest, AFaultIsStickyAndLaterWorkIsDropped) {
   cudaStream_t s = created(cudaStreamNonBlocking);
   ASSERT_EQ(launchOn(s, oob, reinterpret_cast<int*>(0x100)), cudaSuccess);
   (void)write(s, 0, 1);
-  EXPECT_EQ(device_->synchronizeStream(s), cudaErrorIllegalAddress);
+  EXPECT_EQ(calls_->synchronizeStream(s), cudaErrorIllegalAddress);
   EXPECT_EQ(values_[0], 0);
   EXPECT_EQ(device_->synchronize(), cudaErrorIllegalAddress);
   EXPECT_EQ(device_->reset(), cudaSuccess);
@@ -242,24 +242,24 @@ TEST_F(CpuStreamTest, BadHandlesAndEventErrors) {
   auto bogusStream = reinterpret_cast<cudaStream_t>(0x1234);
   auto bogusEvent = reinterpret_cast<cudaEvent_t>(0x5678);
   cudaEvent_t event = nullptr;
-  ASSERT_EQ(device_->createEvent(&event, 0), cudaSuccess);
-  EXPECT_EQ(device_->queryStream(bogusStream), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(device_->synchronizeStream(bogusStream), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(device_->recordEvent(event, bogusStream), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(device_->recordEvent(bogusEvent, nullptr), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(device_->waitEvent(nullptr, bogusEvent, 0), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(device_->queryEvent(bogusEvent), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(device_->destroyStream(bogusStream), cudaErrorInvalidResourceHandle);
+  ASSERT_EQ(calls_->createEvent(&event, 0), cudaSuccess);
+  EXPECT_EQ(calls_->queryStream(bogusStream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(calls_->synchronizeStream(bogusStream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(calls_->recordEvent(event, bogusStream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(calls_->recordEvent(bogusEvent, nullptr), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(calls_->waitEvent(nullptr, bogusEvent, 0), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(calls_->queryEvent(bogusEvent), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(calls_->destroyStream(bogusStream), cudaErrorInvalidResourceHandle);
   float ms = 0;
   cudaEvent_t other = nullptr;
-  ASSERT_EQ(device_->createEvent(&other, 0), cudaSuccess);
-  EXPECT_EQ(device_->elapsedTime(&ms, event, other), cudaErrorInvalidResourceHandle); // unrecorded
+  ASSERT_EQ(calls_->createEvent(&other, 0), cudaSuccess);
+  EXPECT_EQ(calls_->elapsedTime(&ms, event, other), cudaErrorInvalidResourceHandle); // unrecorded
   cudaEvent_t untimed = recorded(nullptr, cudaEventDisableTiming);
-  ASSERT_EQ(device_->recordEvent(event, nullptr), cudaSuccess);
+  ASSERT_EQ(calls_->recordEvent(event, nullptr), cudaSuccess);
   ASSERT_EQ(device_->synchronize(), cudaSuccess);
-  EXPECT_EQ(device_->elapsedTime(&ms, event, untimed), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(device_->destroyEvent(event), cudaSuccess);
-  EXPECT_EQ(device_->destroyEvent(event), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(calls_->elapsedTime(&ms, event, untimed), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(calls_->destroyEvent(event), cudaSuccess);
+  EXPECT_EQ(calls_->destroyEvent(event), cudaErrorInvalidResourceHandle);
 }
 
 TEST_F(CpuStreamTest, SeveralHostThreadsUseTheDeviceAtOnce) {
@@ -270,8 +270,8 @@ TEST_F(CpuStreamTest, SeveralHostThreadsUseTheDeviceAtOnce) {
       cudaStream_t s = created(cudaStreamNonBlocking);
       for (int i = 0; i < 20; ++i)
         EXPECT_EQ(launchOn(s, add, values_ + t, 1), cudaSuccess);
-      EXPECT_EQ(device_->synchronizeStream(s), cudaSuccess);
-      EXPECT_EQ(device_->destroyStream(s), cudaSuccess);
+      EXPECT_EQ(calls_->synchronizeStream(s), cudaSuccess);
+      EXPECT_EQ(calls_->destroyStream(s), cudaSuccess);
     });
   for (auto& thread : threads)
     thread.join();

@@ -5,7 +5,9 @@
 // to fail launches.
 
 #include "runtime/core/Device.h"
+#include "runtime/core/Event.h"
 #include "runtime/core/PlatformResult.h"
+#include "runtime/core/Stream.h"
 
 #include <algorithm>
 #include <atomic>
@@ -20,8 +22,94 @@
 
 namespace ocelot::runtime::testing {
 
+/// Streams and events whose work is done at once (no host functions); elapsed times are 1.5 ms.
+class FakeStream final : public Stream {
+public:
+  explicit FakeStream(cudaStream_t handle) : Stream(handle) {}
+  cudaError_t synchronize() override { return cudaSuccess; }
+  cudaError_t query() override { return cudaSuccess; }
+  cudaError_t waitEvent(Event&, unsigned int) override { return cudaSuccess; }
+  cudaError_t launchHostFunction(cudaHostFn_t, void*) override { return cudaErrorNotSupported; }
+  cudaError_t flags(unsigned int* flags) override {
+    *flags = 0;
+    return cudaSuccess;
+  }
+  cudaError_t priority(int* priority) override {
+    *priority = 0;
+    return cudaSuccess;
+  }
+  cudaError_t id(unsigned long long* id) override {
+    *id = reinterpret_cast<uintptr_t>(handle());
+    return cudaSuccess;
+  }
+  cudaError_t device(int* ordinal) override {
+    *ordinal = 0;
+    return cudaSuccess;
+  }
+  cudaError_t attribute(cudaLaunchAttributeID, cudaLaunchAttributeValue*) override {
+    return cudaSuccess;
+  }
+  cudaError_t setAttribute(cudaLaunchAttributeID, const cudaLaunchAttributeValue*) override {
+    return cudaSuccess;
+  }
+};
+
+class FakeStreams final : public Streams {
+public:
+  FakeStreams() {
+    nullStream_ = &null_;
+    legacyStream_ = &legacy_;
+  }
+  cudaError_t create(unsigned int, int, Stream** stream) override {
+    auto handle = reinterpret_cast<cudaStream_t>(uintptr_t{0x100} + 16 * next_++);
+    *stream = created_.insert(handle, std::make_unique<FakeStream>(handle));
+    return cudaSuccess;
+  }
+  cudaError_t destroy(Stream& stream) override {
+    return created_.remove(stream.handle()) != nullptr ? cudaSuccess
+                                                       : cudaErrorInvalidResourceHandle;
+  }
+
+protected:
+  Stream& perThreadStream() override { return perThread_; }
+
+private:
+  FakeStream null_{nullptr}, legacy_{cudaStreamLegacy}, perThread_{cudaStreamPerThread};
+  uintptr_t next_ = 0;
+};
+
+class FakeEvent final : public Event {
+public:
+  FakeEvent() : Event(reinterpret_cast<cudaEvent_t>(this)) {}
+  cudaError_t record(Stream&, unsigned int) override { return cudaSuccess; }
+  cudaError_t synchronize() override { return cudaSuccess; }
+  cudaError_t query() override { return cudaSuccess; }
+  cudaError_t elapsedSince(Event&, float* milliseconds) override {
+    *milliseconds = 1.5f;
+    return cudaSuccess;
+  }
+};
+
+class FakeEvents final : public Events {
+public:
+  cudaError_t create(unsigned int, Event** event) override {
+    auto created = std::make_unique<FakeEvent>();
+    const cudaEvent_t handle = created->handle();
+    *event = table_.insert(handle, std::move(created));
+    return cudaSuccess;
+  }
+  cudaError_t destroy(Event& event) override {
+    return table_.remove(event.handle()) != nullptr ? cudaSuccess : cudaErrorInvalidResourceHandle;
+  }
+};
+
 class FakeDevice final : public Device {
 public:
+  FakeDevice() {
+    areas_.streams = &streams_;
+    areas_.events = &events_;
+  }
+
   struct Launch {
     std::string kernel;
     dim3 grid, block;
@@ -83,13 +171,11 @@ public:
       std::free(pointer);
     return cudaSuccess;
   }
-  cudaError_t copy(void* destination, const void* source, size_t bytes, cudaStream_t,
-                   bool) override {
+  cudaError_t copy(void* destination, const void* source, size_t bytes, Stream&, bool) override {
     std::memcpy(destination, source, bytes);
     return cudaSuccess;
   }
-  cudaError_t fill(void* destination, unsigned char value, size_t bytes, cudaStream_t,
-                   bool) override {
+  cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream&, bool) override {
     std::memset(destination, value, bytes);
     return cudaSuccess;
   }
@@ -194,27 +280,6 @@ public:
     launches.push_back({*static_cast<std::string*>(params.function), params.grid, params.block});
     return launchResult;
   }
-  cudaError_t createStream(cudaStream_t* stream, unsigned int, int) override {
-    *stream = reinterpret_cast<cudaStream_t>(uintptr_t{0x100});
-    return cudaSuccess;
-  }
-  cudaError_t destroyStream(cudaStream_t) override { return cudaSuccess; }
-  cudaError_t synchronizeStream(cudaStream_t) override { return cudaSuccess; }
-  cudaError_t queryStream(cudaStream_t) override { return cudaSuccess; }
-  cudaError_t waitEvent(cudaStream_t, cudaEvent_t, unsigned int) override { return cudaSuccess; }
-  cudaError_t createEvent(cudaEvent_t* event, unsigned int) override {
-    *event = reinterpret_cast<cudaEvent_t>(uintptr_t{0x200});
-    return cudaSuccess;
-  }
-  cudaError_t destroyEvent(cudaEvent_t) override { return cudaSuccess; }
-  cudaError_t recordEvent(cudaEvent_t, cudaStream_t) override { return cudaSuccess; }
-  cudaError_t synchronizeEvent(cudaEvent_t) override { return cudaSuccess; }
-  cudaError_t queryEvent(cudaEvent_t) override { return cudaSuccess; }
-  cudaError_t elapsedTime(float* milliseconds, cudaEvent_t, cudaEvent_t) override {
-    *milliseconds = 1.5f;
-    return cudaSuccess;
-  }
-
   std::mutex mutex;
   std::vector<ModuleImage> loaded;
   std::vector<Launch> launches;
@@ -230,6 +295,8 @@ public:
   std::map<void*, size_t> registered;              ///< registerHost ranges (guarded by `mutex`)
 
 private:
+  FakeStreams streams_;
+  FakeEvents events_;
   std::mutex allocationsMutex_;
   std::unordered_set<void*> allocations_;
 
