@@ -10,6 +10,8 @@
 #include <cuda_runtime_api.h>
 
 using namespace ocelot::runtime::api;
+using ocelot::runtime::Ipc;
+using ocelot::runtime::Scope;
 
 extern "C" {
 
@@ -96,7 +98,7 @@ cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pCo
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
-  return onCurrentDevice([&](ocelot::runtime::Scope& scope) {
+  return onCurrentDevice([&](Scope& scope) {
     int least = 0, greatest = 0;
     if (cudaError_t error = scope.device().streams().priorityRange(&least, &greatest);
         error != cudaSuccess)
@@ -174,24 +176,44 @@ cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags, unsig
 }
 
 cudaError_t CUDARTAPI cudaIpcCloseMemHandle(void* devPtr) {
-  return call([&] { return runtime().ipcCloseMemHandle(devPtr); });
+  return onCurrentDevice([&](Scope& scope) {
+    return devPtr == nullptr ? cudaErrorInvalidValue : scope.ipc().closeMemoryHandle(devPtr);
+  });
 }
 
 cudaError_t CUDARTAPI cudaIpcGetEventHandle(cudaIpcEventHandle_t* handle, cudaEvent_t event) {
-  return call([&] { return runtime().ipcGetEventHandle(handle, event); });
+  return onCurrentDevice([&](Scope& scope) {
+    if (handle == nullptr)
+      return cudaErrorInvalidValue;
+    if (event == nullptr)
+      return cudaErrorInvalidResourceHandle;
+    Ipc& ipc = scope.ipc();
+    return ipc.eventHandle(scope.event(event), handle);
+  });
 }
 
 cudaError_t CUDARTAPI cudaIpcGetMemHandle(cudaIpcMemHandle_t* handle, void* devPtr) {
-  return call([&] { return runtime().ipcGetMemHandle(handle, devPtr); });
+  return onCurrentDevice([&](Scope& scope) {
+    if (handle == nullptr || devPtr == nullptr)
+      return cudaErrorInvalidValue;
+    return scope.ipc().memoryHandle(devPtr, handle);
+  });
 }
 
 cudaError_t CUDARTAPI cudaIpcOpenEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle) {
-  return call([&] { return runtime().ipcOpenEventHandle(event, handle); });
+  return onCurrentDevice([&](Scope& scope) {
+    return event == nullptr ? cudaErrorInvalidValue : scope.ipc().openEventHandle(handle, event);
+  });
 }
 
 cudaError_t CUDARTAPI cudaIpcOpenMemHandle(void** devPtr, cudaIpcMemHandle_t handle,
                                            unsigned int flags) {
-  return call([&] { return runtime().ipcOpenMemHandle(devPtr, handle, flags); });
+  return onCurrentDevice([&](Scope& scope) {
+    if (devPtr == nullptr ||
+        (flags & ~static_cast<unsigned int>(cudaIpcMemLazyEnablePeerAccess)) != 0)
+      return cudaErrorInvalidValue;
+    return scope.ipc().openMemoryHandle(handle, flags, devPtr);
+  });
 }
 
 cudaError_t CUDARTAPI cudaSetDevice(int device) {

@@ -1,17 +1,152 @@
-// The CUDA Runtime API: memory management: allocation, copies, fills, arrays, symbols and unified
-// addressing (CUDART_MEMORY, CUDART_UNIFIED).
+// The CUDA Runtime API: memory management (CUDART_MEMORY, CUDART_UNIFIED): allocation of device,
+// pitched, page-locked and managed memory, variables by their registered names, pointer
+// attributes and unified-memory hints. Copies and fills are in CopyApi.cpp.
 //
 // Every function has exactly the prototype of NVIDIA's header, which this file includes, so a
-// mismatch is a compile error. Every function forwards to ocelot::runtime::Runtime.
+// mismatch is a compile error.
 
 #include "runtime/api/ApiBoundary.h"
+#include "runtime/api/MemoryCalls.h"
 
 #include <cuda_runtime_api.h>
 
+#include <cstring>
+#include <limits>
+
+namespace ocelot::runtime::api {
+namespace {
+
+constexpr unsigned int kHostAllocFlags =
+    cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
+constexpr unsigned int kHostRegisterFlags = cudaHostRegisterPortable | cudaHostRegisterMapped |
+                                            cudaHostRegisterIoMemory | cudaHostRegisterReadOnly;
+
+bool validRangeAttribute(int attribute) {
+  return attribute >= cudaMemRangeAttributeReadMostly &&
+         attribute <= cudaMemRangeAttributeLastPrefetchLocationId;
+}
+
+cudaError_t allocateHost(void** pointer, size_t bytes, unsigned int flags) {
+  return onCurrentDevice([&](Scope& scope) {
+    if (pointer == nullptr || (flags & ~kHostAllocFlags) != 0)
+      return cudaErrorInvalidValue;
+    if (bytes == 0) {
+      *pointer = nullptr;
+      return cudaSuccess;
+    }
+    return scope.hostMemory().allocate(pointer, bytes, flags);
+  });
+}
+
+/// cudaMallocPitch (and cudaMalloc3D, one pitched allocation of height x depth rows).
+cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) {
+  return onCurrentDevice([&](Scope& scope) {
+    if (pointer == nullptr || pitch == nullptr)
+      return cudaErrorInvalidValue;
+    if (width == 0 || height == 0) {
+      *pointer = nullptr;
+      *pitch = 0;
+      return cudaSuccess;
+    }
+    // A request no device could hold is an allocation failure, whatever the row width (the
+    // driver would otherwise reject a row wider than its maximum pitch as an invalid value).
+    size_t total = 0;
+    size_t free = 0;
+    if (height > std::numeric_limits<size_t>::max() / width ||
+        (scope.device().memoryInfo(&free, &total) == cudaSuccess && width * height > total))
+      return cudaErrorMemoryAllocation;
+    return scope.device().allocatePitch(pointer, pitch, width, height);
+  });
+}
+
+cudaError_t rangeAttributes(void** data, size_t* dataSizes, cudaMemRangeAttribute* attributes,
+                            size_t count, const void* pointer, size_t bytes) {
+  return onCurrentDevice([&](Scope& scope) {
+    if (data == nullptr || dataSizes == nullptr || attributes == nullptr || count == 0 ||
+        pointer == nullptr || bytes == 0)
+      return cudaErrorInvalidValue;
+    for (size_t i = 0; i < count; ++i) {
+      int attribute = 0;
+      std::memcpy(&attribute, &attributes[i], sizeof attribute);
+      if (!validRangeAttribute(attribute) || data[i] == nullptr)
+        return cudaErrorInvalidValue;
+    }
+    return scope.managedMemory().rangeAttributes(data, dataSizes, attributes, count, pointer,
+                                                 bytes);
+  });
+}
+
+/// A copy to or from a registered variable: the variable's storage on the current device, checked
+/// against the copy (`toSymbol`: HostToDevice allowed, otherwise DeviceToHost).
+template <class Copy>
+cudaError_t symbolCopy(const void* symbol, size_t bytes, size_t offset, int kind, bool toSymbol,
+                       cudaStream_t stream, Copy copy) {
+  return call([&] {
+    Scope scope(runtime());
+    Device* device = nullptr;
+    void* address = nullptr;
+    size_t size = 0;
+    if (cudaError_t error = runtime().symbolStorage(symbol, &device, &address, &size);
+        error != cudaSuccess)
+      return error;
+    if (kind != (toSymbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost) &&
+        kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+      return cudaErrorInvalidMemcpyDirection;
+    if (offset > size || bytes > size - offset)
+      return cudaErrorInvalidValue;
+    if (bytes == 0)
+      return cudaSuccess;
+    return scope.result(
+        copy(*device, static_cast<char*>(address) + offset, Scope::stream(*device, stream)));
+  });
+}
+
+} // namespace
+
+cudaError_t copyToSymbol(const void* symbol, const void* source, size_t bytes, size_t offset,
+                         int kind, cudaStream_t stream, bool async) {
+  return symbolCopy(symbol, bytes, offset, kind, true, stream,
+                    [&](Device& device, void* storage, Stream& queue) {
+                      return device.copy(storage, source, bytes, queue, async);
+                    });
+}
+
+cudaError_t copyFromSymbol(void* destination, const void* symbol, size_t bytes, size_t offset,
+                           int kind, cudaStream_t stream, bool async) {
+  return symbolCopy(symbol, bytes, offset, kind, false, stream,
+                    [&](Device& device, void* storage, Stream& queue) {
+                      return device.copy(destination, storage, bytes, queue, async);
+                    });
+}
+
+cudaError_t prefetch(const void* pointer, size_t bytes, cudaMemLocation location,
+                     unsigned int flags, cudaStream_t stream) {
+  return onCurrentDevice([&](Scope& scope) {
+    if (pointer == nullptr || bytes == 0)
+      return cudaErrorInvalidValue;
+    Stream& queue = scope.stream(stream);
+    return scope.managedMemory().prefetch(pointer, bytes, location, flags, queue);
+  });
+}
+
+cudaError_t prefetchBatch(void** pointers, size_t* sizes, size_t count, bool discard,
+                          cudaMemLocation* locations, size_t* locationIndices, size_t locationCount,
+                          unsigned long long flags, cudaStream_t stream) {
+  return onCurrentDevice([&](Scope& scope) {
+    if (count == 0 || pointers == nullptr || sizes == nullptr)
+      return cudaErrorInvalidValue;
+    if (locations != nullptr && (locationCount == 0 || locationIndices == nullptr))
+      return cudaErrorInvalidValue;
+    Stream& queue = scope.stream(stream);
+    return scope.managedMemory().prefetchBatch(pointers, sizes, count, discard, locations,
+                                               locationIndices, locationCount, flags, queue);
+  });
+}
+
+} // namespace ocelot::runtime::api
+
 using namespace ocelot::runtime::api;
-using ocelot::runtime::arrayAt;
-using ocelot::runtime::CopyEndpoint;
-using ocelot::runtime::linearMemory;
+using ocelot::runtime::Scope;
 
 extern "C" {
 
@@ -38,7 +173,8 @@ cudaError_t CUDARTAPI cudaArrayGetSparseProperties(
 }
 
 cudaError_t CUDARTAPI cudaFree(void* devPtr) {
-  return call([&] { return runtime().free(devPtr); });
+  return onCurrentDevice(
+      [&](Scope& scope) { return devPtr == nullptr ? cudaSuccess : scope.device().free(devPtr); });
 }
 
 cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array) {
@@ -46,7 +182,8 @@ cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array) {
 }
 
 cudaError_t CUDARTAPI cudaFreeHost(void* ptr) {
-  return call([&] { return runtime().freeHost(ptr); });
+  return onCurrentDevice(
+      [&](Scope& scope) { return ptr == nullptr ? cudaSuccess : scope.hostMemory().free(ptr); });
 }
 
 cudaError_t CUDARTAPI cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
@@ -68,31 +205,71 @@ cudaError_t CUDARTAPI cudaGetSymbolSize(size_t* size, const void* symbol) {
 }
 
 cudaError_t CUDARTAPI cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
-  return call([&] { return runtime().mallocHost(pHost, size, flags); });
+  return allocateHost(pHost, size, flags);
 }
 
 cudaError_t CUDARTAPI cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
-  return call([&] { return runtime().hostGetDevicePointer(pDevice, pHost, flags); });
+  return onCurrentDevice([&](Scope& scope) {
+    // The flags are reserved and must be zero.
+    if (pDevice == nullptr || pHost == nullptr || flags != 0)
+      return cudaErrorInvalidValue;
+    return scope.hostMemory().devicePointer(pHost, pDevice);
+  });
 }
 
 cudaError_t CUDARTAPI cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
-  return call([&] { return runtime().hostGetFlags(pFlags, pHost); });
+  return onCurrentDevice([&](Scope& scope) {
+    if (pFlags == nullptr || pHost == nullptr)
+      return cudaErrorInvalidValue;
+    return scope.hostMemory().flags(pHost, pFlags);
+  });
 }
 
 cudaError_t CUDARTAPI cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
-  return call([&] { return runtime().hostRegister(ptr, size, flags); });
+  return onCurrentDevice([&](Scope& scope) {
+    if (ptr == nullptr || size == 0 || (flags & ~kHostRegisterFlags) != 0)
+      return cudaErrorInvalidValue;
+    return scope.hostMemory().registerRange(ptr, size, flags);
+  });
 }
 
 cudaError_t CUDARTAPI cudaHostUnregister(void* ptr) {
-  return call([&] { return runtime().hostUnregister(ptr); });
+  return onCurrentDevice([&](Scope& scope) {
+    return ptr == nullptr ? cudaErrorInvalidValue : scope.hostMemory().unregisterRange(ptr);
+  });
 }
 
 cudaError_t CUDARTAPI cudaMalloc(void** devPtr, size_t size) {
-  return call([&] { return runtime().malloc(devPtr, size); });
+  return onCurrentDevice([&](Scope& scope) {
+    if (devPtr == nullptr)
+      return cudaErrorInvalidValue;
+    if (size == 0) {
+      *devPtr = nullptr;
+      return cudaSuccess;
+    }
+    // The driver says "out of memory" as CUDA_ERROR_OUT_OF_MEMORY, which maps to this already;
+    // anything else keeps its own code.
+    return scope.device().allocate(devPtr, size);
+  });
 }
 
 cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr* pitchedDevPtr, struct cudaExtent extent) {
-  return call([&] { return runtime().malloc3D(pitchedDevPtr, extent); });
+  return call([&] {
+    if (pitchedDevPtr == nullptr) {
+      Scope(runtime()).initialize();
+      return cudaErrorInvalidValue;
+    }
+    if (extent.height != 0 && extent.depth > std::numeric_limits<size_t>::max() / extent.height)
+      return cudaErrorMemoryAllocation;
+    void* memory = nullptr;
+    size_t pitch = 0;
+    if (cudaError_t error =
+            allocatePitch(&memory, &pitch, extent.width, extent.height * extent.depth);
+        error != cudaSuccess)
+      return error;
+    *pitchedDevPtr = cudaPitchedPtr{memory, pitch, extent.width, extent.height};
+    return cudaSuccess;
+  });
 }
 
 cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t* array,
@@ -109,11 +286,20 @@ cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t* array, const struct cudaChann
 }
 
 cudaError_t CUDARTAPI cudaMallocHost(void** ptr, size_t size) {
-  return call([&] { return runtime().mallocHost(ptr, size, cudaHostAllocDefault); });
+  return allocateHost(ptr, size, cudaHostAllocDefault);
 }
 
 cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
-  return call([&] { return runtime().mallocManaged(devPtr, size, flags); });
+  return onCurrentDevice([&](Scope& scope) {
+    if (devPtr == nullptr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+      return cudaErrorInvalidValue;
+    // NVIDIA's runtime answers a zero-byte request with success (and no memory).
+    if (size == 0) {
+      *devPtr = nullptr;
+      return cudaSuccess;
+    }
+    return scope.managedMemory().allocate(devPtr, size, flags);
+  });
 }
 
 cudaError_t CUDARTAPI cudaMallocMipmappedArray(cudaMipmappedArray_t* mipmappedArray,
@@ -126,12 +312,19 @@ cudaError_t CUDARTAPI cudaMallocMipmappedArray(cudaMipmappedArray_t* mipmappedAr
 }
 
 cudaError_t CUDARTAPI cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
-  return call([&] { return runtime().mallocPitch(devPtr, pitch, width, height); });
+  return call([&] { return allocatePitch(devPtr, pitch, width, height); });
 }
 
 cudaError_t CUDARTAPI cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice,
                                     struct cudaMemLocation location) {
-  return call([&] { return runtime().memAdvise(devPtr, count, raw(advice), location); });
+  return onCurrentDevice([&](Scope& scope) {
+    const int value = raw(advice);
+    if (devPtr == nullptr || count == 0 || value < cudaMemAdviseSetReadMostly ||
+        value > cudaMemAdviseUnsetAccessedBy)
+      return cudaErrorInvalidValue;
+    return scope.managedMemory().advise(devPtr, count, static_cast<cudaMemoryAdvise>(value),
+                                        location);
+  });
 }
 
 cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync(void** dptrs, size_t* sizes, size_t count,
@@ -140,280 +333,76 @@ cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync(void** dptrs, size_t* 
                                                           size_t numPrefetchLocs,
                                                           unsigned long long flags,
                                                           cudaStream_t stream) {
-  return call([&] {
-    return runtime().memPrefetchBatchAsync(dptrs, sizes, count, true, prefetchLocs, prefetchLocIdxs,
-                                           numPrefetchLocs, flags, stream);
-  });
+  return prefetchBatch(dptrs, sizes, count, true, prefetchLocs, prefetchLocIdxs, numPrefetchLocs,
+                       flags, stream);
 }
 
 cudaError_t CUDARTAPI cudaMemDiscardBatchAsync(void** dptrs, size_t* sizes, size_t count,
                                                unsigned long long flags, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memPrefetchBatchAsync(dptrs, sizes, count, true, nullptr, nullptr, 0, flags,
-                                           stream);
-  });
+  return prefetchBatch(dptrs, sizes, count, true, nullptr, nullptr, 0, flags, stream);
 }
 
 cudaError_t CUDARTAPI cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes) {
-  return call([&] { return runtime().memGetInfo(freeBytes, totalBytes); });
+  return onCurrentDevice([&](Scope& scope) {
+    // NVIDIA's runtime accepts null for either result (cudaMemGetInfo(nullptr, nullptr) succeeds).
+    size_t free = 0, total = 0;
+    if (cudaError_t error = scope.device().memoryInfo(&free, &total); error != cudaSuccess)
+      return error;
+    if (freeBytes != nullptr)
+      *freeBytes = free;
+    if (totalBytes != nullptr)
+      *totalBytes = total;
+    return cudaSuccess;
+  });
 }
 
 cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void* devPtr, size_t count,
                                            struct cudaMemLocation location, unsigned int flags,
                                            cudaStream_t stream) {
-  return call([&] { return runtime().memPrefetchAsync(devPtr, count, location, flags, stream); });
+  return prefetch(devPtr, count, location, flags, stream);
 }
 
 cudaError_t CUDARTAPI cudaMemPrefetchBatchAsync(void** dptrs, size_t* sizes, size_t count,
                                                 struct cudaMemLocation* prefetchLocs,
                                                 size_t* prefetchLocIdxs, size_t numPrefetchLocs,
                                                 unsigned long long flags, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memPrefetchBatchAsync(dptrs, sizes, count, false, prefetchLocs,
-                                           prefetchLocIdxs, numPrefetchLocs, flags, stream);
-  });
+  return prefetchBatch(dptrs, sizes, count, false, prefetchLocs, prefetchLocIdxs, numPrefetchLocs,
+                       flags, stream);
 }
 
 cudaError_t CUDARTAPI cudaMemRangeGetAttribute(void* data, size_t dataSize,
                                                enum cudaMemRangeAttribute attribute,
                                                const void* devPtr, size_t count) {
-  return call([&] {
-    return runtime().memRangeGetAttributes(&data, &dataSize, &attribute, 1, devPtr, count);
-  });
+  return rangeAttributes(&data, &dataSize, &attribute, 1, devPtr, count);
 }
 
 cudaError_t CUDARTAPI cudaMemRangeGetAttributes(void** data, size_t* dataSizes,
                                                 enum cudaMemRangeAttribute* attributes,
                                                 size_t numAttributes, const void* devPtr,
                                                 size_t count) {
-  return call([&] {
-    return runtime().memRangeGetAttributes(data, dataSizes, attributes, numAttributes, devPtr,
-                                           count);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy(void* dst, const void* src, size_t count,
-                                 enum cudaMemcpyKind kind) {
-  return call([&] { return runtime().memcpy(dst, src, count, raw(kind), nullptr, false); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
-                                   size_t width, size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpy2D(linearMemory(dst, dpitch), linearMemory(src, spitch), width, height,
-                              raw(kind), nullptr, false);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
-                                               size_t hOffsetDst, cudaArray_const_t src,
-                                               size_t wOffsetSrc, size_t hOffsetSrc, size_t width,
-                                               size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpy2D(arrayAt(dst, wOffsetDst, hOffsetDst),
-                              arrayAt(src, wOffsetSrc, hOffsetSrc), width, height, raw(kind),
-                              nullptr, false);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                                        size_t width, size_t height, enum cudaMemcpyKind kind,
-                                        cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpy2D(linearMemory(dst, dpitch), linearMemory(src, spitch), width, height,
-                              raw(kind), stream, true);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src,
-                                            size_t wOffset, size_t hOffset, size_t width,
-                                            size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpy2D(linearMemory(dst, dpitch), arrayAt(src, wOffset, hOffset), width,
-                              height, raw(kind), nullptr, false);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src,
-                                                 size_t wOffset, size_t hOffset, size_t width,
-                                                 size_t height, enum cudaMemcpyKind kind,
-                                                 cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpy2D(linearMemory(dst, dpitch), arrayAt(src, wOffset, hOffset), width,
-                              height, raw(kind), stream, true);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
-                                          const void* src, size_t spitch, size_t width,
-                                          size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpy2D(arrayAt(dst, wOffset, hOffset), linearMemory(src, spitch), width,
-                              height, raw(kind), nullptr, false);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
-                                               const void* src, size_t spitch, size_t width,
-                                               size_t height, enum cudaMemcpyKind kind,
-                                               cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpy2D(arrayAt(dst, wOffset, hOffset), linearMemory(src, spitch), width,
-                              height, raw(kind), stream, true);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms* p) {
-  return call([&] { return runtime().memcpy3D(p, nullptr, false); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p, cudaStream_t stream) {
-  return call([&] { return runtime().memcpy3D(p, stream, true); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp* opList,
-                                             unsigned long long flags, cudaStream_t stream) {
-  return call([&] { return runtime().memcpy3DBatchAsync(numOps, opList, flags, stream); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms* p) {
-  return call([&] { return runtime().memcpy3DPeer(p, nullptr, false); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms* p,
-                                            cudaStream_t stream) {
-  return call([&] { return runtime().memcpy3DPeer(p, stream, true); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
-                                             cudaArray_const_t src, size_t wOffsetSrc,
-                                             size_t hOffsetSrc, size_t count,
-                                             enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(arrayAt(dst, wOffsetDst, hOffsetDst),
-                                       arrayAt(src, wOffsetSrc, hOffsetSrc), count, raw(kind),
-                                       nullptr, false);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyAsync(void* dst, const void* src, size_t count,
-                                      enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] { return runtime().memcpy(dst, src, count, raw(kind), stream, true); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs,
-                                           const size_t* sizes, size_t count,
-                                           struct cudaMemcpyAttributes* attrs, size_t* attrsIdxs,
-                                           size_t numAttrs, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyBatchAsync(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset,
-                                          size_t hOffset, size_t count, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(linearMemory(dst, 0), arrayAt(src, wOffset, hOffset), count,
-                                       raw(kind), nullptr, false);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t wOffset,
-                                               size_t hOffset, size_t count,
-                                               enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(linearMemory(dst, 0), arrayAt(src, wOffset, hOffset), count,
-                                       raw(kind), stream, true);
-  });
+  return rangeAttributes(data, dataSizes, attributes, numAttributes, devPtr, count);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count,
                                            size_t offset, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyFromSymbol(dst, symbol, count, offset, raw(kind), nullptr, false);
-  });
+  return copyFromSymbol(dst, symbol, count, offset, raw(kind), nullptr, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count,
                                                 size_t offset, enum cudaMemcpyKind kind,
                                                 cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyFromSymbol(dst, symbol, count, offset, raw(kind), stream, true);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice,
-                                     size_t count) {
-  return call(
-      [&] { return runtime().memcpyPeer(dst, dstDevice, src, srcDevice, count, nullptr, false); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice,
-                                          size_t count, cudaStream_t stream) {
-  return call(
-      [&] { return runtime().memcpyPeer(dst, dstDevice, src, srcDevice, count, stream, true); });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
-                                        const void* src, size_t count, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(arrayAt(dst, wOffset, hOffset), linearMemory(src, 0), count,
-                                       raw(kind), nullptr, false);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
-                                             const void* src, size_t count,
-                                             enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(arrayAt(dst, wOffset, hOffset), linearMemory(src, 0), count,
-                                       raw(kind), stream, true);
-  });
+  return copyFromSymbol(dst, symbol, count, offset, raw(kind), stream, true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count,
                                          size_t offset, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyToSymbol(symbol, src, count, offset, raw(kind), nullptr, false);
-  });
+  return copyToSymbol(symbol, src, count, offset, raw(kind), nullptr, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count,
                                               size_t offset, enum cudaMemcpyKind kind,
                                               cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyToSymbol(symbol, src, count, offset, raw(kind), stream, true);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMemset(void* devPtr, int value, size_t count) {
-  return call([&] { return runtime().memset(devPtr, value, count, nullptr, false); });
-}
-
-cudaError_t CUDARTAPI cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width,
-                                   size_t height) {
-  return call(
-      [&] { return runtime().memset2D(devPtr, pitch, value, width, height, nullptr, false); });
-}
-
-cudaError_t CUDARTAPI cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width,
-                                        size_t height, cudaStream_t stream) {
-  return call(
-      [&] { return runtime().memset2D(devPtr, pitch, value, width, height, stream, true); });
-}
-
-cudaError_t CUDARTAPI cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
-                                   struct cudaExtent extent) {
-  return call([&] { return runtime().memset3D(pitchedDevPtr, value, extent, nullptr, false); });
-}
-
-cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
-                                        struct cudaExtent extent, cudaStream_t stream) {
-  return call([&] { return runtime().memset3D(pitchedDevPtr, value, extent, stream, true); });
-}
-
-cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  return call([&] { return runtime().memset(devPtr, value, count, stream, true); });
+  return copyToSymbol(symbol, src, count, offset, raw(kind), stream, true);
 }
 
 cudaError_t CUDARTAPI
@@ -432,7 +421,10 @@ cudaError_t CUDARTAPI cudaMipmappedArrayGetSparseProperties(
 
 cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes* attributes,
                                                const void* ptr) {
-  return call([&] { return runtime().pointerGetAttributes(attributes, ptr); });
+  return onCurrentDevice([&](Scope& scope) {
+    return attributes == nullptr ? cudaErrorInvalidValue
+                                 : scope.device().pointerAttributes(attributes, ptr);
+  });
 }
 
 } // extern "C"

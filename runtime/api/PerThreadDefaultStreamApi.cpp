@@ -14,6 +14,7 @@
 
 #include "runtime/api/ApiBoundary.h"
 #include "runtime/api/ExecutionCalls.h"
+#include "runtime/api/MemoryCalls.h"
 #include "runtime/api/StreamCalls.h"
 
 #include <cuda_runtime_api.h>
@@ -104,26 +105,19 @@ cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync_ptsz(
     void** dptrs, size_t* sizes, size_t count, struct cudaMemLocation* prefetchLocs,
     size_t* prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags,
     cudaStream_t stream) {
-  return call([&] {
-    return runtime().memPrefetchBatchAsync(dptrs, sizes, count, true, prefetchLocs, prefetchLocIdxs,
-                                           numPrefetchLocs, flags, perThread(stream));
-  });
+  return prefetchBatch(dptrs, sizes, count, true, prefetchLocs, prefetchLocIdxs, numPrefetchLocs,
+                       flags, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaMemDiscardBatchAsync_ptsz(void** dptrs, size_t* sizes, size_t count,
                                                     unsigned long long flags, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memPrefetchBatchAsync(dptrs, sizes, count, true, nullptr, nullptr, 0, flags,
-                                           perThread(stream));
-  });
+  return prefetchBatch(dptrs, sizes, count, true, nullptr, nullptr, 0, flags, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count,
                                                 struct cudaMemLocation location, unsigned int flags,
                                                 cudaStream_t stream) {
-  return call([&] {
-    return runtime().memPrefetchAsync(devPtr, count, location, flags, perThread(stream));
-  });
+  return prefetch(devPtr, count, location, flags, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaMemPrefetchBatchAsync_ptsz(void** dptrs, size_t* sizes, size_t count,
@@ -132,11 +126,8 @@ cudaError_t CUDARTAPI cudaMemPrefetchBatchAsync_ptsz(void** dptrs, size_t* sizes
                                                      size_t numPrefetchLocs,
                                                      unsigned long long flags,
                                                      cudaStream_t stream) {
-  return call([&] {
-    return runtime().memPrefetchBatchAsync(dptrs, sizes, count, false, prefetchLocs,
-                                           prefetchLocIdxs, numPrefetchLocs, flags,
-                                           perThread(stream));
-  });
+  return prefetchBatch(dptrs, sizes, count, false, prefetchLocs, prefetchLocIdxs, numPrefetchLocs,
+                       flags, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
@@ -144,20 +135,15 @@ cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOff
                                                     size_t wOffsetSrc, size_t hOffsetSrc,
                                                     size_t width, size_t height,
                                                     enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpy2D(arrayAt(dst, wOffsetDst, hOffsetDst),
-                              arrayAt(src, wOffsetSrc, hOffsetSrc), width, height, raw(kind),
-                              cudaStreamPerThread, false);
-  });
+  return copy2D(arrayAt(dst, wOffsetDst, hOffsetDst), arrayAt(src, wOffsetSrc, hOffsetSrc), width,
+                height, raw(kind), cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src,
                                              size_t spitch, size_t width, size_t height,
                                              enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpy2D(linearMemory(dst, dpitch), linearMemory(src, spitch), width, height,
-                              raw(kind), perThread(stream), true);
-  });
+  return copy2D(linearMemory(dst, dpitch), linearMemory(src, spitch), width, height, raw(kind),
+                perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync_ptsz(void* dst, size_t dpitch,
@@ -165,87 +151,72 @@ cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync_ptsz(void* dst, size_t dpitch,
                                                       size_t hOffset, size_t width, size_t height,
                                                       enum cudaMemcpyKind kind,
                                                       cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpy2D(linearMemory(dst, dpitch), arrayAt(src, wOffset, hOffset), width,
-                              height, raw(kind), perThread(stream), true);
-  });
+  return copy2D(linearMemory(dst, dpitch), arrayAt(src, wOffset, hOffset), width, height, raw(kind),
+                perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2DFromArray_ptds(void* dst, size_t dpitch, cudaArray_const_t src,
                                                  size_t wOffset, size_t hOffset, size_t width,
                                                  size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpy2D(linearMemory(dst, dpitch), arrayAt(src, wOffset, hOffset), width,
-                              height, raw(kind), cudaStreamPerThread, false);
-  });
+  return copy2D(linearMemory(dst, dpitch), arrayAt(src, wOffset, hOffset), width, height, raw(kind),
+                cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                                     const void* src, size_t spitch, size_t width,
                                                     size_t height, enum cudaMemcpyKind kind,
                                                     cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpy2D(arrayAt(dst, wOffset, hOffset), linearMemory(src, spitch), width,
-                              height, raw(kind), perThread(stream), true);
-  });
+  return copy2D(arrayAt(dst, wOffset, hOffset), linearMemory(src, spitch), width, height, raw(kind),
+                perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                                const void* src, size_t spitch, size_t width,
                                                size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpy2D(arrayAt(dst, wOffset, hOffset), linearMemory(src, spitch), width,
-                              height, raw(kind), cudaStreamPerThread, false);
-  });
+  return copy2D(arrayAt(dst, wOffset, hOffset), linearMemory(src, spitch), width, height, raw(kind),
+                cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch,
                                         size_t width, size_t height, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpy2D(linearMemory(dst, dpitch), linearMemory(src, spitch), width, height,
-                              raw(kind), cudaStreamPerThread, false);
-  });
+  return copy2D(linearMemory(dst, dpitch), linearMemory(src, spitch), width, height, raw(kind),
+                cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms* p,
                                              cudaStream_t stream) {
-  return call([&] { return runtime().memcpy3D(p, perThread(stream), true); });
+  return copy3D(p, perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp* opList,
                                                   unsigned long long flags, cudaStream_t stream) {
-  return call(
-      [&] { return runtime().memcpy3DBatchAsync(numOps, opList, flags, perThread(stream)); });
+  return copy3DBatch(numOps, opList, flags, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms* p,
                                                  cudaStream_t stream) {
-  return call([&] { return runtime().memcpy3DPeer(p, perThread(stream), true); });
+  return copy3DPeer(p, perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms* p) {
-  return call([&] { return runtime().memcpy3DPeer(p, cudaStreamPerThread, false); });
+  return copy3DPeer(p, cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms* p) {
-  return call([&] { return runtime().memcpy3D(p, cudaStreamPerThread, false); });
+  return copy3D(p, cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
                                                   size_t hOffsetDst, cudaArray_const_t src,
                                                   size_t wOffsetSrc, size_t hOffsetSrc,
                                                   size_t count, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(arrayAt(dst, wOffsetDst, hOffsetDst),
-                                       arrayAt(src, wOffsetSrc, hOffsetSrc), count, raw(kind),
-                                       cudaStreamPerThread, false);
-  });
+  return copyArrayLinear(arrayAt(dst, wOffsetDst, hOffsetDst), arrayAt(src, wOffsetSrc, hOffsetSrc),
+                         count, raw(kind), cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count,
                                            enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call(
-      [&] { return runtime().memcpy(dst, src, count, raw(kind), perThread(stream), true); });
+  return copy(dst, src, count, raw(kind), perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void* const* dsts, const void* const* srcs,
@@ -253,120 +224,91 @@ cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void* const* dsts, const void* c
                                                 struct cudaMemcpyAttributes* attrs,
                                                 size_t* attrsIdxs, size_t numAttrs,
                                                 cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyBatchAsync(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs,
-                                      perThread(stream));
-  });
+  return copyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync_ptsz(void* dst, cudaArray_const_t src,
                                                     size_t wOffset, size_t hOffset, size_t count,
                                                     enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(linearMemory(dst, 0), arrayAt(src, wOffset, hOffset), count,
-                                       raw(kind), perThread(stream), true);
-  });
+  return copyArrayLinear(linearMemory(dst, 0), arrayAt(src, wOffset, hOffset), count, raw(kind),
+                         perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyFromArray_ptds(void* dst, cudaArray_const_t src, size_t wOffset,
                                                size_t hOffset, size_t count,
                                                enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(linearMemory(dst, 0), arrayAt(src, wOffset, hOffset), count,
-                                       raw(kind), cudaStreamPerThread, false);
-  });
+  return copyArrayLinear(linearMemory(dst, 0), arrayAt(src, wOffset, hOffset), count, raw(kind),
+                         cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count,
                                                      size_t offset, enum cudaMemcpyKind kind,
                                                      cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyFromSymbol(dst, symbol, count, offset, raw(kind), perThread(stream),
-                                      true);
-  });
+  return copyFromSymbol(dst, symbol, count, offset, raw(kind), perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count,
                                                 size_t offset, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyFromSymbol(dst, symbol, count, offset, raw(kind), cudaStreamPerThread,
-                                      false);
-  });
+  return copyFromSymbol(dst, symbol, count, offset, raw(kind), cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                                   const void* src, size_t count,
                                                   enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(arrayAt(dst, wOffset, hOffset), linearMemory(src, 0), count,
-                                       raw(kind), perThread(stream), true);
-  });
+  return copyArrayLinear(arrayAt(dst, wOffset, hOffset), linearMemory(src, 0), count, raw(kind),
+                         perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                              const void* src, size_t count,
                                              enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyArrayLinear(arrayAt(dst, wOffset, hOffset), linearMemory(src, 0), count,
-                                       raw(kind), cudaStreamPerThread, false);
-  });
+  return copyArrayLinear(arrayAt(dst, wOffset, hOffset), linearMemory(src, 0), count, raw(kind),
+                         cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src,
                                                    size_t count, size_t offset,
                                                    enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memcpyToSymbol(symbol, src, count, offset, raw(kind), perThread(stream), true);
-  });
+  return copyToSymbol(symbol, src, count, offset, raw(kind), perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count,
                                               size_t offset, enum cudaMemcpyKind kind) {
-  return call([&] {
-    return runtime().memcpyToSymbol(symbol, src, count, offset, raw(kind), cudaStreamPerThread,
-                                    false);
-  });
+  return copyToSymbol(symbol, src, count, offset, raw(kind), cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemcpy_ptds(void* dst, const void* src, size_t count,
                                       enum cudaMemcpyKind kind) {
-  return call(
-      [&] { return runtime().memcpy(dst, src, count, raw(kind), cudaStreamPerThread, false); });
+  return copy(dst, src, count, raw(kind), cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int value, size_t width,
                                              size_t height, cudaStream_t stream) {
-  return call([&] {
-    return runtime().memset2D(devPtr, pitch, value, width, height, perThread(stream), true);
-  });
+  return fill2D(devPtr, pitch, value, width, height, perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, size_t width,
                                         size_t height) {
-  return call([&] {
-    return runtime().memset2D(devPtr, pitch, value, width, height, cudaStreamPerThread, false);
-  });
+  return fill2D(devPtr, pitch, value, width, height, cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
                                              struct cudaExtent extent, cudaStream_t stream) {
-  return call(
-      [&] { return runtime().memset3D(pitchedDevPtr, value, extent, perThread(stream), true); });
+  return fill3D(pitchedDevPtr, value, extent, perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value,
                                         struct cudaExtent extent) {
-  return call(
-      [&] { return runtime().memset3D(pitchedDevPtr, value, extent, cudaStreamPerThread, false); });
+  return fill3D(pitchedDevPtr, value, extent, cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count,
                                            cudaStream_t stream) {
-  return call([&] { return runtime().memset(devPtr, value, count, perThread(stream), true); });
+  return fill(devPtr, value, count, perThread(stream), true);
 }
 
 cudaError_t CUDARTAPI cudaMemset_ptds(void* devPtr, int value, size_t count) {
-  return call([&] { return runtime().memset(devPtr, value, count, cudaStreamPerThread, false); });
+  return fill(devPtr, value, count, cudaStreamPerThread, false);
 }
 
 cudaError_t CUDARTAPI

@@ -169,26 +169,7 @@ public:
     return cudaErrorNotSupported;
   }
 
-  // --- Host, managed and pitched memory ------------------------------------------------------
-  /// Page-locked host memory (cudaMallocHost, cudaHostAlloc; flags validated).
-  virtual cudaError_t allocateHost(void** /*pointer*/, size_t /*bytes*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t freeHost(void* /*pointer*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t registerHost(void* /*pointer*/, size_t /*bytes*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t unregisterHost(void* /*pointer*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t hostDevicePointer(void** /*device*/, void* /*host*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t hostFlags(unsigned int* /*flags*/, void* /*host*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t allocateManaged(void** /*pointer*/, size_t /*bytes*/,
-                                      unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
+  // --- Pitched memory and pointer attributes ----------------------------------------------
   /// cudaMallocPitch: at least width x height bytes, rows `*pitch` bytes apart.
   virtual cudaError_t allocatePitch(void** /*pointer*/, size_t* /*pitch*/, size_t /*width*/,
                                     size_t /*height*/) {
@@ -198,61 +179,6 @@ public:
   /// with hostPointer = `pointer` (and success), as in NVIDIA's runtime.
   virtual cudaError_t pointerAttributes(cudaPointerAttributes* /*attributes*/,
                                         const void* /*pointer*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t advise(const void* /*pointer*/, size_t /*bytes*/, cudaMemoryAdvise /*advice*/,
-                             cudaMemLocation /*location*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t prefetch(const void* /*pointer*/, size_t /*bytes*/,
-                               cudaMemLocation /*location*/, unsigned int /*flags*/,
-                               Stream& /*stream*/) {
-    return cudaErrorNotSupported;
-  }
-  /// cudaMemPrefetchBatchAsync / cudaMemDiscardBatchAsync / cudaMemDiscardAndPrefetchBatchAsync:
-  /// `discard` and/or prefetch (when `locations` is not null) a list of ranges.
-  virtual cudaError_t prefetchBatch(void** /*pointers*/, size_t* /*sizes*/, size_t /*count*/,
-                                    bool /*discard*/, cudaMemLocation* /*locations*/,
-                                    size_t* /*locationIndices*/, size_t /*locationCount*/,
-                                    unsigned long long /*flags*/, Stream& /*stream*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t rangeAttributes(void** /*data*/, size_t* /*dataSizes*/,
-                                      cudaMemRangeAttribute* /*attributes*/, size_t /*count*/,
-                                      const void* /*pointer*/, size_t /*bytes*/) {
-    return cudaErrorNotSupported;
-  }
-  // --- Copies and fills beyond 1D ------------------------------------------------------------
-  /// Every 2D and 3D copy of the Runtime API (to, from and between arrays too), as the runtime
-  /// normalized it (see CopyRegion).
-  virtual cudaError_t copy3D(const CopyRegion& /*region*/, Stream& /*stream*/, bool /*async*/) {
-    return cudaErrorNotSupported;
-  }
-  /// cudaMemcpyPeer / cudaMemcpy3DPeer: this device is the destination's.
-  virtual cudaError_t copyPeer(void* /*destination*/, const void* /*source*/,
-                               Device& /*sourceDevice*/, size_t /*bytes*/, Stream& /*stream*/,
-                               bool /*async*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t copy3DPeer(const CopyRegion& /*region*/, Device& /*sourceDevice*/,
-                                 Stream& /*stream*/, bool /*async*/) {
-    return cudaErrorNotSupported;
-  }
-  /// cudaMemcpyBatchAsync and cudaMemcpy3DBatchAsync.
-  virtual cudaError_t copyBatch(void* const* /*destinations*/, const void* const* /*sources*/,
-                                const size_t* /*sizes*/, size_t /*count*/,
-                                cudaMemcpyAttributes* /*attributes*/, size_t* /*attributeIndices*/,
-                                size_t /*attributeCount*/, Stream& /*stream*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t copy3DBatch(size_t /*count*/, cudaMemcpy3DBatchOp* /*operations*/,
-                                  unsigned long long /*flags*/, Stream& /*stream*/) {
-    return cudaErrorNotSupported;
-  }
-  /// cudaMemset2D (and cudaMemset3D, one 2D fill per slice): `height` rows of `width` bytes.
-  virtual cudaError_t fill2D(void* /*destination*/, size_t /*pitch*/, unsigned char /*value*/,
-                             size_t /*width*/, size_t /*height*/, Stream& /*stream*/,
-                             bool /*async*/) {
     return cudaErrorNotSupported;
   }
 
@@ -371,22 +297,6 @@ public:
     return cudaErrorNotSupported;
   }
   virtual cudaError_t trimGraphMemory() { return cudaErrorNotSupported; }
-
-  // --- Interprocess handles -------------------------------------------------------------------
-  virtual cudaError_t ipcMemHandle(cudaIpcMemHandle_t* /*handle*/, void* /*pointer*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t openIpcMemHandle(void** /*pointer*/, cudaIpcMemHandle_t /*handle*/,
-                                       unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t closeIpcMemHandle(void* /*pointer*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t ipcEventHandle(cudaIpcEventHandle_t* /*handle*/, cudaEvent_t /*event*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t openIpcEventHandle(cudaEvent_t* /*event*/, cudaIpcEventHandle_t /*handle*/) {
-    return cudaErrorNotSupported;
-  }
 
   // --- Kernels: attributes, occupancy, libraries ------------------------------------------------
   virtual cudaError_t functionAttributes(cudaFuncAttributes* /*attributes*/,

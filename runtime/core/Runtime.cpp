@@ -205,21 +205,6 @@ cudaError_t Runtime::deviceReset() {
   return platform_.platform->device(ordinal).reset();
 }
 
-cudaError_t Runtime::memGetInfo(size_t* free, size_t* total) {
-  Device* device = nullptr;
-  if (cudaError_t error = currentDevice(&device); error != cudaSuccess)
-    return error;
-  // NVIDIA's runtime accepts null for either result (cudaMemGetInfo(nullptr, nullptr) succeeds).
-  size_t freeBytes = 0, totalBytes = 0;
-  if (cudaError_t error = device->memoryInfo(&freeBytes, &totalBytes); error != cudaSuccess)
-    return deviceResult(error);
-  if (free != nullptr)
-    *free = freeBytes;
-  if (total != nullptr)
-    *total = totalBytes;
-  return cudaSuccess;
-}
-
 cudaError_t Runtime::deviceByOrdinal(int ordinal, Device** device) {
   if (cudaError_t error = initialize(); error != cudaSuccess)
     return error;

@@ -94,7 +94,6 @@ public:
   cudaError_t deviceGetAttribute(int* value, int attribute, int device);
   cudaError_t deviceSynchronize();
   cudaError_t deviceReset();
-  cudaError_t memGetInfo(size_t* free, size_t* total);
   /// The calling thread's current device, made current on the thread: the initialization error, a
   /// sticky error or cudaErrorInvalidDevice otherwise (what Scope::open answers).
   cudaError_t currentDevice(ThreadState& thread, Device** device, int* ordinal);
@@ -128,18 +127,10 @@ public:
   cudaError_t launchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args,
                            size_t sharedMem, cudaStream_t stream);
 
-  // --- Memory ----------------------------------------------------------------------------------
-  cudaError_t malloc(void** pointer, size_t bytes);
-  cudaError_t free(void* pointer);
-  cudaError_t memcpy(void* destination, const void* source, size_t bytes, int kind,
-                     cudaStream_t stream, bool async);
-  cudaError_t memset(void* destination, int value, size_t bytes, cudaStream_t stream, bool async);
-
   // --- Symbols (through the registered names) --------------------------------------------------
-  cudaError_t memcpyToSymbol(const void* symbol, const void* source, size_t bytes, size_t offset,
-                             int kind, cudaStream_t stream, bool async);
-  cudaError_t memcpyFromSymbol(void* destination, const void* symbol, size_t bytes, size_t offset,
-                               int kind, cudaStream_t stream, bool async);
+  /// The device address and size of a registered variable on the current device (its module
+  /// loaded; the device made current): cudaErrorInvalidSymbol for anything else.
+  cudaError_t symbolStorage(const void* symbol, Device** device, void** address, size_t* bytes);
   cudaError_t getSymbolAddress(void** address, const void* symbol);
   cudaError_t getSymbolSize(size_t* bytes, const void* symbol);
 
@@ -169,51 +160,6 @@ public:
                                                int device);
   cudaError_t deviceFlushGPUDirectRDMAWrites(int target, int scope);
   cudaError_t ctxResetPersistingL2Cache();
-
-  // --- Host, managed and pitched memory, pointer attributes (RuntimeHostMemory.cpp) -----------
-  cudaError_t mallocHost(void** pointer, size_t bytes, unsigned int flags);
-  cudaError_t freeHost(void* pointer);
-  cudaError_t hostRegister(void* pointer, size_t bytes, unsigned int flags);
-  cudaError_t hostUnregister(void* pointer);
-  cudaError_t hostGetDevicePointer(void** device, void* host, unsigned int flags);
-  cudaError_t hostGetFlags(unsigned int* flags, void* host);
-  cudaError_t mallocManaged(void** pointer, size_t bytes, unsigned int flags);
-  cudaError_t mallocPitch(void** pointer, size_t* pitch, size_t width, size_t height);
-  cudaError_t malloc3D(cudaPitchedPtr* pointer, cudaExtent extent);
-  cudaError_t pointerGetAttributes(cudaPointerAttributes* attributes, const void* pointer);
-  cudaError_t memAdvise(const void* pointer, size_t bytes, int advice, cudaMemLocation location);
-  cudaError_t memPrefetchAsync(const void* pointer, size_t bytes, cudaMemLocation location,
-                               unsigned int flags, cudaStream_t stream);
-  cudaError_t memPrefetchBatchAsync(void** pointers, size_t* sizes, size_t count, bool discard,
-                                    cudaMemLocation* locations, size_t* locationIndices,
-                                    size_t locationCount, unsigned long long flags,
-                                    cudaStream_t stream);
-  cudaError_t memRangeGetAttributes(void** data, size_t* dataSizes,
-                                    cudaMemRangeAttribute* attributes, size_t count,
-                                    const void* pointer, size_t bytes);
-
-  // --- 2D/3D copies and fills, peer copies, batches (RuntimeCopies.cpp) -------------------------
-  cudaError_t memcpy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool async);
-  /// Every 2D copy (linear memory or an array on either side; see linearMemory and arrayAt).
-  cudaError_t memcpy2D(const CopyEndpoint& destination, const CopyEndpoint& source, size_t width,
-                       size_t height, int kind, cudaStream_t stream, bool async);
-  /// The deprecated 1D copies to, from and between arrays (each endpoint an array position or a
-  /// pointer).
-  cudaError_t memcpyArrayLinear(const CopyEndpoint& destination, const CopyEndpoint& source,
-                                size_t bytes, int kind, cudaStream_t stream, bool async);
-  cudaError_t memcpyPeer(void* destination, int destinationDevice, const void* source,
-                         int sourceDevice, size_t bytes, cudaStream_t stream, bool async);
-  cudaError_t memcpy3DPeer(const cudaMemcpy3DPeerParms* params, cudaStream_t stream, bool async);
-  cudaError_t memcpyBatchAsync(void* const* destinations, const void* const* sources,
-                               const size_t* sizes, size_t count, cudaMemcpyAttributes* attributes,
-                               size_t* attributeIndices, size_t attributeCount,
-                               cudaStream_t stream);
-  cudaError_t memcpy3DBatchAsync(size_t count, cudaMemcpy3DBatchOp* operations,
-                                 unsigned long long flags, cudaStream_t stream);
-  cudaError_t memset2D(void* destination, size_t pitch, int value, size_t width, size_t height,
-                       cudaStream_t stream, bool async);
-  cudaError_t memset3D(cudaPitchedPtr destination, int value, cudaExtent extent,
-                       cudaStream_t stream, bool async);
 
   // --- CUDA arrays (RuntimeArrays.cpp) -----------------------------------------------------------
   cudaError_t mallocArray(cudaArray_t* array, const cudaChannelFormatDesc* format,
@@ -265,14 +211,6 @@ public:
                                    cudaMemPoolPtrExportData* data);
   cudaError_t deviceGraphMemAttribute(int device, int attribute, void* value, bool set);
   cudaError_t deviceGraphMemTrim(int device);
-
-  // --- Interprocess handles (RuntimeHostMemory.cpp)
-  // -----------------------------------------------
-  cudaError_t ipcGetMemHandle(cudaIpcMemHandle_t* handle, void* pointer);
-  cudaError_t ipcOpenMemHandle(void** pointer, cudaIpcMemHandle_t handle, unsigned int flags);
-  cudaError_t ipcCloseMemHandle(void* pointer);
-  cudaError_t ipcGetEventHandle(cudaIpcEventHandle_t* handle, cudaEvent_t event);
-  cudaError_t ipcOpenEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle);
 
   // --- Launch paths beyond <<<>>> (RuntimeLaunch.cpp)
   // ----------------------------------------------
@@ -431,8 +369,6 @@ private:
   /// The loaded module of a registration on the current device.
   cudaError_t moduleOnCurrentDevice(const FatbinaryRegistration& registration, Device** device,
                                     LoadedModule** module);
-  /// The device address and size of a registered variable on the current device.
-  cudaError_t symbolStorage(const void* symbol, Device** device, void** address, size_t* bytes);
   /// The stream a handle names on `device` (transitional: what the Runtime methods below pass).
   static cudaError_t streamOn(Device& device, cudaStream_t handle, Stream** stream);
   /// Offers a launch to the instrumentation: its result when it launched (instrumented or not),

@@ -1,11 +1,15 @@
 #pragma once
 
 #include "runtime/core/Array.h"
+#include "runtime/core/Copies.h"
 #include "runtime/core/Device.h"
 #include "runtime/core/Event.h"
 #include "runtime/core/ExternalResource.h"
 #include "runtime/core/Graph.h"
+#include "runtime/core/HostMemory.h"
+#include "runtime/core/Ipc.h"
 #include "runtime/core/Library.h"
+#include "runtime/core/ManagedMemory.h"
 #include "runtime/core/MemoryPool.h"
 #include "runtime/core/Runtime.h"
 #include "runtime/core/Stream.h"
@@ -35,9 +39,7 @@ public:
   /// Makes the calling thread's current device ready for a call: the runtime initialized, no
   /// sticky error, the device's context current on this thread. Every call that uses the current
   /// device opens it first.
-  cudaError_t open() {
-    return runtime_.currentDevice(thread_, &device_, &ordinal_);
-  }
+  cudaError_t open() { return runtime_.currentDevice(thread_, &device_, &ordinal_); }
   /// The opened device and its ordinal.
   Device& device() { return *device_; }
   int ordinal() const { return ordinal_; }
@@ -55,14 +57,24 @@ public:
   cudaError_t result(cudaError_t error) { return runtime_.deviceResult(error); }
 
   // --- The opened device's objects ---------------------------------------------------------
-  Stream& stream(cudaStream_t handle) {
-    return found(device_->streams().find(handle), cudaErrorInvalidResourceHandle);
+  Stream& stream(cudaStream_t handle) { return stream(*device_, handle); }
+  /// A stream of another device (the destination's, for a peer copy).
+  static Stream& stream(Device& device, cudaStream_t handle) {
+    return found(device.streams().find(handle), cudaErrorInvalidResourceHandle);
   }
   Event& event(cudaEvent_t handle) {
     if (handle == nullptr)
       throw CallError{cudaErrorInvalidResourceHandle};
     return found(device_->events().find(handle), cudaErrorInvalidResourceHandle);
   }
+
+  // --- The opened device's areas (cudaErrorNotSupported where it has none) --------------------
+  HostMemory& hostMemory() { return area(device_->hostMemory()); }
+  ManagedMemory& managedMemory() { return area(device_->managedMemory()); }
+  Copies& copies() { return area(device_->copies()); }
+  Ipc& ipc() { return area(device_->ipc()); }
+  /// An area of a device, cudaErrorNotSupported when it has none.
+  template <class Area> static Area& area(Area* area) { return found(area, cudaErrorNotSupported); }
 
   /// Throws `error` unless it is success.
   static void check(cudaError_t error) {

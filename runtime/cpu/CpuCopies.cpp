@@ -1,6 +1,8 @@
-// CpuDevice: copies and fills. Each is validated when it is issued and runs in stream order on the
-// stream's thread (or becomes a graph node while its stream is captured); the synchronous forms
-// wait for it.
+// The CPU device's copies and fills. Each is validated when it is issued and runs in stream order
+// on the stream's thread (or becomes a graph node while its stream is captured); the synchronous
+// forms wait for it.
+
+#include "runtime/cpu/CpuCopies.h"
 
 #include "runtime/core/CopyRegion.h"
 #include "runtime/cpu/CpuDevice.h"
@@ -49,31 +51,21 @@ cudaGraphNodeParams fillNode(void* destination, size_t pitch, unsigned char valu
 
 } // namespace
 
-void CpuDevice::runCopy3D(const CopyRegion& region) {
+void CpuCopies::runCopy3D(const CopyRegion& region) {
   const CpuArray* from = nullptr;
   const CpuArray* to = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    if (region.source.array != nullptr) {
-      auto it = arrays_.find(region.source.array);
-      if (it == arrays_.end())
-        return;
-      from = it->second.get();
-    }
-    if (region.destination.array != nullptr) {
-      auto it = arrays_.find(region.destination.array);
-      if (it == arrays_.end())
-        return;
-      to = it->second.get();
-    }
-  }
+  if (region.source.array != nullptr && (from = device_.findArray(region.source.array)) == nullptr)
+    return;
+  if (region.destination.array != nullptr &&
+      (to = device_.findArray(region.destination.array)) == nullptr)
+    return;
   for (size_t z = 0; z < region.depth; ++z)
     for (size_t y = 0; y < region.height; ++y)
       std::memmove(endpointAddress(region.destination, to, y, z),
                    endpointAddress(region.source, from, y, z), region.widthBytes);
 }
 
-void CpuDevice::runMemset(const cudaMemsetParamsV2& fill) {
+void CpuCopies::runMemset(const cudaMemsetParamsV2& fill) {
   const size_t rows = fill.height == 0 ? 1 : fill.height;
   const size_t rowBytes = fill.width * fill.elementSize;
   const size_t pitch = rows > 1 ? fill.pitch : rowBytes;
@@ -88,9 +80,9 @@ void CpuDevice::runMemset(const cudaMemsetParamsV2& fill) {
   }
 }
 
-cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes, Stream& queue,
+cudaError_t CpuCopies::copy(void* destination, const void* source, size_t bytes, Stream& queue,
                             bool async) {
-  if (cudaError_t error = sticky(); error != cudaSuccess)
+  if (cudaError_t error = device_.sticky(); error != cudaSuccess)
     return error;
   auto& stream = static_cast<CpuStream&>(queue);
   if (stream.capturing()) {
@@ -104,9 +96,9 @@ cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes,
     return async ? cudaSuccess : stream.runSynchronously(nullptr);
   // As CUDA does with pageable host memory: a copy to it completes before the call returns, and a
   // copy from it reads the source when it is issued (into a staging buffer).
-  if (async && isPageable(destination))
+  if (async && device_.isPageable(destination))
     async = false;
-  if (async && isPageable(source)) {
+  if (async && device_.isPageable(source)) {
     auto staged = std::make_shared<std::vector<std::byte>>(
         static_cast<const std::byte*>(source), static_cast<const std::byte*>(source) + bytes);
     stream.enqueue(
@@ -120,33 +112,31 @@ cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes,
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::fill(void* destination, unsigned char value, size_t bytes, Stream& queue,
+cudaError_t CpuCopies::fill(void* destination, unsigned char value, size_t bytes, Stream& queue,
                             bool async) {
-  if (cudaError_t error = sticky(); error != cudaSuccess)
+  if (cudaError_t error = device_.sticky(); error != cudaSuccess)
     return error;
-  if (bytes != 0 && !memory_->accessible(reinterpret_cast<uintptr_t>(destination), bytes))
+  if (bytes != 0 && !device_.memory().accessible(reinterpret_cast<uintptr_t>(destination), bytes))
     return cudaErrorInvalidValue;
   return static_cast<CpuStream&>(queue).submit(
       [destination, value, bytes] { std::memset(destination, value, bytes); }, async,
       [&] { return fillNode(destination, 0, value, bytes, 1); });
 }
 
-cudaError_t CpuDevice::copy3D(const CopyRegion& region, Stream& queue, bool async) {
-  if (cudaError_t error = sticky(); error != cudaSuccess)
+cudaError_t CpuCopies::copy3D(const CopyRegion& region, Stream& queue, bool async) {
+  if (cudaError_t error = device_.sticky(); error != cudaSuccess)
     return error;
   auto& stream = static_cast<CpuStream&>(queue);
-  {
-    std::lock_guard lock(mutex_);
-    if ((region.source.array != nullptr && arrays_.count(region.source.array) == 0) ||
-        (region.destination.array != nullptr && arrays_.count(region.destination.array) == 0))
-      return cudaErrorInvalidResourceHandle;
-  }
+  if ((region.source.array != nullptr && device_.findArray(region.source.array) == nullptr) ||
+      (region.destination.array != nullptr &&
+       device_.findArray(region.destination.array) == nullptr))
+    return cudaErrorInvalidResourceHandle;
   if (stream.capturing()) {
     if (!async)
       return stream.refuseDuringCapture();
     cudaGraphNodeParams params = {};
     params.type = cudaGraphNodeTypeMemcpy;
-    if (cudaError_t error = copyParamsOf(region, *this, &params.memcpy.copyParams);
+    if (cudaError_t error = copyParamsOf(region, device_, &params.memcpy.copyParams);
         error != cudaSuccess)
       return error;
     return stream.capture(params);
@@ -154,8 +144,8 @@ cudaError_t CpuDevice::copy3D(const CopyRegion& region, Stream& queue, bool asyn
   if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
     return error;
   // Pageable host memory on either side: the copy completes before the call returns.
-  if ((region.source.array == nullptr && isPageable(region.source.pointer)) ||
-      (region.destination.array == nullptr && isPageable(region.destination.pointer)))
+  if ((region.source.array == nullptr && device_.isPageable(region.source.pointer)) ||
+      (region.destination.array == nullptr && device_.isPageable(region.destination.pointer)))
     async = false;
   auto run = [this, region] { runCopy3D(region); };
   if (!async)
@@ -164,9 +154,9 @@ cudaError_t CpuDevice::copy3D(const CopyRegion& region, Stream& queue, bool asyn
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
+cudaError_t CpuCopies::fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
                               size_t height, Stream& queue, bool async) {
-  if (cudaError_t error = sticky(); error != cudaSuccess)
+  if (cudaError_t error = device_.sticky(); error != cudaSuccess)
     return error;
   return static_cast<CpuStream&>(queue).submit(
       [destination, pitch, value, width, height] {
@@ -176,16 +166,16 @@ cudaError_t CpuDevice::fill2D(void* destination, size_t pitch, unsigned char val
       async, [&] { return fillNode(destination, pitch, value, width, height); });
 }
 
-cudaError_t CpuDevice::copyPeer(void* destination, const void* source, Device&, size_t bytes,
+cudaError_t CpuCopies::copyPeer(void* destination, const void* source, Device&, size_t bytes,
                                 Stream& stream, bool async) {
   return copy(destination, source, bytes, stream, async);
 }
 
-cudaError_t CpuDevice::copy3DPeer(const CopyRegion& region, Device&, Stream& stream, bool async) {
+cudaError_t CpuCopies::copy3DPeer(const CopyRegion& region, Device&, Stream& stream, bool async) {
   return copy3D(region, stream, async);
 }
 
-cudaError_t CpuDevice::copyBatch(void* const* destinations, const void* const* sources,
+cudaError_t CpuCopies::copyBatch(void* const* destinations, const void* const* sources,
                                  const size_t* sizes, size_t count, cudaMemcpyAttributes*, size_t*,
                                  size_t, Stream& stream) {
   for (size_t i = 0; i < count; ++i)

@@ -69,6 +69,10 @@ std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
 CpuDevice::CpuDevice() {
   areas_.streams = &streams_;
   areas_.events = &events_;
+  areas_.hostMemory = &hostMemory_;
+  areas_.managedMemory = &managedMemory_;
+  areas_.copies = &copies_;
+  areas_.ipc = &ipc_;
 }
 
 CpuDevice::~CpuDevice() {
@@ -108,10 +112,6 @@ void CpuDevice::flushOutput() {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
   }
-}
-
-bool CpuDevice::isDevicePointer(const void* pointer) const {
-  return memory_->find(reinterpret_cast<uintptr_t>(pointer)).has_value();
 }
 
 bool CpuDevice::isPageable(const void* pointer) const {
@@ -172,9 +172,8 @@ cudaError_t CpuDevice::reset() {
   arrays_.clear();
   textureObjects_.clear();
   std::fill(textureSlots_.begin(), textureSlots_.end(), nullptr);
-  hostAllocations_.clear();
-  registeredFlags_.clear();
-  advice_.clear();
+  hostMemory_.reset();
+  managedMemory_.reset();
   mipmaps_.clear();
   pools_.clear();
   poolBlocks_.clear();
@@ -293,99 +292,14 @@ cudaError_t CpuDevice::free(void* pointer) {
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::allocateHost(void** pointer, size_t bytes, unsigned int flags) {
-  if (cudaError_t error = sticky(); error != cudaSuccess)
-    return error;
-  *pointer = memory_->allocate(std::max<size_t>(bytes, 1), DeviceMemory::Kind::Host);
-  if (*pointer == nullptr)
-    return cudaErrorMemoryAllocation;
-  std::lock_guard lock(mutex_);
-  hostAllocations_[*pointer] = flags | cudaHostAllocMapped;
-  return cudaSuccess;
+cudaError_t CpuDevice::copy(void* destination, const void* source, size_t bytes, Stream& stream,
+                            bool async) {
+  return copies_.copy(destination, source, bytes, stream, async);
 }
 
-cudaError_t CpuDevice::freeHost(void* pointer) {
-  if (pointer == nullptr)
-    return cudaSuccess;
-  if (cudaError_t error = checkUnsafeCall(); error != cudaSuccess)
-    return error;
-  streams_.drainAll(); // like cudaFree, cudaFreeHost synchronizes
-  std::lock_guard lock(mutex_);
-  auto it = hostAllocations_.find(pointer);
-  if (it == hostAllocations_.end())
-    return cudaErrorInvalidValue;
-  hostAllocations_.erase(it);
-  memory_->release(pointer);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::registerHost(void* pointer, size_t bytes, unsigned int flags) {
-  if (memory_->isRegisteredHost(pointer))
-    return cudaErrorHostMemoryAlreadyRegistered;
-  if (!memory_->registerHost(pointer, bytes))
-    return cudaErrorInvalidValue;
-  std::lock_guard lock(mutex_);
-  registeredFlags_[pointer] = (flags & cudaHostRegisterPortable) | cudaHostAllocMapped;
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::unregisterHost(void* pointer) {
-  {
-    std::lock_guard lock(mutex_);
-    registeredFlags_.erase(pointer);
-  }
-  return memory_->unregisterHost(pointer) ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
-}
-
-cudaError_t CpuDevice::hostDevicePointer(void** device, void* host) {
-  // Host and device share one address space here: the device pointer is the host pointer.
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [base, flags] : hostAllocations_) {
-      (void)flags;
-      auto allocation = memory_->find(reinterpret_cast<uintptr_t>(base));
-      if (allocation && reinterpret_cast<uintptr_t>(host) - allocation->base < allocation->size) {
-        *device = host;
-        return cudaSuccess;
-      }
-    }
-  }
-  if (memory_->hostAccessible(reinterpret_cast<uintptr_t>(host), 1)) {
-    *device = host;
-    return cudaSuccess;
-  }
-  return cudaErrorInvalidValue;
-}
-
-cudaError_t CpuDevice::hostFlags(unsigned int* flags, void* host) {
-  std::lock_guard lock(mutex_);
-  if (memory_->hostAccessible(reinterpret_cast<uintptr_t>(host), 1)) {
-    // Registered memory is always mapped here.
-    *flags = cudaHostAllocMapped;
-    for (const auto& [base, value] : registeredFlags_)
-      if (memory_->hostAccessible(reinterpret_cast<uintptr_t>(base), 1) &&
-          reinterpret_cast<uintptr_t>(host) >= reinterpret_cast<uintptr_t>(base))
-        *flags = value;
-    return cudaSuccess;
-  }
-  for (const auto& [base, value] : hostAllocations_) {
-    auto allocation = memory_->find(reinterpret_cast<uintptr_t>(base));
-    if (allocation && reinterpret_cast<uintptr_t>(host) - allocation->base < allocation->size) {
-      *flags = value;
-      return cudaSuccess;
-    }
-  }
-  return cudaErrorInvalidValue;
-}
-
-cudaError_t CpuDevice::allocateManaged(void** pointer, size_t bytes, unsigned int flags) {
-  (void)flags;
-  if (cudaError_t error = sticky(); error != cudaSuccess)
-    return error;
-  *pointer = memory_->allocate(std::max<size_t>(bytes, 1), DeviceMemory::Kind::Managed);
-  if (*pointer != nullptr)
-    std::memset(*pointer, 0, bytes);
-  return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+cudaError_t CpuDevice::fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
+                            bool async) {
+  return copies_.fill(destination, value, bytes, stream, async);
 }
 
 cudaError_t CpuDevice::allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) {
@@ -435,121 +349,6 @@ cudaError_t CpuDevice::pointerAttributes(cudaPointerAttributes* attributes, cons
     break;
   }
   return cudaSuccess;
-}
-
-cudaError_t CpuDevice::prefetch(const void* pointer, size_t, cudaMemLocation location, unsigned int,
-                                Stream&) {
-  // Only managed memory migrates (a GPU without HMM refuses anything else, as does this device).
-  auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
-  if (!allocation || allocation->kind != DeviceMemory::Kind::Managed)
-    return cudaErrorInvalidValue;
-  std::lock_guard lock(mutex_);
-  advice_[allocation->base].lastPrefetch = location;
-  return sticky();
-}
-
-cudaError_t CpuDevice::advise(const void* pointer, size_t, cudaMemoryAdvise advice,
-                              cudaMemLocation location) {
-  auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
-  if (!allocation || allocation->kind != DeviceMemory::Kind::Managed)
-    return cudaErrorInvalidValue; // advice applies to managed memory only
-  std::lock_guard lock(mutex_);
-  ManagedAdvice& state = advice_[allocation->base];
-  switch (advice) {
-  case cudaMemAdviseSetReadMostly:
-    state.readMostly = true;
-    break;
-  case cudaMemAdviseUnsetReadMostly:
-    state.readMostly = false;
-    break;
-  case cudaMemAdviseSetPreferredLocation:
-    state.preferred = location;
-    break;
-  case cudaMemAdviseUnsetPreferredLocation:
-    state.preferred = {cudaMemLocationTypeInvalid, 0};
-    break;
-  default:
-    break; // accessed-by: every processor accesses everything here
-  }
-  return cudaSuccess;
-}
-
-namespace {
-
-/// The device id the legacy range attributes report for a location.
-int legacyLocation(const cudaMemLocation& location) {
-  switch (location.type) {
-  case cudaMemLocationTypeDevice:
-    return location.id;
-  case cudaMemLocationTypeHost:
-  case cudaMemLocationTypeHostNuma:
-  case cudaMemLocationTypeHostNumaCurrent:
-    return cudaCpuDeviceId;
-  default:
-    return cudaInvalidDeviceId;
-  }
-}
-
-} // namespace
-
-cudaError_t CpuDevice::rangeAttributes(void** data, size_t* dataSizes,
-                                       cudaMemRangeAttribute* attributes, size_t count,
-                                       const void* pointer, size_t) {
-  auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
-  if (!allocation || allocation->kind != DeviceMemory::Kind::Managed)
-    return cudaErrorInvalidValue;
-  ManagedAdvice state;
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = advice_.find(allocation->base); it != advice_.end())
-      state = it->second;
-  }
-  for (size_t i = 0; i < count; ++i) {
-    auto* values = static_cast<int*>(data[i]);
-    const size_t slots = dataSizes[i] / sizeof(int);
-    if (slots == 0)
-      return cudaErrorInvalidValue;
-    int value = 0;
-    switch (attributes[i]) {
-    case cudaMemRangeAttributeReadMostly:
-      value = state.readMostly ? 1 : 0;
-      break;
-    case cudaMemRangeAttributePreferredLocation:
-      value = legacyLocation(state.preferred);
-      break;
-    case cudaMemRangeAttributeAccessedBy:
-      for (size_t s = 0; s < slots; ++s)
-        values[s] = cudaInvalidDeviceId;
-      continue;
-    case cudaMemRangeAttributeLastPrefetchLocation:
-      value = legacyLocation(state.lastPrefetch);
-      break;
-    case cudaMemRangeAttributePreferredLocationType:
-      value = state.preferred.type;
-      break;
-    case cudaMemRangeAttributePreferredLocationId:
-      value = state.preferred.id;
-      break;
-    case cudaMemRangeAttributeLastPrefetchLocationType:
-      value = state.lastPrefetch.type;
-      break;
-    case cudaMemRangeAttributeLastPrefetchLocationId:
-      value = state.lastPrefetch.id;
-      break;
-    default:
-      return cudaErrorInvalidValue;
-    }
-    values[0] = value;
-  }
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::ipcMemHandle(cudaIpcMemHandle_t*, void* pointer) {
-  auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
-  if (!allocation || allocation->kind != DeviceMemory::Kind::Device)
-    return cudaErrorInvalidValue;
-  // Device memory is this process's own host memory: no other process can map it.
-  return cudaErrorNotSupported;
 }
 
 // --- Arrays
@@ -602,6 +401,12 @@ cudaError_t CpuDevice::arrayInfo(cudaChannelFormatDesc* format, cudaExtent* exte
   if (flags != nullptr)
     *flags = it->second->flags;
   return cudaSuccess;
+}
+
+const CpuArray* CpuDevice::findArray(cudaArray_const_t array) {
+  std::lock_guard lock(mutex_);
+  auto it = arrays_.find(const_cast<cudaArray_t>(array));
+  return it != arrays_.end() ? it->second.get() : nullptr;
 }
 
 // --- Modules

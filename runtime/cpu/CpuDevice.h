@@ -1,8 +1,12 @@
 #pragma once
 
 #include "runtime/core/Device.h"
+#include "runtime/cpu/CpuCopies.h"
 #include "runtime/cpu/CpuEvent.h"
 #include "runtime/cpu/CpuGraph.h"
+#include "runtime/cpu/CpuHostMemory.h"
+#include "runtime/cpu/CpuIpc.h"
+#include "runtime/cpu/CpuManagedMemory.h"
 #include "runtime/cpu/CpuModule.h"
 #include "runtime/cpu/CpuStream.h"
 #include "runtime/cpu/DeviceMemory.h"
@@ -90,25 +94,8 @@ public:
                    bool async) override;
   cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
                    bool async) override;
-  cudaError_t allocateHost(void** pointer, size_t bytes, unsigned int flags) override;
-  cudaError_t freeHost(void* pointer) override;
-  cudaError_t registerHost(void* pointer, size_t bytes, unsigned int flags) override;
-  cudaError_t unregisterHost(void* pointer) override;
-  cudaError_t hostDevicePointer(void** device, void* host) override;
-  cudaError_t hostFlags(unsigned int* flags, void* host) override;
-  cudaError_t allocateManaged(void** pointer, size_t bytes, unsigned int flags) override;
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
-  cudaError_t copy3D(const CopyRegion& region, Stream& stream, bool async) override;
-  cudaError_t copyPeer(void* destination, const void* source, Device& sourceDevice, size_t bytes,
-                       Stream& stream, bool async) override;
-  cudaError_t copy3DPeer(const CopyRegion& region, Device& sourceDevice, Stream& stream,
-                         bool async) override;
-  cudaError_t copyBatch(void* const* destinations, const void* const* sources, const size_t* sizes,
-                        size_t count, cudaMemcpyAttributes* attributes, size_t* attributeIndices,
-                        size_t attributeCount, Stream& stream) override;
-  cudaError_t fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
-                     size_t height, Stream& stream, bool async) override;
   cudaError_t allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
                             Stream& stream) override;
   cudaError_t freeAsync(void* pointer, Stream& stream) override;
@@ -127,14 +114,6 @@ public:
                           cudaMemAllocationType type) override;
   cudaError_t setCurrentPool(const cudaMemLocation& location, cudaMemAllocationType type,
                              cudaMemPool_t pool) override;
-  cudaError_t prefetch(const void* pointer, size_t bytes, cudaMemLocation location,
-                       unsigned int flags, Stream& stream) override;
-  cudaError_t advise(const void* pointer, size_t bytes, cudaMemoryAdvise advice,
-                     cudaMemLocation location) override;
-  cudaError_t rangeAttributes(void** data, size_t* dataSizes, cudaMemRangeAttribute* attributes,
-                              size_t count, const void* pointer, size_t bytes) override;
-  cudaError_t ipcMemHandle(cudaIpcMemHandle_t* handle, void* pointer) override;
-
   // --- Arrays -----------------------------------------------------------------------------------
   cudaError_t createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
                           cudaExtent extent, unsigned int flags) override;
@@ -264,6 +243,7 @@ public:
   // --- What the device's objects share (the back end's own use) ----------------------------------
   CpuStreams& cpuStreams() { return streams_; }
   CpuEvents& cpuEvents() { return events_; }
+  CpuCopies& cpuCopies() { return copies_; }
   /// The sticky fault, or success.
   cudaError_t sticky() const { return stickyError_.load(std::memory_order_acquire); }
   bool faulted() const { return sticky() != cudaSuccess; }
@@ -274,6 +254,11 @@ public:
   /// The capture-mode check of potentially unsafe calls (cudaMalloc, cudaFree, synchronization):
   /// cudaErrorStreamCaptureUnsupported when a capture prohibits it.
   cudaError_t checkUnsafeCall();
+
+  /// Host memory the device does not know (neither in the arena nor registered).
+  bool isPageable(const void* pointer) const;
+  /// An array of the device (null when it has none of this handle).
+  const CpuArray* findArray(cudaArray_const_t array);
 
 private:
   friend class CpuStream; // capture: the graph state below
@@ -286,9 +271,6 @@ private:
   };
 
   CpuDevice();
-  bool isDevicePointer(const void* pointer) const;
-  /// Host memory the device does not know (neither in the arena nor registered).
-  bool isPageable(const void* pointer) const;
 
   // --- Launches (CpuDevice.cpp) ------------------------------------------------------------------
   /// A validated launch, with its parameters copied: what runs later on a stream's thread.
@@ -309,9 +291,6 @@ private:
   /// A kernel's parameter layout (offsets and sizes), for copying graph-node arguments.
   cudaError_t parameterLayout(DeviceFunction function, std::vector<size_t>* offsets,
                               std::vector<size_t>* sizes);
-  /// The copies and fills streams and graphs run (no validation; on a stream's thread).
-  void runCopy3D(const CopyRegion& region);
-  void runMemset(const cudaMemsetParamsV2& fill);
 
   // --- Graphs and capture (CpuGraphs.cpp, CpuCapture.cpp) ---------------------------------------
   class GraphRunner;
@@ -337,7 +316,6 @@ private:
   std::timed_mutex launchMutex_;
   std::map<CpuModule*, std::unique_ptr<CpuModule>> modules_;
   std::map<void*, std::unique_ptr<Function>> functions_;
-  std::map<void*, unsigned int> hostAllocations_; ///< cudaMallocHost/cudaHostAlloc -> flags
   std::map<void*, std::unique_ptr<CpuArray>> arrays_;
   // Memory pools (CpuMemoryPools.cpp); guarded by mutex_.
   struct Pool {
@@ -354,15 +332,6 @@ private:
   cudaMemPool_t defaultPool_ = nullptr;
   cudaMemPool_t currentPool_ = nullptr;
   std::map<void*, std::unique_ptr<CpuMipmappedArray>> mipmaps_;
-  std::map<void*, unsigned int> registeredFlags_; ///< cudaHostRegister flags by base
-  /// cudaMemAdvise / cudaMemPrefetchAsync on managed memory, by allocation base: remembered and
-  /// reported by cudaMemRangeGetAttribute (data never moves: it is host memory already).
-  struct ManagedAdvice {
-    bool readMostly = false;
-    cudaMemLocation preferred{cudaMemLocationTypeInvalid, 0};
-    cudaMemLocation lastPrefetch{cudaMemLocationTypeInvalid, 0};
-  };
-  std::map<uintptr_t, ManagedAdvice> advice_;
   /// Libraries whose image is no PTX: loading succeeds (the driver loads lazily too) and every use
   /// fails; the handle only has to be unique.
   std::map<void*, std::unique_ptr<char>> unusableLibraries_;
@@ -402,6 +371,10 @@ private:
   /// Memory of mem-alloc nodes: owned by their graphs, so cudaFree of it does nothing.
   std::set<void*> graphAllocations_;
 
+  CpuHostMemory hostMemory_{*this};
+  CpuManagedMemory managedMemory_{*this};
+  CpuCopies copies_{*this};
+  CpuIpc ipc_{*this};
   // Declared last: destroyed first, their threads finish before the state above goes.
   CpuEvents events_{*this};
   CpuStreams streams_{*this};

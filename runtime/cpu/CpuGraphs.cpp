@@ -78,8 +78,8 @@ public:
       return;
     device_.runLaunch(launch, &conditionals);
   }
-  void copy(const GraphNode& node) override { device_.runCopy3D(node.copy); }
-  void fill(const GraphNode& node) override { device_.runMemset(node.params.memset); }
+  void copy(const GraphNode& node) override { device_.copies_.runCopy3D(node.copy); }
+  void fill(const GraphNode& node) override { CpuCopies::runMemset(node.params.memset); }
   void host(const GraphNode& node) override {
     device_.flushOutput();
     node.params.host.fn(node.params.host.userData);

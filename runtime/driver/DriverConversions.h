@@ -9,6 +9,19 @@
 
 namespace ocelot::runtime::driver {
 
+/// A unified address as the driver's device pointer.
+inline CUdeviceptr toDevicePointer(const void* pointer) {
+  return reinterpret_cast<CUdeviceptr>(pointer);
+}
+
+/// cudaMemLocation and CUmemLocation have the same layout and numbering.
+inline CUmemLocation toDriverLocation(cudaMemLocation location) {
+  CUmemLocation out{};
+  out.type = static_cast<CUmemLocationType>(location.type);
+  out.id = location.id;
+  return out;
+}
+
 /// The Runtime API describes array and texture formats with cudaChannelFormatDesc, the driver
 /// with an array format and a channel count. Formats the driver has no array format for give
 /// false (the runtime validated the description already, so that is

@@ -1,14 +1,12 @@
 #include "runtime/driver/DriverDevice.h"
 
+#include "runtime/driver/DriverConversions.h"
+
 #include <array>
 #include <cstdint>
 
 namespace ocelot::runtime::driver {
 namespace {
-
-CUdeviceptr devicePointer(const void* pointer) {
-  return reinterpret_cast<CUdeviceptr>(pointer);
-}
 
 /// JIT options that capture the driver's error log (the one line Ocelot logs when a module it built
 /// does not load should say why).
@@ -31,9 +29,14 @@ private:
 } // namespace
 
 DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
-    : api_(api), device_(device), streams_(api), events_(api) {
+    : api_(api), device_(device), streams_(api), events_(api), hostMemory_(api),
+      managedMemory_(api), copies_(api, *this), ipc_(api) {
   areas_.streams = &streams_;
   areas_.events = &events_;
+  areas_.hostMemory = &hostMemory_;
+  areas_.managedMemory = &managedMemory_;
+  areas_.copies = &copies_;
+  areas_.ipc = &ipc_;
   char name[256] = {};
   if (api_.deviceGetName(name, sizeof name, device_) == CUDA_SUCCESS)
     name_ = name;
@@ -97,36 +100,65 @@ cudaError_t DriverDevice::allocate(void** pointer, size_t bytes) {
 }
 
 cudaError_t DriverDevice::free(void* pointer) {
-  return toCudaError(api_.memFree(devicePointer(pointer)));
+  return toCudaError(api_.memFree(toDevicePointer(pointer)));
 }
 
-cudaError_t DriverDevice::copy(void* destination, const void* source, size_t bytes, Stream& queue,
+cudaError_t DriverDevice::copy(void* destination, const void* source, size_t bytes, Stream& stream,
                                bool async) {
-  const cudaStream_t stream = queue.handle();
-  CUdeviceptr to = devicePointer(destination), from = devicePointer(source);
-  if (async)
-    return toCudaError(api_.memcpyAsync(to, from, bytes, stream));
-  if (stream == cudaStreamPerThread) {
-    // A synchronous copy under per-thread default stream semantics (cudaMemcpy_ptds).
-    if (CUresult result = api_.memcpyAsync(to, from, bytes, stream); result != CUDA_SUCCESS)
-      return toCudaError(result);
-    return toCudaError(api_.streamSynchronize(stream));
-  }
-  return toCudaError(api_.memcpy(to, from, bytes));
+  return copies_.copy(destination, source, bytes, stream, async);
 }
 
-cudaError_t DriverDevice::fill(void* destination, unsigned char value, size_t bytes, Stream& queue,
+cudaError_t DriverDevice::fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
                                bool async) {
-  const cudaStream_t stream = queue.handle();
-  CUdeviceptr to = devicePointer(destination);
-  if (async)
-    return toCudaError(api_.memsetD8Async(to, value, bytes, stream));
-  if (stream == cudaStreamPerThread) {
-    if (CUresult result = api_.memsetD8Async(to, value, bytes, stream); result != CUDA_SUCCESS)
-      return toCudaError(result);
-    return toCudaError(api_.streamSynchronize(stream));
+  return copies_.fill(destination, value, bytes, stream, async);
+}
+
+cudaError_t DriverDevice::allocatePitch(void** pointer, size_t* pitch, size_t width,
+                                        size_t height) {
+  // The element size only bounds the pitch's alignment; 16 bytes (the largest the driver takes)
+  // gives rows that suit every element type, as cudaMallocPitch promises.
+  CUdeviceptr found = 0;
+  CUresult result = invoke(api_.memAllocPitch, &found, pitch, width, height, 16u);
+  if (result == CUDA_SUCCESS)
+    *pointer = reinterpret_cast<void*>(found);
+  return toCudaError(result);
+}
+
+cudaError_t DriverDevice::pointerAttributes(cudaPointerAttributes* attributes,
+                                            const void* pointer) {
+  // cuPointerGetAttributes (unlike the singular form) answers null values for memory the driver
+  // does not know instead of failing, which is what cudaPointerGetAttributes reports too.
+  unsigned int memoryType = 0;
+  int ordinal = -2;
+  CUdeviceptr devicePointer = 0;
+  void* hostPointer = nullptr;
+  int managed = 0;
+  std::array<CUpointer_attribute, 5> names{
+      CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+      CU_POINTER_ATTRIBUTE_DEVICE_POINTER, CU_POINTER_ATTRIBUTE_HOST_POINTER,
+      CU_POINTER_ATTRIBUTE_IS_MANAGED};
+  std::array<void*, 5> values{&memoryType, &ordinal, &devicePointer, &hostPointer, &managed};
+  CUresult result = invoke(api_.pointerGetAttributes, static_cast<unsigned int>(names.size()),
+                           names.data(), values.data(), toDevicePointer(pointer));
+  if (result != CUDA_SUCCESS)
+    return toCudaError(result);
+  *attributes = cudaPointerAttributes{};
+  if (managed != 0) {
+    attributes->type = cudaMemoryTypeManaged;
+  } else if (memoryType == CU_MEMORYTYPE_DEVICE) {
+    attributes->type = cudaMemoryTypeDevice;
+  } else if (memoryType == CU_MEMORYTYPE_HOST) {
+    attributes->type = cudaMemoryTypeHost;
+  } else {
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = -2;
+    attributes->hostPointer = const_cast<void*>(pointer);
+    return cudaSuccess;
   }
-  return toCudaError(api_.memsetD8(to, value, bytes));
+  attributes->device = ordinal;
+  attributes->devicePointer = reinterpret_cast<void*>(devicePointer);
+  attributes->hostPointer = attributes->type == cudaMemoryTypeDevice ? nullptr : hostPointer;
+  return cudaSuccess;
 }
 
 cudaError_t DriverDevice::loadPtx(const std::string& ptx, CUmodule* module, std::string* log) {

@@ -2,7 +2,11 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/driver/DriverApi.h"
+#include "runtime/driver/DriverCopies.h"
 #include "runtime/driver/DriverEvent.h"
+#include "runtime/driver/DriverHostMemory.h"
+#include "runtime/driver/DriverIpc.h"
+#include "runtime/driver/DriverManagedMemory.h"
 #include "runtime/driver/DriverStream.h"
 
 #include <atomic>
@@ -67,43 +71,8 @@ public:
   cudaError_t trimGraphMemory() override;
   cudaError_t profilerControl(bool start) override;
 
-  // --- Host, managed, pitched memory, IPC (DriverDeviceMemory.cpp) ----------------------------
-  cudaError_t allocateHost(void** pointer, size_t bytes, unsigned int flags) override;
-  cudaError_t freeHost(void* pointer) override;
-  cudaError_t registerHost(void* pointer, size_t bytes, unsigned int flags) override;
-  cudaError_t unregisterHost(void* pointer) override;
-  cudaError_t hostDevicePointer(void** device, void* host) override;
-  cudaError_t hostFlags(unsigned int* flags, void* host) override;
-  cudaError_t allocateManaged(void** pointer, size_t bytes, unsigned int flags) override;
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
-  cudaError_t advise(const void* pointer, size_t bytes, cudaMemoryAdvise advice,
-                     cudaMemLocation location) override;
-  cudaError_t prefetch(const void* pointer, size_t bytes, cudaMemLocation location,
-                       unsigned int flags, Stream& queue) override;
-  cudaError_t prefetchBatch(void** pointers, size_t* sizes, size_t count, bool discard,
-                            cudaMemLocation* locations, size_t* locationIndices,
-                            size_t locationCount, unsigned long long flags, Stream& queue) override;
-  cudaError_t rangeAttributes(void** data, size_t* dataSizes, cudaMemRangeAttribute* attributes,
-                              size_t count, const void* pointer, size_t bytes) override;
-  cudaError_t ipcMemHandle(cudaIpcMemHandle_t* handle, void* pointer) override;
-  cudaError_t openIpcMemHandle(void** pointer, cudaIpcMemHandle_t handle,
-                               unsigned int flags) override;
-  cudaError_t closeIpcMemHandle(void* pointer) override;
-  cudaError_t ipcEventHandle(cudaIpcEventHandle_t* handle, cudaEvent_t event) override;
-  cudaError_t openIpcEventHandle(cudaEvent_t* event, cudaIpcEventHandle_t handle) override;
-
-  // --- 2D/3D, peer and batched copies, fills (DriverDeviceCopies.cpp) -------------------------
-  cudaError_t copy3D(const CopyRegion& region, Stream& queue, bool async) override;
-  cudaError_t copyPeer(void* destination, const void* source, Device& sourceDevice, size_t bytes,
-                       Stream& queue, bool async) override;
-  cudaError_t copy3DPeer(const CopyRegion& region, Device& sourceDevice, Stream& queue,
-                         bool async) override;
-  cudaError_t copyBatch(void* const* destinations, const void* const* sources, const size_t* sizes,
-                        size_t count, cudaMemcpyAttributes* attributes, size_t* attributeIndices,
-                        size_t attributeCount, Stream& queue) override;
-  cudaError_t fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
-                     size_t height, Stream& queue, bool async) override;
 
   // --- CUDA arrays (DriverDeviceArrays.cpp) ---------------------------------------------------
   cudaError_t createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
@@ -286,6 +255,10 @@ private:
   CUdevice device_;
   DriverStreams streams_;
   DriverEvents events_;
+  DriverHostMemory hostMemory_;
+  DriverManagedMemory managedMemory_;
+  DriverCopies copies_;
+  DriverIpc ipc_;
   std::string name_;
   fatbin::ComputeCapability capability_;
   std::mutex contextMutex_; ///< guards retaining and resetting the primary context

@@ -1,5 +1,7 @@
 #include "runtime/instrumentation/DeviceResources.h"
 
+#include "runtime/core/HostMemory.h"
+
 #include <cstdlib>
 
 namespace ocelot::runtime::instrumentation {
@@ -30,7 +32,10 @@ DeviceResources::DeviceResources(Device& device)
             if (*p == nullptr)
               return cudaErrorMemoryAllocation;
             if (!pageable_.load(std::memory_order_relaxed)) {
-              cudaError_t error = device_.registerHost(*p, bytes, cudaHostRegisterDefault);
+              HostMemory* host = device_.hostMemory();
+              cudaError_t error = host != nullptr
+                                      ? host->registerRange(*p, bytes, cudaHostRegisterDefault)
+                                      : cudaErrorNotSupported;
               if (error == cudaSuccess)
                 return cudaSuccess;
               if (error != cudaErrorNotSupported) {
@@ -44,7 +49,7 @@ DeviceResources::DeviceResources(Device& device)
           },
           [this](void* p) {
             if (!pageable_.load(std::memory_order_relaxed))
-              device_.unregisterHost(p);
+              device_.hostMemory()->unregisterRange(p);
             std::free(p);
           }) {
   int value = 0;

@@ -6,6 +6,7 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/HostMemory.h"
 #include "runtime/core/PlatformResult.h"
 #include "runtime/core/Stream.h"
 
@@ -103,11 +104,30 @@ public:
   }
 };
 
+class FakeDevice;
+
+/// Page-locked host memory, only when a test opts in (FakeDevice::hostMemory; other tests expect a
+/// device without).
+class FakeHostMemory final : public HostMemory {
+public:
+  explicit FakeHostMemory(FakeDevice& device) : device_(device) {}
+  cudaError_t allocate(void** pointer, size_t bytes, unsigned int) override;
+  cudaError_t free(void* pointer) override;
+  cudaError_t registerRange(void* pointer, size_t bytes, unsigned int) override;
+  cudaError_t unregisterRange(void* pointer) override;
+  cudaError_t devicePointer(void*, void**) override { return cudaErrorNotSupported; }
+  cudaError_t flags(void*, unsigned int*) override { return cudaErrorNotSupported; }
+
+private:
+  FakeDevice& device_;
+};
+
 class FakeDevice final : public Device {
 public:
   FakeDevice() {
     areas_.streams = &streams_;
     areas_.events = &events_;
+    areas_.hostMemory = &hostMemory_;
   }
 
   struct Launch {
@@ -252,29 +272,6 @@ public:
       *bytes = storage.size();
     return cudaSuccess;
   }
-  // Page-locked host memory, only when a test opts in (other tests expect a device without).
-  cudaError_t allocateHost(void** pointer, size_t bytes, unsigned int) override {
-    if (!hostMemory)
-      return cudaErrorNotSupported;
-    ++hostAllocations;
-    *pointer = std::malloc(bytes);
-    return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
-  }
-  cudaError_t freeHost(void* pointer) override {
-    std::free(pointer);
-    return hostMemory ? cudaSuccess : cudaErrorNotSupported;
-  }
-  cudaError_t registerHost(void* pointer, size_t bytes, unsigned int) override {
-    if (!hostMemory)
-      return cudaErrorNotSupported;
-    std::lock_guard lock(mutex);
-    return registered.emplace(pointer, bytes).second ? cudaSuccess
-                                                     : cudaErrorHostMemoryAlreadyRegistered;
-  }
-  cudaError_t unregisterHost(void* pointer) override {
-    std::lock_guard lock(mutex);
-    return registered.erase(pointer) != 0 ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
-  }
   cudaError_t launch(const LaunchParams& params) override {
     std::lock_guard lock(mutex);
     launches.push_back({*static_cast<std::string*>(params.function), params.grid, params.block});
@@ -297,11 +294,38 @@ public:
 private:
   FakeStreams streams_;
   FakeEvents events_;
+  FakeHostMemory hostMemory_{*this};
   std::mutex allocationsMutex_;
   std::unordered_set<void*> allocations_;
 
 public:
 };
+
+inline cudaError_t FakeHostMemory::allocate(void** pointer, size_t bytes, unsigned int) {
+  if (!device_.hostMemory)
+    return cudaErrorNotSupported;
+  ++device_.hostAllocations;
+  *pointer = std::malloc(bytes);
+  return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+inline cudaError_t FakeHostMemory::free(void* pointer) {
+  std::free(pointer);
+  return device_.hostMemory ? cudaSuccess : cudaErrorNotSupported;
+}
+
+inline cudaError_t FakeHostMemory::registerRange(void* pointer, size_t bytes, unsigned int) {
+  if (!device_.hostMemory)
+    return cudaErrorNotSupported;
+  std::lock_guard lock(device_.mutex);
+  return device_.registered.emplace(pointer, bytes).second ? cudaSuccess
+                                                           : cudaErrorHostMemoryAlreadyRegistered;
+}
+
+inline cudaError_t FakeHostMemory::unregisterRange(void* pointer) {
+  std::lock_guard lock(device_.mutex);
+  return device_.registered.erase(pointer) != 0 ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
+}
 
 class FakePlatform final : public Platform {
 public:

@@ -8,6 +8,7 @@
 #include "FatbinaryBuilder.h"
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
+#include "runtime/core/Scope.h"
 #include "runtime/fatbin/Format.h"
 #include "runtime/instrumentation/InstrumentationRuntime.h"
 
@@ -133,10 +134,9 @@ TEST(RuntimeWithoutDriver, AnswersLikeNvidiasRuntime) {
   EXPECT_EQ(runtime.runtimeGetVersion(&version), cudaSuccess);
   EXPECT_EQ(version, 13000);
   EXPECT_EQ(runtime.driverGetVersion(nullptr), cudaErrorInvalidValue);
-  void* pointer = nullptr;
-  EXPECT_EQ(runtime.malloc(&pointer, 16), cudaErrorInsufficientDriver);
-  EXPECT_EQ(runtime.malloc(nullptr, 16), cudaErrorInsufficientDriver);
-  EXPECT_EQ(runtime.free(nullptr), cudaErrorInsufficientDriver);
+  // Every call that needs a device opens the thread's current device first (cudaMalloc, cudaFree,
+  // ...: api_behaviour.cu shows their answers next to NVIDIA's).
+  EXPECT_EQ(Scope(runtime).open(), cudaErrorInsufficientDriver);
   EXPECT_EQ(runtime.notImplemented("cudaGraphCreate"), cudaErrorInsufficientDriver);
 }
 
@@ -296,29 +296,24 @@ TEST_F(RuntimeTest, CallConfigurationsNest) {
 
 TEST_F(RuntimeTest, SymbolsResolveThroughTheirRegisteredNames) {
   registerSample(buildContainer({ptxEntry(kPtx, 90)}));
-  uint32_t value = 0xC0FFEE;
-  ASSERT_EQ(
-      runtime.memcpyToSymbol(&gCounterShadow, &value, 4, 0, cudaMemcpyHostToDevice, nullptr, false),
-      cudaSuccess);
-  uint32_t back = 0;
-  ASSERT_EQ(runtime.memcpyFromSymbol(&back, &gCounterShadow, 4, 0, cudaMemcpyDeviceToHost, nullptr,
-                                     false),
-            cudaSuccess);
-  EXPECT_EQ(back, value);
+  Device* owner = nullptr;
+  void* storage = nullptr;
+  size_t bytes = 0;
+  ASSERT_EQ(runtime.symbolStorage(&gCounterShadow, &owner, &storage, &bytes), cudaSuccess);
+  EXPECT_EQ(owner, &device);
+  EXPECT_EQ(storage, device.globals["counter"].data());
+  EXPECT_EQ(bytes, 16u);
   void* address = nullptr;
   size_t size = 0;
   EXPECT_EQ(runtime.getSymbolAddress(&address, &gCounterShadow), cudaSuccess);
   EXPECT_EQ(address, device.globals["counter"].data());
   EXPECT_EQ(runtime.getSymbolSize(&size, &gCounterShadow), cudaSuccess);
   EXPECT_EQ(size, 16u);
-  EXPECT_EQ(runtime.memcpyToSymbol(&gCounterShadow, &value, 4, 16, cudaMemcpyHostToDevice, nullptr,
-                                   false),
-            cudaErrorInvalidValue);
-  EXPECT_EQ(
-      runtime.memcpyToSymbol(&gCounterShadow, &value, 4, 0, cudaMemcpyDeviceToHost, nullptr, false),
-      cudaErrorInvalidMemcpyDirection);
-  EXPECT_EQ(runtime.memcpyToSymbol(&value, &value, 4, 0, cudaMemcpyHostToDevice, nullptr, false),
-            cudaErrorInvalidSymbol);
+  // Host memory that is not a registered variable is no symbol (the copies' own checks are the
+  // API's: validation.cu).
+  uint32_t value = 0;
+  EXPECT_EQ(runtime.symbolStorage(&value, &owner, &storage, &bytes), cudaErrorInvalidSymbol);
+  EXPECT_EQ(runtime.getSymbolAddress(&address, &value), cudaErrorInvalidSymbol);
 }
 
 TEST_F(RuntimeTest, ManagedVariablesGetTheirStorageFromInitModule) {
@@ -350,13 +345,13 @@ TEST_F(RuntimeTest, LastErrorIsPerThreadAndStickyErrorsStay) {
   registerSample(buildContainer({ptxEntry(kPtx, 90)}));
   device.launchResult = cudaErrorIllegalAddress;
   EXPECT_EQ(launch(), cudaErrorIllegalAddress);
-  void* pointer = nullptr;
-  // Every later call reports the sticky error; cudaGetLastError returns it once per failed call
-  // that recorded it (the API layer records), then cudaSuccess, as NVIDIA's runtime does.
-  EXPECT_EQ(runtime.record(runtime.malloc(&pointer, 4)), cudaErrorIllegalAddress);
+  // Every later call reports the sticky error (opening the current device does); cudaGetLastError
+  // returns it once per failed call that recorded it (the API layer records), then cudaSuccess, as
+  // NVIDIA's runtime does.
+  EXPECT_EQ(runtime.record(Scope(runtime).open()), cudaErrorIllegalAddress);
   EXPECT_EQ(runtime.getLastError(), cudaErrorIllegalAddress);
   EXPECT_EQ(runtime.getLastError(), cudaSuccess);
-  EXPECT_EQ(runtime.malloc(&pointer, 4), cudaErrorIllegalAddress);
+  EXPECT_EQ(Scope(runtime).open(), cudaErrorIllegalAddress);
   EXPECT_EQ(runtime.deviceReset(), cudaSuccess);
   EXPECT_EQ(runtime.getLastError(), cudaSuccess);
   // The reset dropped the module; the next launch loads it again.
@@ -365,23 +360,38 @@ TEST_F(RuntimeTest, LastErrorIsPerThreadAndStickyErrorsStay) {
   EXPECT_EQ(device.loaded.size(), 2u);
 }
 
-TEST_F(RuntimeTest, MemoryCalls) {
+// What every API call that uses a device does: open the thread's current device through a Scope,
+// turn the application's handles into the device's objects, call them. (The argument checks of the
+// API functions themselves run in validation.cu and api_behaviour.cu.)
+TEST_F(RuntimeTest, TheScopeOpensTheCurrentDeviceAndResolvesHandles) {
+  Scope scope(runtime);
+  ASSERT_EQ(scope.open(), cudaSuccess);
+  EXPECT_EQ(&scope.device(), &device);
+  EXPECT_EQ(scope.ordinal(), 0);
   void* pointer = nullptr;
-  ASSERT_EQ(runtime.malloc(&pointer, 64), cudaSuccess);
-  EXPECT_EQ(runtime.memset(pointer, 0xAB, 64, nullptr, false), cudaSuccess);
+  ASSERT_EQ(scope.device().allocate(&pointer, 64), cudaSuccess);
+  Stream& stream = scope.stream(nullptr);
+  EXPECT_EQ(stream.handle(), nullptr);
+  EXPECT_EQ(scope.device().fill(pointer, 0xAB, 64, stream, false), cudaSuccess);
   unsigned char host[64] = {};
-  EXPECT_EQ(runtime.memcpy(host, pointer, 64, cudaMemcpyDeviceToHost, nullptr, false), cudaSuccess);
+  EXPECT_EQ(scope.device().copy(host, pointer, 64, scope.stream(cudaStreamPerThread), false),
+            cudaSuccess);
   EXPECT_EQ(host[63], 0xAB);
-  EXPECT_EQ(runtime.memcpy(host, pointer, 64, 9, nullptr, false), cudaErrorInvalidMemcpyDirection);
+  // A handle that names nothing is NVIDIA's error for it, thrown to the API boundary.
+  try {
+    scope.stream(reinterpret_cast<cudaStream_t>(uintptr_t{0x7777}));
+    ADD_FAILURE() << "an unknown stream resolved";
+  } catch (const CallError& error) {
+    EXPECT_EQ(error.error, cudaErrorInvalidResourceHandle);
+  }
+  Stream* created = nullptr;
+  ASSERT_EQ(scope.device().streams().create(0, 0, &created), cudaSuccess);
+  EXPECT_EQ(&scope.stream(created->handle()), created);
+  EXPECT_EQ(scope.device().streams().destroy(*created), cudaSuccess);
   int value = 0;
   EXPECT_EQ(runtime.deviceGetAttribute(&value, 100000, 0), cudaErrorInvalidValue);
   EXPECT_EQ(runtime.deviceGetAttribute(&value, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
-  EXPECT_EQ(runtime.malloc(nullptr, 4), cudaErrorInvalidValue);
-  void* empty = host;
-  EXPECT_EQ(runtime.malloc(&empty, 0), cudaSuccess);
-  EXPECT_EQ(empty, nullptr);
-  EXPECT_EQ(runtime.free(pointer), cudaSuccess);
-  EXPECT_EQ(runtime.free(nullptr), cudaSuccess);
+  EXPECT_EQ(scope.device().free(pointer), cudaSuccess);
 }
 
 TEST_F(RuntimeTest, UnregisteringUnloadsTheModules) {
@@ -404,8 +414,10 @@ TEST_F(RuntimeTest, SeveralThreadsShareOneModuleLoad) {
       for (int i = 0; i < kLaunches; ++i) {
         if (launch() != cudaSuccess)
           ++failures;
+        Scope scope(runtime);
         void* pointer = nullptr;
-        if (runtime.malloc(&pointer, 16) != cudaSuccess || runtime.free(pointer) != cudaSuccess)
+        if (scope.open() != cudaSuccess || scope.device().allocate(&pointer, 16) != cudaSuccess ||
+            scope.device().free(pointer) != cudaSuccess)
           ++failures;
       }
     });
