@@ -10,8 +10,31 @@
 #include <cuda_runtime_api.h>
 
 using namespace ocelot::runtime::api;
+using ocelot::runtime::Device;
 using ocelot::runtime::Ipc;
+using ocelot::runtime::MemoryPools;
 using ocelot::runtime::Scope;
+
+namespace {
+
+cudaMemLocation deviceLocation(int ordinal) {
+  return cudaMemLocation{cudaMemLocationTypeDevice, ordinal};
+}
+
+/// The pool calls that name a device by ordinal (it need not be current) and a pool, or where a
+/// pool goes (`pool` must not be null either way).
+template <class Query, class Pool>
+cudaError_t onDeviceMemoryPools(Pool* pool, int ordinal, Query query) {
+  return call([&] {
+    Scope scope(runtime());
+    Device& device = scope.device(ordinal);
+    if (pool == nullptr)
+      return cudaErrorInvalidValue;
+    return scope.result(query(Scope::area(device.memoryPools())));
+  });
+}
+
+} // namespace
 
 extern "C" {
 
@@ -49,7 +72,9 @@ cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig)
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device) {
-  return call([&] { return runtime().deviceGetDefaultMemPool(memPool, device); });
+  return onDeviceMemoryPools(memPool, device, [&](MemoryPools& pools) {
+    return pools.defaultPool(deviceLocation(device), cudaMemAllocationTypePinned, memPool);
+  });
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetHostAtomicCapabilities(
@@ -65,7 +90,9 @@ cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* pValue, enum cudaLimit limit) {
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device) {
-  return call([&] { return runtime().deviceGetMemPool(memPool, device); });
+  return onDeviceMemoryPools(memPool, device, [&](MemoryPools& pools) {
+    return pools.currentPool(deviceLocation(device), cudaMemAllocationTypePinned, memPool);
+  });
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetNvSciSyncAttributes(void* /*nvSciSyncAttrList*/, int /*device*/,
@@ -139,7 +166,10 @@ cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
 }
 
 cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
-  return call([&] { return runtime().deviceSetMemPool(device, memPool); });
+  return onDeviceMemoryPools(memPool, device, [&](MemoryPools& pools) {
+    return pools.setCurrentPool(deviceLocation(device), cudaMemAllocationTypePinned,
+                                Scope::found(pools.find(memPool), cudaErrorInvalidValue));
+  });
 }
 
 cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {

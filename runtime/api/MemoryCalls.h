@@ -1,8 +1,8 @@
 #pragma once
 
 // The bodies of the memory calls that have a per-thread default stream variant (_ptsz, _ptds):
-// MemoryApi.cpp and CopyApi.cpp define them and call them with the application's stream,
-// PerThreadDefaultStreamApi.cpp with the thread's.
+// MemoryApi.cpp, CopyApi.cpp and MemoryPoolApi.cpp define them and call them with the application's
+// stream, PerThreadDefaultStreamApi.cpp with the thread's.
 
 #include "runtime/core/CopyRegion.h"
 
@@ -40,6 +40,12 @@ cudaError_t copyToSymbol(const void* symbol, const void* source, size_t bytes, s
                          int kind, cudaStream_t stream, bool async);
 cudaError_t copyFromSymbol(void* destination, const void* symbol, size_t bytes, size_t offset,
                            int kind, cudaStream_t stream, bool async);
+
+/// cudaMallocAsync (`pool` null: the device's current pool) and cudaMallocFromPoolAsync.
+cudaError_t allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool, cudaStream_t stream);
+cudaError_t allocateFromPoolAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
+                                  cudaStream_t stream);
+cudaError_t freeAsync(void* pointer, cudaStream_t stream);
 
 cudaError_t prefetch(const void* pointer, size_t bytes, cudaMemLocation location,
                      unsigned int flags, cudaStream_t stream);

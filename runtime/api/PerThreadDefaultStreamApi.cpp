@@ -35,7 +35,7 @@ cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t strea
 }
 
 cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void* devPtr, cudaStream_t hStream) {
-  return call([&] { return runtime().freeAsync(devPtr, perThread(hStream)); });
+  return freeAsync(devPtr, perThread(hStream));
 }
 
 cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion_ptsz(
@@ -93,12 +93,12 @@ cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3
 }
 
 cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t hStream) {
-  return call([&] { return runtime().mallocAsync(devPtr, size, nullptr, perThread(hStream)); });
+  return allocateAsync(devPtr, size, nullptr, perThread(hStream));
 }
 
 cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void** ptr, size_t size, cudaMemPool_t memPool,
                                                    cudaStream_t stream) {
-  return call([&] { return runtime().mallocFromPoolAsync(ptr, size, memPool, perThread(stream)); });
+  return allocateFromPoolAsync(ptr, size, memPool, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync_ptsz(

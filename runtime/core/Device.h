@@ -230,67 +230,7 @@ public:
     return cudaErrorNotSupported;
   }
 
-  // --- Stream-ordered allocation and memory pools ---------------------------------------------
-  /// cudaMallocAsync (pool null: the device's current pool) and cudaMallocFromPoolAsync.
-  virtual cudaError_t allocateAsync(void** /*pointer*/, size_t /*bytes*/, cudaMemPool_t /*pool*/,
-                                    Stream& /*stream*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t freeAsync(void* /*pointer*/, Stream& /*stream*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t createPool(cudaMemPool_t* /*pool*/, const cudaMemPoolProps& /*properties*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t destroyPool(cudaMemPool_t /*pool*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t poolAttribute(cudaMemPool_t /*pool*/, cudaMemPoolAttr /*attribute*/,
-                                    void* /*value*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t setPoolAttribute(cudaMemPool_t /*pool*/, cudaMemPoolAttr /*attribute*/,
-                                       void* /*value*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t trimPool(cudaMemPool_t /*pool*/, size_t /*keep*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t poolAccess(cudaMemAccessFlags* /*flags*/, cudaMemPool_t /*pool*/,
-                                 const cudaMemLocation& /*location*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t setPoolAccess(cudaMemPool_t /*pool*/, const cudaMemAccessDesc* /*descs*/,
-                                    size_t /*count*/) {
-    return cudaErrorNotSupported;
-  }
-  /// The default and the current pool of a location (cudaDeviceGetDefaultMemPool,
-  /// cudaMemGetDefaultMemPool, cudaDeviceGetMemPool, cudaMemGetMemPool, cudaMemSetMemPool).
-  virtual cudaError_t defaultPool(cudaMemPool_t* /*pool*/, const cudaMemLocation& /*location*/,
-                                  cudaMemAllocationType /*type*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t currentPool(cudaMemPool_t* /*pool*/, const cudaMemLocation& /*location*/,
-                                  cudaMemAllocationType /*type*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t setCurrentPool(const cudaMemLocation& /*location*/,
-                                     cudaMemAllocationType /*type*/, cudaMemPool_t /*pool*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t exportPool(void* /*handle*/, cudaMemPool_t /*pool*/,
-                                 cudaMemAllocationHandleType /*type*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t importPool(cudaMemPool_t* /*pool*/, void* /*handle*/,
-                                 cudaMemAllocationHandleType /*type*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t exportPoolPointer(cudaMemPoolPtrExportData* /*data*/, void* /*pointer*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t importPoolPointer(void** /*pointer*/, cudaMemPool_t /*pool*/,
-                                        cudaMemPoolPtrExportData* /*data*/) {
-    return cudaErrorNotSupported;
-  }
+  // --- Memory of graph allocations ------------------------------------------------------------
   /// cudaDeviceGetGraphMemAttribute / SetGraphMemAttribute / cudaDeviceGraphMemTrim.
   virtual cudaError_t graphMemAttribute(cudaGraphMemAttributeType /*attribute*/, void* /*value*/,
                                         bool /*set*/) {

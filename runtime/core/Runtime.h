@@ -182,33 +182,7 @@ public:
   cudaError_t mipmappedArrayGetSparseProperties(cudaArraySparseProperties* properties,
                                                 cudaMipmappedArray_t array);
 
-  // --- Stream-ordered allocation and memory pools (RuntimePools.cpp) ----------------------------
-  /// cudaMallocAsync: from the device's current pool.
-  cudaError_t mallocAsync(void** pointer, size_t bytes, cudaMemPool_t pool, cudaStream_t stream);
-  cudaError_t mallocFromPoolAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
-                                  cudaStream_t stream);
-  cudaError_t freeAsync(void* pointer, cudaStream_t stream);
-  cudaError_t memPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* properties);
-  cudaError_t memPoolDestroy(cudaMemPool_t pool);
-  cudaError_t memPoolGetAttribute(cudaMemPool_t pool, int attribute, void* value);
-  cudaError_t memPoolSetAttribute(cudaMemPool_t pool, int attribute, void* value);
-  cudaError_t memPoolTrimTo(cudaMemPool_t pool, size_t keep);
-  cudaError_t memPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPool_t pool,
-                               cudaMemLocation* location);
-  cudaError_t memPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descs, size_t count);
-  cudaError_t deviceGetDefaultMemPool(cudaMemPool_t* pool, int device);
-  cudaError_t deviceGetMemPool(cudaMemPool_t* pool, int device);
-  cudaError_t deviceSetMemPool(int device, cudaMemPool_t pool);
-  cudaError_t memGetDefaultMemPool(cudaMemPool_t* pool, cudaMemLocation* location, int type);
-  cudaError_t memGetMemPool(cudaMemPool_t* pool, cudaMemLocation* location, int type);
-  cudaError_t memSetMemPool(cudaMemLocation* location, int type, cudaMemPool_t pool);
-  cudaError_t memPoolExportToShareableHandle(void* handle, cudaMemPool_t pool, int type,
-                                             unsigned int flags);
-  cudaError_t memPoolImportFromShareableHandle(cudaMemPool_t* pool, void* handle, int type,
-                                               unsigned int flags);
-  cudaError_t memPoolExportPointer(cudaMemPoolPtrExportData* data, void* pointer);
-  cudaError_t memPoolImportPointer(void** pointer, cudaMemPool_t pool,
-                                   cudaMemPoolPtrExportData* data);
+  // --- Memory of graph allocations (RuntimeGraphs.cpp) -------------------------------------
   cudaError_t deviceGraphMemAttribute(int device, int attribute, void* value, bool set);
   cudaError_t deviceGraphMemTrim(int device);
 

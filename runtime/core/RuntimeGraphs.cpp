@@ -9,6 +9,11 @@
 namespace ocelot::runtime {
 namespace {
 
+bool validGraphMemAttribute(int attribute) {
+  return attribute >= cudaGraphMemAttrUsedMemCurrent &&
+         attribute <= cudaGraphMemAttrReservedMemHigh;
+}
+
 bool validNodeType(int type) {
   return type >= cudaGraphNodeTypeKernel && type <= cudaGraphNodeTypeConditional;
 }
@@ -381,6 +386,23 @@ cudaError_t Runtime::graphChangeUserObject(cudaGraph_t graph, cudaUserObject_t o
   if (graph == nullptr || object == nullptr || count == 0)
     return cudaErrorInvalidValue;
   return deviceResult(device->changeGraphUserObject(graph, object, count, flags));
+}
+
+cudaError_t Runtime::deviceGraphMemAttribute(int ordinal, int attribute, void* value, bool set) {
+  Device* device = nullptr;
+  if (cudaError_t error = deviceByOrdinal(ordinal, &device); error != cudaSuccess)
+    return error;
+  if (value == nullptr || !validGraphMemAttribute(attribute))
+    return cudaErrorInvalidValue;
+  return deviceResult(
+      device->graphMemAttribute(static_cast<cudaGraphMemAttributeType>(attribute), value, set));
+}
+
+cudaError_t Runtime::deviceGraphMemTrim(int ordinal) {
+  Device* device = nullptr;
+  if (cudaError_t error = deviceByOrdinal(ordinal, &device); error != cudaSuccess)
+    return error;
+  return deviceResult(device->trimGraphMemory());
 }
 
 } // namespace ocelot::runtime

@@ -68,10 +68,17 @@ public:
     return found(device_->events().find(handle), cudaErrorInvalidResourceHandle);
   }
 
+  MemoryPool& pool(cudaMemPool_t handle) {
+    if (handle == nullptr)
+      throw CallError{cudaErrorInvalidValue};
+    return found(memoryPools().find(handle), cudaErrorInvalidValue);
+  }
+
   // --- The opened device's areas (cudaErrorNotSupported where it has none) --------------------
   HostMemory& hostMemory() { return area(device_->hostMemory()); }
   ManagedMemory& managedMemory() { return area(device_->managedMemory()); }
   Copies& copies() { return area(device_->copies()); }
+  MemoryPools& memoryPools() { return area(device_->memoryPools()); }
   Ipc& ipc() { return area(device_->ipc()); }
   /// An area of a device, cudaErrorNotSupported when it has none.
   template <class Area> static Area& area(Area* area) { return found(area, cudaErrorNotSupported); }

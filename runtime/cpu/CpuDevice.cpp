@@ -70,6 +70,7 @@ CpuDevice::CpuDevice() {
   areas_.streams = &streams_;
   areas_.events = &events_;
   areas_.hostMemory = &hostMemory_;
+  areas_.memoryPools = &memoryPools_;
   areas_.managedMemory = &managedMemory_;
   areas_.copies = &copies_;
   areas_.ipc = &ipc_;
@@ -174,10 +175,8 @@ cudaError_t CpuDevice::reset() {
   std::fill(textureSlots_.begin(), textureSlots_.end(), nullptr);
   hostMemory_.reset();
   managedMemory_.reset();
+  memoryPools_.reset();
   mipmaps_.clear();
-  pools_.clear();
-  poolBlocks_.clear();
-  defaultPool_ = currentPool_ = nullptr;
   unusableLibraries_.clear();
   memory_->releaseAll();
   heap_ = std::make_unique<DeviceHeap>(*memory_, heap_->limit());
@@ -407,6 +406,16 @@ const CpuArray* CpuDevice::findArray(cudaArray_const_t array) {
   std::lock_guard lock(mutex_);
   auto it = arrays_.find(const_cast<cudaArray_t>(array));
   return it != arrays_.end() ? it->second.get() : nullptr;
+}
+
+bool CpuDevice::isGraphAllocation(void* pointer) {
+  std::lock_guard lock(mutex_);
+  return graphAllocations_.count(pointer) != 0;
+}
+
+void* CpuDevice::allocationOf(GraphNode* node) {
+  std::lock_guard graphLock(graphMutex_);
+  return node != nullptr ? node->params.alloc.dptr : nullptr;
 }
 
 // --- Modules

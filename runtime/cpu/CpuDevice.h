@@ -7,6 +7,7 @@
 #include "runtime/cpu/CpuHostMemory.h"
 #include "runtime/cpu/CpuIpc.h"
 #include "runtime/cpu/CpuManagedMemory.h"
+#include "runtime/cpu/CpuMemoryPool.h"
 #include "runtime/cpu/CpuModule.h"
 #include "runtime/cpu/CpuStream.h"
 #include "runtime/cpu/DeviceMemory.h"
@@ -96,24 +97,6 @@ public:
                    bool async) override;
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
-  cudaError_t allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
-                            Stream& stream) override;
-  cudaError_t freeAsync(void* pointer, Stream& stream) override;
-  cudaError_t createPool(cudaMemPool_t* pool, const cudaMemPoolProps& properties) override;
-  cudaError_t destroyPool(cudaMemPool_t pool) override;
-  cudaError_t poolAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value) override;
-  cudaError_t setPoolAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value) override;
-  cudaError_t trimPool(cudaMemPool_t pool, size_t keep) override;
-  cudaError_t poolAccess(cudaMemAccessFlags* flags, cudaMemPool_t pool,
-                         const cudaMemLocation& location) override;
-  cudaError_t setPoolAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descs,
-                            size_t count) override;
-  cudaError_t defaultPool(cudaMemPool_t* pool, const cudaMemLocation& location,
-                          cudaMemAllocationType type) override;
-  cudaError_t currentPool(cudaMemPool_t* pool, const cudaMemLocation& location,
-                          cudaMemAllocationType type) override;
-  cudaError_t setCurrentPool(const cudaMemLocation& location, cudaMemAllocationType type,
-                             cudaMemPool_t pool) override;
   // --- Arrays -----------------------------------------------------------------------------------
   cudaError_t createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
                           cudaExtent extent, unsigned int flags) override;
@@ -259,6 +242,10 @@ public:
   bool isPageable(const void* pointer) const;
   /// An array of the device (null when it has none of this handle).
   const CpuArray* findArray(cudaArray_const_t array);
+  /// Whether `pointer` is the memory of a graph's mem-alloc node (released with its graph).
+  bool isGraphAllocation(void* pointer);
+  /// The address of a (captured) mem-alloc node's memory; null for no node.
+  void* allocationOf(GraphNode* node);
 
 private:
   friend class CpuStream; // capture: the graph state below
@@ -317,20 +304,6 @@ private:
   std::map<CpuModule*, std::unique_ptr<CpuModule>> modules_;
   std::map<void*, std::unique_ptr<Function>> functions_;
   std::map<void*, std::unique_ptr<CpuArray>> arrays_;
-  // Memory pools (CpuMemoryPools.cpp); guarded by mutex_.
-  struct Pool {
-    int reuseFollowEvents = 1, reuseOpportunistic = 1, reuseInternal = 1;
-    uint64_t releaseThreshold = 0;
-    uint64_t used = 0, usedHigh = 0, reserved = 0, reservedHigh = 0;
-    std::multimap<size_t, void*> cached; ///< freed blocks kept for reuse, by size
-  };
-  Pool* poolOf(cudaMemPool_t pool);
-  cudaMemPool_t defaultPool();
-  void releaseCached(Pool& pool, uint64_t keep);
-  std::map<void*, std::unique_ptr<Pool>> pools_;
-  std::map<void*, std::pair<Pool*, size_t>> poolBlocks_; ///< stream-ordered allocations
-  cudaMemPool_t defaultPool_ = nullptr;
-  cudaMemPool_t currentPool_ = nullptr;
   std::map<void*, std::unique_ptr<CpuMipmappedArray>> mipmaps_;
   /// Libraries whose image is no PTX: loading succeeds (the driver loads lazily too) and every use
   /// fails; the handle only has to be unique.
@@ -372,6 +345,7 @@ private:
   std::set<void*> graphAllocations_;
 
   CpuHostMemory hostMemory_{*this};
+  CpuMemoryPools memoryPools_{*this};
   CpuManagedMemory managedMemory_{*this};
   CpuCopies copies_{*this};
   CpuIpc ipc_{*this};

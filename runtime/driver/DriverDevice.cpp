@@ -29,11 +29,12 @@ private:
 } // namespace
 
 DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
-    : api_(api), device_(device), streams_(api), events_(api), hostMemory_(api),
+    : api_(api), device_(device), streams_(api), events_(api), hostMemory_(api), memoryPools_(api),
       managedMemory_(api), copies_(api, *this), ipc_(api) {
   areas_.streams = &streams_;
   areas_.events = &events_;
   areas_.hostMemory = &hostMemory_;
+  areas_.memoryPools = &memoryPools_;
   areas_.managedMemory = &managedMemory_;
   areas_.copies = &copies_;
   areas_.ipc = &ipc_;

@@ -7,6 +7,7 @@
 #include "runtime/driver/DriverHostMemory.h"
 #include "runtime/driver/DriverIpc.h"
 #include "runtime/driver/DriverManagedMemory.h"
+#include "runtime/driver/DriverMemoryPool.h"
 #include "runtime/driver/DriverStream.h"
 
 #include <atomic>
@@ -95,33 +96,6 @@ public:
                                                cudaMipmappedArray_t array) override;
   cudaError_t mipmappedArraySparseProperties(cudaArraySparseProperties* properties,
                                              cudaMipmappedArray_t array) override;
-
-  // --- Stream-ordered allocation and pools (DriverDevicePools.cpp) ----------------------------
-  cudaError_t allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool,
-                            Stream& queue) override;
-  cudaError_t freeAsync(void* pointer, Stream& queue) override;
-  cudaError_t createPool(cudaMemPool_t* pool, const cudaMemPoolProps& properties) override;
-  cudaError_t destroyPool(cudaMemPool_t pool) override;
-  cudaError_t poolAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value) override;
-  cudaError_t setPoolAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value) override;
-  cudaError_t trimPool(cudaMemPool_t pool, size_t keep) override;
-  cudaError_t poolAccess(cudaMemAccessFlags* flags, cudaMemPool_t pool,
-                         const cudaMemLocation& location) override;
-  cudaError_t setPoolAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descs,
-                            size_t count) override;
-  cudaError_t defaultPool(cudaMemPool_t* pool, const cudaMemLocation& location,
-                          cudaMemAllocationType type) override;
-  cudaError_t currentPool(cudaMemPool_t* pool, const cudaMemLocation& location,
-                          cudaMemAllocationType type) override;
-  cudaError_t setCurrentPool(const cudaMemLocation& location, cudaMemAllocationType type,
-                             cudaMemPool_t pool) override;
-  cudaError_t exportPool(void* handle, cudaMemPool_t pool, cudaMemAllocationHandleType type,
-                         unsigned int flags) override;
-  cudaError_t importPool(cudaMemPool_t* pool, void* handle, cudaMemAllocationHandleType type,
-                         unsigned int flags) override;
-  cudaError_t exportPoolPointer(cudaMemPoolPtrExportData* data, void* pointer) override;
-  cudaError_t importPoolPointer(void** pointer, cudaMemPool_t pool,
-                                cudaMemPoolPtrExportData* data) override;
 
   // --- Kernels: attributes, occupancy, libraries (DriverDeviceFunctions.cpp) ------------------
   cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override;
@@ -256,6 +230,7 @@ private:
   DriverStreams streams_;
   DriverEvents events_;
   DriverHostMemory hostMemory_;
+  DriverMemoryPools memoryPools_;
   DriverManagedMemory managedMemory_;
   DriverCopies copies_;
   DriverIpc ipc_;

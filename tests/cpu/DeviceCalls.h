@@ -6,6 +6,7 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/MemoryPool.h"
 #include "runtime/core/Stream.h"
 
 namespace ocelot::runtime::test {
@@ -118,11 +119,15 @@ public:
                     [&](Stream& s) { return device_.fill(destination, value, bytes, s, async); });
   }
   cudaError_t allocateAsync(void** pointer, size_t bytes, cudaMemPool_t pool, cudaStream_t stream) {
-    return onStream(stream,
-                    [&](Stream& s) { return device_.allocateAsync(pointer, bytes, pool, s); });
+    MemoryPool* from = pool != nullptr ? device_.memoryPools()->find(pool) : nullptr;
+    if (pool != nullptr && from == nullptr)
+      return cudaErrorInvalidValue;
+    return onStream(stream, [&](Stream& s) {
+      return device_.memoryPools()->allocate(pointer, bytes, from, s);
+    });
   }
   cudaError_t freeAsync(void* pointer, cudaStream_t stream) {
-    return onStream(stream, [&](Stream& s) { return device_.freeAsync(pointer, s); });
+    return onStream(stream, [&](Stream& s) { return device_.memoryPools()->free(pointer, s); });
   }
   cudaError_t launchGraph(cudaGraphExec_t exec, cudaStream_t stream) {
     return onStream(stream, [&](Stream& s) { return device_.launchGraph(exec, s); });
