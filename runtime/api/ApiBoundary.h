@@ -31,16 +31,20 @@ template <class Body> cudaError_t call(Body&& body) noexcept {
   }
 }
 
-/// A call on the calling thread's current device: opens the Scope (the runtime initialized, no
-/// sticky error, the device's context current), then runs `body(scope)`, whose result is the
-/// device's (errors that corrupt the context become sticky).
+/// The body of a call on the calling thread's current device: opens the Scope (the runtime
+/// initialized, no sticky error, the device's context current), then runs `body(scope)`, whose
+/// result is the device's (errors that corrupt the context become sticky). Throws CallError: for
+/// bodies that run inside call().
+template <class Body> cudaError_t inCurrentDevice(Body&& body) {
+  Scope scope(runtime());
+  if (cudaError_t error = scope.open(); error != cudaSuccess)
+    return error;
+  return scope.result(body(scope));
+}
+
+/// A whole call on the calling thread's current device (inCurrentDevice inside call()).
 template <class Body> cudaError_t onCurrentDevice(Body&& body) noexcept {
-  return call([&]() -> cudaError_t {
-    Scope scope(runtime());
-    if (cudaError_t error = scope.open(); error != cudaSuccess)
-      return error;
-    return scope.result(body(scope));
-  });
+  return call([&] { return inCurrentDevice(body); });
 }
 
 /// Like call(), for the functions that report the last error and so must not overwrite it.

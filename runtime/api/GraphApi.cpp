@@ -1,15 +1,15 @@
 // The CUDA Runtime API: graph management (CUDART_GRAPH).
 //
 // Every function has exactly the prototype of NVIDIA's header, which this file includes, so a
-// mismatch is a compile error. Implemented functions forward to ocelot::runtime::Runtime; the
-// others return notImplemented(__func__), which logs the name once and returns
-// cudaErrorNotSupported.
+// mismatch is a compile error. Implemented functions call the bodies of GraphCalls.cpp; the others
+// return notImplemented(__func__), which logs the name once and returns cudaErrorNotSupported.
 //
 // The typed node functions (cudaGraphAddKernelNode, cudaGraphMemsetNodeGetParams, ...) reach the
 // runtime in the generic cudaGraphNodeParams form (runtime/core/GraphNodeParams.h); the helpers
 // below only marshal between the two.
 
 #include "runtime/api/ApiBoundary.h"
+#include "runtime/api/GraphCalls.h"
 #include "runtime/core/GraphNodeParams.h"
 
 #include <cuda_runtime_api.h>
@@ -23,24 +23,23 @@ namespace {
 
 cudaError_t addNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                     size_t count, std::optional<cudaGraphNodeParams> params) {
-  return runtime().graphAddNode(node, graph, dependencies, nullptr, count,
-                                params ? &*params : nullptr);
+  return graphAddNode(node, graph, dependencies, nullptr, count, params ? &*params : nullptr);
 }
 
 cudaError_t setNode(cudaGraphNode_t node, std::optional<cudaGraphNodeParams> params) {
-  return runtime().graphNodeSetParams(node, params ? &*params : nullptr);
+  return graphNodeSetParams(node, params ? &*params : nullptr);
 }
 
 cudaError_t setExecNode(cudaGraphExec_t exec, cudaGraphNode_t node,
                         std::optional<cudaGraphNodeParams> params) {
-  return runtime().graphExecNodeSetParams(exec, node, params ? &*params : nullptr);
+  return graphExecNodeSetParams(exec, node, params ? &*params : nullptr);
 }
 
 /// A typed getter: the node's generic parameters (of the expected type), converted by `convert`.
 template <class Out, class Convert>
 cudaError_t getNode(cudaGraphNode_t node, cudaGraphNodeType type, Out* out, Convert convert) {
   cudaGraphNodeParams params = {};
-  cudaError_t error = runtime().graphNodeGetParams(node, out != nullptr ? &params : nullptr, type);
+  cudaError_t error = graphNodeGetParams(node, out != nullptr ? &params : nullptr, type);
   if (error == cudaSuccess)
     convert(params, out);
   return error;
@@ -65,17 +64,17 @@ extern "C" {
 cudaError_t CUDARTAPI cudaDeviceGetGraphMemAttribute(int device,
                                                      enum cudaGraphMemAttributeType attr,
                                                      void* value) {
-  return call([&] { return runtime().deviceGraphMemAttribute(device, raw(attr), value, false); });
+  return call([&] { return deviceGraphMemAttribute(device, raw(attr), value, false); });
 }
 
 cudaError_t CUDARTAPI cudaDeviceGraphMemTrim(int device) {
-  return call([&] { return runtime().deviceGraphMemTrim(device); });
+  return call([&] { return deviceGraphMemTrim(device); });
 }
 
 cudaError_t CUDARTAPI cudaDeviceSetGraphMemAttribute(int device,
                                                      enum cudaGraphMemAttributeType attr,
                                                      void* value) {
-  return call([&] { return runtime().deviceGraphMemAttribute(device, raw(attr), value, true); });
+  return call([&] { return deviceGraphMemAttribute(device, raw(attr), value, true); });
 }
 
 cudaError_t CUDARTAPI cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -91,9 +90,8 @@ cudaError_t CUDARTAPI cudaGraphAddDependencies(cudaGraph_t graph, const cudaGrap
                                                const cudaGraphNode_t* to,
                                                const cudaGraphEdgeData* edgeData,
                                                size_t numDependencies) {
-  return call([&] {
-    return runtime().graphChangeDependencies(graph, from, to, edgeData, numDependencies, true);
-  });
+  return call(
+      [&] { return graphChangeDependencies(graph, from, to, edgeData, numDependencies, true); });
 }
 
 cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -148,8 +146,8 @@ cudaError_t CUDARTAPI cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cuda
                                                struct cudaMemAllocNodeParams* nodeParams) {
   return call([&] {
     auto params = graph_params::memAlloc(nodeParams);
-    cudaError_t error = runtime().graphAddNode(pGraphNode, graph, pDependencies, nullptr,
-                                               numDependencies, params ? &*params : nullptr);
+    cudaError_t error = graphAddNode(pGraphNode, graph, pDependencies, nullptr, numDependencies,
+                                     params ? &*params : nullptr);
     if (error == cudaSuccess)
       nodeParams->dptr = params->alloc.dptr; // the allocation is an output
     return error;
@@ -225,8 +223,8 @@ cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t 
                                        size_t numDependencies,
                                        struct cudaGraphNodeParams* nodeParams) {
   return call([&] {
-    return runtime().graphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
-                                  nodeParams);
+    return graphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
+                        nodeParams);
   });
 }
 
@@ -239,33 +237,32 @@ cudaError_t CUDARTAPI cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cuda
 }
 
 cudaError_t CUDARTAPI cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
-  return call([&] { return runtime().graphClone(pGraphClone, originalGraph); });
+  return call([&] { return graphClone(pGraphClone, originalGraph); });
 }
 
 cudaError_t CUDARTAPI cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* pHandle_out,
                                                        cudaGraph_t graph,
                                                        unsigned int defaultLaunchValue,
                                                        unsigned int flags) {
-  return call([&] {
-    return runtime().graphConditionalHandleCreate(pHandle_out, graph, defaultLaunchValue, flags);
-  });
+  return call(
+      [&] { return graphConditionalHandleCreate(pHandle_out, graph, defaultLaunchValue, flags); });
 }
 
 cudaError_t CUDARTAPI cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
-  return call([&] { return runtime().graphCreate(pGraph, flags); });
+  return call([&] { return graphCreate(pGraph, flags); });
 }
 
 cudaError_t CUDARTAPI cudaGraphDebugDotPrint(cudaGraph_t graph, const char* path,
                                              unsigned int flags) {
-  return call([&] { return runtime().graphDebugDotPrint(graph, path, flags); });
+  return call([&] { return graphDebugDotPrint(graph, path, flags); });
 }
 
 cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph) {
-  return call([&] { return runtime().graphDestroy(graph); });
+  return call([&] { return graphDestroy(graph); });
 }
 
 cudaError_t CUDARTAPI cudaGraphDestroyNode(cudaGraphNode_t node) {
-  return call([&] { return runtime().graphDestroyNode(node); });
+  return call([&] { return graphDestroyNode(node); });
 }
 
 cudaError_t CUDARTAPI cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node,
@@ -301,7 +298,7 @@ cudaError_t CUDARTAPI cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGrap
 }
 
 cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
-  return call([&] { return runtime().graphExecDestroy(graphExec); });
+  return call([&] { return graphExecDestroy(graphExec); });
 }
 
 cudaError_t CUDARTAPI cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec,
@@ -316,7 +313,7 @@ cudaError_t CUDARTAPI cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphE
 }
 
 cudaError_t CUDARTAPI cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long* flags) {
-  return call([&] { return runtime().graphExecGetFlags(graphExec, flags); });
+  return call([&] { return graphExecGetFlags(graphExec, flags); });
 }
 
 cudaError_t CUDARTAPI cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
@@ -374,28 +371,28 @@ cudaError_t CUDARTAPI cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExe
 
 cudaError_t CUDARTAPI cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
                                                  struct cudaGraphNodeParams* nodeParams) {
-  return call([&] { return runtime().graphExecNodeSetParams(graphExec, node, nodeParams); });
+  return call([&] { return graphExecNodeSetParams(graphExec, node, nodeParams); });
 }
 
 cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                           cudaGraphExecUpdateResultInfo* resultInfo) {
-  return call([&] { return runtime().graphExecUpdate(hGraphExec, hGraph, resultInfo); });
+  return call([&] { return graphExecUpdate(hGraphExec, hGraph, resultInfo); });
 }
 
 cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from,
                                         cudaGraphNode_t* to, cudaGraphEdgeData* edgeData,
                                         size_t* numEdges) {
-  return call([&] { return runtime().graphGetEdges(graph, from, to, edgeData, numEdges); });
+  return call([&] { return graphGetEdges(graph, from, to, edgeData, numEdges); });
 }
 
 cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes,
                                         size_t* numNodes) {
-  return call([&] { return runtime().graphGetNodes(graph, nodes, numNodes, false); });
+  return call([&] { return graphGetNodes(graph, nodes, numNodes, false); });
 }
 
 cudaError_t CUDARTAPI cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* pRootNodes,
                                             size_t* pNumRootNodes) {
-  return call([&] { return runtime().graphGetNodes(graph, pRootNodes, pNumRootNodes, true); });
+  return call([&] { return graphGetNodes(graph, pRootNodes, pNumRootNodes, true); });
 }
 
 cudaError_t CUDARTAPI cudaGraphHostNodeGetParams(cudaGraphNode_t node,
@@ -418,7 +415,7 @@ cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGrap
   return call([&] {
     cudaGraphInstantiateParams params = {};
     params.flags = flags;
-    return runtime().graphInstantiate(pGraphExec, graph, &params);
+    return graphInstantiate(pGraphExec, graph, &params);
   });
 }
 
@@ -427,24 +424,24 @@ cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec,
   return call([&] {
     cudaGraphInstantiateParams params = {};
     params.flags = flags;
-    return runtime().graphInstantiate(pGraphExec, graph, &params);
+    return graphInstantiate(pGraphExec, graph, &params);
   });
 }
 
 cudaError_t CUDARTAPI cudaGraphInstantiateWithParams(
     cudaGraphExec_t* pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams* instantiateParams) {
-  return call([&] { return runtime().graphInstantiate(pGraphExec, graph, instantiateParams); });
+  return call([&] { return graphInstantiate(pGraphExec, graph, instantiateParams); });
 }
 
 cudaError_t CUDARTAPI cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst,
                                                         cudaGraphNode_t hSrc) {
-  return call([&] { return runtime().graphKernelNodeCopyAttributes(hDst, hSrc); });
+  return call([&] { return graphKernelNodeCopyAttributes(hDst, hSrc); });
 }
 
 cudaError_t CUDARTAPI cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode,
                                                       cudaLaunchAttributeID attr,
                                                       cudaLaunchAttributeValue* value_out) {
-  return call([&] { return runtime().graphKernelNodeGetAttribute(hNode, raw(attr), value_out); });
+  return call([&] { return graphKernelNodeGetAttribute(hNode, raw(attr), value_out); });
 }
 
 cudaError_t CUDARTAPI cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
@@ -460,7 +457,7 @@ cudaError_t CUDARTAPI cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
 cudaError_t CUDARTAPI cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode,
                                                       cudaLaunchAttributeID attr,
                                                       const cudaLaunchAttributeValue* value) {
-  return call([&] { return runtime().graphKernelNodeSetAttribute(hNode, raw(attr), value); });
+  return call([&] { return graphKernelNodeSetAttribute(hNode, raw(attr), value); });
 }
 
 cudaError_t CUDARTAPI cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
@@ -469,7 +466,7 @@ cudaError_t CUDARTAPI cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
 }
 
 cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  return call([&] { return runtime().graphLaunch(graphExec, stream); });
+  return call([&] { return graphLaunch(graphExec, stream); });
 }
 
 cudaError_t CUDARTAPI cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
@@ -547,7 +544,7 @@ cudaError_t CUDARTAPI cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
 
 cudaError_t CUDARTAPI cudaGraphNodeFindInClone(cudaGraphNode_t* pNode, cudaGraphNode_t originalNode,
                                                cudaGraph_t clonedGraph) {
-  return call([&] { return runtime().graphNodeFindInClone(pNode, originalNode, clonedGraph); });
+  return call([&] { return graphNodeFindInClone(pNode, originalNode, clonedGraph); });
 }
 
 cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node,
@@ -555,7 +552,7 @@ cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node,
                                                    cudaGraphEdgeData* edgeData,
                                                    size_t* pNumDependencies) {
   return call([&] {
-    return runtime().graphNodeGetNeighbours(node, pDependencies, edgeData, pNumDependencies, false);
+    return graphNodeGetNeighbours(node, pDependencies, edgeData, pNumDependencies, false);
   });
 }
 
@@ -564,71 +561,63 @@ cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
                                                      cudaGraphEdgeData* edgeData,
                                                      size_t* pNumDependentNodes) {
   return call([&] {
-    return runtime().graphNodeGetNeighbours(node, pDependentNodes, edgeData, pNumDependentNodes,
-                                            true);
+    return graphNodeGetNeighbours(node, pDependentNodes, edgeData, pNumDependentNodes, true);
   });
 }
 
 cudaError_t CUDARTAPI cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
                                               unsigned int* isEnabled) {
-  return call([&] { return runtime().graphNodeGetEnabled(hGraphExec, hNode, isEnabled); });
+  return call([&] { return graphNodeGetEnabled(hGraphExec, hNode, isEnabled); });
 }
 
 cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType* pType) {
-  return call([&] { return runtime().graphNodeGetType(node, pType); });
+  return call([&] { return graphNodeGetType(node, pType); });
 }
 
 cudaError_t CUDARTAPI cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
                                               unsigned int isEnabled) {
-  return call([&] { return runtime().graphNodeSetEnabled(hGraphExec, hNode, isEnabled); });
+  return call([&] { return graphNodeSetEnabled(hGraphExec, hNode, isEnabled); });
 }
 
 cudaError_t CUDARTAPI cudaGraphNodeSetParams(cudaGraphNode_t node,
                                              struct cudaGraphNodeParams* nodeParams) {
-  return call([&] { return runtime().graphNodeSetParams(node, nodeParams); });
+  return call([&] { return graphNodeSetParams(node, nodeParams); });
 }
 
 cudaError_t CUDARTAPI cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object,
                                                  unsigned int count) {
-  return call(
-      [&] { return runtime().graphChangeUserObject(graph, object, -static_cast<int>(count), 0); });
+  return call([&] { return graphChangeUserObject(graph, object, -static_cast<int>(count), 0); });
 }
 
 cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
                                                   const cudaGraphNode_t* to,
                                                   const cudaGraphEdgeData* edgeData,
                                                   size_t numDependencies) {
-  return call([&] {
-    return runtime().graphChangeDependencies(graph, from, to, edgeData, numDependencies, false);
-  });
+  return call(
+      [&] { return graphChangeDependencies(graph, from, to, edgeData, numDependencies, false); });
 }
 
 cudaError_t CUDARTAPI cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object,
                                                 unsigned int count, unsigned int flags) {
-  return call([&] {
-    return runtime().graphChangeUserObject(graph, object, static_cast<int>(count), flags);
-  });
+  return call([&] { return graphChangeUserObject(graph, object, static_cast<int>(count), flags); });
 }
 
 cudaError_t CUDARTAPI cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  return call([&] { return runtime().graphUpload(graphExec, stream); });
+  return call([&] { return graphUpload(graphExec, stream); });
 }
 
 cudaError_t CUDARTAPI cudaUserObjectCreate(cudaUserObject_t* object_out, void* ptr,
                                            cudaHostFn_t destroy, unsigned int initialRefcount,
                                            unsigned int flags) {
-  return call(
-      [&] { return runtime().userObjectCreate(object_out, ptr, destroy, initialRefcount, flags); });
+  return call([&] { return userObjectCreate(object_out, ptr, destroy, initialRefcount, flags); });
 }
 
 cudaError_t CUDARTAPI cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
-  return call(
-      [&] { return runtime().userObjectChangeReferences(object, -static_cast<int>(count)); });
+  return call([&] { return userObjectChangeReferences(object, -static_cast<int>(count)); });
 }
 
 cudaError_t CUDARTAPI cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
-  return call(
-      [&] { return runtime().userObjectChangeReferences(object, static_cast<int>(count)); });
+  return call([&] { return userObjectChangeReferences(object, static_cast<int>(count)); });
 }
 
 // --- External semaphores (not implemented: see docs/runtime.md) ---------------------------------

@@ -14,6 +14,7 @@
 
 #include "runtime/api/ApiBoundary.h"
 #include "runtime/api/ExecutionCalls.h"
+#include "runtime/api/GraphCalls.h"
 #include "runtime/api/MemoryCalls.h"
 #include "runtime/api/StreamCalls.h"
 
@@ -58,15 +59,15 @@ cudaGetDriverEntryPoint_ptsz(const char* symbol, void** funcPtr, unsigned long l
 
 cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(
     cudaGraphExec_t* pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams* instantiateParams) {
-  return call([&] { return runtime().graphInstantiate(pGraphExec, graph, instantiateParams); });
+  return call([&] { return graphInstantiate(pGraphExec, graph, instantiateParams); });
 }
 
 cudaError_t CUDARTAPI cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  return call([&] { return runtime().graphLaunch(graphExec, perThread(stream)); });
+  return call([&] { return graphLaunch(graphExec, perThread(stream)); });
 }
 
 cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  return call([&] { return runtime().graphUpload(graphExec, perThread(stream)); });
+  return call([&] { return graphUpload(graphExec, perThread(stream)); });
 }
 
 cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim,

@@ -168,8 +168,9 @@ cudaError_t streamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
       return cudaErrorInvalidValue;
     if (isLegacyStream(stream))
       return cudaErrorStreamCaptureUnsupported;
-    return scope.stream(stream).beginCaptureToGraph(graph, dependencies, edges, count,
-                                                    static_cast<cudaStreamCaptureMode>(mode));
+    Stream& capturing = scope.stream(stream);
+    return capturing.beginCaptureToGraph(scope.graph(graph), dependencies, edges, count,
+                                         static_cast<cudaStreamCaptureMode>(mode));
   });
 }
 

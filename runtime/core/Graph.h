@@ -105,7 +105,7 @@ public:
 
   // --- User objects --------------------------------------------------------------------------
   virtual cudaError_t createUserObject(cudaUserObject_t* object, void* pointer,
-                                       cudaHostFn_t destroy, unsigned int count,
+                                       cudaHostFn_t destructor, unsigned int count,
                                        unsigned int flags) = 0;
   /// cudaUserObjectRetain (+count) and cudaUserObjectRelease (-count).
   virtual cudaError_t changeUserObjectReferences(cudaUserObject_t object, int count) = 0;

@@ -68,6 +68,17 @@ public:
     return found(device_->events().find(handle), cudaErrorInvalidResourceHandle);
   }
 
+  /// Graphs and executable graphs: null and unknown handles are invalid values.
+  Graph& graph(cudaGraph_t handle) {
+    if (handle == nullptr)
+      throw CallError{cudaErrorInvalidValue};
+    return found(graphs().find(handle), cudaErrorInvalidValue);
+  }
+  GraphExec& exec(cudaGraphExec_t handle) {
+    if (handle == nullptr)
+      throw CallError{cudaErrorInvalidValue};
+    return found(graphs().find(handle), cudaErrorInvalidValue);
+  }
   MemoryPool& pool(cudaMemPool_t handle) {
     if (handle == nullptr)
       throw CallError{cudaErrorInvalidValue};
@@ -79,6 +90,7 @@ public:
   ManagedMemory& managedMemory() { return area(device_->managedMemory()); }
   Copies& copies() { return area(device_->copies()); }
   MemoryPools& memoryPools() { return area(device_->memoryPools()); }
+  Graphs& graphs() { return area(device_->graphs()); }
   Ipc& ipc() { return area(device_->ipc()); }
   /// An area of a device, cudaErrorNotSupported when it has none.
   template <class Area> static Area& area(Area* area) { return found(area, cudaErrorNotSupported); }

@@ -52,8 +52,7 @@ public:
 
   // --- Capture into a graph (devices without graphs cannot capture) ------------------------
   virtual cudaError_t beginCapture(cudaStreamCaptureMode /*mode*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t beginCaptureToGraph(cudaGraph_t /*graph*/,
-                                          const cudaGraphNode_t* /*dependencies*/,
+  virtual cudaError_t beginCaptureToGraph(Graph& /*graph*/, const cudaGraphNode_t* /*dependencies*/,
                                           const cudaGraphEdgeData* /*edges*/, size_t /*count*/,
                                           cudaStreamCaptureMode /*mode*/) {
     return cudaErrorNotSupported;

@@ -4,6 +4,7 @@
 // ends it.
 
 #include "runtime/cpu/CpuDevice.h"
+#include "runtime/cpu/CpuGraph.h"
 #include "runtime/cpu/CpuStream.h"
 
 #include <algorithm>
@@ -11,31 +12,33 @@
 namespace ocelot::runtime::cpu {
 
 bool CpuStream::capturing() {
-  if (!device_.captures_.active())
+  CpuGraphs& graphs = device_.cpuGraphs();
+  if (!graphs.captures().active())
     return false;
-  std::lock_guard lock(device_.graphMutex_);
-  return device_.captures_.find(this) != nullptr;
+  std::lock_guard lock(graphs.mutex());
+  return capture_.has_value();
 }
 
 cudaError_t CpuStream::capture(const cudaGraphNodeParams& params, GraphNode** node) {
-  if (!device_.captures_.active())
+  CpuGraphs& graphs = device_.cpuGraphs();
+  if (!graphs.captures().active())
     return cudaSuccess;
-  std::lock_guard lock(device_.graphMutex_);
-  CaptureStream* capture = device_.captures_.find(this);
+  std::lock_guard lock(graphs.mutex());
+  CaptureStream* capture = captureState();
   if (capture == nullptr)
     return cudaSuccess;
   if (capture->session->invalidated)
     return cudaErrorStreamCaptureInvalidated;
-  Graph& graph = *capture->session->graph;
+  GraphBody& graph = *capture->session->graph;
   std::unique_ptr<GraphNode> made;
-  if (cudaError_t error = device_.makeNode(graph, params, &made); error != cudaSuccess) {
+  if (cudaError_t error = graphs.makeNode(graph, params, &made); error != cudaSuccess) {
     capture->session->invalidated = true;
     return error;
   }
   GraphNode* inserted = nullptr;
   if (cudaError_t error =
-          device_.insertNode(graph, std::move(made), capture->dependencies.data(),
-                             capture->edges.data(), capture->dependencies.size(), &inserted);
+          graphs.insertNode(graph, std::move(made), capture->dependencies.data(),
+                            capture->edges.data(), capture->dependencies.size(), &inserted);
       error != cudaSuccess) {
     capture->session->invalidated = true;
     return error;
@@ -48,19 +51,20 @@ cudaError_t CpuStream::capture(const cudaGraphNodeParams& params, GraphNode** no
 }
 
 cudaError_t CpuStream::refuseDuringCapture() {
-  std::lock_guard lock(device_.graphMutex_);
-  if (CaptureStream* capture = device_.captures_.find(this))
+  std::lock_guard lock(device_.cpuGraphs().mutex());
+  if (CaptureStream* capture = captureState())
     capture->session->invalidated = true;
   return cudaErrorStreamCaptureUnsupported;
 }
 
 cudaError_t CpuStream::checkLegacyDuringCapture() {
-  if (!legacy() || !device_.captures_.active())
+  CpuGraphs& graphs = device_.cpuGraphs();
+  if (!legacy() || !graphs.captures().active())
     return cudaSuccess;
-  std::lock_guard lock(device_.graphMutex_);
+  std::lock_guard lock(graphs.mutex());
   bool implicit = false;
-  device_.captures_.forEachStream([&](const CpuStream* captured, CaptureStream& stream) {
-    if (captured->blocking()) {
+  graphs.captures().forEachStream([&](CpuStream& captured, CaptureStream& stream) {
+    if (captured.blocking()) {
       stream.session->invalidated = true;
       implicit = true;
     }
@@ -69,8 +73,8 @@ cudaError_t CpuStream::checkLegacyDuringCapture() {
 }
 
 std::optional<cudaError_t> CpuStream::captureEventRecord(CpuEvent& event, unsigned int flags) {
-  std::lock_guard graphLock(device_.graphMutex_);
-  CaptureStream* capture = device_.captures_.find(this);
+  std::lock_guard graphLock(device_.cpuGraphs().mutex());
+  CaptureStream* capture = captureState();
   if (capture == nullptr)
     return std::nullopt;
   if (capture->session->invalidated)
@@ -87,18 +91,19 @@ std::optional<cudaError_t> CpuStream::captureEventRecord(CpuEvent& event, unsign
 
 std::optional<cudaError_t> CpuStream::captureEventWait(const CpuEvent::Record& record,
                                                        cudaEvent_t event, unsigned int flags) {
-  if (!device_.captures_.active())
+  CaptureRegistry& captures = device_.cpuGraphs().captures();
+  if (!captures.active())
     return std::nullopt;
-  std::lock_guard graphLock(device_.graphMutex_);
-  CaptureStream* capture = device_.captures_.find(this);
+  std::lock_guard graphLock(device_.cpuGraphs().mutex());
+  CaptureStream* capture = captureState();
   std::shared_ptr<CaptureSession> recordedIn =
-      record.captureId != 0 ? device_.captures_.session(record.captureId) : nullptr;
+      record.captureId != 0 ? captures.session(record.captureId) : nullptr;
   if (capture != nullptr && capture->session->invalidated)
     return cudaErrorStreamCaptureInvalidated;
   if (recordedIn != nullptr) {
     if (capture == nullptr) {
       // A fork: the stream joins the capture, after the nodes the event stands for.
-      device_.captures_.join(this, std::move(recordedIn), record.captureNodes);
+      captures.join(*this, std::move(recordedIn), record.captureNodes);
       return cudaSuccess;
     }
     if (capture->session != recordedIn) {
@@ -129,32 +134,31 @@ std::optional<cudaError_t> CpuStream::captureEventWait(const CpuEvent::Record& r
 cudaError_t CpuStream::beginCapture(cudaStreamCaptureMode mode) {
   if (legacy())
     return cudaErrorStreamCaptureUnsupported;
-  std::lock_guard lock(device_.graphMutex_);
-  if (device_.captures_.find(this) != nullptr)
+  CpuGraphs& graphs = device_.cpuGraphs();
+  std::lock_guard lock(graphs.mutex());
+  if (capture_.has_value())
     return cudaErrorIllegalState;
-  Graph* graph = device_.graphs_.adopt(std::make_unique<Graph>());
-  device_.captures_.begin(this, graph, true, mode);
+  CpuGraph& graph = graphs.own(std::make_unique<GraphBody>());
+  graphs.captures().begin(*this, &graph.body(), true, mode);
   return cudaSuccess;
 }
 
-cudaError_t CpuStream::beginCaptureToGraph(cudaGraph_t graphHandle,
-                                           const cudaGraphNode_t* dependencies,
+cudaError_t CpuStream::beginCaptureToGraph(Graph& target, const cudaGraphNode_t* dependencies,
                                            const cudaGraphEdgeData* edges, size_t count,
                                            cudaStreamCaptureMode mode) {
   if (legacy())
     return cudaErrorStreamCaptureUnsupported;
-  std::lock_guard lock(device_.graphMutex_);
-  Graph* graph = device_.graphs_.graph(graphHandle);
-  if (graph == nullptr)
-    return cudaErrorInvalidValue;
+  CpuGraphs& graphs = device_.cpuGraphs();
+  std::lock_guard lock(graphs.mutex());
+  GraphBody* graph = &static_cast<CpuGraph&>(target).body();
   for (size_t i = 0; i < count; ++i) {
-    GraphNode* node = device_.graphs_.node(dependencies[i]);
+    GraphNode* node = graphs.node(dependencies[i]);
     if (node == nullptr || node->graph != graph)
       return cudaErrorInvalidValue;
   }
-  if (device_.captures_.find(this) != nullptr)
+  if (capture_.has_value())
     return cudaErrorIllegalState;
-  CaptureStream& capture = device_.captures_.begin(this, graph, false, mode);
+  CaptureStream& capture = graphs.captures().begin(*this, graph, false, mode);
   capture.dependencies.assign(dependencies, dependencies + count);
   capture.edges.assign(count, cudaGraphEdgeData{});
   if (edges != nullptr)
@@ -163,8 +167,9 @@ cudaError_t CpuStream::beginCaptureToGraph(cudaGraph_t graphHandle,
 }
 
 cudaError_t CpuStream::endCapture(cudaGraph_t* graph) {
-  std::lock_guard lock(device_.graphMutex_);
-  CaptureStream* capture = device_.captures_.find(this);
+  CpuGraphs& graphs = device_.cpuGraphs();
+  std::lock_guard lock(graphs.mutex());
+  CaptureStream* capture = captureState();
   if (capture == nullptr)
     return cudaErrorIllegalState;
   std::shared_ptr<CaptureSession> session = capture->session;
@@ -175,11 +180,11 @@ cudaError_t CpuStream::endCapture(cudaGraph_t* graph) {
   if (session->mode != cudaStreamCaptureModeRelaxed &&
       session->thread != std::this_thread::get_id())
     return cudaErrorStreamCaptureWrongThread;
-  const bool joined = device_.captures_.joined(*session);
-  device_.captures_.end(*session);
+  const bool joined = graphs.captures().joined(*session);
+  graphs.captures().end(*session);
   if (session->invalidated || !joined) {
     if (session->ownsGraph)
-      device_.graphs_.destroy(session->graph);
+      graphs.destroyTopLevel(*session->graph);
     *graph = nullptr;
     return session->invalidated ? cudaErrorStreamCaptureInvalidated
                                 : cudaErrorStreamCaptureUnjoined;
@@ -190,10 +195,11 @@ cudaError_t CpuStream::endCapture(cudaGraph_t* graph) {
 
 cudaError_t CpuStream::captureStatus(cudaStreamCaptureStatus* status) {
   *status = cudaStreamCaptureStatusNone;
-  if (!device_.captures_.active())
+  CpuGraphs& graphs = device_.cpuGraphs();
+  if (!graphs.captures().active())
     return cudaSuccess;
-  std::lock_guard lock(device_.graphMutex_);
-  if (const CaptureStream* capture = device_.captures_.find(this))
+  std::lock_guard lock(graphs.mutex());
+  if (const CaptureStream* capture = captureState())
     *status = capture->session->invalidated ? cudaStreamCaptureStatusInvalidated
                                             : cudaStreamCaptureStatusActive;
   return cudaSuccess;
@@ -202,8 +208,8 @@ cudaError_t CpuStream::captureStatus(cudaStreamCaptureStatus* status) {
 cudaError_t CpuStream::captureInfo(cudaStreamCaptureStatus* status, unsigned long long* id,
                                    cudaGraph_t* graph, const cudaGraphNode_t** dependencies,
                                    const cudaGraphEdgeData** edges, size_t* count) {
-  std::lock_guard lock(device_.graphMutex_);
-  const CaptureStream* capture = device_.captures_.find(this);
+  std::lock_guard lock(device_.cpuGraphs().mutex());
+  const CaptureStream* capture = captureState();
   if (capture == nullptr) {
     *status = cudaStreamCaptureStatusNone;
     return cudaSuccess;
@@ -229,14 +235,15 @@ cudaError_t CpuStream::updateCaptureDependencies(cudaGraphNode_t* dependencies,
                                                  unsigned int flags) {
   if (flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies)
     return cudaErrorInvalidValue;
-  std::lock_guard lock(device_.graphMutex_);
-  CaptureStream* capture = device_.captures_.find(this);
+  CpuGraphs& graphs = device_.cpuGraphs();
+  std::lock_guard lock(graphs.mutex());
+  CaptureStream* capture = captureState();
   if (capture == nullptr)
     return cudaErrorIllegalState;
   if (capture->session->invalidated)
     return cudaErrorStreamCaptureInvalidated;
   for (size_t i = 0; i < count; ++i) {
-    GraphNode* node = device_.graphs_.node(dependencies[i]);
+    GraphNode* node = graphs.node(dependencies[i]);
     if (node == nullptr || node->graph != capture->session->graph)
       return cudaErrorInvalidValue;
   }
@@ -254,19 +261,13 @@ cudaError_t CpuStream::updateCaptureDependencies(cudaGraphNode_t* dependencies,
   return cudaSuccess;
 }
 
-void CpuDevice::forgetCapture(CpuStream& stream) {
-  if (!captures_.active())
+void CpuStream::forgetCapture() {
+  CpuGraphs& graphs = device_.cpuGraphs();
+  if (!graphs.captures().active())
     return;
-  std::lock_guard graphLock(graphMutex_);
-  if (auto ended = captures_.forget(&stream); ended != nullptr && ended->ownsGraph)
-    graphs_.destroy(ended->graph);
-}
-
-cudaError_t CpuDevice::checkUnsafeCall() {
-  if (!captures_.active())
-    return cudaSuccess;
-  std::lock_guard lock(graphMutex_);
-  return captures_.prohibitsUnsafeCall() ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+  std::lock_guard graphLock(graphs.mutex());
+  if (auto ended = graphs.captures().forget(*this); ended != nullptr && ended->ownsGraph)
+    graphs.destroyTopLevel(*ended->graph);
 }
 
 } // namespace ocelot::runtime::cpu

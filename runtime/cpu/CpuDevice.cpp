@@ -74,16 +74,13 @@ CpuDevice::CpuDevice() {
   areas_.managedMemory = &managedMemory_;
   areas_.copies = &copies_;
   areas_.ipc = &ipc_;
+  areas_.graphs = &graphs_;
 }
 
 CpuDevice::~CpuDevice() {
   streams_.drainAll();
-  {
-    // Graphs go first: their allocations return memory to the arena.
-    std::lock_guard graphLock(graphMutex_);
-    execs_.clear();
-    graphs_.clear();
-  }
+  // Graphs go first: their allocations return memory to the arena.
+  graphs_.reset();
   flushOutput();
 }
 
@@ -156,20 +153,13 @@ cudaError_t CpuDevice::reset() {
   // Queued work finishes first (a fault drops it quickly); then every object goes.
   streams_.drainAll();
   flushOutput();
-  {
-    std::lock_guard graphLock(graphMutex_);
-    execs_.clear();
-    graphs_.clear();
-    userObjects_.clear();
-    captures_.clear();
-  }
+  graphs_.reset();
   streams_.reset();
   events_.reset();
   std::lock_guard launchLock(launchMutex_);
   std::lock_guard lock(mutex_);
   functions_.clear();
   modules_.clear();
-  graphAllocations_.clear();
   arrays_.clear();
   textureObjects_.clear();
   std::fill(textureSlots_.begin(), textureSlots_.end(), nullptr);
@@ -274,12 +264,9 @@ cudaError_t CpuDevice::free(void* pointer) {
     return error;
   if (pointer == nullptr)
     return cudaSuccess;
-  {
-    // Memory of graph mem-alloc nodes belongs to its graph.
-    std::lock_guard lock(mutex_);
-    if (graphAllocations_.count(pointer) != 0)
-      return cudaSuccess;
-  }
+  // Memory of graph mem-alloc nodes belongs to its graph.
+  if (graphs_.isAllocation(pointer))
+    return cudaSuccess;
   auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
   if (!allocation || allocation->base != reinterpret_cast<uintptr_t>(pointer) ||
       (allocation->kind != DeviceMemory::Kind::Device &&
@@ -408,14 +395,12 @@ const CpuArray* CpuDevice::findArray(cudaArray_const_t array) {
   return it != arrays_.end() ? it->second.get() : nullptr;
 }
 
-bool CpuDevice::isGraphAllocation(void* pointer) {
-  std::lock_guard lock(mutex_);
-  return graphAllocations_.count(pointer) != 0;
-}
-
-void* CpuDevice::allocationOf(GraphNode* node) {
-  std::lock_guard graphLock(graphMutex_);
-  return node != nullptr ? node->params.alloc.dptr : nullptr;
+cudaError_t CpuDevice::checkUnsafeCall() {
+  CaptureRegistry& captures = graphs_.captures();
+  if (!captures.active())
+    return cudaSuccess;
+  std::lock_guard lock(graphs_.mutex());
+  return captures.prohibitsUnsafeCall() ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
 }
 
 // --- Modules
@@ -803,7 +788,7 @@ cudaError_t CpuDevice::launch(const LaunchParams& params) {
     if (cudaError_t error = stream.capture(node, &added); error != cudaSuccess)
       return error;
     // The launch's attributes become the node's.
-    std::lock_guard graphLock(graphMutex_);
+    std::lock_guard graphLock(graphs_.mutex());
     for (unsigned int i = 0; added != nullptr && i < params.attributeCount; ++i)
       added->attributes[params.attributes[i].id] = params.attributes[i].val;
     if (added != nullptr && prepared->cooperative)

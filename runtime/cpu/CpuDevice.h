@@ -11,10 +11,8 @@
 #include "runtime/cpu/CpuModule.h"
 #include "runtime/cpu/CpuStream.h"
 #include "runtime/cpu/DeviceMemory.h"
-#include "runtime/cpu/GraphExecutor.h"
 #include "runtime/cpu/LaunchRunner.h"
 #include "runtime/cpu/LaunchServices.h"
-#include "runtime/cpu/StreamCapture.h"
 #include "runtime/cpu/StreamQueue.h"
 
 #include <atomic>
@@ -144,58 +142,6 @@ public:
   // --- Execution --------------------------------------------------------------------------------
   cudaError_t launch(const LaunchParams& params) override;
 
-  // --- Graphs (CpuGraphs.cpp) -------------------------------------------------------------------
-  cudaError_t createGraph(cudaGraph_t* graph, unsigned int flags) override;
-  cudaError_t destroyGraph(cudaGraph_t graph) override;
-  cudaError_t cloneGraph(cudaGraph_t* clone, cudaGraph_t graph) override;
-  cudaError_t addGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
-                           const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
-                           size_t count, cudaGraphNodeParams* params) override;
-  cudaError_t graphNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
-  cudaError_t setGraphNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
-  cudaError_t setExecNodeParams(cudaGraphExec_t exec, cudaGraphNode_t node,
-                                cudaGraphNodeParams* params) override;
-  cudaError_t graphNodeType(cudaGraphNode_t node, cudaGraphNodeType* type) override;
-  cudaError_t graphNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count,
-                         bool rootsOnly) override;
-  cudaError_t graphEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
-                         cudaGraphEdgeData* edges, size_t* count) override;
-  cudaError_t graphNodeNeighbours(cudaGraphNode_t node, cudaGraphNode_t* nodes,
-                                  cudaGraphEdgeData* edges, size_t* count,
-                                  bool dependents) override;
-  cudaError_t changeGraphDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
-                                      const cudaGraphNode_t* to, const cudaGraphEdgeData* edges,
-                                      size_t count, bool add) override;
-  cudaError_t destroyGraphNode(cudaGraphNode_t node) override;
-  cudaError_t findInClone(cudaGraphNode_t* clonedNode, cudaGraphNode_t node,
-                          cudaGraph_t clone) override;
-  cudaError_t setGraphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
-                                  unsigned int enabled) override;
-  cudaError_t graphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
-                               unsigned int* enabled) override;
-  cudaError_t kernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
-                                  cudaLaunchAttributeValue* value) override;
-  cudaError_t setKernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
-                                     const cudaLaunchAttributeValue* value) override;
-  cudaError_t copyKernelNodeAttributes(cudaGraphNode_t destination,
-                                       cudaGraphNode_t source) override;
-  cudaError_t createConditionalHandle(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
-                                      unsigned int defaultValue, unsigned int flags) override;
-  cudaError_t instantiateGraph(cudaGraphExec_t* exec, cudaGraph_t graph,
-                               cudaGraphInstantiateParams* params) override;
-  cudaError_t destroyGraphExec(cudaGraphExec_t exec) override;
-  cudaError_t graphExecFlags(cudaGraphExec_t exec, unsigned long long* flags) override;
-  cudaError_t updateGraphExec(cudaGraphExec_t exec, cudaGraph_t graph,
-                              cudaGraphExecUpdateResultInfo* info) override;
-  cudaError_t launchGraph(cudaGraphExec_t exec, Stream& stream) override;
-  cudaError_t uploadGraph(cudaGraphExec_t exec, Stream& stream) override;
-  cudaError_t printGraph(cudaGraph_t graph, const char* path, unsigned int flags) override;
-  cudaError_t createUserObject(cudaUserObject_t* object, void* pointer, cudaHostFn_t destroy,
-                               unsigned int count, unsigned int flags) override;
-  cudaError_t changeUserObjectReferences(cudaUserObject_t object, int count) override;
-  cudaError_t changeGraphUserObject(cudaGraph_t graph, cudaUserObject_t object, int count,
-                                    unsigned int flags) override;
-
   // --- Textures and surfaces --------------------------------------------------------------------
   cudaError_t createTexture(cudaTextureObject_t* texture, const cudaResourceDesc& resource,
                             const cudaTextureDesc& description,
@@ -242,22 +188,7 @@ public:
   bool isPageable(const void* pointer) const;
   /// An array of the device (null when it has none of this handle).
   const CpuArray* findArray(cudaArray_const_t array);
-  /// Whether `pointer` is the memory of a graph's mem-alloc node (released with its graph).
-  bool isGraphAllocation(void* pointer);
-  /// The address of a (captured) mem-alloc node's memory; null for no node.
-  void* allocationOf(GraphNode* node);
-
-private:
-  friend class CpuStream; // capture: the graph state below
-
-  struct Function {
-    CpuModule* module = nullptr;
-    std::string name;
-    int maxDynamicShared = -1; ///< -1: 48 KiB less the static shared memory
-    int carveout = -1;
-  };
-
-  CpuDevice();
+  CpuGraphs& cpuGraphs() { return graphs_; }
 
   // --- Launches (CpuDevice.cpp) ------------------------------------------------------------------
   /// A validated launch, with its parameters copied: what runs later on a stream's thread.
@@ -279,18 +210,16 @@ private:
   cudaError_t parameterLayout(DeviceFunction function, std::vector<size_t>* offsets,
                               std::vector<size_t>* sizes);
 
-  // --- Graphs and capture (CpuGraphs.cpp, CpuCapture.cpp) ---------------------------------------
-  class GraphRunner;
-  /// A node made from `params` (validated, arguments copied, bodies created); not yet in a graph.
-  cudaError_t makeNode(Graph& graph, const cudaGraphNodeParams& params,
-                       std::unique_ptr<GraphNode>* node);
-  /// Adds `node` to `graph` after `dependencies` (all checked to be nodes of `graph`).
-  cudaError_t insertNode(Graph& graph, std::unique_ptr<GraphNode> node,
-                         const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
-                         size_t count, GraphNode** inserted);
-  void retainUserObjects(const Graph& graph);
-  void releaseUserObjects(const Graph& graph);
-  void releaseUserObject(cudaUserObject_t object, unsigned int count);
+private:
+  struct Function {
+    CpuModule* module = nullptr;
+    std::string name;
+    int maxDynamicShared = -1; ///< -1: 48 KiB less the static shared memory
+    int carveout = -1;
+  };
+
+  CpuDevice();
+
   std::unique_ptr<DeviceMemory> memory_;
   std::unique_ptr<LaunchRunner> runner_;
   std::unique_ptr<DeviceHeap> heap_;
@@ -329,26 +258,12 @@ private:
   std::mutex outputMutex_;
   std::string pendingOutput_;
 
-  // Graphs, executable graphs, user objects and capture state, all under graphMutex_.
-  struct UserObject {
-    void* pointer = nullptr;
-    cudaHostFn_t destroy = nullptr;
-    unsigned int references = 0;
-  };
-  std::recursive_mutex graphMutex_;
-  GraphRegistry graphs_;
-  std::map<void*, std::shared_ptr<GraphExec>> execs_;
-  std::map<void*, std::unique_ptr<UserObject>> userObjects_;
-  CaptureRegistry captures_;
-  unsigned long long nextConditionalHandle_ = 1;
-  /// Memory of mem-alloc nodes: owned by their graphs, so cudaFree of it does nothing.
-  std::set<void*> graphAllocations_;
-
   CpuHostMemory hostMemory_{*this};
   CpuMemoryPools memoryPools_{*this};
   CpuManagedMemory managedMemory_{*this};
   CpuCopies copies_{*this};
   CpuIpc ipc_{*this};
+  CpuGraphs graphs_{*this};
   // Declared last: destroyed first, their threads finish before the state above goes.
   CpuEvents events_{*this};
   CpuStreams streams_{*this};

@@ -1,285 +1,225 @@
+// A graph of the CPU device: what the application does with one graph (cudaGraph_t). Every call
+// takes the graphs' mutex (CpuGraphs), which guards all graphs, nodes and captures.
+
 #include "runtime/cpu/CpuGraph.h"
 
+#include "runtime/cpu/CpuGraphExec.h"
+
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <deque>
 
 namespace ocelot::runtime::cpu {
-
-GraphNode::GraphNode() {
-  static std::atomic<uint64_t> next{1};
-  id = next.fetch_add(1, std::memory_order_relaxed);
-}
-
-KernelArguments::KernelArguments(std::vector<std::byte> bytes, std::vector<size_t> offsets)
-    : bytes_(std::move(bytes)), offsets_(std::move(offsets)) {
-  for (size_t offset : offsets_)
-    pointers_.push_back(bytes_.data() + offset);
-}
-
-KernelArguments& KernelArguments::operator=(const KernelArguments& other) {
-  if (this == &other)
-    return *this;
-  bytes_ = other.bytes_;
-  offsets_ = other.offsets_;
-  pointers_.clear();
-  for (size_t offset : offsets_)
-    pointers_.push_back(bytes_.data() + offset);
-  return *this;
-}
-
-void GraphNode::rebind() {
-  switch (params.type) {
-  case cudaGraphNodeTypeKernel:
-    params.kernel.kernelParams = arguments.pointers();
-    params.kernel.extra = nullptr; // `extra` was unpacked into the arguments
-    break;
-  case cudaGraphNodeTypeGraph:
-    params.graph.graph = child ? child->handle() : nullptr;
-    break;
-  case cudaGraphNodeTypeConditional:
-    bodyHandles.clear();
-    for (const auto& body : bodies)
-      bodyHandles.push_back(body->handle());
-    params.conditional.phGraph_out = bodyHandles.data();
-    break;
-  case cudaGraphNodeTypeMemAlloc:
-    if (allocation)
-      params.alloc.dptr = allocation->pointer;
-    break;
-  default:
-    break;
-  }
-}
-
-const Graph& Graph::root() const {
-  const Graph* graph = this;
-  while (graph->owner != nullptr)
-    graph = graph->owner->graph;
-  return *graph;
-}
-
-const ConditionalHandle* Graph::findHandle(unsigned long long handle) const {
-  for (const Graph* graph = this; graph != nullptr;
-       graph = graph->owner != nullptr ? graph->owner->graph : nullptr)
-    for (const ConditionalHandle& candidate : graph->handles)
-      if (candidate.handle == handle)
-        return &candidate;
-  return nullptr;
-}
-
-std::unique_ptr<Graph> cloneGraph(const Graph& graph, bool keepOrigins) {
-  auto copy = std::make_unique<Graph>();
-  copy->handles = graph.handles;
-  copy->userObjects = graph.userObjects;
-  std::map<const GraphNode*, GraphNode*> mapped;
-  for (const auto& node : graph.nodes) {
-    auto twin = std::make_unique<GraphNode>();
-    twin->graph = copy.get();
-    twin->params = node->params;
-    twin->arguments = node->arguments;
-    twin->attributes = node->attributes;
-    twin->copy = node->copy;
-    twin->allocation = node->allocation;
-    twin->enabled = node->enabled;
-    twin->edges = node->edges;
-    twin->origin = keepOrigins ? node->origin : node->id;
-    if (node->child) {
-      twin->child = cloneGraph(*node->child, keepOrigins);
-      twin->child->owner = twin.get();
-    }
-    for (const auto& body : node->bodies) {
-      twin->bodies.push_back(cloneGraph(*body, keepOrigins));
-      twin->bodies.back()->owner = twin.get();
-    }
-    twin->rebind();
-    mapped[node.get()] = twin.get();
-    copy->nodes.push_back(std::move(twin));
-  }
-  for (const auto& node : graph.nodes) {
-    GraphNode* twin = mapped[node.get()];
-    for (GraphNode* dependency : node->dependencies)
-      twin->dependencies.push_back(mapped[dependency]);
-    for (GraphNode* dependent : node->dependents)
-      twin->dependents.push_back(mapped[dependent]);
-  }
-  return copy;
-}
-
-std::optional<std::vector<GraphNode*>> topologicalOrder(const Graph& graph) {
-  // Kahn's algorithm, taking ready nodes in creation order so that independent nodes run in the
-  // order the application added them.
-  std::map<const GraphNode*, size_t> waiting;
-  std::deque<GraphNode*> ready;
-  for (const auto& node : graph.nodes) {
-    waiting[node.get()] = node->dependencies.size();
-    if (node->dependencies.empty())
-      ready.push_back(node.get());
-  }
-  std::vector<GraphNode*> order;
-  while (!ready.empty()) {
-    GraphNode* node = ready.front();
-    ready.pop_front();
-    order.push_back(node);
-    for (GraphNode* dependent : node->dependents)
-      if (--waiting[dependent] == 0)
-        ready.push_back(dependent);
-  }
-  if (order.size() != graph.nodes.size())
-    return std::nullopt;
-  return order;
-}
-
-void removeNode(GraphNode* node) {
-  Graph& graph = *node->graph;
-  for (GraphNode* dependency : node->dependencies) {
-    auto& list = dependency->dependents;
-    list.erase(std::remove(list.begin(), list.end(), node), list.end());
-  }
-  for (GraphNode* dependent : node->dependents) {
-    for (size_t i = dependent->dependencies.size(); i-- > 0;)
-      if (dependent->dependencies[i] == node) {
-        dependent->dependencies.erase(dependent->dependencies.begin() + static_cast<long>(i));
-        dependent->edges.erase(dependent->edges.begin() + static_cast<long>(i));
-      }
-  }
-  auto it = std::find_if(graph.nodes.begin(), graph.nodes.end(),
-                         [node](const auto& owned) { return owned.get() == node; });
-  if (it != graph.nodes.end())
-    graph.nodes.erase(it);
-}
-
-void forEachGraph(Graph& graph, const std::function<void(Graph&)>& visit) {
-  visit(graph);
-  for (const auto& node : graph.nodes) {
-    if (node->child)
-      forEachGraph(*node->child, visit);
-    for (const auto& body : node->bodies)
-      forEachGraph(*body, visit);
-  }
-}
-
 namespace {
 
-const char* typeName(cudaGraphNodeType type) {
-  switch (type) {
-  case cudaGraphNodeTypeKernel:
-    return "KERNEL";
-  case cudaGraphNodeTypeMemcpy:
-    return "MEMCPY";
-  case cudaGraphNodeTypeMemset:
-    return "MEMSET";
-  case cudaGraphNodeTypeHost:
-    return "HOST";
-  case cudaGraphNodeTypeGraph:
-    return "GRAPH";
-  case cudaGraphNodeTypeEmpty:
-    return "EMPTY";
-  case cudaGraphNodeTypeWaitEvent:
-    return "WAIT_EVENT";
-  case cudaGraphNodeTypeEventRecord:
-    return "EVENT_RECORD";
-  case cudaGraphNodeTypeMemAlloc:
-    return "MEM_ALLOC";
-  case cudaGraphNodeTypeMemFree:
-    return "MEM_FREE";
-  case cudaGraphNodeTypeConditional:
-    return "CONDITIONAL";
-  default:
-    return "OTHER";
-  }
-}
+constexpr unsigned long long kInstantiateFlags =
+    cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
+    cudaGraphInstantiateFlagDeviceLaunch | cudaGraphInstantiateFlagUseNodePriority;
 
-void dotGraph(const Graph& graph, const std::string& prefix, bool verbose, std::string* out) {
-  std::map<const GraphNode*, size_t> index;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    index[graph.nodes[i].get()] = i;
-  for (size_t i = 0; i < graph.nodes.size(); ++i) {
-    const GraphNode& node = *graph.nodes[i];
-    const std::string name = prefix + "node_" + std::to_string(i);
-    std::string label = typeName(node.type());
-    if (verbose && node.type() == cudaGraphNodeTypeKernel) {
-      char geometry[128];
-      std::snprintf(geometry, sizeof geometry, "\\ngrid (%u,%u,%u) block (%u,%u,%u)",
-                    node.params.kernel.gridDim.x, node.params.kernel.gridDim.y,
-                    node.params.kernel.gridDim.z, node.params.kernel.blockDim.x,
-                    node.params.kernel.blockDim.y, node.params.kernel.blockDim.z);
-      label += geometry;
-    }
-    *out += "\t\"" + name + "\" [label=\"" + label + "\"];\n";
-    for (const GraphNode* dependency : node.dependencies)
-      *out += "\t\"" + prefix + "node_" + std::to_string(index[dependency]) + "\" -> \"" + name +
-              "\";\n";
-    if (node.child) {
-      *out += "\tsubgraph \"cluster_" + name + "\" {\n\tlabel=\"" + name + "\";\n";
-      dotGraph(*node.child, name + "_", verbose, out);
-      *out += "\t}\n";
-    }
-    for (size_t b = 0; b < node.bodies.size(); ++b) {
-      const std::string body = name + "_body" + std::to_string(b);
-      *out += "\tsubgraph \"cluster_" + body + "\" {\n\tlabel=\"" + body + "\";\n";
-      dotGraph(*node.bodies[b], body + "_", verbose, out);
-      *out += "\t}\n";
-    }
-  }
+bool defaultEdge(const cudaGraphEdgeData& edge) {
+  return edge.from_port == 0 && edge.to_port == 0 && edge.type == 0;
 }
 
 } // namespace
 
-std::string dotText(const Graph& graph, bool verbose) {
-  std::string text = "digraph dot {\n\tcompound=true;\n";
-  dotGraph(graph, "", verbose, &text);
-  text += "}\n";
-  return text;
+CpuGraph::CpuGraph(CpuGraphs& graphs, GraphBody& body, std::unique_ptr<GraphBody> owned)
+    : Graph(body.handle()), graphs_(graphs), body_(body), owned_(std::move(owned)) {}
+
+cudaError_t CpuGraph::clone(Graph** clone) {
+  std::lock_guard lock(graphs_.mutex());
+  std::unique_ptr<GraphBody> copy = cloneBody(body_, false);
+  copy->owner = nullptr;
+  graphs_.retainUserObjects(*copy);
+  *clone = &graphs_.own(std::move(copy));
+  return cudaSuccess;
 }
 
-Graph* GraphRegistry::adopt(std::unique_ptr<Graph> graph) {
-  Graph* raw = graph.get();
-  add(*raw);
-  owned_[raw] = std::move(graph);
-  return raw;
+cudaError_t CpuGraph::addNode(cudaGraphNode_t* node, const cudaGraphNode_t* dependencies,
+                              const cudaGraphEdgeData* edges, size_t count,
+                              cudaGraphNodeParams* params) {
+  std::lock_guard lock(graphs_.mutex());
+  for (size_t i = 0; i < count; ++i)
+    if (GraphNode* dependency = graphs_.node(dependencies[i]);
+        dependency == nullptr || dependency->graph != &body_)
+      return cudaErrorInvalidValue;
+  std::unique_ptr<GraphNode> made;
+  if (cudaError_t error = graphs_.makeNode(body_, *params, &made); error != cudaSuccess)
+    return error;
+  GraphNode* inserted = nullptr;
+  if (cudaError_t error =
+          graphs_.insertNode(body_, std::move(made), dependencies, edges, count, &inserted);
+      error != cudaSuccess)
+    return error;
+  // What node creation hands back: the allocation's address, the conditional bodies.
+  if (params->type == cudaGraphNodeTypeMemAlloc)
+    params->alloc.dptr = inserted->params.alloc.dptr;
+  if (params->type == cudaGraphNodeTypeConditional)
+    params->conditional.phGraph_out = inserted->params.conditional.phGraph_out;
+  *node = inserted->handle();
+  return cudaSuccess;
 }
 
-bool GraphRegistry::destroy(Graph* graph) {
-  auto it = owned_.find(graph);
-  if (it == owned_.end())
-    return false;
-  forget(*graph);
-  owned_.erase(it);
-  return true;
+cudaError_t CpuGraph::nodes(cudaGraphNode_t* nodes, size_t* count, bool rootsOnly) {
+  std::lock_guard lock(graphs_.mutex());
+  std::vector<cudaGraphNode_t> listed;
+  for (const auto& node : body_.nodes)
+    if (!rootsOnly || node->dependencies.empty())
+      listed.push_back(node->handle());
+  answerList(listed, nodes, count);
+  return cudaSuccess;
 }
 
-void GraphRegistry::add(Graph& graph) {
-  forEachGraph(graph, [this](Graph& each) {
-    graphs_.insert(&each);
-    for (const auto& node : each.nodes)
-      nodes_.insert(node.get());
+cudaError_t CpuGraph::edges(cudaGraphNode_t* from, cudaGraphNode_t* to, cudaGraphEdgeData* edges,
+                            size_t* count) {
+  std::lock_guard lock(graphs_.mutex());
+  std::vector<cudaGraphNode_t> sources, targets;
+  std::vector<cudaGraphEdgeData> data;
+  for (const auto& node : body_.nodes)
+    for (size_t i = 0; i < node->dependencies.size(); ++i) {
+      sources.push_back(node->dependencies[i]->handle());
+      targets.push_back(node->handle());
+      data.push_back(node->edges[i]);
+    }
+  if (from == nullptr) {
+    *count = sources.size();
+    return cudaSuccess;
+  }
+  const size_t requested = *count;
+  answerList(sources, from, count);
+  size_t same = requested;
+  answerList(targets, to, &same);
+  if (edges != nullptr) {
+    same = requested;
+    answerList(data, edges, &same);
+  } else if (!std::all_of(data.begin(), data.end(), defaultEdge)) {
+    return cudaErrorLossyQuery; // edge data the caller did not ask for would be lost
+  }
+  return cudaSuccess;
+}
+
+cudaError_t CpuGraph::changeDependencies(const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                         const cudaGraphEdgeData* edges, size_t count, bool add) {
+  std::lock_guard lock(graphs_.mutex());
+  // Every edge is checked before any changes: a failed call leaves the graph as it was.
+  std::vector<std::pair<GraphNode*, GraphNode*>> pairs;
+  for (size_t i = 0; i < count; ++i) {
+    GraphNode* source = graphs_.node(from[i]);
+    GraphNode* target = graphs_.node(to[i]);
+    if (source == nullptr || target == nullptr || source->graph != &body_ ||
+        target->graph != &body_ || source == target)
+      return cudaErrorInvalidValue;
+    const bool exists = std::find(target->dependencies.begin(), target->dependencies.end(),
+                                  source) != target->dependencies.end();
+    const bool repeated =
+        std::find(pairs.begin(), pairs.end(), std::make_pair(source, target)) != pairs.end();
+    if (exists == add || repeated)
+      return cudaErrorInvalidValue;
+    pairs.emplace_back(source, target);
+  }
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    auto [source, target] = pairs[i];
+    if (add) {
+      target->dependencies.push_back(source);
+      target->edges.push_back(edges != nullptr ? edges[i] : cudaGraphEdgeData{});
+      source->dependents.push_back(target);
+      continue;
+    }
+    auto at = std::find(target->dependencies.begin(), target->dependencies.end(), source);
+    target->edges.erase(target->edges.begin() + (at - target->dependencies.begin()));
+    target->dependencies.erase(at);
+    source->dependents.erase(
+        std::find(source->dependents.begin(), source->dependents.end(), target));
+  }
+  return cudaSuccess;
+}
+
+cudaError_t CpuGraph::findClonedNode(cudaGraphNode_t handle, cudaGraphNode_t* cloned) {
+  std::lock_guard lock(graphs_.mutex());
+  GraphNode* node = graphs_.node(handle);
+  if (node == nullptr)
+    return cudaErrorInvalidValue;
+  GraphNode* found = nullptr;
+  forEachBody(body_, [&](GraphBody& each) {
+    for (const auto& candidate : each.nodes)
+      if (candidate->origin == node->id)
+        found = candidate.get();
   });
+  if (found == nullptr)
+    return cudaErrorInvalidValue;
+  *cloned = found->handle();
+  return cudaSuccess;
 }
 
-void GraphRegistry::forget(Graph& graph) {
-  forEachGraph(graph, [this](Graph& each) {
-    graphs_.erase(&each);
-    for (const auto& node : each.nodes)
-      nodes_.erase(node.get());
-  });
+cudaError_t CpuGraph::createConditionalHandle(cudaGraphConditionalHandle* handle,
+                                              unsigned int defaultValue, unsigned int flags) {
+  std::lock_guard lock(graphs_.mutex());
+  ConditionalHandle created;
+  created.handle = graphs_.nextConditionalHandle();
+  created.defaultValue = defaultValue;
+  created.flags = flags;
+  body_.handles.push_back(created);
+  *handle = created.handle;
+  return cudaSuccess;
 }
 
-Graph* GraphRegistry::graph(cudaGraph_t handle) const {
-  auto* graph = reinterpret_cast<Graph*>(handle);
-  return graphs_.count(graph) != 0 ? graph : nullptr;
+cudaError_t CpuGraph::instantiate(cudaGraphInstantiateParams* params, GraphExec** exec) {
+  const unsigned long long flags = params != nullptr ? params->flags : 0;
+  auto report = [&](cudaGraphInstantiateResult result) {
+    if (params != nullptr)
+      params->result_out = result;
+  };
+  std::lock_guard lock(graphs_.mutex());
+  if ((flags & ~kInstantiateFlags) != 0 ||
+      ((flags & cudaGraphInstantiateFlagDeviceLaunch) != 0 &&
+       (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0)) {
+    report(cudaGraphInstantiateError);
+    return cudaErrorInvalidValue;
+  }
+  std::unique_ptr<CpuGraphExec> created;
+  cudaGraphInstantiateResult result = cudaGraphInstantiateSuccess;
+  cudaError_t error = CpuGraphExec::instantiate(graphs_, body_, flags, &created, &result);
+  report(result);
+  if (params != nullptr)
+    params->errNode_out = nullptr;
+  if (error != cudaSuccess)
+    return error;
+  graphs_.retainUserObjects(*created->snapshot()->graph);
+  *exec = graphs_.own(std::move(created));
+  return cudaSuccess;
 }
 
-GraphNode* GraphRegistry::node(cudaGraphNode_t handle) const {
-  auto* node = reinterpret_cast<GraphNode*>(handle);
-  return nodes_.count(node) != 0 ? node : nullptr;
+cudaError_t CpuGraph::print(const char* path, unsigned int flags) {
+  std::string text;
+  {
+    std::lock_guard lock(graphs_.mutex());
+    text = dotText(body_, (flags & cudaGraphDebugDotFlagsVerbose) != 0);
+  }
+  std::FILE* out = std::fopen(path, "w");
+  if (out == nullptr)
+    return cudaErrorOperatingSystem;
+  const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  return std::fclose(out) == 0 && written ? cudaSuccess : cudaErrorOperatingSystem;
 }
 
-void GraphRegistry::clear() {
-  owned_.clear();
-  graphs_.clear();
-  nodes_.clear();
+cudaError_t CpuGraph::changeUserObject(cudaUserObject_t object, int count, unsigned int flags) {
+  std::lock_guard lock(graphs_.mutex());
+  auto it = graphs_.userObjects_.find(object);
+  if (it == graphs_.userObjects_.end())
+    return cudaErrorInvalidValue;
+  if (count > 0) {
+    body_.userObjects[object] += static_cast<unsigned int>(count);
+    // cudaGraphUserObjectMove hands the caller's references over instead of taking new ones.
+    if ((flags & cudaGraphUserObjectMove) == 0)
+      it->second->references += static_cast<unsigned int>(count);
+    return cudaSuccess;
+  }
+  const auto released = static_cast<unsigned int>(-count);
+  auto held = body_.userObjects.find(object);
+  if (held == body_.userObjects.end() || held->second < released)
+    return cudaErrorInvalidValue;
+  if ((held->second -= released) == 0)
+    body_.userObjects.erase(held);
+  graphs_.releaseUserObject(object, released);
+  return cudaSuccess;
 }
 
 } // namespace ocelot::runtime::cpu

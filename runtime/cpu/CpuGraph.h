@@ -1,145 +1,135 @@
 #pragma once
 
-#include "runtime/core/CopyRegion.h"
+#include "runtime/core/Graph.h"
+#include "runtime/cpu/GraphBody.h"
+#include "runtime/cpu/StreamCapture.h"
 
-#include <cstddef>
-#include <cstdint>
-#include <driver_types.h>
-#include <functional>
 #include <map>
 #include <memory>
-#include <optional>
+#include <mutex>
 #include <set>
-#include <string>
-#include <vector>
 
 namespace ocelot::runtime::cpu {
 
-struct Graph;
+class CpuDevice;
+class CpuGraphExec;
+class CpuGraphs;
 
-/// Device memory of a mem-alloc node. The address is fixed when the node is created (kernels
-/// captured after cudaMallocAsync already hold it), so it is allocated then and released when the
-/// last graph, clone or executable graph holding the node is gone.
-struct GraphAllocation {
-  void* pointer = nullptr;
-  size_t bytes = 0;
-  std::function<void(void*)> release;
-  GraphAllocation() = default;
-  GraphAllocation(const GraphAllocation&) = delete;
-  GraphAllocation& operator=(const GraphAllocation&) = delete;
-  ~GraphAllocation() {
-    if (release)
-      release(pointer);
-  }
-};
-
-/// A kernel node's arguments, copied when the node is created or its parameters are set (as CUDA
-/// copies them): every parameter's bytes, and a pointer to each as kernelParams reports them.
-class KernelArguments {
+/// A graph of the CPU device as the application sees it (cudaGraph_t): a top-level graph, which
+/// owns its body, or the child graph of a node or a conditional body, whose body its node owns. The
+/// handle is the body's address.
+class CpuGraph final : public Graph {
 public:
-  KernelArguments() = default;
-  KernelArguments(std::vector<std::byte> bytes, std::vector<size_t> offsets);
-  KernelArguments(const KernelArguments& other) { *this = other; }
-  KernelArguments& operator=(const KernelArguments& other);
-  /// One pointer per parameter (null when the kernel has none).
-  void** pointers() { return pointers_.empty() ? nullptr : pointers_.data(); }
+  CpuGraph(CpuGraphs& graphs, GraphBody& body, std::unique_ptr<GraphBody> owned);
+
+  GraphBody& body() { return body_; }
+  bool topLevel() const { return owned_ != nullptr; }
+
+  cudaError_t clone(Graph** clone) override;
+  cudaError_t addNode(cudaGraphNode_t* node, const cudaGraphNode_t* dependencies,
+                      const cudaGraphEdgeData* edges, size_t count,
+                      cudaGraphNodeParams* params) override;
+  cudaError_t nodes(cudaGraphNode_t* nodes, size_t* count, bool rootsOnly) override;
+  cudaError_t edges(cudaGraphNode_t* from, cudaGraphNode_t* to, cudaGraphEdgeData* edges,
+                    size_t* count) override;
+  cudaError_t changeDependencies(const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                 const cudaGraphEdgeData* edges, size_t count, bool add) override;
+  cudaError_t findClonedNode(cudaGraphNode_t node, cudaGraphNode_t* cloned) override;
+  cudaError_t createConditionalHandle(cudaGraphConditionalHandle* handle, unsigned int defaultValue,
+                                      unsigned int flags) override;
+  cudaError_t instantiate(cudaGraphInstantiateParams* params, GraphExec** exec) override;
+  cudaError_t print(const char* path, unsigned int flags) override;
+  cudaError_t changeUserObject(cudaUserObject_t object, int count, unsigned int flags) override;
 
 private:
-  std::vector<std::byte> bytes_;
-  std::vector<size_t> offsets_;
-  std::vector<void*> pointers_;
+  friend class CpuGraphExec;
+
+  CpuGraphs& graphs_;
+  GraphBody& body_;
+  std::unique_ptr<GraphBody> owned_;
 };
 
-/// A conditional handle (cudaGraphConditionalHandleCreate) and how each launch initializes it.
-struct ConditionalHandle {
-  unsigned long long handle = 0;
-  unsigned int defaultValue = 0;
-  unsigned int flags = 0;
-};
-
-/// A node of a CPU-device graph. `params` is what the node reports (cudaGraphNodeGetParams);
-/// pointers in it refer to storage the node owns (the copied kernel arguments, the embedded child
-/// graph, the conditional bodies), rebound by rebind() whenever a node is copied.
-struct GraphNode {
-  Graph* graph = nullptr;
-  cudaGraphNodeParams params = {};
-  KernelArguments arguments;                          ///< kernel nodes
-  std::map<int, cudaLaunchAttributeValue> attributes; ///< kernel nodes: set attributes
-  CopyRegion copy;                                    ///< memcpy nodes, resolved
-  std::unique_ptr<Graph> child;                       ///< child-graph nodes: an own copy
-  std::vector<std::unique_ptr<Graph>> bodies;         ///< conditional nodes
-  std::vector<cudaGraph_t> bodyHandles;               ///< what phGraph_out points at
-  std::shared_ptr<GraphAllocation> allocation;        ///< mem-alloc nodes
-  std::vector<GraphNode*> dependencies;               ///< in the order they were added
-  std::vector<cudaGraphEdgeData> edges;               ///< parallel to dependencies
-  std::vector<GraphNode*> dependents;                 ///< in the order they were added
-  uint64_t id = 0;     ///< unique for the life of the process (handles may be reused)
-  uint64_t origin = 0; ///< id of the node this one was cloned or instantiated from
-  bool enabled = true; ///< executable graphs: cudaGraphNodeSetEnabled
-
-  GraphNode();
-
-  cudaGraphNodeType type() const { return params.type; }
-  cudaGraphNode_t handle() { return reinterpret_cast<cudaGraphNode_t>(this); }
-  /// Points `params` back at this node's own storage.
-  void rebind();
-};
-
-/// A CPU-device graph: nodes in creation order (the order queries report them in), the
-/// conditional handles created on it, and its user-object references.
-struct Graph {
-  std::vector<std::unique_ptr<GraphNode>> nodes;
-  GraphNode* owner = nullptr; ///< child and body graphs: the node that embeds it
-  std::vector<ConditionalHandle> handles;
-  std::map<void*, unsigned int> userObjects; ///< user object -> references the graph holds
-
-  cudaGraph_t handle() { return reinterpret_cast<cudaGraph_t>(this); }
-  /// The graph at the top of the embedding chain.
-  const Graph& root() const;
-  /// The conditional handle if it was created on this graph or one that embeds it.
-  const ConditionalHandle* findHandle(unsigned long long handle) const;
-};
-
-/// A deep copy of `graph`. Each copied node's origin is the node it was copied from, or with
-/// `keepOrigins` that node's own origin (copies of executable graphs keep naming the template's
-/// nodes).
-std::unique_ptr<Graph> cloneGraph(const Graph& graph, bool keepOrigins);
-
-/// The nodes of `graph` in an order that respects every edge, or nothing when there is a cycle.
-std::optional<std::vector<GraphNode*>> topologicalOrder(const Graph& graph);
-
-/// Removes `node` and its edges from its graph (the node is destroyed).
-void removeNode(GraphNode* node);
-
-/// Calls `visit` on `graph` and every graph embedded in it (child graphs, conditional bodies).
-void forEachGraph(Graph& graph, const std::function<void(Graph&)>& visit);
-
-/// Graphviz text for cudaGraphDebugDotPrint.
-std::string dotText(const Graph& graph, bool verbose);
-
-/// The graphs and nodes the CPU device handed out, for handle validation, and the top-level
-/// graphs it owns. Not thread-safe: the device guards it.
-class GraphRegistry {
+/// The CPU device's graphs, executable graphs, nodes, user objects and stream captures. One
+/// recursive mutex guards them all (capture adds nodes to graphs; node handles name no graph):
+/// the graph objects, the capture state of the streams and the nodes of every graph.
+///
+/// Handles are checked against the tables, so a stale or foreign handle gives cudaErrorInvalidValue
+/// instead of undefined behaviour.
+class CpuGraphs final : public Graphs {
 public:
-  /// Takes ownership of a top-level graph and registers it with everything embedded in it.
-  Graph* adopt(std::unique_ptr<Graph> graph);
-  /// Destroys a top-level graph (false when `graph` is not one).
-  bool destroy(Graph* graph);
-  /// Registers (or forgets) a graph embedded in another one, with its nodes and nested graphs.
-  void add(Graph& graph);
-  void forget(Graph& graph);
-  void addNode(GraphNode* node) { nodes_.insert(node); }
-  void forgetNode(GraphNode* node) { nodes_.erase(node); }
+  explicit CpuGraphs(CpuDevice& device) : device_(device) {}
 
-  Graph* graph(cudaGraph_t handle) const;
-  GraphNode* node(cudaGraphNode_t handle) const;
-  bool topLevel(const Graph* graph) const { return owned_.count(const_cast<Graph*>(graph)) != 0; }
-  void clear();
+  cudaError_t create(unsigned int flags, Graph** graph) override;
+  cudaError_t destroy(Graph& graph) override;
+  cudaError_t destroy(GraphExec& exec) override;
+  cudaError_t nodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
+  cudaError_t setNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
+  cudaError_t nodeType(cudaGraphNode_t node, cudaGraphNodeType* type) override;
+  cudaError_t neighbours(cudaGraphNode_t node, cudaGraphNode_t* nodes, cudaGraphEdgeData* edges,
+                         size_t* count, bool dependents) override;
+  cudaError_t destroyNode(cudaGraphNode_t node) override;
+  cudaError_t kernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
+                                  cudaLaunchAttributeValue* value) override;
+  cudaError_t setKernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
+                                     const cudaLaunchAttributeValue* value) override;
+  cudaError_t copyKernelNodeAttributes(cudaGraphNode_t destination,
+                                       cudaGraphNode_t source) override;
+  cudaError_t createUserObject(cudaUserObject_t* object, void* pointer, cudaHostFn_t destructor,
+                               unsigned int count, unsigned int flags) override;
+  cudaError_t changeUserObjectReferences(cudaUserObject_t object, int count) override;
+
+  // --- What the device's objects share -----------------------------------------------------
+  CpuDevice& device() { return device_; }
+  std::recursive_mutex& mutex() { return mutex_; }
+  CaptureRegistry& captures() { return captures_; }
+  /// A graph (top-level or embedded) or a node the device handed out (null when it has none).
+  CpuGraph* graph(cudaGraph_t handle) { return static_cast<CpuGraph*>(graphs_.find(handle)); }
+  GraphNode* node(cudaGraphNode_t handle);
+  /// Takes a new top-level graph (with everything embedded in it) into the tables.
+  CpuGraph& own(std::unique_ptr<GraphBody> body);
+  /// Takes a new executable graph into the table.
+  GraphExec* own(std::unique_ptr<CpuGraphExec> exec);
+  /// Destroys a top-level graph (an abandoned capture's, a temporary copy).
+  void destroyTopLevel(GraphBody& body);
+  /// A node made from `params` (validated, arguments copied, bodies created); not yet in a graph
+  /// (CpuGraphNodes.cpp).
+  cudaError_t makeNode(GraphBody& graph, const cudaGraphNodeParams& params,
+                       std::unique_ptr<GraphNode>* node);
+  /// Adds `node` to `graph` after `dependencies` (all checked to be nodes of `graph`).
+  cudaError_t insertNode(GraphBody& graph, std::unique_ptr<GraphNode> node,
+                         const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
+                         size_t count, GraphNode** inserted);
+  /// The references `graph` holds on user objects, taken or given back.
+  void retainUserObjects(const GraphBody& graph);
+  void releaseUserObjects(const GraphBody& graph);
+  unsigned long long nextConditionalHandle() { return nextConditionalHandle_++; }
+  /// Whether `pointer` is the memory of a mem-alloc node (released with its graph).
+  bool isAllocation(void* pointer);
+  /// A device reset: every graph, executable graph, user object and capture goes.
+  void reset();
 
 private:
-  std::map<Graph*, std::unique_ptr<Graph>> owned_;
-  std::set<const Graph*> graphs_;
+  friend class CpuGraph;
+  struct UserObject {
+    void* pointer = nullptr;
+    cudaHostFn_t destroy = nullptr;
+    unsigned int references = 0;
+  };
+
+  /// Registers (or forgets) an embedded graph with its nodes and nested graphs.
+  void add(GraphBody& body);
+  void forget(GraphBody& body);
+  void releaseUserObject(cudaUserObject_t object, unsigned int count);
+
+  CpuDevice& device_;
+  std::recursive_mutex mutex_;
   std::set<const GraphNode*> nodes_;
+  std::map<void*, std::unique_ptr<UserObject>> userObjects_;
+  CaptureRegistry captures_;
+  unsigned long long nextConditionalHandle_ = 1;
+  /// Memory of mem-alloc nodes: owned by their graphs, so cudaFree of it does nothing.
+  std::mutex allocationsMutex_;
+  std::set<void*> allocations_;
 };
 
 } // namespace ocelot::runtime::cpu

@@ -206,7 +206,8 @@ cudaError_t CpuMemoryPools::allocate(void** pointer, size_t bytes, MemoryPool* p
     GraphNode* node = nullptr;
     if (cudaError_t error = stream.capture(params, &node); error != cudaSuccess)
       return error;
-    *pointer = device_.allocationOf(node);
+    std::lock_guard graphLock(device_.cpuGraphs().mutex());
+    *pointer = node != nullptr ? node->params.alloc.dptr : nullptr;
     return cudaSuccess;
   }
   if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
@@ -239,7 +240,7 @@ cudaError_t CpuMemoryPools::free(void* pointer, Stream& queue) {
   }
   if (cudaError_t error = stream.checkLegacyDuringCapture(); error != cudaSuccess)
     return error;
-  if (device_.isGraphAllocation(pointer))
+  if (device_.cpuGraphs().isAllocation(pointer))
     return device_.sticky(); // graph memory is released with its graph
   bool pooled = false;
   {

@@ -188,7 +188,7 @@ cudaError_t CpuStreams::destroy(Stream& stream) {
   if (created_.find(stream.handle()) != &stream)
     return cudaErrorInvalidResourceHandle;
   // A capturing stream that goes away invalidates its capture (and ends it as its origin).
-  device_.forgetCapture(static_cast<CpuStream&>(stream));
+  static_cast<CpuStream&>(stream).forgetCapture();
   std::unique_ptr<Stream> destroyed;
   {
     std::lock_guard lock(mutex_);

@@ -2,6 +2,7 @@
 
 #include "runtime/core/Stream.h"
 #include "runtime/cpu/CpuEvent.h"
+#include "runtime/cpu/StreamCapture.h"
 #include "runtime/cpu/StreamQueue.h"
 
 #include <driver_types.h>
@@ -49,7 +50,7 @@ public:
                            const cudaLaunchAttributeValue* value) override;
   cudaError_t attachMemory(void* pointer, size_t bytes, unsigned int flags) override;
   cudaError_t beginCapture(cudaStreamCaptureMode mode) override;
-  cudaError_t beginCaptureToGraph(cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+  cudaError_t beginCaptureToGraph(Graph& graph, const cudaGraphNode_t* dependencies,
                                   const cudaGraphEdgeData* edges, size_t count,
                                   cudaStreamCaptureMode mode) override;
   cudaError_t endCapture(cudaGraph_t* graph) override;
@@ -95,10 +96,17 @@ public:
   /// refuses the capture. Nothing when neither is captured.
   std::optional<cudaError_t> captureEventWait(const CpuEvent::Record& record, cudaEvent_t event,
                                               unsigned int flags);
+  /// The stream goes away: its capture is invalidated (and ended when it began it).
+  void forgetCapture();
+  /// The stream's part in a capture, null when it is not capturing (under the graphs' mutex).
+  CaptureStream* captureState() { return capture_ ? &*capture_ : nullptr; }
+  std::optional<CaptureStream>& captureSlot() { return capture_; }
 
 private:
   CpuDevice& device_;
   std::shared_ptr<StreamQueue> queue_;
+  /// Guarded by the device's graphs (CpuGraphs::mutex), like every capture.
+  std::optional<CaptureStream> capture_;
 };
 
 /// The CPU device's streams: the legacy default stream, one per-thread default stream per host

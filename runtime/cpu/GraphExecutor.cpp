@@ -8,7 +8,7 @@ namespace ocelot::runtime::cpu {
 
 /// The conditional values of a launch: the executable graph's, which launches share one at a
 /// time. Kernels set them from several workers at once.
-class GraphExec::LaunchValues final : public ConditionalValues {
+class ExecutableGraph::LaunchValues final : public ConditionalValues {
 public:
   LaunchValues(std::map<unsigned long long, unsigned int>& values, std::mutex& mutex)
       : values_(values), mutex_(mutex) {}
@@ -30,9 +30,9 @@ private:
 namespace {
 
 /// Run orders of `graph` and of every graph embedded in it; false on a cycle.
-bool orderAll(Graph& graph, std::map<const Graph*, std::vector<GraphNode*>>* orders) {
+bool orderAll(GraphBody& graph, std::map<const GraphBody*, std::vector<GraphNode*>>* orders) {
   bool ok = true;
-  forEachGraph(graph, [&](Graph& each) {
+  forEachBody(graph, [&](GraphBody& each) {
     auto order = topologicalOrder(each);
     if (!order)
       ok = false;
@@ -42,7 +42,7 @@ bool orderAll(Graph& graph, std::map<const Graph*, std::vector<GraphNode*>>* ord
   return ok;
 }
 
-std::vector<GraphNode*> exitNodes(const Graph& graph) {
+std::vector<GraphNode*> exitNodes(const GraphBody& graph) {
   std::vector<GraphNode*> exits;
   for (const auto& node : graph.nodes)
     if (node->dependents.empty())
@@ -65,8 +65,9 @@ bool sameMemset(const cudaMemsetParamsV2& a, const cudaMemsetParamsV2& b) {
 /// Pairs `next`'s nodes with `mine`'s (cudaGraphExecUpdate's rules) and checks that each pair may
 /// be updated; on success `pairs` maps every node of `mine` (nested graphs included) to its
 /// partner in `next`.
-bool pairGraphs(const Graph& next, Graph& mine, std::map<GraphNode*, const GraphNode*>* pairs,
-                std::vector<std::pair<const Graph*, Graph*>>* graphs,
+bool pairGraphs(const GraphBody& next, GraphBody& mine,
+                std::map<GraphNode*, const GraphNode*>* pairs,
+                std::vector<std::pair<const GraphBody*, GraphBody*>>* graphs,
                 cudaGraphExecUpdateResultInfo* info) {
   graphs->emplace_back(&next, &mine);
   if (next.nodes.size() != mine.nodes.size()) {
@@ -201,18 +202,18 @@ void takeParameters(GraphNode& mine, const GraphNode& next) {
 
 } // namespace
 
-cudaError_t GraphExec::instantiate(const Graph& graph, unsigned long long flags,
-                                   std::unique_ptr<GraphExec>* exec,
-                                   cudaGraphInstantiateResult* result) {
+cudaError_t ExecutableGraph::instantiate(const GraphBody& graph, unsigned long long flags,
+                                         std::unique_ptr<ExecutableGraph>* exec,
+                                         cudaGraphInstantiateResult* result) {
   auto snapshot = std::make_shared<ExecSnapshot>();
-  snapshot->graph = cloneGraph(graph, false);
+  snapshot->graph = cloneBody(graph, false);
   if (!orderAll(*snapshot->graph, &snapshot->orders)) {
     *result = cudaGraphInstantiateInvalidStructure;
     return cudaErrorInvalidValue;
   }
-  auto created = std::make_unique<GraphExec>();
+  auto created = std::make_unique<ExecutableGraph>();
   created->flags_ = flags;
-  forEachGraph(*snapshot->graph, [&](Graph& each) {
+  forEachBody(*snapshot->graph, [&](GraphBody& each) {
     for (const ConditionalHandle& handle : each.handles)
       created->values_[handle.handle] = handle.defaultValue;
   });
@@ -222,18 +223,18 @@ cudaError_t GraphExec::instantiate(const Graph& graph, unsigned long long flags,
   return cudaSuccess;
 }
 
-std::shared_ptr<const ExecSnapshot> GraphExec::snapshot() const {
+std::shared_ptr<const ExecSnapshot> ExecutableGraph::snapshot() const {
   std::lock_guard lock(mutex_);
   return snapshot_;
 }
 
-cudaError_t GraphExec::edit(uint64_t templateId,
-                            const std::function<cudaError_t(GraphNode&)>& change) {
+cudaError_t ExecutableGraph::edit(uint64_t templateId,
+                                  const std::function<cudaError_t(GraphNode&)>& change) {
   std::lock_guard lock(mutex_);
   auto next = std::make_shared<ExecSnapshot>();
-  next->graph = cloneGraph(*snapshot_->graph, true);
+  next->graph = cloneBody(*snapshot_->graph, true);
   GraphNode* target = nullptr;
-  forEachGraph(*next->graph, [&](Graph& each) {
+  forEachBody(*next->graph, [&](GraphBody& each) {
     for (const auto& node : each.nodes)
       if (node->origin == templateId)
         target = node.get();
@@ -247,11 +248,11 @@ cudaError_t GraphExec::edit(uint64_t templateId,
   return cudaSuccess;
 }
 
-cudaError_t GraphExec::read(uint64_t templateId,
-                            const std::function<void(const GraphNode&)>& look) const {
+cudaError_t ExecutableGraph::read(uint64_t templateId,
+                                  const std::function<void(const GraphNode&)>& look) const {
   std::shared_ptr<const ExecSnapshot> current = snapshot();
   const GraphNode* found = nullptr;
-  forEachGraph(*current->graph, [&](Graph& each) {
+  forEachBody(*current->graph, [&](GraphBody& each) {
     for (const auto& node : each.nodes)
       if (node->origin == templateId)
         found = node.get();
@@ -262,12 +263,12 @@ cudaError_t GraphExec::read(uint64_t templateId,
   return cudaSuccess;
 }
 
-cudaError_t GraphExec::update(const Graph& graph, cudaGraphExecUpdateResultInfo* info) {
+cudaError_t ExecutableGraph::update(const GraphBody& graph, cudaGraphExecUpdateResultInfo* info) {
   std::lock_guard lock(mutex_);
   auto next = std::make_shared<ExecSnapshot>();
-  next->graph = cloneGraph(*snapshot_->graph, true);
+  next->graph = cloneBody(*snapshot_->graph, true);
   std::map<GraphNode*, const GraphNode*> pairs;
-  std::vector<std::pair<const Graph*, Graph*>> graphs;
+  std::vector<std::pair<const GraphBody*, GraphBody*>> graphs;
   fail(info, cudaGraphExecUpdateSuccess, nullptr);
   if (!pairGraphs(graph, *next->graph, &pairs, &graphs, info))
     return cudaErrorGraphExecUpdateFailure;
@@ -291,17 +292,17 @@ cudaError_t GraphExec::update(const Graph& graph, cudaGraphExecUpdateResultInfo*
   return cudaSuccess;
 }
 
-CompletionPtr GraphExec::exchangeLastLaunch(CompletionPtr launch) {
+CompletionPtr ExecutableGraph::exchangeLastLaunch(CompletionPtr launch) {
   std::lock_guard lock(mutex_);
   std::swap(lastLaunch_, launch);
   return launch;
 }
 
-void GraphExec::run(const ExecSnapshot& snapshot, GraphWork& work,
-                    const std::map<uint64_t, CompletionPtr>& records) {
+void ExecutableGraph::run(const ExecSnapshot& snapshot, GraphWork& work,
+                          const std::map<uint64_t, CompletionPtr>& records) {
   {
     std::lock_guard lock(valuesMutex_);
-    forEachGraph(*snapshot.graph, [&](Graph& each) {
+    forEachBody(*snapshot.graph, [&](GraphBody& each) {
       for (const ConditionalHandle& handle : each.handles)
         if ((handle.flags & cudaGraphCondAssignDefault) != 0)
           values_[handle.handle] = handle.defaultValue;
@@ -313,8 +314,9 @@ void GraphExec::run(const ExecSnapshot& snapshot, GraphWork& work,
     record->complete();
 }
 
-void GraphExec::runGraph(const ExecSnapshot& snapshot, const Graph& graph, GraphWork& work,
-                         const std::map<uint64_t, CompletionPtr>& records, LaunchValues& values) {
+void ExecutableGraph::runGraph(const ExecSnapshot& snapshot, const GraphBody& graph,
+                               GraphWork& work, const std::map<uint64_t, CompletionPtr>& records,
+                               LaunchValues& values) {
   auto order = snapshot.orders.find(&graph);
   if (order == snapshot.orders.end())
     return;

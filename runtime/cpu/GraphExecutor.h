@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/cpu/CpuGraph.h"
+#include "runtime/cpu/GraphBody.h"
 #include "runtime/cpu/LaunchServices.h"
 #include "runtime/cpu/StreamQueue.h"
 
@@ -31,18 +31,20 @@ public:
 /// Snapshots never change once published; parameter changes publish a new one, so launches
 /// already queued keep the parameters they were launched with.
 struct ExecSnapshot {
-  std::unique_ptr<Graph> graph;
-  std::map<const Graph*, std::vector<GraphNode*>> orders;
+  std::unique_ptr<GraphBody> graph;
+  std::map<const GraphBody*, std::vector<GraphNode*>> orders;
 };
 
-/// An instantiated graph (cudaGraphExec_t) of the CPU device.
-class GraphExec {
+/// What an instantiated graph of the CPU device runs (CpuGraphExec is its handle): the snapshots of
+/// its nodes, its conditional values and its last launch. Shared with the launches queued in
+/// streams, which keep running what they were launched with after cudaGraphExecDestroy.
+class ExecutableGraph {
 public:
   /// Instantiates `graph`: a copy whose every graph (child graphs and conditional bodies
   /// included) has a run order. A cycle fails with cudaErrorInvalidValue and
   /// cudaGraphInstantiateInvalidStructure.
-  static cudaError_t instantiate(const Graph& graph, unsigned long long flags,
-                                 std::unique_ptr<GraphExec>* exec,
+  static cudaError_t instantiate(const GraphBody& graph, unsigned long long flags,
+                                 std::unique_ptr<ExecutableGraph>* exec,
                                  cudaGraphInstantiateResult* result);
 
   unsigned long long flags() const { return flags_; }
@@ -57,7 +59,7 @@ public:
   /// cudaGraphExecUpdate: pairs `graph`'s nodes with the executable graph's as CUDA does (exit
   /// nodes in order, then dependencies in edge order) and copies their parameters when the
   /// topology and every node allow it. Nothing changes when it fails.
-  cudaError_t update(const Graph& graph, cudaGraphExecUpdateResultInfo* info);
+  cudaError_t update(const GraphBody& graph, cudaGraphExecUpdateResultInfo* info);
 
   /// One launch, on the calling (stream) thread. `records` holds the completion of each
   /// event-record node (made when the launch was queued); they all complete by the end.
@@ -69,7 +71,7 @@ public:
 
 private:
   class LaunchValues;
-  void runGraph(const ExecSnapshot& snapshot, const Graph& graph, GraphWork& work,
+  void runGraph(const ExecSnapshot& snapshot, const GraphBody& graph, GraphWork& work,
                 const std::map<uint64_t, CompletionPtr>& records, LaunchValues& values);
 
   unsigned long long flags_ = 0;

@@ -1,15 +1,13 @@
 #include "runtime/cpu/StreamCapture.h"
 
+#include "runtime/cpu/CpuStream.h"
+
+#include <algorithm>
 #include <set>
 
 namespace ocelot::runtime::cpu {
 
-CaptureStream* CaptureRegistry::find(const CpuStream* queue) {
-  auto it = streams_.find(queue);
-  return it != streams_.end() ? &it->second : nullptr;
-}
-
-CaptureStream& CaptureRegistry::begin(const CpuStream* queue, Graph* graph, bool ownsGraph,
+CaptureStream& CaptureRegistry::begin(CpuStream& stream, GraphBody* graph, bool ownsGraph,
                                       cudaStreamCaptureMode mode) {
   auto session = std::make_shared<CaptureSession>();
   session->id = nextId_++;
@@ -17,37 +15,40 @@ CaptureStream& CaptureRegistry::begin(const CpuStream* queue, Graph* graph, bool
   session->ownsGraph = ownsGraph;
   session->mode = mode;
   session->thread = std::this_thread::get_id();
-  session->origin = queue;
+  session->origin = &stream;
   sessions_[session->id] = session;
   active_.store(static_cast<int>(sessions_.size()), std::memory_order_release);
-  return join(queue, std::move(session), {});
+  return join(stream, std::move(session), {});
 }
 
-CaptureStream& CaptureRegistry::join(const CpuStream* queue,
-                                     std::shared_ptr<CaptureSession> session,
+CaptureStream& CaptureRegistry::join(CpuStream& stream, std::shared_ptr<CaptureSession> session,
                                      std::vector<cudaGraphNode_t> dependencies) {
-  CaptureStream& stream = streams_[queue];
-  stream.session = std::move(session);
-  stream.edges.assign(dependencies.size(), cudaGraphEdgeData{});
-  stream.dependencies = std::move(dependencies);
-  return stream;
+  session->streams.push_back(&stream);
+  std::optional<CaptureStream>& state = stream.captureSlot();
+  state.emplace();
+  state->session = std::move(session);
+  state->edges.assign(dependencies.size(), cudaGraphEdgeData{});
+  state->dependencies = std::move(dependencies);
+  return *state;
 }
 
 void CaptureRegistry::end(const CaptureSession& session) {
-  for (auto it = streams_.begin(); it != streams_.end();)
-    it = it->second.session.get() == &session ? streams_.erase(it) : std::next(it);
+  for (CpuStream* stream : session.streams)
+    stream->captureSlot().reset();
   sessions_.erase(session.id);
   active_.store(static_cast<int>(sessions_.size()), std::memory_order_release);
 }
 
-std::shared_ptr<CaptureSession> CaptureRegistry::forget(const CpuStream* queue) {
-  auto it = streams_.find(queue);
-  if (it == streams_.end())
+std::shared_ptr<CaptureSession> CaptureRegistry::forget(CpuStream& stream) {
+  CaptureStream* state = stream.captureState();
+  if (state == nullptr)
     return nullptr;
-  std::shared_ptr<CaptureSession> session = it->second.session;
+  std::shared_ptr<CaptureSession> session = state->session;
   session->invalidated = true;
-  streams_.erase(it);
-  if (session->origin != queue)
+  auto& members = session->streams;
+  members.erase(std::remove(members.begin(), members.end(), &stream), members.end());
+  stream.captureSlot().reset();
+  if (session->origin != &stream)
     return nullptr;
   end(*session);
   return session;
@@ -59,12 +60,12 @@ std::shared_ptr<CaptureSession> CaptureRegistry::session(unsigned long long id) 
 }
 
 bool CaptureRegistry::joined(const CaptureSession& session) {
-  const CaptureStream* origin = find(session.origin);
-  if (origin == nullptr)
+  auto origin = std::find(session.streams.begin(), session.streams.end(), session.origin);
+  if (origin == session.streams.end())
     return false;
   std::set<const GraphNode*> reached;
   std::vector<const GraphNode*> work;
-  for (cudaGraphNode_t node : origin->dependencies)
+  for (cudaGraphNode_t node : (*origin)->captureState()->dependencies)
     work.push_back(reinterpret_cast<const GraphNode*>(node));
   while (!work.empty()) {
     const GraphNode* node = work.back();
@@ -74,17 +75,17 @@ bool CaptureRegistry::joined(const CaptureSession& session) {
     for (const GraphNode* dependency : node->dependencies)
       work.push_back(dependency);
   }
-  for (const auto& [queue, stream] : streams_) {
-    if (stream.session.get() != &session || queue == session.origin)
+  for (CpuStream* stream : session.streams) {
+    if (stream == session.origin)
       continue;
-    for (cudaGraphNode_t node : stream.dependencies)
+    for (cudaGraphNode_t node : stream->captureState()->dependencies)
       if (reached.count(reinterpret_cast<const GraphNode*>(node)) == 0)
         return false;
   }
   return true;
 }
 
-bool CaptureRegistry::capturesInto(const Graph* graph) const {
+bool CaptureRegistry::capturesInto(const GraphBody* graph) const {
   for (const auto& [id, session] : sessions_)
     if (session->graph == graph)
       return true;
@@ -92,9 +93,17 @@ bool CaptureRegistry::capturesInto(const Graph* graph) const {
 }
 
 void CaptureRegistry::clear() {
-  streams_.clear();
+  for (auto& [id, session] : sessions_)
+    for (CpuStream* stream : session->streams)
+      stream->captureSlot().reset();
   sessions_.clear();
   active_.store(0, std::memory_order_release);
+}
+
+void CaptureRegistry::forEachStream(const std::function<void(CpuStream&, CaptureStream&)>& visit) {
+  for (auto& [id, session] : sessions_)
+    for (CpuStream* stream : session->streams)
+      visit(*stream, *stream->captureState());
 }
 
 cudaStreamCaptureMode& CaptureRegistry::threadMode() {

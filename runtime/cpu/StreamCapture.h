@@ -1,11 +1,13 @@
 #pragma once
 
-#include "runtime/cpu/CpuGraph.h"
+#include "runtime/cpu/GraphBody.h"
 
 #include <atomic>
 #include <driver_types.h>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -17,53 +19,51 @@ class CpuStream;
 /// it by waiting on an event recorded in it; the origin stream ends it.
 struct CaptureSession {
   unsigned long long id = 0;
-  Graph* graph = nullptr;
+  GraphBody* graph = nullptr;
   bool ownsGraph = true; ///< BeginCapture made the graph; BeginCaptureToGraph captures into one
   cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
   std::thread::id thread; ///< the thread that began it
   bool invalidated = false;
   const CpuStream* origin = nullptr;
+  std::vector<CpuStream*> streams; ///< the streams taking part, the origin first
 };
 
-/// A stream taking part in a capture: its sequence and the nodes its next operation depends on
-/// (what cudaStreamGetCaptureInfo reports).
+/// A stream taking part in a capture (held by the stream): its sequence and the nodes its next
+/// operation depends on (what cudaStreamGetCaptureInfo reports).
 struct CaptureStream {
   std::shared_ptr<CaptureSession> session;
   std::vector<cudaGraphNode_t> dependencies;
   std::vector<cudaGraphEdgeData> edges;
 };
 
-/// The capture state of a device: which streams capture into which sequence, and the rules for
-/// "potentially unsafe" calls under the capture modes. Not thread-safe: the device guards it.
+/// The capture sequences of a device and the rules for "potentially unsafe" calls under the
+/// capture modes. Each capturing stream keeps its own CaptureStream (CpuStream::captureState);
+/// the registry knows which streams take part in which sequence. Not thread-safe: the device's
+/// graphs guard it.
 class CaptureRegistry {
 public:
-  /// The capture state of `queue`, null when it is not capturing.
-  CaptureStream* find(const CpuStream* queue);
-  /// Starts a sequence on `queue` (which is not capturing).
-  CaptureStream& begin(const CpuStream* queue, Graph* graph, bool ownsGraph,
+  /// Starts a sequence on `stream` (which is not capturing).
+  CaptureStream& begin(CpuStream& stream, GraphBody* graph, bool ownsGraph,
                        cudaStreamCaptureMode mode);
-  /// Makes `queue` part of `session` with `dependencies` (a fork through an event).
-  CaptureStream& join(const CpuStream* queue, std::shared_ptr<CaptureSession> session,
+  /// Makes `stream` part of `session` with `dependencies` (a fork through an event).
+  CaptureStream& join(CpuStream& stream, std::shared_ptr<CaptureSession> session,
                       std::vector<cudaGraphNode_t> dependencies);
   /// Ends `session`: every stream in it stops capturing.
   void end(const CaptureSession& session);
   /// A capturing stream is going away: its sequence is invalidated, and ended when it was the
   /// origin (nothing could end it any more). Returns the ended sequence, if any.
-  std::shared_ptr<CaptureSession> forget(const CpuStream* queue);
+  std::shared_ptr<CaptureSession> forget(CpuStream& stream);
   /// The live sequence with this id, or null.
   std::shared_ptr<CaptureSession> session(unsigned long long id) const;
   /// Whether every stream of `session` other than the origin has been joined back into it: each
   /// of their last nodes is the origin's or an ancestor of one of the origin's.
   bool joined(const CaptureSession& session);
   /// Sessions that capture `graph` (to refuse destroying it meanwhile).
-  bool capturesInto(const Graph* graph) const;
-  /// Forgets every sequence (device reset).
+  bool capturesInto(const GraphBody* graph) const;
+  /// Ends every sequence (device reset).
   void clear();
-  /// Calls `visit(queue, stream)` for every capturing stream.
-  template <class Visit> void forEachStream(Visit visit) {
-    for (auto& [queue, stream] : streams_)
-      visit(queue, stream);
-  }
+  /// Calls `visit(stream, state)` for every capturing stream.
+  void forEachStream(const std::function<void(CpuStream&, CaptureStream&)>& visit);
 
   /// Any capture at all (a fast path for the checks every call makes).
   bool active() const { return active_.load(std::memory_order_acquire) != 0; }
@@ -74,7 +74,6 @@ public:
   static cudaStreamCaptureMode& threadMode();
 
 private:
-  std::map<const CpuStream*, CaptureStream> streams_;
   std::map<unsigned long long, std::shared_ptr<CaptureSession>> sessions_;
   std::atomic<int> active_{0};
   unsigned long long nextId_ = 1;

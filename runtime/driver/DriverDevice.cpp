@@ -30,7 +30,7 @@ private:
 
 DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
     : api_(api), device_(device), streams_(api), events_(api), hostMemory_(api), memoryPools_(api),
-      managedMemory_(api), copies_(api, *this), ipc_(api) {
+      managedMemory_(api), copies_(api, *this), ipc_(api), graphs_(*this) {
   areas_.streams = &streams_;
   areas_.events = &events_;
   areas_.hostMemory = &hostMemory_;
@@ -38,6 +38,7 @@ DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
   areas_.managedMemory = &managedMemory_;
   areas_.copies = &copies_;
   areas_.ipc = &ipc_;
+  areas_.graphs = &graphs_;
   char name[256] = {};
   if (api_.deviceGetName(name, sizeof name, device_) == CUDA_SUCCESS)
     name_ = name;

@@ -4,6 +4,7 @@
 #include "runtime/driver/DriverApi.h"
 #include "runtime/driver/DriverCopies.h"
 #include "runtime/driver/DriverEvent.h"
+#include "runtime/driver/DriverGraph.h"
 #include "runtime/driver/DriverHostMemory.h"
 #include "runtime/driver/DriverIpc.h"
 #include "runtime/driver/DriverManagedMemory.h"
@@ -67,9 +68,6 @@ public:
   cudaError_t resetPersistingL2Cache() override;
   cudaError_t flushRemoteWrites(cudaFlushGPUDirectRDMAWritesTarget target,
                                 cudaFlushGPUDirectRDMAWritesScope scope) override;
-  cudaError_t graphMemAttribute(cudaGraphMemAttributeType attribute, void* value,
-                                bool set) override;
-  cudaError_t trimGraphMemory() override;
   cudaError_t profilerControl(bool start) override;
 
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
@@ -140,58 +138,6 @@ public:
   cudaError_t destroySurface(cudaSurfaceObject_t surface) override;
   cudaError_t surfaceResource(cudaResourceDesc* resource, cudaSurfaceObject_t surface) override;
 
-  // --- Graphs (DriverDeviceGraphs.cpp) --------------------------------------------------------
-  cudaError_t createGraph(cudaGraph_t* graph, unsigned int flags) override;
-  cudaError_t destroyGraph(cudaGraph_t graph) override;
-  cudaError_t cloneGraph(cudaGraph_t* clone, cudaGraph_t graph) override;
-  cudaError_t addGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
-                           const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
-                           size_t count, cudaGraphNodeParams* params) override;
-  cudaError_t graphNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
-  cudaError_t setGraphNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) override;
-  cudaError_t setExecNodeParams(cudaGraphExec_t exec, cudaGraphNode_t node,
-                                cudaGraphNodeParams* params) override;
-  cudaError_t graphNodeType(cudaGraphNode_t node, cudaGraphNodeType* type) override;
-  cudaError_t graphNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count,
-                         bool rootsOnly) override;
-  cudaError_t graphEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
-                         cudaGraphEdgeData* edges, size_t* count) override;
-  cudaError_t graphNodeNeighbours(cudaGraphNode_t node, cudaGraphNode_t* nodes,
-                                  cudaGraphEdgeData* edges, size_t* count,
-                                  bool dependents) override;
-  cudaError_t changeGraphDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
-                                      const cudaGraphNode_t* to, const cudaGraphEdgeData* edges,
-                                      size_t count, bool add) override;
-  cudaError_t destroyGraphNode(cudaGraphNode_t node) override;
-  cudaError_t findInClone(cudaGraphNode_t* clonedNode, cudaGraphNode_t node,
-                          cudaGraph_t clone) override;
-  cudaError_t setGraphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
-                                  unsigned int enabled) override;
-  cudaError_t graphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
-                               unsigned int* enabled) override;
-  cudaError_t kernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
-                                  cudaLaunchAttributeValue* value) override;
-  cudaError_t setKernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
-                                     const cudaLaunchAttributeValue* value) override;
-  cudaError_t copyKernelNodeAttributes(cudaGraphNode_t destination,
-                                       cudaGraphNode_t source) override;
-  cudaError_t createConditionalHandle(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
-                                      unsigned int defaultValue, unsigned int flags) override;
-  cudaError_t instantiateGraph(cudaGraphExec_t* exec, cudaGraph_t graph,
-                               cudaGraphInstantiateParams* params) override;
-  cudaError_t destroyGraphExec(cudaGraphExec_t exec) override;
-  cudaError_t graphExecFlags(cudaGraphExec_t exec, unsigned long long* flags) override;
-  cudaError_t updateGraphExec(cudaGraphExec_t exec, cudaGraph_t graph,
-                              cudaGraphExecUpdateResultInfo* info) override;
-  cudaError_t launchGraph(cudaGraphExec_t exec, Stream& queue) override;
-  cudaError_t uploadGraph(cudaGraphExec_t exec, Stream& queue) override;
-  cudaError_t printGraph(cudaGraph_t graph, const char* path, unsigned int flags) override;
-  cudaError_t createUserObject(cudaUserObject_t* object, void* pointer, cudaHostFn_t destroy,
-                               unsigned int count, unsigned int flags) override;
-  cudaError_t changeUserObjectReferences(cudaUserObject_t object, int count) override;
-  cudaError_t changeGraphUserObject(cudaGraph_t graph, cudaUserObject_t object, int count,
-                                    unsigned int flags) override;
-
   // --- External memory and semaphores (DriverDeviceExternal.cpp) -----------------------------
   cudaError_t importExternalMemory(cudaExternalMemory_t* memory,
                                    const cudaExternalMemoryHandleDesc& description) override;
@@ -214,6 +160,8 @@ public:
   /// The driver's handle of this device and its primary context (retained on first use, not made
   /// current), for calls that name two devices (peer access and copies).
   CUdevice handle() const { return device_; }
+  const DriverApi& api() const { return api_; }
+  DriverGraphs& driverGraphs() { return graphs_; }
   cudaError_t primaryContext(CUcontext* context);
 
 private:
@@ -221,9 +169,6 @@ private:
   cudaError_t linkPtx(const std::vector<std::string>& units, CUmodule* module, std::string* log);
   /// A peer given to a two-device call, which is always another DriverDevice of the same platform.
   static DriverDevice& driverDevice(Device& device) { return static_cast<DriverDevice&>(device); }
-  /// Driver graph node parameters for the Runtime API's (copies and contexts differ) and back.
-  cudaError_t toDriverNodeParams(const cudaGraphNodeParams& params, CUgraphNodeParams* out);
-  cudaError_t toRuntimeNodeParams(CUgraphNode node, cudaGraphNodeParams* out);
 
   const DriverApi& api_;
   CUdevice device_;
@@ -234,6 +179,7 @@ private:
   DriverManagedMemory managedMemory_;
   DriverCopies copies_;
   DriverIpc ipc_;
+  DriverGraphs graphs_;
   std::string name_;
   fatbin::ComputeCapability capability_;
   std::mutex contextMutex_; ///< guards retaining and resetting the primary context

@@ -125,18 +125,6 @@ cudaError_t DriverDevice::flushRemoteWrites(cudaFlushGPUDirectRDMAWritesTarget t
                             static_cast<CUflushGPUDirectRDMAWritesScope>(scope)));
 }
 
-cudaError_t DriverDevice::graphMemAttribute(cudaGraphMemAttributeType attribute, void* value,
-                                            bool set) {
-  auto driverAttribute = static_cast<CUgraphMem_attribute>(attribute);
-  if (set)
-    return toCudaError(invoke(api_.deviceSetGraphMemAttribute, device_, driverAttribute, value));
-  return toCudaError(invoke(api_.deviceGetGraphMemAttribute, device_, driverAttribute, value));
-}
-
-cudaError_t DriverDevice::trimGraphMemory() {
-  return toCudaError(invoke(api_.deviceGraphMemTrim, device_));
-}
-
 cudaError_t DriverDevice::profilerControl(bool start) {
   return toCudaError(start ? invoke(api_.profilerStart) : invoke(api_.profilerStop));
 }

@@ -1,6 +1,7 @@
 #include "runtime/driver/DriverStream.h"
 
 #include "runtime/core/Event.h"
+#include "runtime/core/Graph.h"
 
 namespace ocelot::runtime::driver {
 namespace {
@@ -73,11 +74,10 @@ cudaError_t DriverStream::beginCapture(cudaStreamCaptureMode mode) {
       invoke(api_.streamBeginCapture, handle(), static_cast<CUstreamCaptureMode>(mode)));
 }
 
-cudaError_t DriverStream::beginCaptureToGraph(cudaGraph_t graph,
-                                              const cudaGraphNode_t* dependencies,
+cudaError_t DriverStream::beginCaptureToGraph(Graph& graph, const cudaGraphNode_t* dependencies,
                                               const cudaGraphEdgeData* edges, size_t count,
                                               cudaStreamCaptureMode mode) {
-  return toCudaError(invoke(api_.streamBeginCaptureToGraph, handle(), graph, dependencies,
+  return toCudaError(invoke(api_.streamBeginCaptureToGraph, handle(), graph.handle(), dependencies,
                             reinterpret_cast<const CUgraphEdgeData*>(edges), count,
                             static_cast<CUstreamCaptureMode>(mode)));
 }

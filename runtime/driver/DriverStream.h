@@ -28,7 +28,7 @@ public:
   cudaError_t copyAttributesFrom(Stream& source) override;
   cudaError_t attachMemory(void* pointer, size_t bytes, unsigned int flags) override;
   cudaError_t beginCapture(cudaStreamCaptureMode mode) override;
-  cudaError_t beginCaptureToGraph(cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+  cudaError_t beginCaptureToGraph(Graph& graph, const cudaGraphNode_t* dependencies,
                                   const cudaGraphEdgeData* edges, size_t count,
                                   cudaStreamCaptureMode mode) override;
   cudaError_t endCapture(cudaGraph_t* graph) override;

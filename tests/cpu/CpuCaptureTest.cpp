@@ -42,18 +42,18 @@ protected:
   }
   size_t nodes(cudaGraph_t graph) {
     size_t count = 0;
-    EXPECT_EQ(device_->graphNodes(graph, nullptr, &count, false), cudaSuccess);
+    EXPECT_EQ(calls_->graphNodes(graph, nullptr, &count, false), cudaSuccess);
     return count;
   }
   size_t edges(cudaGraph_t graph) {
     size_t count = 0;
-    EXPECT_EQ(device_->graphEdges(graph, nullptr, nullptr, nullptr, &count), cudaSuccess);
+    EXPECT_EQ(calls_->graphEdges(graph, nullptr, nullptr, nullptr, &count), cudaSuccess);
     return count;
   }
   void launchGraph(cudaGraph_t graph) {
     cudaGraphExec_t exec = nullptr;
     cudaGraphInstantiateParams params = {};
-    ASSERT_EQ(device_->instantiateGraph(&exec, graph, &params), cudaSuccess);
+    ASSERT_EQ(calls_->instantiateGraph(&exec, graph, &params), cudaSuccess);
     ASSERT_EQ(calls_->launchGraph(exec, s_), cudaSuccess);
     ASSERT_EQ(calls_->synchronizeStream(s_), cudaSuccess) << device_->faultMessage();
   }
@@ -213,12 +213,12 @@ TEST_F(CpuCaptureTest, LegacyStreamWorkWhileABlockingStreamIsCapturedIsImplicit)
 
 TEST_F(CpuCaptureTest, CaptureIntoAnExistingGraphWithUpdatedDependencies) {
   cudaGraph_t graph = nullptr;
-  ASSERT_EQ(device_->createGraph(&graph, 0), cudaSuccess);
+  ASSERT_EQ(calls_->createGraph(&graph, 0), cudaSuccess);
   cudaGraphNodeParams empty = {};
   empty.type = cudaGraphNodeTypeEmpty;
   cudaGraphNode_t root = nullptr, other = nullptr;
-  ASSERT_EQ(device_->addGraphNode(&root, graph, nullptr, nullptr, 0, &empty), cudaSuccess);
-  ASSERT_EQ(device_->addGraphNode(&other, graph, nullptr, nullptr, 0, &empty), cudaSuccess);
+  ASSERT_EQ(calls_->addGraphNode(&root, graph, nullptr, nullptr, 0, &empty), cudaSuccess);
+  ASSERT_EQ(calls_->addGraphNode(&other, graph, nullptr, nullptr, 0, &empty), cudaSuccess);
   ASSERT_EQ(calls_->beginCaptureToGraph(s_, graph, &root, nullptr, 1, cudaStreamCaptureModeGlobal),
             cudaSuccess);
   ASSERT_EQ(
@@ -247,10 +247,10 @@ TEST_F(CpuCaptureTest, StreamOrderedAllocationBecomesGraphMemory) {
   ASSERT_EQ(calls_->endCapture(s_, &graph), cudaSuccess);
   std::vector<cudaGraphNode_t> listed(nodes(graph));
   size_t count = listed.size();
-  ASSERT_EQ(device_->graphNodes(graph, listed.data(), &count, false), cudaSuccess);
+  ASSERT_EQ(calls_->graphNodes(graph, listed.data(), &count, false), cudaSuccess);
   cudaGraphNodeType first{}, last{};
-  ASSERT_EQ(device_->graphNodeType(listed.front(), &first), cudaSuccess);
-  ASSERT_EQ(device_->graphNodeType(listed.back(), &last), cudaSuccess);
+  ASSERT_EQ(calls_->graphs().nodeType(listed.front(), &first), cudaSuccess);
+  ASSERT_EQ(calls_->graphs().nodeType(listed.back(), &last), cudaSuccess);
   EXPECT_EQ(first, cudaGraphNodeTypeMemAlloc);
   EXPECT_EQ(last, cudaGraphNodeTypeMemFree);
   launchGraph(graph);
@@ -264,7 +264,7 @@ TEST_F(CpuCaptureTest, GraphLaunchesAreCapturedAsChildGraphs) {
   ASSERT_EQ(calls_->endCapture(s_, &inner), cudaSuccess);
   cudaGraphExec_t exec = nullptr;
   cudaGraphInstantiateParams params = {};
-  ASSERT_EQ(device_->instantiateGraph(&exec, inner, &params), cudaSuccess);
+  ASSERT_EQ(calls_->instantiateGraph(&exec, inner, &params), cudaSuccess);
   ASSERT_EQ(calls_->beginCapture(s_, cudaStreamCaptureModeGlobal), cudaSuccess);
   ASSERT_EQ(calls_->launchGraph(exec, s_), cudaSuccess);
   ASSERT_EQ(calls_->launchGraph(exec, s_), cudaSuccess);

@@ -6,6 +6,7 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/Graph.h"
 #include "runtime/core/MemoryPool.h"
 #include "runtime/core/Stream.h"
 
@@ -51,7 +52,9 @@ public:
                                   const cudaGraphEdgeData* edges, size_t count,
                                   cudaStreamCaptureMode mode) {
     return onStream(stream, [&](Stream& s) {
-      return s.beginCaptureToGraph(graph, dependencies, edges, count, mode);
+      return onGraph(graph, [&](Graph& g) {
+        return s.beginCaptureToGraph(g, dependencies, edges, count, mode);
+      });
     });
   }
   cudaError_t endCapture(cudaStream_t stream, cudaGraph_t* graph) {
@@ -130,8 +133,96 @@ public:
     return onStream(stream, [&](Stream& s) { return device_.memoryPools()->free(pointer, s); });
   }
   cudaError_t launchGraph(cudaGraphExec_t exec, cudaStream_t stream) {
-    return onStream(stream, [&](Stream& s) { return device_.launchGraph(exec, s); });
+    return onStream(
+        stream, [&](Stream& s) { return onExec(exec, [&](GraphExec& e) { return e.launch(s); }); });
   }
+
+  // --- Graphs (unknown graph and executable graph handles are invalid values) ----------------
+  cudaError_t createGraph(cudaGraph_t* graph, unsigned int flags) {
+    Graph* created = nullptr;
+    cudaError_t error = device_.graphs()->create(flags, &created);
+    if (error == cudaSuccess)
+      *graph = created->handle();
+    return error;
+  }
+  cudaError_t destroyGraph(cudaGraph_t graph) {
+    return onGraph(graph, [&](Graph& g) { return device_.graphs()->destroy(g); });
+  }
+  cudaError_t cloneGraph(cudaGraph_t* clone, cudaGraph_t graph) {
+    return onGraph(graph, [&](Graph& g) {
+      Graph* made = nullptr;
+      cudaError_t error = g.clone(&made);
+      if (error == cudaSuccess)
+        *clone = made->handle();
+      return error;
+    });
+  }
+  cudaError_t addGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                           const cudaGraphNode_t* dependencies, const cudaGraphEdgeData* edges,
+                           size_t count, cudaGraphNodeParams* params) {
+    return onGraph(graph,
+                   [&](Graph& g) { return g.addNode(node, dependencies, edges, count, params); });
+  }
+  cudaError_t graphNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count, bool rootsOnly) {
+    return onGraph(graph, [&](Graph& g) { return g.nodes(nodes, count, rootsOnly); });
+  }
+  cudaError_t graphEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
+                         cudaGraphEdgeData* edges, size_t* count) {
+    return onGraph(graph, [&](Graph& g) { return g.edges(from, to, edges, count); });
+  }
+  cudaError_t changeGraphDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                      const cudaGraphNode_t* to, const cudaGraphEdgeData* edges,
+                                      size_t count, bool add) {
+    return onGraph(graph,
+                   [&](Graph& g) { return g.changeDependencies(from, to, edges, count, add); });
+  }
+  cudaError_t findInClone(cudaGraphNode_t* cloned, cudaGraphNode_t node, cudaGraph_t clone) {
+    return onGraph(clone, [&](Graph& g) { return g.findClonedNode(node, cloned); });
+  }
+  cudaError_t createConditionalHandle(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
+                                      unsigned int defaultValue, unsigned int flags) {
+    return onGraph(
+        graph, [&](Graph& g) { return g.createConditionalHandle(handle, defaultValue, flags); });
+  }
+  cudaError_t printGraph(cudaGraph_t graph, const char* path, unsigned int flags) {
+    return onGraph(graph, [&](Graph& g) { return g.print(path, flags); });
+  }
+  cudaError_t changeGraphUserObject(cudaGraph_t graph, cudaUserObject_t object, int count,
+                                    unsigned int flags) {
+    return onGraph(graph, [&](Graph& g) { return g.changeUserObject(object, count, flags); });
+  }
+  cudaError_t instantiateGraph(cudaGraphExec_t* exec, cudaGraph_t graph,
+                               cudaGraphInstantiateParams* params) {
+    return onGraph(graph, [&](Graph& g) {
+      GraphExec* made = nullptr;
+      cudaError_t error = g.instantiate(params, &made);
+      if (error == cudaSuccess)
+        *exec = made->handle();
+      return error;
+    });
+  }
+  cudaError_t destroyGraphExec(cudaGraphExec_t exec) {
+    return onExec(exec, [&](GraphExec& e) { return device_.graphs()->destroy(e); });
+  }
+  cudaError_t updateGraphExec(cudaGraphExec_t exec, cudaGraph_t graph,
+                              cudaGraphExecUpdateResultInfo* info) {
+    return onExec(exec, [&](GraphExec& e) {
+      return onGraph(graph, [&](Graph& g) { return e.update(g, info); });
+    });
+  }
+  cudaError_t setExecNodeParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                cudaGraphNodeParams* params) {
+    return onExec(exec, [&](GraphExec& e) { return e.setNodeParams(node, params); });
+  }
+  cudaError_t setGraphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                  unsigned int enabled) {
+    return onExec(exec, [&](GraphExec& e) { return e.setNodeEnabled(node, enabled); });
+  }
+  cudaError_t graphNodeEnabled(cudaGraphExec_t exec, cudaGraphNode_t node, unsigned int* enabled) {
+    return onExec(exec, [&](GraphExec& e) { return e.nodeEnabled(node, enabled); });
+  }
+  // Calls on single nodes and user objects are the Graphs area's own.
+  Graphs& graphs() { return *device_.graphs(); }
 
 private:
   template <class Call> cudaError_t onStream(cudaStream_t handle, Call call) {
@@ -141,6 +232,15 @@ private:
   template <class Call> cudaError_t onEvent(cudaEvent_t handle, Call call) {
     Event* found = handle != nullptr ? device_.events().find(handle) : nullptr;
     return found != nullptr ? call(*found) : cudaErrorInvalidResourceHandle;
+  }
+
+  template <class Call> cudaError_t onGraph(cudaGraph_t handle, Call call) {
+    Graph* found = handle != nullptr ? device_.graphs()->find(handle) : nullptr;
+    return found != nullptr ? call(*found) : cudaErrorInvalidValue;
+  }
+  template <class Call> cudaError_t onExec(cudaGraphExec_t handle, Call call) {
+    GraphExec* found = handle != nullptr ? device_.graphs()->find(handle) : nullptr;
+    return found != nullptr ? call(*found) : cudaErrorInvalidValue;
   }
 
   Device& device_;
