@@ -6,10 +6,13 @@
 // cudaErrorNotSupported.
 
 #include "runtime/api/ApiBoundary.h"
+#include "runtime/core/ChannelFormat.h"
 
 #include <cuda_runtime_api.h>
 
 using namespace ocelot::runtime::api;
+using ocelot::runtime::ChannelLayout;
+using ocelot::runtime::channelLayout;
 using ocelot::runtime::Device;
 using ocelot::runtime::Ipc;
 using ocelot::runtime::MemoryPools;
@@ -142,7 +145,14 @@ cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int* leastPriority, int* 
 cudaError_t CUDARTAPI cudaDeviceGetTexture1DLinearMaxWidth(
     size_t* maxWidthInElements, const struct cudaChannelFormatDesc* fmtDesc, int device) {
   return call([&] {
-    return runtime().deviceGetTexture1DLinearMaxWidth(maxWidthInElements, fmtDesc, device);
+    Scope scope(runtime());
+    Device& selected = scope.device(device);
+    if (maxWidthInElements == nullptr || fmtDesc == nullptr)
+      return cudaErrorInvalidValue;
+    ChannelLayout layout;
+    if (cudaError_t error = channelLayout(*fmtDesc, &layout); error != cudaSuccess)
+      return error;
+    return Scope::area(selected.textures()).linearMaxWidth(*fmtDesc, maxWidthInElements);
   });
 }
 

@@ -150,50 +150,14 @@ using ocelot::runtime::Scope;
 
 extern "C" {
 
-cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc* desc,
-                                       struct cudaExtent* extent, unsigned int* flags,
-                                       cudaArray_t array) {
-  return call([&] { return runtime().arrayGetInfo(desc, extent, flags, array); });
-}
-
-cudaError_t CUDARTAPI cudaArrayGetMemoryRequirements(
-    struct cudaArrayMemoryRequirements* memoryRequirements, cudaArray_t array, int device) {
-  return call(
-      [&] { return runtime().arrayGetMemoryRequirements(memoryRequirements, array, device); });
-}
-
-cudaError_t CUDARTAPI cudaArrayGetPlane(cudaArray_t* pPlaneArray, cudaArray_t hArray,
-                                        unsigned int planeIdx) {
-  return call([&] { return runtime().arrayGetPlane(pPlaneArray, hArray, planeIdx); });
-}
-
-cudaError_t CUDARTAPI cudaArrayGetSparseProperties(
-    struct cudaArraySparseProperties* sparseProperties, cudaArray_t array) {
-  return call([&] { return runtime().arrayGetSparseProperties(sparseProperties, array); });
-}
-
 cudaError_t CUDARTAPI cudaFree(void* devPtr) {
   return onCurrentDevice(
       [&](Scope& scope) { return devPtr == nullptr ? cudaSuccess : scope.device().free(devPtr); });
 }
 
-cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array) {
-  return call([&] { return runtime().freeArray(array); });
-}
-
 cudaError_t CUDARTAPI cudaFreeHost(void* ptr) {
   return onCurrentDevice(
       [&](Scope& scope) { return ptr == nullptr ? cudaSuccess : scope.hostMemory().free(ptr); });
-}
-
-cudaError_t CUDARTAPI cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
-  return call([&] { return runtime().freeMipmappedArray(mipmappedArray); });
-}
-
-cudaError_t CUDARTAPI cudaGetMipmappedArrayLevel(cudaArray_t* levelArray,
-                                                 cudaMipmappedArray_const_t mipmappedArray,
-                                                 unsigned int level) {
-  return call([&] { return runtime().getMipmappedArrayLevel(levelArray, mipmappedArray, level); });
 }
 
 cudaError_t CUDARTAPI cudaGetSymbolAddress(void** devPtr, const void* symbol) {
@@ -272,19 +236,6 @@ cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr* pitchedDevPtr, struct 
   });
 }
 
-cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t* array,
-                                        const struct cudaChannelFormatDesc* desc,
-                                        struct cudaExtent extent, unsigned int flags) {
-  return call([&] { return runtime().mallocArray(array, desc, extent, flags, true); });
-}
-
-cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc,
-                                      size_t width, size_t height, unsigned int flags) {
-  return call([&] {
-    return runtime().mallocArray(array, desc, cudaExtent{width, height, 0}, flags, false);
-  });
-}
-
 cudaError_t CUDARTAPI cudaMallocHost(void** ptr, size_t size) {
   return allocateHost(ptr, size, cudaHostAllocDefault);
 }
@@ -299,15 +250,6 @@ cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int
       return cudaSuccess;
     }
     return scope.managedMemory().allocate(devPtr, size, flags);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMallocMipmappedArray(cudaMipmappedArray_t* mipmappedArray,
-                                               const struct cudaChannelFormatDesc* desc,
-                                               struct cudaExtent extent, unsigned int numLevels,
-                                               unsigned int flags) {
-  return call([&] {
-    return runtime().mallocMipmappedArray(mipmappedArray, desc, extent, numLevels, flags);
   });
 }
 
@@ -403,20 +345,6 @@ cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void* symbol, const void* sr
                                               size_t offset, enum cudaMemcpyKind kind,
                                               cudaStream_t stream) {
   return copyToSymbol(symbol, src, count, offset, raw(kind), stream, true);
-}
-
-cudaError_t CUDARTAPI
-cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements* memoryRequirements,
-                                        cudaMipmappedArray_t mipmap, int device) {
-  return call([&] {
-    return runtime().mipmappedArrayGetMemoryRequirements(memoryRequirements, mipmap, device);
-  });
-}
-
-cudaError_t CUDARTAPI cudaMipmappedArrayGetSparseProperties(
-    struct cudaArraySparseProperties* sparseProperties, cudaMipmappedArray_t mipmap) {
-  return call(
-      [&] { return runtime().mipmappedArrayGetSparseProperties(sparseProperties, mipmap); });
 }
 
 cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes* attributes,

@@ -1,13 +1,49 @@
 // The CUDA Runtime API: texture and surface objects (CUDART_TEXTURE_OBJECT, CUDART_SURFACE_OBJECT).
 //
 // Every function has exactly the prototype of NVIDIA's header, which this file includes, so a
-// mismatch is a compile error. Every function forwards to ocelot::runtime::Runtime.
+// mismatch is a compile error.
 
 #include "runtime/api/ApiBoundary.h"
+#include "runtime/core/ChannelFormat.h"
 
 #include <cuda_runtime_api.h>
 
+#include <cstring>
+
+namespace ocelot::runtime::api {
+namespace {
+
+/// The checks every resource description gets before a device sees it.
+cudaError_t validateResource(const cudaResourceDesc& resource) {
+  int type = 0;
+  std::memcpy(&type, &resource.resType, sizeof type);
+  ChannelLayout layout;
+  switch (type) {
+  case cudaResourceTypeArray:
+    return resource.res.array.array != nullptr ? cudaSuccess : cudaErrorInvalidValue;
+  case cudaResourceTypeMipmappedArray:
+    return resource.res.mipmap.mipmap != nullptr ? cudaSuccess : cudaErrorInvalidValue;
+  case cudaResourceTypeLinear:
+    if (resource.res.linear.devPtr == nullptr || resource.res.linear.sizeInBytes == 0)
+      return cudaErrorInvalidValue;
+    return channelLayout(resource.res.linear.desc, &layout);
+  case cudaResourceTypePitch2D:
+    if (resource.res.pitch2D.devPtr == nullptr || resource.res.pitch2D.width == 0 ||
+        resource.res.pitch2D.height == 0)
+      return cudaErrorInvalidValue;
+    return channelLayout(resource.res.pitch2D.desc, &layout);
+  default:
+    return cudaErrorInvalidValue;
+  }
+}
+
+} // namespace
+} // namespace ocelot::runtime::api
+
 using namespace ocelot::runtime::api;
+using ocelot::runtime::Scope;
+using ocelot::runtime::Surface;
+using ocelot::runtime::Texture;
 
 extern "C" {
 
@@ -19,50 +55,84 @@ struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z
   return desc;
 }
 
-cudaError_t CUDARTAPI cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject,
-                                              const struct cudaResourceDesc* pResDesc) {
-  return call([&] { return runtime().createSurfaceObject(pSurfObject, pResDesc); });
-}
-
 cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t* pTexObject,
                                               const struct cudaResourceDesc* pResDesc,
                                               const struct cudaTextureDesc* pTexDesc,
                                               const struct cudaResourceViewDesc* pResViewDesc) {
-  return call(
-      [&] { return runtime().createTextureObject(pTexObject, pResDesc, pTexDesc, pResViewDesc); });
-}
-
-cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
-  return call([&] { return runtime().destroySurfaceObject(surfObject); });
+  return onCurrentDevice([&](Scope& scope) {
+    if (pTexObject == nullptr || pResDesc == nullptr || pTexDesc == nullptr)
+      return cudaErrorInvalidValue;
+    if (cudaError_t error = validateResource(*pResDesc); error != cudaSuccess)
+      return error;
+    Texture* created = nullptr;
+    cudaError_t error =
+        scope.textures().createTexture(*pResDesc, *pTexDesc, pResViewDesc, &created);
+    if (error == cudaSuccess)
+      *pTexObject = created->handle();
+    return error;
+  });
 }
 
 cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject) {
-  return call([&] { return runtime().destroyTextureObject(texObject); });
-}
-
-cudaError_t CUDARTAPI cudaGetChannelDesc(struct cudaChannelFormatDesc* desc,
-                                         cudaArray_const_t array) {
-  return call([&] { return runtime().getChannelDesc(desc, array); });
-}
-
-cudaError_t CUDARTAPI cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
-                                                       cudaSurfaceObject_t surfObject) {
-  return call([&] { return runtime().getSurfaceObjectResourceDesc(pResDesc, surfObject); });
+  return onCurrentDevice([&](Scope& scope) {
+    Texture& destroyed = scope.texture(texObject);
+    return scope.textures().destroy(destroyed);
+  });
 }
 
 cudaError_t CUDARTAPI cudaGetTextureObjectResourceDesc(struct cudaResourceDesc* pResDesc,
                                                        cudaTextureObject_t texObject) {
-  return call([&] { return runtime().getTextureObjectResourceDesc(pResDesc, texObject); });
-}
-
-cudaError_t CUDARTAPI cudaGetTextureObjectResourceViewDesc(
-    struct cudaResourceViewDesc* pResViewDesc, cudaTextureObject_t texObject) {
-  return call([&] { return runtime().getTextureObjectResourceViewDesc(pResViewDesc, texObject); });
+  return onCurrentDevice([&](Scope& scope) {
+    return pResDesc == nullptr ? cudaErrorInvalidValue
+                               : scope.texture(texObject).resource(pResDesc);
+  });
 }
 
 cudaError_t CUDARTAPI cudaGetTextureObjectTextureDesc(struct cudaTextureDesc* pTexDesc,
                                                       cudaTextureObject_t texObject) {
-  return call([&] { return runtime().getTextureObjectTextureDesc(pTexDesc, texObject); });
+  return onCurrentDevice([&](Scope& scope) {
+    return pTexDesc == nullptr ? cudaErrorInvalidValue
+                               : scope.texture(texObject).description(pTexDesc);
+  });
+}
+
+cudaError_t CUDARTAPI cudaGetTextureObjectResourceViewDesc(
+    struct cudaResourceViewDesc* pResViewDesc, cudaTextureObject_t texObject) {
+  return onCurrentDevice([&](Scope& scope) {
+    return pResViewDesc == nullptr ? cudaErrorInvalidValue
+                                   : scope.texture(texObject).view(pResViewDesc);
+  });
+}
+
+cudaError_t CUDARTAPI cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject,
+                                              const struct cudaResourceDesc* pResDesc) {
+  return onCurrentDevice([&](Scope& scope) {
+    if (pSurfObject == nullptr || pResDesc == nullptr)
+      return cudaErrorInvalidValue;
+    // Surfaces live on arrays only.
+    if (pResDesc->resType != cudaResourceTypeArray || pResDesc->res.array.array == nullptr)
+      return cudaErrorInvalidValue;
+    Surface* created = nullptr;
+    cudaError_t error = scope.textures().createSurface(*pResDesc, &created);
+    if (error == cudaSuccess)
+      *pSurfObject = created->handle();
+    return error;
+  });
+}
+
+cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
+  return onCurrentDevice([&](Scope& scope) {
+    Surface& destroyed = scope.surface(surfObject);
+    return scope.textures().destroy(destroyed);
+  });
+}
+
+cudaError_t CUDARTAPI cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
+                                                       cudaSurfaceObject_t surfObject) {
+  return onCurrentDevice([&](Scope& scope) {
+    return pResDesc == nullptr ? cudaErrorInvalidValue
+                               : scope.surface(surfObject).resource(pResDesc);
+  });
 }
 
 } // extern "C"

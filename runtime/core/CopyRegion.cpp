@@ -1,5 +1,6 @@
 #include "runtime/core/CopyRegion.h"
 
+#include "runtime/core/Array.h"
 #include "runtime/core/ChannelFormat.h"
 #include "runtime/core/Device.h"
 
@@ -27,10 +28,16 @@ CopyEndpoint endpointOf(cudaArray_const_t array, const cudaPitchedPtr& pointer,
 
 cudaError_t arrayElementBytes(Device& device, cudaArray_const_t array, size_t* elementBytes,
                               size_t* rowBytes) {
+  Arrays* arrays = device.arrays();
+  if (arrays == nullptr)
+    return cudaErrorNotSupported;
+  Array* found = arrays->find(array);
+  if (found == nullptr)
+    return cudaErrorInvalidResourceHandle;
   cudaChannelFormatDesc format{};
   cudaExtent extent{};
   unsigned int flags = 0;
-  if (cudaError_t error = device.arrayInfo(&format, &extent, &flags, array); error != cudaSuccess)
+  if (cudaError_t error = found->info(&format, &extent, &flags); error != cudaSuccess)
     return error;
   ChannelLayout layout;
   if (channelLayout(format, &layout) != cudaSuccess)

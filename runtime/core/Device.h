@@ -127,11 +127,6 @@ public:
   /// The 16-byte UUID and the total memory cudaGetDeviceProperties reports.
   virtual cudaError_t uuid(cudaUUID_t* /*uuid*/) { return cudaErrorNotSupported; }
   virtual cudaError_t totalMemory(size_t* /*bytes*/) { return cudaErrorNotSupported; }
-  /// cudaDeviceGetTexture1DLinearMaxWidth for a validated channel format.
-  virtual cudaError_t texture1DLinearMaxWidth(size_t* /*width*/,
-                                              const cudaChannelFormatDesc& /*format*/) {
-    return cudaErrorNotSupported;
-  }
   /// Peer access between this device and `peer` (never the same device: the runtime answers that).
   virtual cudaError_t canAccessPeer(int* /*canAccess*/, Device& /*peer*/) {
     return cudaErrorNotSupported;
@@ -179,54 +174,6 @@ public:
   /// with hostPointer = `pointer` (and success), as in NVIDIA's runtime.
   virtual cudaError_t pointerAttributes(cudaPointerAttributes* /*attributes*/,
                                         const void* /*pointer*/) {
-    return cudaErrorNotSupported;
-  }
-
-  // --- CUDA arrays ---------------------------------------------------------------------------
-  /// cudaMallocArray / cudaMalloc3DArray: `format` is a validated channel description; extent in
-  /// elements (height 0 for 1D, depth 0 for 1D and 2D; the layer count for layered arrays).
-  virtual cudaError_t createArray(cudaArray_t* /*array*/, const cudaChannelFormatDesc& /*format*/,
-                                  cudaExtent /*extent*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t destroyArray(cudaArray_t /*array*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t arrayInfo(cudaChannelFormatDesc* /*format*/, cudaExtent* /*extent*/,
-                                unsigned int* /*flags*/, cudaArray_const_t /*array*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t arrayPlane(cudaArray_t* /*plane*/, cudaArray_t /*array*/,
-                                 unsigned int /*index*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t arrayMemoryRequirements(cudaArrayMemoryRequirements* /*requirements*/,
-                                              cudaArray_t /*array*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t arraySparseProperties(cudaArraySparseProperties* /*properties*/,
-                                            cudaArray_t /*array*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t createMipmappedArray(cudaMipmappedArray_t* /*array*/,
-                                           const cudaChannelFormatDesc& /*format*/,
-                                           cudaExtent /*extent*/, unsigned int /*levels*/,
-                                           unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t destroyMipmappedArray(cudaMipmappedArray_t /*array*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t mipmappedArrayLevel(cudaArray_t* /*level*/,
-                                          cudaMipmappedArray_const_t /*array*/,
-                                          unsigned int /*index*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t
-  mipmappedArrayMemoryRequirements(cudaArrayMemoryRequirements* /*requirements*/,
-                                   cudaMipmappedArray_t /*array*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t mipmappedArraySparseProperties(cudaArraySparseProperties* /*properties*/,
-                                                     cudaMipmappedArray_t /*array*/) {
     return cudaErrorNotSupported;
   }
 
@@ -298,39 +245,6 @@ public:
     return cudaErrorNotSupported;
   }
   virtual cudaError_t kernelName(const char** /*name*/, cudaKernel_t /*kernel*/) {
-    return cudaErrorNotSupported;
-  }
-
-  // --- Texture and surface objects ------------------------------------------------------------
-  virtual cudaError_t createTexture(cudaTextureObject_t* /*texture*/,
-                                    const cudaResourceDesc& /*resource*/,
-                                    const cudaTextureDesc& /*description*/,
-                                    const cudaResourceViewDesc* /*view*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t destroyTexture(cudaTextureObject_t /*texture*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t textureResource(cudaResourceDesc* /*resource*/,
-                                      cudaTextureObject_t /*texture*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t textureDescription(cudaTextureDesc* /*description*/,
-                                         cudaTextureObject_t /*texture*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t textureView(cudaResourceViewDesc* /*view*/, cudaTextureObject_t /*texture*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t createSurface(cudaSurfaceObject_t* /*surface*/,
-                                    const cudaResourceDesc& /*resource*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t destroySurface(cudaSurfaceObject_t /*surface*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t surfaceResource(cudaResourceDesc* /*resource*/,
-                                      cudaSurfaceObject_t /*surface*/) {
     return cudaErrorNotSupported;
   }
 

@@ -156,31 +156,8 @@ public:
   cudaError_t deviceGetAtomicCapabilities(unsigned int* capabilities,
                                           const cudaAtomicOperation* operations, unsigned int count,
                                           int device, int peer);
-  cudaError_t deviceGetTexture1DLinearMaxWidth(size_t* width, const cudaChannelFormatDesc* format,
-                                               int device);
   cudaError_t deviceFlushGPUDirectRDMAWrites(int target, int scope);
   cudaError_t ctxResetPersistingL2Cache();
-
-  // --- CUDA arrays (RuntimeArrays.cpp) -----------------------------------------------------------
-  cudaError_t mallocArray(cudaArray_t* array, const cudaChannelFormatDesc* format,
-                          cudaExtent extent, unsigned int flags, bool threeD);
-  cudaError_t freeArray(cudaArray_t array);
-  cudaError_t arrayGetInfo(cudaChannelFormatDesc* format, cudaExtent* extent, unsigned int* flags,
-                           cudaArray_const_t array);
-  cudaError_t getChannelDesc(cudaChannelFormatDesc* format, cudaArray_const_t array);
-  cudaError_t arrayGetPlane(cudaArray_t* plane, cudaArray_t array, unsigned int index);
-  cudaError_t arrayGetMemoryRequirements(cudaArrayMemoryRequirements* requirements,
-                                         cudaArray_t array, int device);
-  cudaError_t arrayGetSparseProperties(cudaArraySparseProperties* properties, cudaArray_t array);
-  cudaError_t mallocMipmappedArray(cudaMipmappedArray_t* array, const cudaChannelFormatDesc* format,
-                                   cudaExtent extent, unsigned int levels, unsigned int flags);
-  cudaError_t freeMipmappedArray(cudaMipmappedArray_t array);
-  cudaError_t getMipmappedArrayLevel(cudaArray_t* level, cudaMipmappedArray_const_t array,
-                                     unsigned int index);
-  cudaError_t mipmappedArrayGetMemoryRequirements(cudaArrayMemoryRequirements* requirements,
-                                                  cudaMipmappedArray_t array, int device);
-  cudaError_t mipmappedArrayGetSparseProperties(cudaArraySparseProperties* properties,
-                                                cudaMipmappedArray_t array);
 
   // --- Launch paths beyond <<<>>> (RuntimeLaunch.cpp)
   // ----------------------------------------------
@@ -221,21 +198,6 @@ public:
   cudaError_t libraryGetGlobal(void** address, size_t* bytes, cudaLibrary_t library,
                                const char* name, bool managed);
   cudaError_t libraryGetUnifiedFunction(void** function, cudaLibrary_t library, const char* name);
-
-  // --- Texture and surface objects (RuntimeTextures.cpp)
-  // ------------------------------------------
-  cudaError_t createTextureObject(cudaTextureObject_t* texture, const cudaResourceDesc* resource,
-                                  const cudaTextureDesc* description,
-                                  const cudaResourceViewDesc* view);
-  cudaError_t destroyTextureObject(cudaTextureObject_t texture);
-  cudaError_t getTextureObjectResourceDesc(cudaResourceDesc* resource, cudaTextureObject_t texture);
-  cudaError_t getTextureObjectTextureDesc(cudaTextureDesc* description,
-                                          cudaTextureObject_t texture);
-  cudaError_t getTextureObjectResourceViewDesc(cudaResourceViewDesc* view,
-                                               cudaTextureObject_t texture);
-  cudaError_t createSurfaceObject(cudaSurfaceObject_t* surface, const cudaResourceDesc* resource);
-  cudaError_t destroySurfaceObject(cudaSurfaceObject_t surface);
-  cudaError_t getSurfaceObjectResourceDesc(cudaResourceDesc* resource, cudaSurfaceObject_t surface);
 
   // --- Graph nodes (RuntimeGraphs.cpp, RuntimeTools.cpp) --------------------------------------
   /// Generic graph node parameters with a kernel's function (the application's host stub or

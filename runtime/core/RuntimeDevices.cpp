@@ -282,20 +282,6 @@ cudaError_t Runtime::deviceGetAtomicCapabilities(unsigned int* capabilities,
   return from->atomicCapabilities(capabilities, operations, count, to);
 }
 
-cudaError_t Runtime::deviceGetTexture1DLinearMaxWidth(size_t* width,
-                                                      const cudaChannelFormatDesc* format,
-                                                      int device) {
-  Device* selected = nullptr;
-  if (cudaError_t error = deviceByOrdinal(device, &selected); error != cudaSuccess)
-    return error;
-  if (width == nullptr || format == nullptr)
-    return cudaErrorInvalidValue;
-  ChannelLayout layout;
-  if (cudaError_t error = channelLayout(*format, &layout); error != cudaSuccess)
-    return error;
-  return selected->texture1DLinearMaxWidth(width, *format);
-}
-
 cudaError_t Runtime::deviceFlushGPUDirectRDMAWrites(int target, int scope) {
   Device* device = nullptr;
   if (cudaError_t error = currentDevice(&device); error != cudaSuccess)

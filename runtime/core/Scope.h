@@ -85,6 +85,29 @@ public:
     return found(memoryPools().find(handle), cudaErrorInvalidValue);
   }
 
+  /// CUDA arrays: null and unknown handles are invalid resource handles.
+  Array& array(cudaArray_const_t handle) { return array(*device_, handle); }
+  static Array& array(Device& device, cudaArray_const_t handle) {
+    if (handle == nullptr)
+      throw CallError{cudaErrorInvalidResourceHandle};
+    return found(area(device.arrays()).find(handle), cudaErrorInvalidResourceHandle);
+  }
+  MipmappedArray& mipmappedArray(cudaMipmappedArray_const_t handle) {
+    return mipmappedArray(*device_, handle);
+  }
+  static MipmappedArray& mipmappedArray(Device& device, cudaMipmappedArray_const_t handle) {
+    if (handle == nullptr)
+      throw CallError{cudaErrorInvalidResourceHandle};
+    return found(area(device.arrays()).find(handle), cudaErrorInvalidResourceHandle);
+  }
+  /// Texture and surface objects: unknown handles are invalid values.
+  Texture& texture(cudaTextureObject_t handle) {
+    return found(textures().findTexture(handle), cudaErrorInvalidValue);
+  }
+  Surface& surface(cudaSurfaceObject_t handle) {
+    return found(textures().findSurface(handle), cudaErrorInvalidValue);
+  }
+
   // --- The opened device's areas (cudaErrorNotSupported where it has none) --------------------
   HostMemory& hostMemory() { return area(device_->hostMemory()); }
   ManagedMemory& managedMemory() { return area(device_->managedMemory()); }
@@ -92,6 +115,8 @@ public:
   MemoryPools& memoryPools() { return area(device_->memoryPools()); }
   Graphs& graphs() { return area(device_->graphs()); }
   Ipc& ipc() { return area(device_->ipc()); }
+  Arrays& arrays() { return area(device_->arrays()); }
+  Textures& textures() { return area(device_->textures()); }
   /// An area of a device, cudaErrorNotSupported when it has none.
   template <class Area> static Area& area(Area* area) { return found(area, cudaErrorNotSupported); }
 

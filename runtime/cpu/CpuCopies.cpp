@@ -6,7 +6,6 @@
 
 #include "runtime/core/CopyRegion.h"
 #include "runtime/cpu/CpuDevice.h"
-#include "runtime/cpu/TextureObjects.h"
 
 #include <cstring>
 
@@ -14,7 +13,7 @@ namespace ocelot::runtime::cpu {
 namespace {
 
 /// The address of (x bytes, row y, slice z) of one side of a copy.
-std::byte* endpointAddress(const CopyEndpoint& side, const CpuArray* array, size_t row,
+std::byte* endpointAddress(const CopyEndpoint& side, const ArrayLayout* array, size_t row,
                            size_t slice) {
   if (array != nullptr)
     return array->data + (side.z + slice) * array->sliceBytes + (side.y + row) * array->rowBytes +
@@ -52,13 +51,22 @@ cudaGraphNodeParams fillNode(void* destination, size_t pitch, unsigned char valu
 } // namespace
 
 void CpuCopies::runCopy3D(const CopyRegion& region) {
-  const CpuArray* from = nullptr;
-  const CpuArray* to = nullptr;
-  if (region.source.array != nullptr && (from = device_.findArray(region.source.array)) == nullptr)
-    return;
-  if (region.destination.array != nullptr &&
-      (to = device_.findArray(region.destination.array)) == nullptr)
-    return;
+  // The arrays are looked up again: one may have been destroyed since the copy was issued.
+  const ArrayLayout* from = nullptr;
+  const ArrayLayout* to = nullptr;
+  CpuArrays& arrays = device_.cpuArrays();
+  if (region.source.array != nullptr) {
+    const CpuArray* array = arrays.array(region.source.array);
+    if (array == nullptr)
+      return;
+    from = &array->layout();
+  }
+  if (region.destination.array != nullptr) {
+    const CpuArray* array = arrays.array(region.destination.array);
+    if (array == nullptr)
+      return;
+    to = &array->layout();
+  }
   for (size_t z = 0; z < region.depth; ++z)
     for (size_t y = 0; y < region.height; ++y)
       std::memmove(endpointAddress(region.destination, to, y, z),
@@ -127,9 +135,9 @@ cudaError_t CpuCopies::copy3D(const CopyRegion& region, Stream& queue, bool asyn
   if (cudaError_t error = device_.sticky(); error != cudaSuccess)
     return error;
   auto& stream = static_cast<CpuStream&>(queue);
-  if ((region.source.array != nullptr && device_.findArray(region.source.array) == nullptr) ||
-      (region.destination.array != nullptr &&
-       device_.findArray(region.destination.array) == nullptr))
+  CpuArrays& arrays = device_.cpuArrays();
+  if ((region.source.array != nullptr && arrays.array(region.source.array) == nullptr) ||
+      (region.destination.array != nullptr && arrays.array(region.destination.array) == nullptr))
     return cudaErrorInvalidResourceHandle;
   if (stream.capturing()) {
     if (!async)

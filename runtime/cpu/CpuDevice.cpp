@@ -2,7 +2,6 @@
 
 #include "runtime/cpu/BlockCountTracer.h"
 #include "runtime/cpu/ExecutionTracer.h"
-#include "runtime/cpu/TextureObjects.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -58,7 +57,6 @@ std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
   device->options_.workers = defaultWorkerCount();
   device->runner_ = std::make_unique<LaunchRunner>(device->options_.workers);
   device->heap_ = std::make_unique<DeviceHeap>(*device->memory_, size_t{8} << 20);
-  device->textureSlots_.assign(kMaxTextureObjects, nullptr);
   if (const char* path = std::getenv("OCELOT_CPU_TRACE_OUTPUT"); path != nullptr && *path != 0) {
     device->blockTrace_ = std::make_unique<BlockCountTracer>(path);
     device->tracer_ = device->blockTrace_.get();
@@ -75,6 +73,8 @@ CpuDevice::CpuDevice() {
   areas_.copies = &copies_;
   areas_.ipc = &ipc_;
   areas_.graphs = &graphs_;
+  areas_.arrays = &arrays_;
+  areas_.textures = &textures_;
 }
 
 CpuDevice::~CpuDevice() {
@@ -160,13 +160,11 @@ cudaError_t CpuDevice::reset() {
   std::lock_guard lock(mutex_);
   functions_.clear();
   modules_.clear();
-  arrays_.clear();
-  textureObjects_.clear();
-  std::fill(textureSlots_.begin(), textureSlots_.end(), nullptr);
+  textures_.reset();
+  arrays_.reset();
   hostMemory_.reset();
   managedMemory_.reset();
   memoryPools_.reset();
-  mipmaps_.clear();
   unusableLibraries_.clear();
   memory_->releaseAll();
   heap_ = std::make_unique<DeviceHeap>(*memory_, heap_->limit());
@@ -335,64 +333,6 @@ cudaError_t CpuDevice::pointerAttributes(cudaPointerAttributes* attributes, cons
     break;
   }
   return cudaSuccess;
-}
-
-// --- Arrays
-// ---------------------------------------------------------------------------------------
-
-cudaError_t CpuDevice::createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
-                                   cudaExtent extent, unsigned int flags) {
-  auto created = std::make_unique<CpuArray>();
-  created->format = format;
-  created->extent = extent;
-  created->flags = flags;
-  const int bits = format.x + format.y + format.z + format.w;
-  created->elementBytes = static_cast<uint32_t>(std::max(bits / 8, 1));
-  created->width = std::max<size_t>(extent.width, 1);
-  created->height = std::max<size_t>(extent.height, 1);
-  created->depth = std::max<size_t>(extent.depth, 1);
-  created->rowBytes = created->width * created->elementBytes;
-  created->sliceBytes = created->rowBytes * created->height;
-  const size_t bytes = created->sliceBytes * created->depth;
-  created->data = static_cast<std::byte*>(memory_->allocate(bytes, DeviceMemory::Kind::Device));
-  if (created->data == nullptr)
-    return cudaErrorMemoryAllocation;
-  std::memset(created->data, 0, bytes);
-  *array = reinterpret_cast<cudaArray_t>(created.get());
-  std::lock_guard lock(mutex_);
-  arrays_[*array] = std::move(created);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::destroyArray(cudaArray_t array) {
-  std::lock_guard lock(mutex_);
-  auto it = arrays_.find(array);
-  if (it == arrays_.end())
-    return cudaErrorInvalidResourceHandle;
-  memory_->release(it->second->data);
-  arrays_.erase(it);
-  return cudaSuccess;
-}
-
-cudaError_t CpuDevice::arrayInfo(cudaChannelFormatDesc* format, cudaExtent* extent,
-                                 unsigned int* flags, cudaArray_const_t array) {
-  std::lock_guard lock(mutex_);
-  auto it = arrays_.find(const_cast<cudaArray_t>(array));
-  if (it == arrays_.end())
-    return cudaErrorInvalidResourceHandle;
-  if (format != nullptr)
-    *format = it->second->format;
-  if (extent != nullptr)
-    *extent = it->second->extent;
-  if (flags != nullptr)
-    *flags = it->second->flags;
-  return cudaSuccess;
-}
-
-const CpuArray* CpuDevice::findArray(cudaArray_const_t array) {
-  std::lock_guard lock(mutex_);
-  auto it = arrays_.find(const_cast<cudaArray_t>(array));
-  return it != arrays_.end() ? it->second.get() : nullptr;
 }
 
 cudaError_t CpuDevice::checkUnsafeCall() {
@@ -722,8 +662,8 @@ void CpuDevice::runLaunch(const PreparedLaunch& launch, ConditionalValues* condi
     std::memset(workspace, 0, 64);
     state.gridWorkspace = reinterpret_cast<uintptr_t>(workspace);
   }
-  state.textures = textureSlots_.data();
-  state.textureCount = static_cast<uint32_t>(textureSlots_.size());
+  state.textures = textures_.slots();
+  state.textureCount = textures_.slotCount();
   state.options = options_;
   if (options_.watchdogMs != 0)
     state.deadline =

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "runtime/core/Device.h"
+#include "runtime/cpu/CpuArray.h"
 #include "runtime/cpu/CpuCopies.h"
 #include "runtime/cpu/CpuEvent.h"
 #include "runtime/cpu/CpuGraph.h"
@@ -10,6 +11,7 @@
 #include "runtime/cpu/CpuMemoryPool.h"
 #include "runtime/cpu/CpuModule.h"
 #include "runtime/cpu/CpuStream.h"
+#include "runtime/cpu/CpuTexture.h"
 #include "runtime/cpu/DeviceMemory.h"
 #include "runtime/cpu/LaunchRunner.h"
 #include "runtime/cpu/LaunchServices.h"
@@ -30,9 +32,6 @@
 namespace ocelot::runtime::cpu {
 
 class ExecutionTracer;
-struct CpuArray;
-struct TextureObject;
-struct CpuMipmappedArray;
 
 /// Ocelot's CPU back end as a Device: device memory is host memory from one reserved arena,
 /// modules are PTX parsed by Ocelot and decoded per kernel, launches run on a pool of host worker
@@ -73,7 +72,6 @@ public:
   cudaError_t memoryInfo(size_t* free, size_t* total) override;
   cudaError_t uuid(cudaUUID_t* uuid) override;
   cudaError_t totalMemory(size_t* bytes) override;
-  cudaError_t texture1DLinearMaxWidth(size_t* width, const cudaChannelFormatDesc& format) override;
 
   // --- Context ----------------------------------------------------------------------------------
   cudaError_t activate() override { return cudaSuccess; }
@@ -95,19 +93,6 @@ public:
                    bool async) override;
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
-  // --- Arrays -----------------------------------------------------------------------------------
-  cudaError_t createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
-                          cudaExtent extent, unsigned int flags) override;
-  cudaError_t destroyArray(cudaArray_t array) override;
-  cudaError_t arrayInfo(cudaChannelFormatDesc* format, cudaExtent* extent, unsigned int* flags,
-                        cudaArray_const_t array) override;
-  cudaError_t createMipmappedArray(cudaMipmappedArray_t* array, const cudaChannelFormatDesc& format,
-                                   cudaExtent extent, unsigned int levels,
-                                   unsigned int flags) override;
-  cudaError_t destroyMipmappedArray(cudaMipmappedArray_t array) override;
-  cudaError_t mipmappedArrayLevel(cudaArray_t* level, cudaMipmappedArray_const_t array,
-                                  unsigned int index) override;
-
   // --- Modules ----------------------------------------------------------------------------------
   cudaError_t loadModule(const ModuleImage& image, DeviceModule* module, std::string* log) override;
   cudaError_t unloadModule(DeviceModule module) override;
@@ -142,19 +127,6 @@ public:
   // --- Execution --------------------------------------------------------------------------------
   cudaError_t launch(const LaunchParams& params) override;
 
-  // --- Textures and surfaces --------------------------------------------------------------------
-  cudaError_t createTexture(cudaTextureObject_t* texture, const cudaResourceDesc& resource,
-                            const cudaTextureDesc& description,
-                            const cudaResourceViewDesc* view) override;
-  cudaError_t destroyTexture(cudaTextureObject_t texture) override;
-  cudaError_t textureResource(cudaResourceDesc* resource, cudaTextureObject_t texture) override;
-  cudaError_t textureDescription(cudaTextureDesc* description,
-                                 cudaTextureObject_t texture) override;
-  cudaError_t createSurface(cudaSurfaceObject_t* surface,
-                            const cudaResourceDesc& resource) override;
-  cudaError_t destroySurface(cudaSurfaceObject_t surface) override;
-  cudaError_t surfaceResource(cudaResourceDesc* resource, cudaSurfaceObject_t surface) override;
-
   cudaError_t profilerControl(bool) override { return cudaSuccess; }
 
   // --- CPU-device specific (tests, benchmarks, tools) -------------------------------------------
@@ -173,6 +145,7 @@ public:
   CpuStreams& cpuStreams() { return streams_; }
   CpuEvents& cpuEvents() { return events_; }
   CpuCopies& cpuCopies() { return copies_; }
+  CpuArrays& cpuArrays() { return arrays_; }
   /// The sticky fault, or success.
   cudaError_t sticky() const { return stickyError_.load(std::memory_order_acquire); }
   bool faulted() const { return sticky() != cudaSuccess; }
@@ -186,8 +159,6 @@ public:
 
   /// Host memory the device does not know (neither in the arena nor registered).
   bool isPageable(const void* pointer) const;
-  /// An array of the device (null when it has none of this handle).
-  const CpuArray* findArray(cudaArray_const_t array);
   CpuGraphs& cpuGraphs() { return graphs_; }
 
   // --- Launches (CpuDevice.cpp) ------------------------------------------------------------------
@@ -232,14 +203,9 @@ private:
   std::timed_mutex launchMutex_;
   std::map<CpuModule*, std::unique_ptr<CpuModule>> modules_;
   std::map<void*, std::unique_ptr<Function>> functions_;
-  std::map<void*, std::unique_ptr<CpuArray>> arrays_;
-  std::map<void*, std::unique_ptr<CpuMipmappedArray>> mipmaps_;
   /// Libraries whose image is no PTX: loading succeeds (the driver loads lazily too) and every use
   /// fails; the handle only has to be unique.
   std::map<void*, std::unique_ptr<char>> unusableLibraries_;
-  /// Texture and surface objects; handle = slot + 1. Slots are never moved (TextureObjects.h).
-  std::vector<std::unique_ptr<TextureObject>> textureObjects_;
-  std::vector<TextureObject*> textureSlots_;
   unsigned int flags_ = 0;
   cudaFuncCache cacheConfig_ = cudaFuncCachePreferNone;
   size_t printfFifoSize_ = 1 << 20;
@@ -264,6 +230,8 @@ private:
   CpuCopies copies_{*this};
   CpuIpc ipc_{*this};
   CpuGraphs graphs_{*this};
+  CpuArrays arrays_{*this};
+  CpuTextures textures_{*this};
   // Declared last: destroyed first, their threads finish before the state above goes.
   CpuEvents events_{*this};
   CpuStreams streams_{*this};

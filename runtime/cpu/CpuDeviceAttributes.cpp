@@ -148,14 +148,4 @@ cudaError_t CpuDevice::attribute(cudaDeviceAttr attribute, int* value) {
   return cudaSuccess;
 }
 
-cudaError_t CpuDevice::texture1DLinearMaxWidth(size_t* width, const cudaChannelFormatDesc& format) {
-  ChannelLayout layout;
-  if (channelLayout(format, &layout) != cudaSuccess || layout.elementBytes == 0)
-    return cudaErrorInvalidChannelDescriptor;
-  const size_t elementBytes = layout.elementBytes;
-  // Linear textures address up to 4 GiB (what an H100's driver answers for every format).
-  *width = (size_t{1} << 32) / elementBytes;
-  return cudaSuccess;
-}
-
 } // namespace ocelot::runtime::cpu

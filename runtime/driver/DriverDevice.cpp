@@ -30,7 +30,8 @@ private:
 
 DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
     : api_(api), device_(device), streams_(api), events_(api), hostMemory_(api), memoryPools_(api),
-      managedMemory_(api), copies_(api, *this), ipc_(api), graphs_(*this) {
+      managedMemory_(api), copies_(api, *this), ipc_(api), graphs_(*this), arrays_(api, device),
+      textures_(api, device) {
   areas_.streams = &streams_;
   areas_.events = &events_;
   areas_.hostMemory = &hostMemory_;
@@ -39,6 +40,8 @@ DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
   areas_.copies = &copies_;
   areas_.ipc = &ipc_;
   areas_.graphs = &graphs_;
+  areas_.arrays = &arrays_;
+  areas_.textures = &textures_;
   char name[256] = {};
   if (api_.deviceGetName(name, sizeof name, device_) == CUDA_SUCCESS)
     name_ = name;

@@ -2,6 +2,7 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/driver/DriverApi.h"
+#include "runtime/driver/DriverArray.h"
 #include "runtime/driver/DriverCopies.h"
 #include "runtime/driver/DriverEvent.h"
 #include "runtime/driver/DriverGraph.h"
@@ -10,6 +11,7 @@
 #include "runtime/driver/DriverManagedMemory.h"
 #include "runtime/driver/DriverMemoryPool.h"
 #include "runtime/driver/DriverStream.h"
+#include "runtime/driver/DriverTexture.h"
 
 #include <atomic>
 #include <mutex>
@@ -52,7 +54,6 @@ public:
   // --- Identity, peers, context state (DriverDeviceState.cpp) --------------------------------
   cudaError_t uuid(cudaUUID_t* uuid) override;
   cudaError_t totalMemory(size_t* bytes) override;
-  cudaError_t texture1DLinearMaxWidth(size_t* width, const cudaChannelFormatDesc& format) override;
   cudaError_t canAccessPeer(int* canAccess, Device& peer) override;
   cudaError_t enablePeerAccess(Device& peer, unsigned int flags) override;
   cudaError_t disablePeerAccess(Device& peer) override;
@@ -72,28 +73,6 @@ public:
 
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
-
-  // --- CUDA arrays (DriverDeviceArrays.cpp) ---------------------------------------------------
-  cudaError_t createArray(cudaArray_t* array, const cudaChannelFormatDesc& format,
-                          cudaExtent extent, unsigned int flags) override;
-  cudaError_t destroyArray(cudaArray_t array) override;
-  cudaError_t arrayInfo(cudaChannelFormatDesc* format, cudaExtent* extent, unsigned int* flags,
-                        cudaArray_const_t array) override;
-  cudaError_t arrayPlane(cudaArray_t* plane, cudaArray_t array, unsigned int index) override;
-  cudaError_t arrayMemoryRequirements(cudaArrayMemoryRequirements* requirements,
-                                      cudaArray_t array) override;
-  cudaError_t arraySparseProperties(cudaArraySparseProperties* properties,
-                                    cudaArray_t array) override;
-  cudaError_t createMipmappedArray(cudaMipmappedArray_t* array, const cudaChannelFormatDesc& format,
-                                   cudaExtent extent, unsigned int levels,
-                                   unsigned int flags) override;
-  cudaError_t destroyMipmappedArray(cudaMipmappedArray_t array) override;
-  cudaError_t mipmappedArrayLevel(cudaArray_t* level, cudaMipmappedArray_const_t array,
-                                  unsigned int index) override;
-  cudaError_t mipmappedArrayMemoryRequirements(cudaArrayMemoryRequirements* requirements,
-                                               cudaMipmappedArray_t array) override;
-  cudaError_t mipmappedArraySparseProperties(cudaArraySparseProperties* properties,
-                                             cudaMipmappedArray_t array) override;
 
   // --- Kernels: attributes, occupancy, libraries (DriverDeviceFunctions.cpp) ------------------
   cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override;
@@ -123,20 +102,6 @@ public:
                                      const char* name) override;
   cudaError_t kernelFunction(DeviceFunction* function, cudaKernel_t kernel) override;
   cudaError_t kernelName(const char** name, cudaKernel_t kernel) override;
-
-  // --- Texture and surface objects (DriverDeviceTextures.cpp) ---------------------------------
-  cudaError_t createTexture(cudaTextureObject_t* texture, const cudaResourceDesc& resource,
-                            const cudaTextureDesc& description,
-                            const cudaResourceViewDesc* view) override;
-  cudaError_t destroyTexture(cudaTextureObject_t texture) override;
-  cudaError_t textureResource(cudaResourceDesc* resource, cudaTextureObject_t texture) override;
-  cudaError_t textureDescription(cudaTextureDesc* description,
-                                 cudaTextureObject_t texture) override;
-  cudaError_t textureView(cudaResourceViewDesc* view, cudaTextureObject_t texture) override;
-  cudaError_t createSurface(cudaSurfaceObject_t* surface,
-                            const cudaResourceDesc& resource) override;
-  cudaError_t destroySurface(cudaSurfaceObject_t surface) override;
-  cudaError_t surfaceResource(cudaResourceDesc* resource, cudaSurfaceObject_t surface) override;
 
   // --- External memory and semaphores (DriverDeviceExternal.cpp) -----------------------------
   cudaError_t importExternalMemory(cudaExternalMemory_t* memory,
@@ -180,6 +145,8 @@ private:
   DriverCopies copies_;
   DriverIpc ipc_;
   DriverGraphs graphs_;
+  DriverArrays arrays_;
+  DriverTextures textures_;
   std::string name_;
   fatbin::ComputeCapability capability_;
   std::mutex contextMutex_; ///< guards retaining and resetting the primary context

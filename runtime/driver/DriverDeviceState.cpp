@@ -26,16 +26,6 @@ cudaError_t DriverDevice::totalMemory(size_t* bytes) {
   return toCudaError(api_.deviceTotalMem(bytes, device_));
 }
 
-cudaError_t DriverDevice::texture1DLinearMaxWidth(size_t* width,
-                                                  const cudaChannelFormatDesc& format) {
-  CUarray_format arrayFormat{};
-  unsigned int channels = 0;
-  if (!toArrayFormat(format, &arrayFormat, &channels))
-    return cudaErrorInvalidChannelDescriptor;
-  return toCudaError(
-      invoke(api_.deviceGetTexture1DLinearMaxWidth, width, arrayFormat, channels, device_));
-}
-
 cudaError_t DriverDevice::canAccessPeer(int* canAccess, Device& peer) {
   return toCudaError(
       invoke(api_.deviceCanAccessPeer, canAccess, device_, driverDevice(peer).device_));
