@@ -316,10 +316,7 @@ cudaError_t CUDARTAPI
 cudaSignalExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t* extSemArray,
                                        const struct cudaExternalSemaphoreSignalParams* paramsArray,
                                        unsigned int numExtSems, cudaStream_t stream) {
-  return call([&] {
-    return runtime().signalExternalSemaphores(extSemArray, paramsArray, numExtSems,
-                                              perThread(stream));
-  });
+  return signalExternalSemaphores(extSemArray, paramsArray, numExtSems, perThread(stream));
 }
 
 cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
@@ -417,10 +414,7 @@ cudaError_t CUDARTAPI
 cudaWaitExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t* extSemArray,
                                      const struct cudaExternalSemaphoreWaitParams* paramsArray,
                                      unsigned int numExtSems, cudaStream_t stream) {
-  return call([&] {
-    return runtime().waitExternalSemaphores(extSemArray, paramsArray, numExtSems,
-                                            perThread(stream));
-  });
+  return waitExternalSemaphores(extSemArray, paramsArray, numExtSems, perThread(stream));
 }
 
 } // extern "C"

@@ -1,8 +1,8 @@
 #pragma once
 
-// The bodies of the stream and event calls that have a per-thread default stream variant (_ptsz):
-// StreamApi.cpp and EventApi.cpp define them and call them with the application's stream,
-// PerThreadDefaultStreamApi.cpp with perThread(stream).
+// The bodies of the stream, event and external semaphore calls that have a per-thread default
+// stream variant (_ptsz): StreamApi.cpp, EventApi.cpp and ExternalResourceApi.cpp define them and
+// call them with the application's stream, PerThreadDefaultStreamApi.cpp with perThread(stream).
 
 #include <cuda_runtime_api.h>
 
@@ -11,6 +11,13 @@
 namespace ocelot::runtime::api {
 
 cudaError_t eventRecord(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
+
+cudaError_t signalExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
+                                     const cudaExternalSemaphoreSignalParams* params,
+                                     unsigned int count, cudaStream_t stream);
+cudaError_t waitExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
+                                   const cudaExternalSemaphoreWaitParams* params,
+                                   unsigned int count, cudaStream_t stream);
 
 cudaError_t streamSynchronize(cudaStream_t stream);
 cudaError_t streamQuery(cudaStream_t stream);

@@ -248,42 +248,6 @@ public:
     return cudaErrorNotSupported;
   }
 
-  // --- External memory and semaphores (Vulkan, D3D, NvSci, file descriptors) -------------------
-  virtual cudaError_t importExternalMemory(cudaExternalMemory_t* /*memory*/,
-                                           const cudaExternalMemoryHandleDesc& /*description*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t externalMemoryBuffer(void** /*pointer*/, cudaExternalMemory_t /*memory*/,
-                                           const cudaExternalMemoryBufferDesc& /*description*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t
-  externalMemoryMipmappedArray(cudaMipmappedArray_t* /*array*/, cudaExternalMemory_t /*memory*/,
-                               const cudaExternalMemoryMipmappedArrayDesc& /*description*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t destroyExternalMemory(cudaExternalMemory_t /*memory*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t
-  importExternalSemaphore(cudaExternalSemaphore_t* /*semaphore*/,
-                          const cudaExternalSemaphoreHandleDesc& /*description*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t destroyExternalSemaphore(cudaExternalSemaphore_t /*semaphore*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t signalExternalSemaphores(const cudaExternalSemaphore_t* /*semaphores*/,
-                                               const cudaExternalSemaphoreSignalParams* /*params*/,
-                                               unsigned int /*count*/, Stream& /*stream*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t waitExternalSemaphores(const cudaExternalSemaphore_t* /*semaphores*/,
-                                             const cudaExternalSemaphoreWaitParams* /*params*/,
-                                             unsigned int /*count*/, Stream& /*stream*/) {
-    return cudaErrorNotSupported;
-  }
-
   // --- Tools ---------------------------------------------------------------------------------
   virtual cudaError_t profilerControl(bool /*start*/) { return cudaErrorNotSupported; }
 

@@ -209,25 +209,6 @@ public:
   cudaError_t symbolCopyNodeParams(const void* symbol, void* memory, size_t bytes, size_t offset,
                                    int kind, bool toSymbol, cudaGraphNodeParams* params);
 
-  // --- External memory and semaphores (RuntimeExternal.cpp) --------------------------------------
-  cudaError_t importExternalMemory(cudaExternalMemory_t* memory,
-                                   const cudaExternalMemoryHandleDesc* description);
-  cudaError_t externalMemoryGetMappedBuffer(void** pointer, cudaExternalMemory_t memory,
-                                            const cudaExternalMemoryBufferDesc* description);
-  cudaError_t
-  externalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t* array, cudaExternalMemory_t memory,
-                                        const cudaExternalMemoryMipmappedArrayDesc* description);
-  cudaError_t destroyExternalMemory(cudaExternalMemory_t memory);
-  cudaError_t importExternalSemaphore(cudaExternalSemaphore_t* semaphore,
-                                      const cudaExternalSemaphoreHandleDesc* description);
-  cudaError_t destroyExternalSemaphore(cudaExternalSemaphore_t semaphore);
-  cudaError_t signalExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
-                                       const cudaExternalSemaphoreSignalParams* params,
-                                       unsigned int count, cudaStream_t stream);
-  cudaError_t waitExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
-                                     const cudaExternalSemaphoreWaitParams* params,
-                                     unsigned int count, cudaStream_t stream);
-
   // --- Versions, entry points, tools (RuntimeTools.cpp) ----------------------------------------
   cudaError_t getDriverEntryPoint(const char* symbol, void** function, int cudaVersion,
                                   unsigned long long flags,

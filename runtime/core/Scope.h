@@ -108,6 +108,11 @@ public:
     return found(textures().findSurface(handle), cudaErrorInvalidValue);
   }
 
+  /// External memory and semaphores (the area first: cudaErrorNotSupported where there is none).
+  ExternalMemory& externalMemory(cudaExternalMemory_t handle) {
+    return found(externalResources().find(handle), cudaErrorInvalidResourceHandle);
+  }
+
   // --- The opened device's areas (cudaErrorNotSupported where it has none) --------------------
   HostMemory& hostMemory() { return area(device_->hostMemory()); }
   ManagedMemory& managedMemory() { return area(device_->managedMemory()); }
@@ -117,6 +122,7 @@ public:
   Ipc& ipc() { return area(device_->ipc()); }
   Arrays& arrays() { return area(device_->arrays()); }
   Textures& textures() { return area(device_->textures()); }
+  ExternalResources& externalResources() { return area(device_->externalResources()); }
   /// An area of a device, cudaErrorNotSupported when it has none.
   template <class Area> static Area& area(Area* area) { return found(area, cudaErrorNotSupported); }
 

@@ -31,7 +31,7 @@ private:
 DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
     : api_(api), device_(device), streams_(api), events_(api), hostMemory_(api), memoryPools_(api),
       managedMemory_(api), copies_(api, *this), ipc_(api), graphs_(*this), arrays_(api, device),
-      textures_(api, device) {
+      textures_(api, device), externalResources_(api) {
   areas_.streams = &streams_;
   areas_.events = &events_;
   areas_.hostMemory = &hostMemory_;
@@ -42,6 +42,7 @@ DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
   areas_.graphs = &graphs_;
   areas_.arrays = &arrays_;
   areas_.textures = &textures_;
+  areas_.externalResources = &externalResources_;
   char name[256] = {};
   if (api_.deviceGetName(name, sizeof name, device_) == CUDA_SUCCESS)
     name_ = name;

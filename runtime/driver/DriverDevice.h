@@ -5,6 +5,7 @@
 #include "runtime/driver/DriverArray.h"
 #include "runtime/driver/DriverCopies.h"
 #include "runtime/driver/DriverEvent.h"
+#include "runtime/driver/DriverExternalResource.h"
 #include "runtime/driver/DriverGraph.h"
 #include "runtime/driver/DriverHostMemory.h"
 #include "runtime/driver/DriverIpc.h"
@@ -103,25 +104,6 @@ public:
   cudaError_t kernelFunction(DeviceFunction* function, cudaKernel_t kernel) override;
   cudaError_t kernelName(const char** name, cudaKernel_t kernel) override;
 
-  // --- External memory and semaphores (DriverDeviceExternal.cpp) -----------------------------
-  cudaError_t importExternalMemory(cudaExternalMemory_t* memory,
-                                   const cudaExternalMemoryHandleDesc& description) override;
-  cudaError_t externalMemoryBuffer(void** pointer, cudaExternalMemory_t memory,
-                                   const cudaExternalMemoryBufferDesc& description) override;
-  cudaError_t
-  externalMemoryMipmappedArray(cudaMipmappedArray_t* array, cudaExternalMemory_t memory,
-                               const cudaExternalMemoryMipmappedArrayDesc& description) override;
-  cudaError_t destroyExternalMemory(cudaExternalMemory_t memory) override;
-  cudaError_t importExternalSemaphore(cudaExternalSemaphore_t* semaphore,
-                                      const cudaExternalSemaphoreHandleDesc& description) override;
-  cudaError_t destroyExternalSemaphore(cudaExternalSemaphore_t semaphore) override;
-  cudaError_t signalExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
-                                       const cudaExternalSemaphoreSignalParams* params,
-                                       unsigned int count, Stream& queue) override;
-  cudaError_t waitExternalSemaphores(const cudaExternalSemaphore_t* semaphores,
-                                     const cudaExternalSemaphoreWaitParams* params,
-                                     unsigned int count, Stream& queue) override;
-
   /// The driver's handle of this device and its primary context (retained on first use, not made
   /// current), for calls that name two devices (peer access and copies).
   CUdevice handle() const { return device_; }
@@ -147,6 +129,7 @@ private:
   DriverGraphs graphs_;
   DriverArrays arrays_;
   DriverTextures textures_;
+  DriverExternalResources externalResources_;
   std::string name_;
   fatbin::ComputeCapability capability_;
   std::mutex contextMutex_; ///< guards retaining and resetting the primary context

@@ -276,6 +276,41 @@ TEST_F(DriverPath, ArgumentValidationMatchesNvidia) {
   }
 }
 
+// External memory and semaphores: the application holds the driver's own handles (the fake's
+// numbering), null arguments never reach the driver, and a semaphore Ocelot never saw (imported
+// through the driver API) reaches the driver as it is.
+TEST_F(DriverPath, ExternalResourcesAreTheDriversHandles) {
+  FakeRun run = runWithFakeDriver("external_resources", "gpu");
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  auto calls = results(run.result.output);
+  EXPECT_EQ(calls["cudaImportExternalMemory(nullptr)"], "1 cudaErrorInvalidValue");
+  EXPECT_EQ(calls["cudaImportExternalMemory(no description)"], "1 cudaErrorInvalidValue");
+  EXPECT_EQ(calls["cudaImportExternalMemory"], "0 cudaSuccess");
+  EXPECT_EQ(calls["cudaExternalMemoryGetMappedBuffer(nullptr)"], "1 cudaErrorInvalidValue");
+  EXPECT_EQ(calls["cudaExternalMemoryGetMappedBuffer"], "0 cudaSuccess");
+  EXPECT_EQ(calls["cudaImportExternalSemaphore(nullptr)"], "1 cudaErrorInvalidValue");
+  EXPECT_EQ(calls["cudaImportExternalSemaphore"], "0 cudaSuccess");
+  EXPECT_EQ(calls["cudaSignalExternalSemaphoresAsync(nullptr params)"], "1 cudaErrorInvalidValue");
+  EXPECT_EQ(calls["cudaSignalExternalSemaphoresAsync(0 semaphores)"], "0 cudaSuccess");
+  EXPECT_EQ(calls["cudaSignalExternalSemaphoresAsync"], "0 cudaSuccess");
+  EXPECT_EQ(calls["cudaWaitExternalSemaphoresAsync"], "0 cudaSuccess");
+  EXPECT_EQ(calls["cudaDestroyExternalSemaphore(driver's)"], "0 cudaSuccess");
+  EXPECT_EQ(calls["cudaDestroyExternalSemaphore"], "0 cudaSuccess");
+  EXPECT_EQ(calls["cudaDestroyExternalMemory"], "0 cudaSuccess");
+  const std::string& out = run.result.output;
+  EXPECT_NE(out.find("memory 0xe0001\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("buffer 0xe0001010\n"), std::string::npos) << out; // the fake's mapping
+  EXPECT_NE(out.find("semaphore 0x5e001\n"), std::string::npos) << out;
+  std::string log = run.driverLog();
+  EXPECT_EQ(count(log, "importExternalMemory 0xe0001\n"), 1u) << log;
+  EXPECT_EQ(count(log, "externalMemoryGetMappedBuffer 0xe0001\n"), 1u) << log;
+  EXPECT_EQ(count(log, "signalExternalSemaphores 0x5e001 0x7a7a0\n"), 1u) << log;
+  EXPECT_EQ(count(log, "waitExternalSemaphores 0x5e001 0x7a7a0\n"), 1u) << log;
+  EXPECT_EQ(count(log, "destroyExternalSemaphore 0x7a7a0\n"), 1u) << log;
+  EXPECT_EQ(count(log, "destroyExternalSemaphore 0x5e001\n"), 1u) << log;
+  EXPECT_EQ(count(log, "destroyExternalMemory 0xe0001\n"), 1u) << log;
+}
+
 // Sixteen host threads, each creating and destroying streams and events, allocating, launching
 // (<<<>>> and cudaLaunchKernel), enqueuing host functions and copying, with one thread-local error
 // per iteration: every call succeeds and every launch reaches the driver.

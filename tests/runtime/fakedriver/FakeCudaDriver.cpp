@@ -12,6 +12,7 @@
 
 #include <cuda.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -76,6 +77,25 @@ CUresult loadModule(CUmodule* module, const std::string& what) {
   ++gModules;
   (void)what;
   return CUDA_SUCCESS;
+}
+
+/// External memory and semaphore handles are numbered from fixed bases, so tests can tell that the
+/// runtime hands the driver's own handle to the application and back; every call is logged with
+/// the handles it received.
+uintptr_t gExternalMemories = 0xe0000;
+uintptr_t gExternalSemaphores = 0x5e000;
+
+std::string hex(const void* handle) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", handle);
+  return text;
+}
+
+std::string semaphoreList(const CUexternalSemaphore* semaphores, unsigned int count) {
+  std::string list;
+  for (unsigned int i = 0; i < count; ++i)
+    list += " " + hex(semaphores[i]);
+  return list;
 }
 
 } // namespace
@@ -446,6 +466,61 @@ CUresult cuEventRecordWithFlags(CUevent, CUstream, unsigned int) {
   return CUDA_SUCCESS;
 }
 
+// External memory and semaphores (gExternalMemories, gExternalSemaphores).
+
+CUresult cuImportExternalMemory(CUexternalMemory* memory,
+                                const CUDA_EXTERNAL_MEMORY_HANDLE_DESC* description) {
+  if (description->size == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  {
+    std::lock_guard lock(gMutex);
+    *memory = reinterpret_cast<CUexternalMemory>(++gExternalMemories);
+  }
+  log("importExternalMemory " + hex(*memory));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr* pointer, CUexternalMemory memory,
+                                         const CUDA_EXTERNAL_MEMORY_BUFFER_DESC* description) {
+  log("externalMemoryGetMappedBuffer " + hex(memory));
+  *pointer = reinterpret_cast<CUdeviceptr>(memory) * 0x1000 + description->offset;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDestroyExternalMemory(CUexternalMemory memory) {
+  log("destroyExternalMemory " + hex(memory));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuImportExternalSemaphore(CUexternalSemaphore* semaphore,
+                                   const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC*) {
+  {
+    std::lock_guard lock(gMutex);
+    *semaphore = reinterpret_cast<CUexternalSemaphore>(++gExternalSemaphores);
+  }
+  log("importExternalSemaphore " + hex(*semaphore));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDestroyExternalSemaphore(CUexternalSemaphore semaphore) {
+  log("destroyExternalSemaphore " + hex(semaphore));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore* semaphores,
+                                         const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS*,
+                                         unsigned int count, CUstream) {
+  log("signalExternalSemaphores" + semaphoreList(semaphores, count));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore* semaphores,
+                                       const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS*,
+                                       unsigned int count, CUstream) {
+  log("waitExternalSemaphores" + semaphoreList(semaphores, count));
+  return CUDA_SUCCESS;
+}
+
 CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, cuuint64_t,
                           CUdriverProcAddressQueryResult* status) {
   // Name -> function, as a real driver resolves them for cudaVersion 13000. The names the runtime
@@ -500,6 +575,15 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
       {"cuLaunchKernelEx", reinterpret_cast<void*>(&cuLaunchKernelEx)},
       {"cuStreamGetFlags", reinterpret_cast<void*>(&cuStreamGetFlags)},
       {"cuEventRecordWithFlags", reinterpret_cast<void*>(&cuEventRecordWithFlags)},
+      {"cuImportExternalMemory", reinterpret_cast<void*>(&cuImportExternalMemory)},
+      {"cuExternalMemoryGetMappedBuffer",
+       reinterpret_cast<void*>(&cuExternalMemoryGetMappedBuffer)},
+      {"cuDestroyExternalMemory", reinterpret_cast<void*>(&cuDestroyExternalMemory)},
+      {"cuImportExternalSemaphore", reinterpret_cast<void*>(&cuImportExternalSemaphore)},
+      {"cuDestroyExternalSemaphore", reinterpret_cast<void*>(&cuDestroyExternalSemaphore)},
+      {"cuSignalExternalSemaphoresAsync",
+       reinterpret_cast<void*>(&cuSignalExternalSemaphoresAsync)},
+      {"cuWaitExternalSemaphoresAsync", reinterpret_cast<void*>(&cuWaitExternalSemaphoresAsync)},
   };
   auto found = kFunctions.find(symbol);
   bool ok = found != kFunctions.end() && cudaVersion >= 13000;
