@@ -405,6 +405,12 @@ cudaError_t CpuDevice::global(DeviceModule module, const char* name, void** addr
   return cudaSuccess;
 }
 
+CpuDevice::Function* CpuDevice::findFunction(DeviceFunction function) const {
+  std::lock_guard lock(mutex_);
+  auto it = functions_.find(function);
+  return it != functions_.end() ? it->second.get() : nullptr;
+}
+
 // --- Execution
 // ------------------------------------------------------------------------------------
 
@@ -413,14 +419,9 @@ cudaError_t CpuDevice::prepareLaunch(DeviceFunction function, dim3 grid, dim3 bl
                                      const cudaLaunchAttribute* attributes,
                                      unsigned int attributeCount, bool cooperative,
                                      PreparedLaunch* prepared) {
-  Function* entry = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = functions_.find(function);
-    if (it == functions_.end())
-      return cudaErrorInvalidDeviceFunction;
-    entry = it->second.get();
-  }
+  Function* entry = findFunction(function);
+  if (entry == nullptr)
+    return cudaErrorInvalidDeviceFunction;
   auto decoded = entry->module->kernel(entry->name);
   if (!decoded) {
     std::fprintf(stderr, "ocelot: the CPU device cannot run %s\n", decoded.error().message.c_str());
@@ -596,14 +597,9 @@ void CpuDevice::runLaunch(const PreparedLaunch& launch, ConditionalValues* condi
 
 cudaError_t CpuDevice::parameterLayout(DeviceFunction function, std::vector<size_t>* offsets,
                                        std::vector<size_t>* sizes) {
-  Function* entry = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = functions_.find(function);
-    if (it == functions_.end())
-      return cudaErrorInvalidDeviceFunction;
-    entry = it->second.get();
-  }
+  Function* entry = findFunction(function);
+  if (entry == nullptr)
+    return cudaErrorInvalidDeviceFunction;
   auto kernel = entry->module->kernel(entry->name);
   if (!kernel)
     return cudaErrorNotSupported;

@@ -198,6 +198,9 @@ private:
   ExecutionTracer* tracer_ = nullptr;
   std::unique_ptr<ExecutionTracer> blockTrace_; ///< OCELOT_CPU_TRACE_OUTPUT
 
+  /// The function of a handle this device made, or null (takes mutex_).
+  Function* findFunction(DeviceFunction function) const;
+
   mutable std::mutex mutex_; ///< the tables below
   /// The worker pool runs one launch at a time (launches are whole-device work).
   std::timed_mutex launchMutex_;

@@ -25,14 +25,9 @@ size_t roundUp(size_t value, size_t unit) {
 } // namespace
 
 cudaError_t CpuDevice::functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) {
-  Function* entry = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = functions_.find(function);
-    if (it == functions_.end())
-      return cudaErrorInvalidDeviceFunction;
-    entry = it->second.get();
-  }
+  Function* entry = findFunction(function);
+  if (entry == nullptr)
+    return cudaErrorInvalidDeviceFunction;
   auto kernel = entry->module->kernel(entry->name);
   std::memset(attributes, 0, sizeof *attributes);
   attributes->maxThreadsPerBlock = 1024;
@@ -108,14 +103,9 @@ cudaError_t CpuDevice::maxActiveBlocks(int* blocks, DeviceFunction function, int
 
 cudaError_t CpuDevice::functionParameter(DeviceFunction function, size_t index, size_t* offset,
                                          size_t* size) {
-  Function* entry = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = functions_.find(function);
-    if (it == functions_.end())
-      return cudaErrorInvalidDeviceFunction;
-    entry = it->second.get();
-  }
+  Function* entry = findFunction(function);
+  if (entry == nullptr)
+    return cudaErrorInvalidDeviceFunction;
   auto kernel = entry->module->kernel(entry->name);
   if (!kernel)
     return cudaErrorInvalidDeviceFunction;
