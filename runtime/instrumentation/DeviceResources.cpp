@@ -77,7 +77,25 @@ void DeviceResources::releaseEvent(cudaEvent_t event) {
   events_.push_back(event);
 }
 
+cudaError_t DeviceResources::read(void* host, const void* device, size_t bytes) {
+  std::lock_guard lock(readMutex_);
+  if (readStream_ == nullptr)
+    if (cudaError_t error = device_.createStream(&readStream_, cudaStreamNonBlocking, 0);
+        error != cudaSuccess) {
+      readStream_ = nullptr;
+      return error;
+    }
+  if (cudaError_t error = device_.copy(host, device, bytes, readStream_, true);
+      error != cudaSuccess)
+    return error;
+  return device_.synchronizeStream(readStream_);
+}
+
 void DeviceResources::forget() {
+  {
+    std::lock_guard lock(readMutex_);
+    readStream_ = nullptr; // destroyed by the reset
+  }
   deviceBuffers_.forget();
   // Staging memory is Ocelot's own and outlives the reset (only a registration goes with the
   // context; unregistering what the reset already dropped fails harmlessly): free it.

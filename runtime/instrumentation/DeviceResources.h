@@ -29,6 +29,10 @@ public:
   cudaEvent_t acquireEvent();
   void releaseEvent(cudaEvent_t event);
 
+  /// Copies device memory into host memory for Ocelot's own use, on a private non-blocking
+  /// stream: it never waits for the application's work (a kernel spinning on a host flag, say).
+  cudaError_t read(void* host, const void* device, size_t bytes);
+
   /// After cudaDeviceReset: the device destroyed the memory and events; drop them unfreed.
   void forget();
 
@@ -42,6 +46,8 @@ private:
   BufferPool staging_;
   std::mutex eventsMutex_;
   std::vector<cudaEvent_t> events_;
+  std::mutex readMutex_;
+  cudaStream_t readStream_ = nullptr; ///< created at the first read()
 };
 
 } // namespace ocelot::runtime::instrumentation

@@ -398,6 +398,21 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
       return std::nullopt;
     return reinterpret_cast<uint64_t>(address);
   };
+  // The application module's function-address tables, read when a module is built.
+  DeviceResources& deviceResources = *pending->resources;
+  auto functionAddresses = [&device, &deviceResources, module = site.applicationModule](
+                               std::string_view name,
+                               size_t entries) -> std::optional<std::vector<uint64_t>> {
+    void* address = nullptr;
+    size_t bytes = 0;
+    if (device.global(module, std::string(name).c_str(), &address, &bytes) != cudaSuccess ||
+        bytes != entries * sizeof(uint64_t))
+      return std::nullopt;
+    std::vector<uint64_t> values(entries);
+    if (deviceResources.read(values.data(), address, bytes) != cudaSuccess)
+      return std::nullopt;
+    return values;
+  };
   const std::string key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, slots);
   std::shared_ptr<LoadedInstrumentation> module;
   DeviceFunction function = nullptr;
@@ -406,11 +421,12 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
   for (int attempt = 0; attempt < 2; ++attempt) {
     RegisterCaps caps = occupancy_.caps(key);
-    module = moduleFor(*catalog, site, slots, caps, addresses, *pending);
+    module = moduleFor(*catalog, site, slots, caps, addresses, functionAddresses, *pending);
     if (!module->ok() && caps.contains(info.kernelName)) {
       // The capped build failed where the one without this cap did not: forget the cap.
       occupancy_.dropCap(key, info.kernelName);
-      module = moduleFor(*catalog, site, slots, occupancy_.caps(key), addresses, *pending);
+      module = moduleFor(*catalog, site, slots, occupancy_.caps(key), addresses, functionAddresses,
+                         *pending);
     }
     if (!module->ok())
       return runOriginal(site, std::move(pending), module->error(), true);
@@ -506,10 +522,11 @@ std::shared_ptr<LoadedInstrumentation>
 InstrumentationRuntime::moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
                                   const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
                                   const InstrumentedModuleCache::AddressOf& addresses,
+                                  const instrumentors::OriginalFunctionAddresses& functionAddresses,
                                   const PendingLaunch& pending) {
   bool built = false;
   auto module = modules_.get(catalog, site.registration.id, site.ordinal, slots, caps, site.device,
-                             addresses, &built);
+                             addresses, functionAddresses, &built);
   if (!built)
     return module;
   // What building it cost (once per module), for buildCosts() and the log.

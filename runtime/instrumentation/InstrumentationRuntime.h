@@ -125,7 +125,9 @@ private:
   std::shared_ptr<LoadedInstrumentation>
   moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
             const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
-            const InstrumentedModuleCache::AddressOf& addresses, const PendingLaunch& pending);
+            const InstrumentedModuleCache::AddressOf& addresses,
+            const instrumentors::OriginalFunctionAddresses& functionAddresses,
+            const PendingLaunch& pending);
 
   const Logger& logger_;
   instrumentors::InstrumentorRegistry registry_;
