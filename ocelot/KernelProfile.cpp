@@ -47,7 +47,10 @@ void KernelProfile::writeJson(JsonWriter& out) const {
     out.value(*timing_.gpuMilliseconds);
   else
     out.null();
-  out.key("execution").value(execution_ == Execution::Instrumented ? "instrumented" : "original");
+  out.key("execution")
+      .value(execution_ == Execution::Instrumented ? "instrumented"
+             : execution_ == Execution::Failed     ? "failed"
+                                                   : "original");
   out.key("instrumentors").beginArray();
   for (const auto& name : instrumentors_)
     out.value(name);

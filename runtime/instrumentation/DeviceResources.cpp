@@ -46,7 +46,8 @@ DeviceResources::DeviceResources(Device& device)
             if (!pageable_.load(std::memory_order_relaxed))
               device_.unregisterHost(p);
             std::free(p);
-          }) {
+          },
+          /*freeForgotten=*/true) {
   int value = 0;
   if (device.attribute(cudaDevAttrMultiProcessorCount, &value) == cudaSuccess)
     facts_.multiprocessors = value;
@@ -70,11 +71,12 @@ cudaEvent_t DeviceResources::acquireEvent() {
   return event;
 }
 
-void DeviceResources::releaseEvent(cudaEvent_t event) {
+void DeviceResources::releaseEvent(cudaEvent_t event, uint64_t generation) {
   if (event == nullptr)
     return;
   std::lock_guard lock(eventsMutex_);
-  events_.push_back(event);
+  if (generation == generation_.load(std::memory_order_acquire))
+    events_.push_back(event);
 }
 
 cudaError_t DeviceResources::read(void* host, const void* device, size_t bytes) {
@@ -103,6 +105,7 @@ void DeviceResources::forget() {
   staging_.forget();
   std::lock_guard lock(eventsMutex_);
   events_.clear();
+  generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 } // namespace ocelot::runtime::instrumentation
