@@ -379,6 +379,14 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   auto kernel = catalog->kernels.find(info.kernelName);
   if (kernel == catalog->kernels.end())
     return runOriginal(site, std::move(pending), "the kernel is not in the module's PTX", true);
+  // No argument array for a kernel with parameters: what the device makes of that is its own
+  // business, and the instrumented launch would have to read the array to append its parameter.
+  if (site.params.args == nullptr && kernel->second.parameters > 0)
+    return runOriginal(site, std::move(pending),
+                       "the launch passes no argument array for the kernel's " +
+                           std::to_string(kernel->second.parameters) +
+                           " parameters: it runs as the application made it",
+                       true);
 
   // Each instrumentor's variant for this launch.
   std::vector<SlotChoice> slots;
@@ -495,7 +503,10 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   mirrorAttributes(device, site.params, function);
 
   // The application's arguments, then the hidden parameter.
-  std::vector<void*> arguments(site.params.args, site.params.args + kernel->second.parameters);
+  std::vector<void*> arguments;
+  arguments.reserve(kernel->second.parameters + 1);
+  if (kernel->second.parameters > 0)
+    arguments.assign(site.params.args, site.params.args + kernel->second.parameters);
   arguments.push_back(pending->parameter.data());
   LaunchParams params = site.params;
   params.function = function;

@@ -375,6 +375,26 @@ TEST_F(InstrumentedRuntime, ALaunchMadeWhileTheDeviceIsResetReportsTheDisturbanc
   EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
 }
 
+// Issue 18 item 3: no argument array for a kernel with parameters.
+TEST_F(InstrumentedRuntime, ANullArgumentArrayRunsTheOriginalAsWithoutInstrumentation) {
+  // The runtime passes such a launch to the device (what the device makes of it is its own).
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(32), nullptr, 0, nullptr),
+            cudaSuccess);
+  framework().add("bbcount", {});
+  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(32), nullptr, 0, nullptr),
+            cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_FALSE(profile->instrumented());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("no argument array"), std::string::npos)
+      << profile->notes().back();
+  std::lock_guard lock(device.mutex);
+  ASSERT_EQ(device.launches.size(), 2u);
+  EXPECT_EQ(device.launches[1].kernel, "kernel"); // the application's kernel
+}
+
 TEST_F(InstrumentedRuntime, UnknownInstrumentorIsAnError) {
   EXPECT_THROW(framework().add("nonsense", {}), std::invalid_argument);
   ASSERT_EQ(launch(), cudaSuccess);
