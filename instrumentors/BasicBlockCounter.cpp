@@ -282,6 +282,15 @@ BasicBlockCounter::finalize(const ModuleInstrumentation& state, const LaunchInfo
     }
     blocks.push_back(std::move(block));
   }
+  // Every thread enters the kernel's first block once. Anything else means the buffer holds
+  // what something other than this launch's counters wrote (a stray store of the application,
+  // memory reused after a device reset): such counts must never be reported.
+  if (!blocks.empty() && blocks.front().counted && !blocks.front().derived &&
+      blocks.front().count != launch.threads())
+    throw std::runtime_error("the entry block counted " + std::to_string(blocks.front().count) +
+                             " entries for " + std::to_string(launch.threads()) +
+                             " threads: the counter buffer was overwritten, so its counts are "
+                             "not reported");
   return std::make_shared<BasicBlockCounts>(
       counts.perThread ? BasicBlockCounts::Mode::PerThread : BasicBlockCounts::Mode::PerWarp,
       launch.threads(), std::move(blocks), std::move(perThread));
