@@ -73,9 +73,15 @@ __global__ void destroy(Shape** objs, int n) {
 }
 
 typedef int (*unary_fn)(int);
-__device__ __noinline__ int twice(int x) { return 2 * x; }
-__device__ __noinline__ int thrice(int x) { return 3 * x; }
-__device__ __noinline__ int negate(int x) { return -x; }
+__device__ __noinline__ int twice(int x) {
+  return 2 * x;
+}
+__device__ __noinline__ int thrice(int x) {
+  return 3 * x;
+}
+__device__ __noinline__ int negate(int x) {
+  return -x;
+}
 __device__ unary_fn table[3] = {twice, thrice, negate};
 __device__ unary_fn d_thrice = thrice;
 
@@ -173,7 +179,8 @@ Results runRound(Shape** objs, unsigned long long* total, int* out, unary_fn* sl
 Results expected() {
   Results r;
   for (int i = 0; i < kN; ++i)
-    r.area += 2ull * static_cast<unsigned long long>(i % 3 == 0 ? (i % 17) * (i % 17) : (i % 29) * 3);
+    r.area +=
+        2ull * static_cast<unsigned long long>(i % 3 == 0 ? (i % 17) * (i % 17) : (i % 29) * 3);
   for (int i = 0; i < kN; ++i) {
     int value = i % 3 == 0 ? 2 * i : i % 3 == 1 ? 3 * i : -i;
     r.table.push_back(value);
@@ -225,7 +232,7 @@ void identity(Profiles& profiles) {
   check(runRound(objs, total, out, slots, hostThrice) == want, "plain run");
   check(profiles.take().empty(), "no profiles without instrumentors");
 
-  const std::vector<std::string> kernels = {"make", "use", "destroy", "through_table",
+  const std::vector<std::string> kernels = {"make",       "use",        "destroy", "through_table",
                                             "fill_slots", "call_slots", "apply"};
   struct Config {
     std::vector<std::string> instrumentors;
@@ -291,8 +298,8 @@ void nullArguments(Profiles& profiles) {
   cudaError_t plainSync = cudaDeviceSynchronize();
   cudaGetLastError();
   auto handle = ocelot::addInstrumentor("bbcount");
-  cudaError_t launch = cudaLaunchKernel(reinterpret_cast<const void*>(&ignores), dim3(1),
-                                        dim3(32), nullptr, 0, nullptr);
+  cudaError_t launch = cudaLaunchKernel(reinterpret_cast<const void*>(&ignores), dim3(1), dim3(32),
+                                        nullptr, 0, nullptr);
   cudaError_t sync = cudaDeviceSynchronize();
   cudaGetLastError();
   ocelot::removeInstrumentor(handle);

@@ -1,4 +1,4 @@
-// Device function pointers: a `__device__` table of them, addresses computed by one kernel and
+// Device function pointers: `__device__` tables of them, addresses computed by one kernel and
 // called by another, compared with each other and with the table, stored where the host reads
 // them (cudaMemcpyFromSymbol) and passed back to kernels as arguments. A function pointer is the
 // same value whichever kernel produced it, and every call through one reaches the function it
@@ -10,10 +10,18 @@
 
 typedef int (*unary_fn)(int);
 
-__device__ __noinline__ int twice(int x) { return 2 * x; }
-__device__ __noinline__ int thrice(int x) { return 3 * x; }
-__device__ __noinline__ int square(int x) { return x * x; }
-__device__ __noinline__ int negate(int x) { return -x; }
+__device__ __noinline__ int twice(int x) {
+  return 2 * x;
+}
+__device__ __noinline__ int thrice(int x) {
+  return 3 * x;
+}
+__device__ __noinline__ int square(int x) {
+  return x * x;
+}
+__device__ __noinline__ int negate(int x) {
+  return -x;
+}
 // Calls through a function pointer itself: an indirect call inside a function reached indirectly.
 __device__ __noinline__ int twice_then_thrice(int x) {
   volatile unary_fn next = thrice;
@@ -21,15 +29,35 @@ __device__ __noinline__ int twice_then_thrice(int x) {
 }
 
 __device__ unary_fn table[5] = {twice, thrice, square, negate, twice_then_thrice};
-__device__ unary_fn d_twice = twice;   // read by the host
+
+// 24 more functions of the same shape: with them an indirect call has 29 candidates, which
+// Ocelot's instrumented code translates with a binary search rather than a chain of compares.
+// clang-format off
+#define ADDER(k) __device__ __noinline__ int add##k(int x) { return x + k * 1000; }
+ADDER(0) ADDER(1) ADDER(2) ADDER(3) ADDER(4) ADDER(5) ADDER(6) ADDER(7) ADDER(8) ADDER(9)
+ADDER(10) ADDER(11) ADDER(12) ADDER(13) ADDER(14) ADDER(15) ADDER(16) ADDER(17) ADDER(18)
+ADDER(19) ADDER(20) ADDER(21) ADDER(22) ADDER(23)
+__device__ unary_fn adders[24] = {add0,  add1,  add2,  add3,  add4,  add5,  add6,  add7,
+                                  add8,  add9,  add10, add11, add12, add13, add14, add15,
+                                  add16, add17, add18, add19, add20, add21, add22, add23};
+// clang-format on
+__device__ unary_fn d_twice = twice;     // read by the host
 __device__ unary_fn d_current = nullptr; // written by a kernel, read by the host
 
-__host__ __device__ int pick(int i) { return (i * 7 + 3) % 5; }
+__host__ __device__ int pick(int i) {
+  return (i * 7 + 3) % 5;
+}
 
 __global__ void through_table(int* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = table[pick(i)](i);
+}
+
+__global__ void through_adders(int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = adders[(i * 5) % 24](i);
 }
 
 // Addresses computed here (each a `mov` of the function's name), called by call_slots.
@@ -39,11 +67,21 @@ __global__ void fill_slots(unary_fn* slots, int n) {
     return;
   unary_fn f;
   switch (pick(i)) {
-  case 0: f = twice; break;
-  case 1: f = thrice; break;
-  case 2: f = square; break;
-  case 3: f = negate; break;
-  default: f = twice_then_thrice; break;
+  case 0:
+    f = twice;
+    break;
+  case 1:
+    f = thrice;
+    break;
+  case 2:
+    f = square;
+    break;
+  case 3:
+    f = negate;
+    break;
+  default:
+    f = twice_then_thrice;
+    break;
   }
   slots[i] = f;
 }
@@ -81,11 +119,16 @@ __global__ void store_current(int which) {
 
 static int host_apply(int k, int x) {
   switch (k) {
-  case 0: return 2 * x;
-  case 1: return 3 * x;
-  case 2: return x * x;
-  case 3: return -x;
-  default: return 6 * x;
+  case 0:
+    return 2 * x;
+  case 1:
+    return 3 * x;
+  case 2:
+    return x * x;
+  case 3:
+    return -x;
+  default:
+    return 6 * x;
   }
 }
 
@@ -109,6 +152,14 @@ int main() {
     e2e::expect(got == expect, launch == 0 ? "calls through a __device__ table, launch 1"
                                            : "calls through a __device__ table, launch 2");
   }
+
+  through_adders<<<blocks, threads>>>(out, n);
+  CHECK_LAUNCH();
+  CHECK(cudaMemcpy(got.data(), out, n * sizeof(int), cudaMemcpyDeviceToHost));
+  bool added = true;
+  for (int i = 0; i < n; ++i)
+    added = added && got[i] == i + (i * 5) % 24 * 1000;
+  e2e::expect(added, "calls through a table of 24 functions");
 
   fill_slots<<<blocks, threads>>>(slots, n);
   CHECK_LAUNCH();

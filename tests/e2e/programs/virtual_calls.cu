@@ -54,7 +54,9 @@ struct Counted : Square {
   __device__ ~Counted() override { atomicAdd(&g_destroyed, 1u); }
 };
 
-__host__ __device__ int kind_of(int i) { return i % 5; }
+__host__ __device__ int kind_of(int i) {
+  return i % 5;
+}
 
 __global__ void make(Shape** objs, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -62,11 +64,21 @@ __global__ void make(Shape** objs, int n) {
     return;
   Shape* s = nullptr;
   switch (kind_of(i)) {
-  case 0: s = new Rect(i % 97, 3); break;
-  case 1: s = new Square(i % 31); break;
-  case 2: s = new Triangle(i % 13 + 1, 6); break;
-  case 3: s = new Framed(new Rect(i % 7 + 1, 2), i % 5); break;
-  default: s = new Counted(i % 11); break;
+  case 0:
+    s = new Rect(i % 97, 3);
+    break;
+  case 1:
+    s = new Square(i % 31);
+    break;
+  case 2:
+    s = new Triangle(i % 13 + 1, 6);
+    break;
+  case 3:
+    s = new Framed(new Rect(i % 7 + 1, 2), i % 5);
+    break;
+  default:
+    s = new Counted(i % 11);
+    break;
   }
   objs[i] = s;
 }
@@ -93,15 +105,22 @@ __global__ void destroy(Shape** objs, int n) {
 
 static long long host_area(int i) {
   switch (kind_of(i)) {
-  case 0: return static_cast<long long>(i % 97) * 3;
-  case 1: return static_cast<long long>(i % 31) * (i % 31);
-  case 2: return static_cast<long long>(i % 13 + 1) * 6 / 2;
-  case 3: return static_cast<long long>(i % 7 + 1) * 2 + i % 5;
-  default: return static_cast<long long>(i % 11) * (i % 11);
+  case 0:
+    return static_cast<long long>(i % 97) * 3;
+  case 1:
+    return static_cast<long long>(i % 31) * (i % 31);
+  case 2:
+    return static_cast<long long>(i % 13 + 1) * 6 / 2;
+  case 3:
+    return static_cast<long long>(i % 7 + 1) * 2 + i % 5;
+  default:
+    return static_cast<long long>(i % 11) * (i % 11);
   }
 }
 
-static int host_sides(int i) { return kind_of(i) == 2 ? 3 : 4; }
+static int host_sides(int i) {
+  return kind_of(i) == 2 ? 3 : 4;
+}
 
 int main() {
   const int n = 2048, threads = 128, blocks = n / threads;
@@ -144,8 +163,9 @@ int main() {
     CHECK_LAUNCH();
     std::vector<long long> got(n);
     CHECK(cudaMemcpy(got.data(), weighted, n * sizeof(long long), cudaMemcpyDeviceToHost));
-    e2e::expect(got == expect_weighted, round == 0 ? "virtual calls inside a device function, round 1"
-                                                   : "virtual calls inside a device function, round 2");
+    e2e::expect(got == expect_weighted, round == 0
+                                            ? "virtual calls inside a device function, round 1"
+                                            : "virtual calls inside a device function, round 2");
     destroy<<<blocks, threads>>>(objs, n);
     CHECK_LAUNCH();
     CHECK(cudaDeviceSynchronize());
