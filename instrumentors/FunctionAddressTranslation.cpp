@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace ocelot::instrumentors {
 
@@ -34,19 +36,35 @@ bool isIndirectCall(const ir::Instruction& inst) {
   return target < inst.operands().size() && inst.operands()[target].is<ir::RegisterOperand>();
 }
 
-template <class Fn> void forEachInitializerSymbol(ir::Initializer& init, Fn&& fn) {
+template <class Fn> void forEachInitializerSymbol(const ir::Initializer& init, Fn&& fn) {
   switch (init.kind()) {
   case ir::Initializer::Kind::Value:
-    if (init.scalar().is<ir::SymbolOperand>())
-      fn(init);
+    if (const auto* symbol = init.scalar().getIf<ir::SymbolOperand>())
+      fn(*symbol);
     break;
   case ir::Initializer::Kind::List:
     for (const auto& element : init.elements())
-      forEachInitializerSymbol(const_cast<ir::Initializer&>(element), fn);
+      forEachInitializerSymbol(element, fn);
     break;
   case ir::Initializer::Kind::IntegerList:
     break;
   }
+}
+
+/// `init` with every symbol that `replace` answers for replaced by the operand it gives.
+template <class Fn>
+ir::Initializer replaceInitializerSymbols(const ir::Initializer& init, Fn&& replace) {
+  if (init.kind() == ir::Initializer::Kind::Value) {
+    if (const auto* symbol = init.scalar().getIf<ir::SymbolOperand>())
+      if (std::optional<ir::Operand> value = replace(*symbol))
+        return ir::Initializer::value(std::move(*value));
+  } else if (init.kind() == ir::Initializer::Kind::List) {
+    std::vector<ir::Initializer> elements;
+    for (const auto& element : init.elements())
+      elements.push_back(replaceInitializerSymbols(element, replace));
+    return ir::Initializer::list(std::move(elements));
+  }
+  return init;
 }
 
 /// Every symbol inside an operand that is not the operand itself (address bases and parts,
@@ -225,12 +243,10 @@ FunctionUse Translator::inspect(const ir::Function& function) const {
       if (const auto* decl = ir::dyn_cast<ir::DeclarationStatement>(statement.get())) {
         for (const auto& d : decl->spec().declarators)
           if (d.initializer)
-            forEachInitializerSymbol(
-                const_cast<ir::Initializer&>(*d.initializer), [&](ir::Initializer& init) {
-                  std::string_view name = init.scalar().as<ir::SymbolOperand>().name;
-                  use.needsIdentity = use.needsIdentity || functions_.contains(name);
-                  kernelAddress(name);
-                });
+            forEachInitializerSymbol(*d.initializer, [&](const ir::SymbolOperand& symbol) {
+              use.needsIdentity = use.needsIdentity || functions_.contains(symbol.name);
+              kernelAddress(symbol.name);
+            });
         continue;
       }
       const auto* inst = ir::dyn_cast<ir::Instruction>(statement.get());
@@ -410,16 +426,16 @@ void Translator::rewrite(ir::Function& function, FunctionTranslationResult& resu
       if (auto* decl = ir::dyn_cast<ir::DeclarationStatement>(statement)) {
         for (auto& d : decl->spec().declarators)
           if (d.initializer)
-            forEachInitializerSymbol(*d.initializer, [&](ir::Initializer& init) {
-              const auto& symbol = init.scalar().as<ir::SymbolOperand>();
-              auto f = functions_.find(symbol.name);
-              if (f == functions_.end())
-                return;
-              init = ir::Initializer::value(
-                  hexImmediate(original_.at(f->second) + static_cast<uint64_t>(symbol.offset)));
-              ++result.materialized;
-              changed = true;
-            });
+            d.initializer = replaceInitializerSymbols(
+                *d.initializer, [&](const ir::SymbolOperand& symbol) -> std::optional<ir::Operand> {
+                  auto f = functions_.find(symbol.name);
+                  if (f == functions_.end())
+                    return std::nullopt;
+                  ++result.materialized;
+                  changed = true;
+                  return hexImmediate(original_.at(f->second) +
+                                      static_cast<uint64_t>(symbol.offset));
+                });
         continue;
       }
       auto* inst = ir::dyn_cast<ir::Instruction>(statement);

@@ -122,8 +122,13 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
   if (!redirect.ok)
     return failed("global variables", redirect.error);
   out.redirectedVariables = redirect.variables;
-  FunctionTranslationResult functions =
-      translateFunctionAddresses(module, analyses, options.functionAddresses, options.linked);
+  FunctionTranslationResult functions;
+  try {
+    functions =
+        translateFunctionAddresses(module, analyses, options.functionAddresses, options.linked);
+  } catch (const std::exception& e) {
+    return failed("function addresses", e.what());
+  }
   out.translatedFunctions = functions.functions;
   out.materializedAddresses = functions.materialized;
   out.translatedCalls = functions.indirectCalls;

@@ -362,6 +362,41 @@ TEST(FunctionAddressTranslation, KernelAddressesAndLinkedIndirectCallsCannotKeep
   expectAssembles(linked.ptx);
 }
 
+TEST(FunctionAddressTranslation, FunctionScopeInitializersHoldOriginalAddresses) {
+  const std::string ptx = R"(.version 8.5
+.target sm_90
+.address_size 64
+
+.func (.param .b32 r) g(.param .b32 x)
+{
+	.reg .b32 %r<2>;
+	ld.param.b32 %r1, [x];
+	st.param.b32 [r], %r1;
+	ret;
+}
+
+.visible .entry k(.param .u64 p)
+{
+	.global .align 8 .u64 local_table[2] = {g, 0};
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [p];
+	mov.u64 %rd2, local_table;
+	ld.global.u64 %rd3, [%rd2];
+	st.global.u64 [%rd1], %rd3;
+	ret;
+}
+)";
+  auto parsed = ir::parsePtx(ptx, "test");
+  ASSERT_TRUE(parsed.ok()) << parsed.firstError();
+  EXPECT_EQ(instrumentors::addressTakenFunctions(*parsed.module).size(), 1u);
+  auto out = instrument(withTable(ptx), fakeOriginals());
+  ASSERT_TRUE(out.ok) << out.error;
+  EXPECT_NE(out.ptx.find("local_table[2] = {0x100, 0}"), std::string::npos) << out.ptx;
+  EXPECT_EQ(out.materializedAddresses, 1u);
+  EXPECT_TRUE(out.kernels.contains("k"));
+  expectAssembles(out.ptx);
+}
+
 TEST(FunctionAddressTranslation, OfflineInstrumentationShowsTheTranslationWithPlaceholders) {
   auto out = instrument(kPointers, nullptr);
   ASSERT_TRUE(out.ok) << out.error;
