@@ -68,7 +68,7 @@ while [ $# -gt 0 ]; do
     --programs) PROGRAM_FILTER=${2:-}; shift 2 ;;
     --programs=*) PROGRAM_FILTER=${1#--programs=}; shift ;;
     --list) printf '%s\n' "${SECTIONS[@]}"; exit 0 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo pipefail/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "gpu-batch: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
