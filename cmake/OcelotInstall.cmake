@@ -23,6 +23,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/plugins/
 
 install(EXPORT OcelotTargets NAMESPACE Ocelot:: DESTINATION ${OCELOT_INSTALL_CMAKEDIR})
 set_target_properties(ocelot_cudart PROPERTIES EXPORT_NAME cudart)
+# Plugins exchange nlohmann JSON values with Ocelot (InstrumentorResult::json()): the config asks for
+# the version Ocelot was built with.
+set(OCELOT_NLOHMANN_JSON_VERSION ${nlohmann_json_VERSION})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/OcelotConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/OcelotConfig.cmake INSTALL_DESTINATION ${OCELOT_INSTALL_CMAKEDIR}
   PATH_VARS OCELOT_INSTALL_INCLUDEDIR)

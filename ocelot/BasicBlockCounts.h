@@ -49,7 +49,7 @@ public:
                    std::vector<uint64_t> perThread = {});
 
   std::string_view instrumentor() const override { return "bbcount"; }
-  void writeJson(JsonWriter& out) const override;
+  Json json() const override;
   std::string summary() const override;
 
   Mode mode() const { return mode_; }

@@ -8,6 +8,7 @@ packages=(
   flex bison
   libboost-program-options-dev
   libzstd-dev liblz4-dev
+  nlohmann-json3-dev python3-jsonschema
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang llvm-dev libclang-rt-dev clang-format
   zstd lz4 binutils
