@@ -10,9 +10,11 @@ std::string_view modeName(BasicBlockCounts::Mode mode) {
 }
 
 BasicBlockCounts::BasicBlockCounts(Mode mode, uint64_t threads, std::vector<Block> blocks,
-                                   std::vector<uint64_t> perThread)
-    : mode_(mode), threads_(threads), blocks_(std::move(blocks)), perThread_(std::move(perThread)) {
-}
+                                   std::vector<uint64_t> perThread,
+                                   std::shared_ptr<const CodeStructure> structure,
+                                   bool writeStructure)
+    : mode_(mode), threads_(threads), blocks_(std::move(blocks)), perThread_(std::move(perThread)),
+      structure_(std::move(structure)), writeStructure_(writeStructure && structure_ != nullptr) {}
 
 uint64_t BasicBlockCounts::entryCount() const {
   return blocks_.empty() ? 0 : blocks_.front().count;
@@ -73,6 +75,11 @@ Json BasicBlockCounts::json() const {
     blocks.push_back(std::move(block));
   }
   out["blocks"] = std::move(blocks);
+  if (structure_) {
+    out["module"] = structure_->id();
+    if (writeStructure_)
+      out["cfg"] = structure_->json();
+  }
   return out;
 }
 

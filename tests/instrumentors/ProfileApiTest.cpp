@@ -251,5 +251,47 @@ TEST(Summary, NamesKernelsHotBlocksAndImbalance) {
   EXPECT_LT(text.find("loop.cu:5"), text.find("loop.cu:3")) << text;
 }
 
+std::shared_ptr<const KernelProfile> profileNamed(const std::string& demangled) {
+  auto base = sampleProfile();
+  LaunchInfo launch = base->launch();
+  launch.demangledName = demangled;
+  return std::make_shared<KernelProfile>(launch, base->timing(), base->execution(),
+                                         base->instrumentors(), base->notes(), base->results());
+}
+
+TEST(Summary, KernelNamesUseTheWidthTheyAreGiven) {
+  const std::string name = "void ns::kernel<float, 256u, ns::Functor<double>>(float const*, "
+                           "float*, unsigned long)"; // 90 characters
+  ProfileSummary summary;
+  summary.add(*profileNamed(name));
+  // No limit (a file or a pipe): whole names.
+  std::string unlimited = summary.format(10, 15, 0);
+  EXPECT_NE(unlimited.find(name + " "), std::string::npos) << unlimited;
+  // A wide terminal: whole names too, and no line is wider than the terminal.
+  std::string wide = summary.format(10, 15, 200);
+  EXPECT_NE(wide.find(name + " "), std::string::npos) << wide;
+  // A narrow one: names are cut so that the kernel tables fit (the notes below them are prose
+  // and wrap).
+  std::string narrow = summary.format(10, 15, 100);
+  EXPECT_EQ(narrow.substr(0, narrow.find("\nnotes\n")).find(name), std::string::npos) << narrow;
+  EXPECT_NE(narrow.find("void ns::kernel<float, 256u"), std::string::npos) << narrow;
+  size_t start = narrow.find("top kernels");
+  size_t end = narrow.find("hottest basic blocks");
+  for (size_t at = narrow.find('\n', start) + 1; at < end;) {
+    size_t next = narrow.find('\n', at);
+    EXPECT_LE(next - at, 100u) << narrow.substr(at, next - at);
+    at = next + 1;
+  }
+}
+
+TEST(Summary, ColumnsComeFromTheEnvironment) {
+  ::setenv("COLUMNS", "123", 1);
+  EXPECT_EQ(ProfileSummary::defaultColumns(), 123u);
+  ::setenv("COLUMNS", "wide", 1);
+  size_t fallback = ProfileSummary::defaultColumns(); // the terminal's, or 0 without one
+  EXPECT_NE(fallback, 123u);
+  ::unsetenv("COLUMNS");
+}
+
 } // namespace
 } // namespace ocelot::test

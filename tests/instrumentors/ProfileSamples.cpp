@@ -69,6 +69,25 @@ std::vector<CtaClockTimes::Cta> ctas(bool complete) {
   return out;
 }
 
+std::shared_ptr<const CodeStructure> structure() {
+  std::vector<CodeStructure::Function> functions(2);
+  functions[0].name = "_Z4loopPii";
+  functions[0].entry = true;
+  functions[0].blocks.resize(3);
+  functions[0].blocks[0].successors = {1};
+  functions[0].blocks[0].lines = {{0, 10, 3}};
+  functions[0].blocks[1].successors = {1, 2};
+  functions[0].blocks[1].loopDepth = 1;
+  functions[0].blocks[1].loopHeader = true;
+  functions[0].blocks[1].lines = {{0, 11, 2}, {0, 12, 2}};
+  functions[0].blocks[2].exits = true;
+  functions[1].name = "_Z6helperv";
+  functions[1].blocks.resize(1);
+  functions[1].blocks[0].exits = true;
+  return std::make_shared<CodeStructure>(std::vector<std::string>{"/src/sample.cu"},
+                                         std::move(functions));
+}
+
 } // namespace
 
 int main() {
@@ -82,7 +101,8 @@ int main() {
       std::vector<std::string>{},
       std::vector<std::shared_ptr<const InstrumentorResult>>{
           std::make_shared<BasicBlockCounts>(BasicBlockCounts::Mode::PerWarp, 64,
-                                             blocks(first.kernelName)),
+                                             blocks(first.kernelName), std::vector<uint64_t>{},
+                                             structure(), true),
           std::make_shared<CtaClockTimes>(first, DeviceFacts{4, 1'980'000, 90}, ctas(true)),
           std::make_shared<PluginResult>()}));
 
@@ -94,7 +114,7 @@ int main() {
       std::vector<std::string>{"1 CTA recorded a number of thread exits other than 32"},
       std::vector<std::shared_ptr<const InstrumentorResult>>{
           std::make_shared<BasicBlockCounts>(BasicBlockCounts::Mode::PerThread, 64,
-                                             blocks(second.kernelName), perThread),
+                                             blocks(second.kernelName), perThread, structure()),
           std::make_shared<CtaClockTimes>(second, DeviceFacts{4, 0, 90}, ctas(false))}));
 
   LaunchInfo original = launch("k\xff\xfe", 3);

@@ -84,6 +84,9 @@ def broken_variants(document):
     if "bbcount" in first["results"]:
         variant("a negative block count",
                 lambda p: p["results"]["bbcount"]["blocks"][0].update(count=-1))
+        if "cfg" in first["results"]["bbcount"]:
+            variant("a CFG edge to a negative block", lambda p: p["results"]["bbcount"]["cfg"][
+                "functions"][0]["blocks"][0].update(successors=[-1]))
     if "ctaclock" in first["results"]:
         variant("a CTA column of strings",
                 lambda p: p["results"]["ctaclock"]["ctas"].update(sm=["0"]))
