@@ -205,6 +205,8 @@ TEST(HtmlReport, SelfContainedWithHeatMapTimelineAndEscapedNames) {
   EXPECT_EQ(html.find("k<int>"), std::string::npos);
   EXPECT_NE(html.find("the instrumented module failed to JIT"), std::string::npos);
   EXPECT_NE(html.find("(rank 0) / 2.500 / 3.000 (rank 1)"), std::string::npos);
+  // Instructions per rank: rank 0 2 x 4 x (128 + 640), rank 1 4 x (128 + 1280).
+  EXPECT_NE(html.find("5,632 (rank 1) / 5888.0 / 6,144 (rank 0)"), std::string::npos) << html;
   EXPECT_EQ(html.find("src=\"http"), std::string::npos);
   EXPECT_EQ(html.find("href=\"http"), std::string::npos);
   EXPECT_EQ(html.find("<link"), std::string::npos);

@@ -360,7 +360,9 @@ std::string ranksPanel(const ProfileSet& set, const std::vector<KernelTotals>& k
   html += "<table class=\"sortable ranks\"><thead><tr><th>kernel</th>";
   for (int r : ranks)
     html += "<th>rank " + std::to_string(r) + " ms</th>";
-  html += "<th>min</th><th>mean</th><th>max</th><th>imbalance</th></tr></thead><tbody>\n";
+  html += "<th>min</th><th>mean</th><th>max</th><th>imbalance</th>"
+          "<th>dynamic PTX instructions min / mean / max</th><th>instruction imbalance</th>"
+          "</tr></thead><tbody>\n";
   for (size_t i = 0; i < kernels.size(); ++i) {
     const KernelTotals& k = kernels[i];
     html += "<tr><td class=\"name\"><a class=\"kernel-link\" href=\"#" + anchor(i) + "\">" +
@@ -374,6 +376,14 @@ std::string ranksPanel(const ProfileSet& set, const std::vector<KernelTotals>& k
     RankSpread s = spreadAcrossRanks(k, ranks, [](const RankTotal& r) { return r.gpuMs; });
     html += numericCell(s.min, number(s.min)) + numericCell(s.mean, number(s.mean)) +
             numericCell(s.max, number(s.max)) + numericCell(s.imbalance, number(s.imbalance, 2));
+    // Instructions are exact where times vary from run to run.
+    RankSpread in = spreadAcrossRanks(
+        k, ranks, [](const RankTotal& r) { return static_cast<double>(r.instructions); });
+    html += numericCell(in.mean, groupDigits(static_cast<uint64_t>(in.min)) + " (rank " +
+                                     std::to_string(in.minRank) + ") / " + number(in.mean, 1) +
+                                     " / " + groupDigits(static_cast<uint64_t>(in.max)) +
+                                     " (rank " + std::to_string(in.maxRank) + ")");
+    html += numericCell(in.imbalance, number(in.imbalance, 2));
     html += "</tr>\n";
   }
   html += "</tbody></table>\n";
