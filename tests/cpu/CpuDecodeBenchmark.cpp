@@ -4,9 +4,10 @@
 // every kernel of every module, successful or not (a kernel with an instruction the device does
 // not run stops at that instruction, as it does at a launch).
 //
-//   ocelot_cpu_decode_bench [--rounds N] FILE.ptx ...
+//   ocelot_cpu_decode_bench [--rounds N] [--errors] FILE.ptx ...
 //
-// Prints the best and the median round, in microseconds, and the number of kernels decoded.
+// Prints the best and the median round, in microseconds, and the number of kernels decoded;
+// --errors also prints why each kernel that does not decode does not (to compare two builds).
 
 #include "runtime/cpu/CpuModule.h"
 #include "runtime/cpu/DeviceMemory.h"
@@ -24,11 +25,16 @@ using namespace ocelot::runtime::cpu;
 
 int main(int argc, char** argv) {
   int rounds = 20;
+  bool printErrors = false;
   std::vector<std::string> texts;
   for (int i = 1; i < argc; ++i) {
     std::string argument = argv[i];
     if (argument == "--rounds" && i + 1 < argc) {
       rounds = std::max(1, std::atoi(argv[++i]));
+      continue;
+    }
+    if (argument == "--errors") {
+      printErrors = true;
       continue;
     }
     std::ifstream in(argument);
@@ -41,7 +47,7 @@ int main(int argc, char** argv) {
     texts.push_back(text.str());
   }
   if (texts.empty()) {
-    std::fprintf(stderr, "usage: ocelot_cpu_decode_bench [--rounds N] FILE.ptx ...\n");
+    std::fprintf(stderr, "usage: ocelot_cpu_decode_bench [--rounds N] [--errors] FILE.ptx ...\n");
     return 2;
   }
   std::string error;
@@ -65,8 +71,12 @@ int main(int argc, char** argv) {
       for (const ModuleFunction& function : module->functions())
         if (function.function->isEntry() && function.function->hasBody()) {
           ++kernels;
-          if (!module->kernel(function.name))
+          auto decoded = module->kernel(function.name);
+          if (!decoded) {
             ++failures;
+            if (printErrors && round == 0)
+              std::printf("%s\n", decoded.error().message.c_str());
+          }
         }
     const auto stop = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
