@@ -1,7 +1,7 @@
 // The instruction table (ir/Opcodes.def) against the code that reads it: every row is reachable
-// from its own example, every example is PTX the front end takes, and the verifier checks exactly
-// the operand counts and types the rows give (each row's example is mutated and re-verified, so a
-// verifier with a list of its own fails here for any row that list misses).
+// from its own example, every example is PTX that ptxas and the front end take, and the verifier
+// checks exactly the operand counts and types the rows give (each row's example is mutated and
+// re-verified, so a verifier with a list of its own fails here for any row that list misses).
 
 #include "ir/InstructionTable.h"
 
@@ -12,6 +12,10 @@
 #include "tests/support/InstructionExamples.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 namespace ocelot::test {
 namespace {
@@ -142,6 +146,37 @@ TEST(OpcodeTableTest, ExamplesParseRoundTripAndVerify) {
     ASSERT_NE(reparsed, nullptr);
     EXPECT_TRUE(reparsed->equals(*module));
   }
+}
+
+TEST(OpcodeTableTest, ExamplesAreRealPtx) {
+#ifndef OCELOT_PTXAS_PATH
+  GTEST_SKIP() << "ptxas not found";
+#else
+  // ptxas for sm_100a takes every example but the Hopper-only wgmma ones, which sm_90a takes.
+  const std::filesystem::path dir = std::filesystem::path(OCELOT_BINARY_DIR) / "tests/ir/examples";
+  std::filesystem::create_directories(dir);
+  for (size_t i = 0; i < std::size(kInstructionExamples); ++i) {
+    const std::string_view text = kInstructionExamples[i].text;
+    SCOPED_TRACE(text);
+    const std::filesystem::path ptx = dir / ("example" + std::to_string(i) + ".ptx");
+    const std::filesystem::path log = dir / ("example" + std::to_string(i) + ".log");
+    bool assembled = false;
+    for (const std::string arch : {"sm_100a", "sm_90a"}) {
+      std::string module = exampleModule(text);
+      module.replace(module.find("sm_100a"), 7, arch);
+      std::ofstream(ptx) << module;
+      const std::string command = "\"" + std::string(OCELOT_PTXAS_PATH) + "\" -arch=" + arch +
+                                  " \"" + ptx.string() + "\" -o /dev/null > \"" + log.string() +
+                                  "\" 2>&1";
+      if (std::system(command.c_str()) == 0) {
+        assembled = true;
+        break;
+      }
+    }
+    std::ifstream messages(log);
+    EXPECT_TRUE(assembled) << std::string((std::istreambuf_iterator<char>(messages)), {});
+  }
+#endif
 }
 
 TEST(OpcodeTableTest, VerifierChecksTheOperandCountsTheTableGives) {
