@@ -2,6 +2,7 @@
 
 #include "instrumentors/FunctionAddressTable.h"
 #include "ir/Casting.h"
+#include "ir/Opcode.h"
 #include "passes/CallGraph.h"
 
 #include <algorithm>
@@ -443,7 +444,7 @@ void Translator::rewrite(ir::Function& function, FunctionTranslationResult& resu
         continue;
       const bool call = inst->form().has(ir::kCall);
       const size_t target = callTargetIndex(*inst);
-      const bool isMove = inst->form().opcode() == "mov";
+      const bool isMove = inst->form().opcode() == ir::Opcode::Mov;
       for (size_t k = 0; k < inst->operands().size(); ++k) {
         const auto* symbol = inst->operands()[k].getIf<ir::SymbolOperand>();
         if (symbol == nullptr || (call && k == target))

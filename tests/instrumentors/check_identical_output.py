@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Instrumentation never changes what a program computes (issue 14, bug 3).
 
-check_identical_output.py --ocelot OCELOT [--device cpu|gpu] [--keep DIR] PROGRAM [ARGS...]
+check_identical_output.py --ocelot OCELOT [--device cpu|gpu] [--keep DIR]
+                          [--reference-ld-path PATH] PROGRAM [ARGS...]
 
 Runs PROGRAM under `ocelot run` without instrumentors, then under bbcount (per warp and per
 thread), ctaclock and both, first on every kernel, then with `--kernel` on each kernel alone. Every
@@ -9,7 +10,10 @@ run must print the plain run's stdout and exit with its status; every launch sel
 instrumentation must have run instrumented (a launch that ran the original kernel would hide a
 broken translation) or failed (a program that faults on purpose; the output comparison tells a
 fault instrumentation caused); every bbcount result must count the threads launched in the
-kernel's entry block. Exit 0 on success, 1 on a difference,
+kernel's entry block, and every ctaclock result must have recorded each CTA once, with all its
+warps started and threads exited. With --reference-ld-path, PROGRAM first runs outside Ocelot with that
+LD_LIBRARY_PATH (on the GPU: NVIDIA's libcudart.so.13) and the plain Ocelot run must print what it
+printed and exit as it did, so every instrumented run matches NVIDIA's runtime too. Exit 0 on success, 1 on a difference,
 77 (skip) when the program cannot run here (no device).
 """
 import argparse
@@ -52,6 +56,7 @@ def main():
     parser.add_argument("--ocelot", required=True)
     parser.add_argument("--device", default="")
     parser.add_argument("--keep", default="")
+    parser.add_argument("--reference-ld-path", default=None)
     parser.add_argument("program")
     parser.add_argument("args", nargs="*")
     options = parser.parse_args()
@@ -66,6 +71,13 @@ def main():
     failures = []
     kernels = []
     failed = 0
+    if options.reference_ld_path is not None:
+        env = dict(os.environ, LD_LIBRARY_PATH=options.reference_ld_path)
+        reference = subprocess.run([options.program] + options.args, capture_output=True,
+                                   text=True, env=env, timeout=600)
+        if reference.stdout != plain.stdout or reference.returncode != plain.returncode:
+            failures.append(f"plain Ocelot run differs from the reference runtime "
+                            f"(exit {plain.returncode} vs {reference.returncode})")
     with tempfile.TemporaryDirectory() as tmp:
         cases = [(config, None) for config in CONFIGS]
         done_all = False
@@ -96,6 +108,10 @@ def main():
                         failures.append(f"{label}: {p['kernel']} launch {p['kernel_launch']}: "
                                         f"entry block {counts['blocks'][0]['count']} for "
                                         f"{threads} threads")
+                clock = p.get("results", {}).get("ctaclock")
+                if clock is not None and (not clock["complete"] or clock["problems"]):
+                    failures.append(f"{label}: {p['kernel']} launch {p['kernel_launch']}: "
+                                    f"ctaclock incomplete: {'; '.join(clock['problems'])}")
                 elif p["execution"] == "failed" and not p.get("results"):
                     failed += 1
                 else:
@@ -116,7 +132,8 @@ def main():
         print(f"FAIL {name}: {len(failures)} problems in {runs} instrumented runs")
         return 1
     print(f"PASS {name}: {runs} instrumented runs ({len(kernels)} kernels alone) print the plain "
-          f"output; every selected launch ran instrumented"
+          f"output" + (" (= the reference runtime's)" if options.reference_ld_path is not None
+                       else "") + "; every selected launch ran instrumented"
           + (f" ({failed} failed, without counts)" if failed else ""))
     return 0
 
