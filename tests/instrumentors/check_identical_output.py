@@ -108,10 +108,10 @@ def main():
                         failures.append(f"{label}: {p['kernel']} launch {p['kernel_launch']}: "
                                         f"entry block {counts['blocks'][0]['count']} for "
                                         f"{threads} threads")
-                clock = p.get("results", {}).get("ctaclock")
-                if clock is not None and (not clock["complete"] or clock["problems"]):
-                    failures.append(f"{label}: {p['kernel']} launch {p['kernel_launch']}: "
-                                    f"ctaclock incomplete: {'; '.join(clock['problems'])}")
+                    clock = p.get("results", {}).get("ctaclock")
+                    if clock is not None and (not clock["complete"] or clock["problems"]):
+                        failures.append(f"{label}: {p['kernel']} launch {p['kernel_launch']}: "
+                                        f"ctaclock incomplete: {'; '.join(clock['problems'])}")
                 elif p["execution"] == "failed" and not p.get("results"):
                     failed += 1
                 else:
