@@ -11,8 +11,6 @@
 
 namespace ocelot {
 
-class JsonWriter;
-
 /// Everything Ocelot learned about one kernel launch: which kernel, how it was launched, when,
 /// whether it ran instrumented (and if not, why), and one result per instrumentor that measured
 /// it. Profiles are immutable and shared (std::shared_ptr<const KernelProfile>); they reach
@@ -31,6 +29,10 @@ public:
   enum class Execution {
     Instrumented, ///< the instrumented kernel ran; results() holds what it measured
     Original,     ///< the application's own kernel ran (notes() says why); no results
+    /// The instrumented kernel ran but its results cannot be trusted: the launch failed (a fault,
+    /// the context became unusable before its results were read) or was disturbed (the device
+    /// was reset while it was in flight). notes() says which; no results and no GPU time.
+    Failed,
   };
 
   KernelProfile(LaunchInfo launch, Timing timing, Execution execution,
@@ -44,6 +46,7 @@ public:
   const Timing& timing() const { return timing_; }
   Execution execution() const { return execution_; }
   bool instrumented() const { return execution_ == Execution::Instrumented; }
+  bool failed() const { return execution_ == Execution::Failed; }
   /// The instrumentors that were active for this launch, in slot order.
   const std::vector<std::string>& instrumentors() const { return instrumentors_; }
   /// Things a person should know: why the original kernel ran, a mode an instrumentor switched
@@ -61,8 +64,9 @@ public:
   /// The result of the instrumentor named `name`, or nullptr.
   const InstrumentorResult* result(std::string_view name) const;
 
-  /// The profile as one JSON object (docs/instrumentation.md describes the schema).
-  void writeJson(JsonWriter& out) const;
+  /// The profile as one JSON object (docs/profile.schema.json, docs/instrumentation.md).
+  Json json() const;
+  /// json() as compact text on one line.
   std::string toJson() const;
 
 private:
@@ -74,7 +78,7 @@ private:
   std::vector<std::shared_ptr<const InstrumentorResult>> results_;
 };
 
-/// The version of the JSON schema KernelProfile::writeJson writes ("schema" member).
+/// The version of the JSON schema KernelProfile::json writes ("schema" member).
 inline constexpr int kProfileSchemaVersion = 1;
 
 } // namespace ocelot

@@ -20,6 +20,8 @@ public:
     std::string demangled;
     uint64_t launches = 0;
     uint64_t instrumented = 0;
+    uint64_t failed =
+        0; ///< instrumented launches whose results were dropped (see Execution::Failed)
     uint64_t blockExecutions = 0;
     uint64_t instructions = 0;
     double gpuMs = 0;
@@ -40,8 +42,12 @@ public:
   void add(const KernelProfile& profile);
   bool empty() const;
   /// The report: top kernels by dynamic instructions (then launches), the hottest blocks, the
-  /// per-SM imbalance of each kernel CtaClock measured, and notes.
-  std::string format(size_t topKernels = 10, size_t topBlocks = 15) const;
+  /// per-SM imbalance of each kernel CtaClock measured, and notes. Lines fit in `columns`
+  /// (default: the terminal's width, terminalColumns()); names are cut only where they would not
+  /// fit, and never with `columns` 0 (no limit: a file, a pipe).
+  std::string format(size_t topKernels = 10, size_t topBlocks = 15,
+                     size_t columns = defaultColumns()) const;
+  static size_t defaultColumns();
 
 private:
   mutable std::mutex mutex_;

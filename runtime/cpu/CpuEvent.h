@@ -57,11 +57,19 @@ public:
   cudaError_t destroy(Event& event) override;
 
   CpuEvent* find(cudaEvent_t handle) { return static_cast<CpuEvent*>(Events::find(handle)); }
-  /// A device reset: every event goes.
-  void reset() { table_.clear(); }
+  /// A device reset: every event's handle goes. The objects stay until the device goes: Ocelot's
+  /// instrumentation (and an application's racing threads) may still hold them.
+  void reset() {
+    auto gone = table_.clear();
+    std::lock_guard lock(resetMutex_);
+    for (auto& event : gone)
+      reset_.push_back(std::move(event));
+  }
 
 private:
   CpuDevice& device_;
+  std::mutex resetMutex_;
+  std::vector<std::unique_ptr<Event>> reset_;
 };
 
 } // namespace ocelot::runtime::cpu

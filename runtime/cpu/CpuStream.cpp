@@ -306,11 +306,12 @@ void CpuStreams::drainAll() {
 }
 
 void CpuStreams::reset() {
+  // The handles go; the objects (their work done) stay until the device goes: another thread's
+  // launch racing the reset may still hold one.
   std::vector<std::unique_ptr<Stream>> gone = created_.clear();
   std::lock_guard lock(mutex_);
-  for (auto& retired : retired_)
-    gone.push_back(std::move(retired));
-  retired_.clear();
+  for (auto& stream : gone)
+    reset_.push_back(std::move(stream));
 }
 
 } // namespace ocelot::runtime::cpu

@@ -153,6 +153,9 @@ private:
   std::map<std::thread::id, std::unique_ptr<CpuStream>> perThread_;
   /// Streams destroyed while work was pending: the work still runs (as in CUDA).
   std::vector<std::unique_ptr<Stream>> retired_;
+  /// Streams a device reset took the handles of: kept (idle) until the device goes, since another
+  /// thread's launch racing the reset may still hold one.
+  std::vector<std::unique_ptr<Stream>> reset_;
   unsigned long long nextId_ = 16;
 };
 

@@ -3,6 +3,7 @@
 #include "ocelot/LaunchInfo.h"
 #include "runtime/core/Device.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/Stream.h"
 #include "runtime/instrumentation/BufferPool.h"
 
 #include <atomic>
@@ -28,7 +29,16 @@ public:
 
   /// An event with timing enabled, or nullptr when the device cannot make one.
   Event* acquireEvent();
-  void releaseEvent(Event* event);
+  /// Back into the pool, unless the device was reset since `generation` (then it is gone).
+  void releaseEvent(Event* event, uint64_t generation);
+
+  /// Counts device resets (forget()): what a launch acquires in one generation is gone in the
+  /// next, and its results with it.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
+  /// Copies device memory into host memory for Ocelot's own use, on a private non-blocking
+  /// stream: it never waits for the application's work (a kernel spinning on a host flag, say).
+  cudaError_t read(void* host, const void* device, size_t bytes);
 
   /// After cudaDeviceReset: the device destroyed the memory and events; drop them unfreed.
   void forget();
@@ -43,6 +53,9 @@ private:
   BufferPool staging_;
   std::mutex eventsMutex_;
   std::vector<Event*> events_;
+  std::atomic<uint64_t> generation_{0};
+  std::mutex readMutex_;
+  Stream* readStream_ = nullptr; ///< created at the first read()
 };
 
 } // namespace ocelot::runtime::instrumentation

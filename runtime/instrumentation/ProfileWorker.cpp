@@ -1,5 +1,7 @@
 #include "runtime/instrumentation/ProfileWorker.h"
 
+#include "runtime/instrumentation/DeviceResources.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -94,9 +96,18 @@ void ProfileWorker::run() {
       PendingLaunch& launch = **it;
       const uint64_t stream = launch.info.stream;
       bool ready = std::find(busyStreams.begin(), busyStreams.end(), stream) == busyStreams.end();
-      if (ready && launch.done != nullptr) {
+      // A device reset since the launch destroyed its events (the device's objects, not handles
+      // the driver would reject): the launch is over, and complete() reports the disturbance.
+      const bool reset =
+          launch.resources != nullptr && launch.generation != launch.resources->generation();
+      if (ready && launch.done != nullptr && !reset) {
         launch.device->activate();
-        ready = launch.done->query() != cudaErrorNotReady;
+        // Any answer but "not ready" means done: success, or the error that stopped the launch or
+        // its result copies (the profile then reports a failed launch, not the buffers).
+        const cudaError_t status = launch.done->query();
+        ready = status != cudaErrorNotReady;
+        if (ready && launch.outcome == cudaSuccess)
+          launch.outcome = status;
       }
       if (!ready) {
         busyStreams.push_back(stream);

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -79,22 +80,28 @@ private:
   uintptr_t next_ = 0;
 };
 
+/// A query answers what the device's `queryResult` holds.
 class FakeEvent final : public Event {
 public:
-  FakeEvent() : Event(reinterpret_cast<cudaEvent_t>(this)) {}
+  explicit FakeEvent(const std::atomic<cudaError_t>& queryResult)
+      : Event(reinterpret_cast<cudaEvent_t>(this)), queryResult_(queryResult) {}
   cudaError_t record(Stream&, unsigned int) override { return cudaSuccess; }
   cudaError_t synchronize() override { return cudaSuccess; }
-  cudaError_t query() override { return cudaSuccess; }
+  cudaError_t query() override { return queryResult_.load(); }
   cudaError_t elapsedSince(Event&, float* milliseconds) override {
     *milliseconds = 1.5f;
     return cudaSuccess;
   }
+
+private:
+  const std::atomic<cudaError_t>& queryResult_;
 };
 
 class FakeEvents final : public Events {
 public:
+  explicit FakeEvents(const std::atomic<cudaError_t>& queryResult) : queryResult_(queryResult) {}
   cudaError_t create(unsigned int, Event** event) override {
-    auto created = std::make_unique<FakeEvent>();
+    auto created = std::make_unique<FakeEvent>(queryResult_);
     const cudaEvent_t handle = created->handle();
     *event = table_.insert(handle, std::move(created));
     return cudaSuccess;
@@ -102,6 +109,9 @@ public:
   cudaError_t destroy(Event& event) override {
     return table_.remove(event.handle()) != nullptr ? cudaSuccess : cudaErrorInvalidResourceHandle;
   }
+
+private:
+  const std::atomic<cudaError_t>& queryResult_;
 };
 
 class FakeDevice;
@@ -140,6 +150,10 @@ public:
   bool refuseCappedModules = false; ///< refuse modules with `.maxnreg`
   std::atomic<int> loadAttempts{0};
   cudaError_t launchResult = cudaSuccess;
+  /// What event queries answer (cudaErrorNotReady: work stays in flight; an error: it failed).
+  std::atomic<cudaError_t> queryResult{cudaSuccess};
+  /// Runs inside reset(), as another thread's calls would while a reset runs.
+  std::function<void()> duringReset;
 
   std::string name() const override { return "fake device"; }
   fatbin::ComputeCapability computeCapability() const override { return capability; }
@@ -170,6 +184,8 @@ public:
   cudaError_t synchronize() override { return cudaSuccess; }
   cudaError_t reset() override {
     ++resets;
+    if (duringReset)
+      duringReset();
     // Like a GPU's reset: every allocation of the device is gone.
     std::lock_guard lock(allocationsMutex_);
     for (void* pointer : allocations_)
@@ -293,7 +309,7 @@ public:
 
 private:
   FakeStreams streams_;
-  FakeEvents events_;
+  FakeEvents events_{queryResult};
   FakeHostMemory hostMemory_{*this};
   std::mutex allocationsMutex_;
   std::unordered_set<void*> allocations_;

@@ -6,6 +6,7 @@
 #include "instrumentors/InstrumentorRegistry.h"
 #include "ocelot/KernelSelection.h"
 #include "tools/ocelot/Commands.h"
+#include "tools/ocelot/MpiRank.h"
 
 #include <boost/program_options.hpp>
 
@@ -32,7 +33,8 @@ void printUsage(std::ostream& out, const po::options_description& options) {
 }
 
 /// The folder holding Ocelot's libcudart.so.13: $OCELOT_CUDART_DIR, else ../lib next to this
-/// executable (an installed Ocelot), else the build tree this executable was built in.
+/// executable (an installed Ocelot), else ../runtime (a build tree, also one copied elsewhere, as
+/// scripts/gpu-carry.sh does), else the build tree this executable was built in.
 std::optional<fs::path> libraryDirectory(const char* self) {
   auto holds = [](const fs::path& dir) {
     std::error_code ignored;
@@ -46,7 +48,7 @@ std::optional<fs::path> libraryDirectory(const char* self) {
     exe = fs::absolute(self != nullptr ? self : "", error);
   for (const fs::path& candidate :
        {exe.parent_path().parent_path() / "lib", exe.parent_path().parent_path() / "lib64",
-        fs::path(OCELOT_BUILD_CUDART_DIR)})
+        exe.parent_path().parent_path() / "runtime", fs::path(OCELOT_BUILD_CUDART_DIR)})
     if (holds(candidate))
       return candidate;
   return std::nullopt;
@@ -175,13 +177,16 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
     }
     environment.emplace_back("OCELOT_DEVICE", device);
   }
+  // Under MPI every rank runs this command: each writes its own files (profile.rank3.json).
+  const std::optional<int> rank = mpiRank();
+  auto perRank = [&](const std::string& path) { return rank ? rankedPath(path, *rank) : path; };
   if (vm.count("output"))
     environment.emplace_back("OCELOT_PROFILE_OUTPUT",
-                             fs::absolute(vm["output"].as<std::string>()).string());
+                             perRank(fs::absolute(vm["output"].as<std::string>()).string()));
   if (vm.count("summary")) {
     std::string summary = vm["summary"].as<std::string>();
     if (summary != "stderr" && summary != "off")
-      summary = fs::absolute(summary).string();
+      summary = perRank(fs::absolute(summary).string());
     environment.emplace_back("OCELOT_SUMMARY", summary);
   }
   if (vm.count("budget-mb"))
