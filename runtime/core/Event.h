@@ -33,7 +33,9 @@ private:
   const cudaEvent_t handle_;
 };
 
-/// A device's events.
+/// A device's events. A device reset takes the handles away but never the objects (they go with
+/// the device): a holder from before the reset (Ocelot's profile thread, a racing application
+/// thread) may still query one, which answers for the work it stood for.
 class Events {
 public:
   virtual ~Events() = default;

@@ -1,7 +1,5 @@
 #include "runtime/instrumentation/ProfileWorker.h"
 
-#include "runtime/instrumentation/DeviceResources.h"
-
 #include <algorithm>
 #include <vector>
 
@@ -96,11 +94,10 @@ void ProfileWorker::run() {
       PendingLaunch& launch = **it;
       const uint64_t stream = launch.info.stream;
       bool ready = std::find(busyStreams.begin(), busyStreams.end(), stream) == busyStreams.end();
-      // A device reset since the launch destroyed its events (the device's objects, not handles
-      // the driver would reject): the launch is over, and complete() reports the disturbance.
-      const bool reset =
-          launch.resources != nullptr && launch.generation != launch.resources->generation();
-      if (ready && launch.done != nullptr && !reset) {
+      // Even after a device reset, the launch is over only when its completion event says so: its
+      // result copies may still be queued, writing into staging memory that complete() frees (the
+      // event objects outlive the reset and answer for it, with an error once the work is gone).
+      if (ready && launch.done != nullptr) {
         launch.device->activate();
         // Any answer but "not ready" means done: success, or the error that stopped the launch or
         // its result copies (the profile then reports a failed launch, not the buffers).

@@ -13,7 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace ocelot::runtime::testing {
 namespace {
@@ -373,6 +376,52 @@ TEST_F(InstrumentedRuntime, ALaunchMadeWhileTheDeviceIsResetReportsTheDisturbanc
   profile = framework().profiles().latest();
   EXPECT_TRUE(profile->instrumented());
   EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+}
+
+// A launch racing a reset leaves its result copy queued: the staging memory it copies into is
+// freed only once the launch's completion event fires, never when the reset ends (the copy would
+// write into freed memory).
+TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCopyIsDone) {
+  device.hostMemory = true; // staging is registered: unregisterRange says when it is freed
+  framework().add("bbcount", {});
+  void* staging = nullptr;
+  std::atomic<bool> stillRegistered{false};
+  std::thread copyFinisher;
+  device.duringReset = [&] {
+    device.queryResult = cudaErrorNotReady; // the launch's copies stay in flight
+    EXPECT_EQ(launch(), cudaSuccess);
+    {
+      std::lock_guard lock(device.mutex);
+      ASSERT_EQ(device.registered.size(), 1u);
+      staging = device.registered.begin()->first;
+    }
+    // The stream finishes the copy well after the reset has returned its buffers.
+    copyFinisher = std::thread([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      {
+        std::lock_guard lock(device.mutex);
+        stillRegistered = device.registered.count(staging) != 0;
+      }
+      device.queryResult = cudaSuccess;
+    });
+  };
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  device.duringReset = nullptr;
+  ASSERT_TRUE(copyFinisher.joinable());
+  copyFinisher.join();
+  framework().flush();
+  EXPECT_TRUE(stillRegistered) << "staging memory freed while its copy was still queued";
+  {
+    std::lock_guard lock(device.mutex);
+    EXPECT_EQ(device.registered.count(staging), 0u) << "freed once the copy was done";
+  }
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->failed());
+  EXPECT_TRUE(profile->results().empty());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("cudaDeviceReset"), std::string::npos)
+      << profile->notes().back();
 }
 
 // Issue 18 item 3: no argument array for a kernel with parameters.
