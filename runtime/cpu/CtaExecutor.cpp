@@ -5,6 +5,7 @@
 #include "runtime/cpu/DevicePrintf.h"
 #include "runtime/cpu/ExecutionTracer.h"
 #include "runtime/cpu/MemoryAccess.h"
+#include "runtime/cpu/NativeCode.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -19,12 +20,6 @@ namespace {
 constexpr uint32_t kQuantum = 4096;
 constexpr uint32_t kFrameAlignment = 16;
 constexpr uint32_t kBarrierCount = 16;
-
-struct SimtEntry {
-  uint32_t pc;
-  uint32_t reconverge;
-  LaneMask mask;
-};
 
 struct CallFrame {
   uint32_t depth; ///< SIMT stack size when the call was made
@@ -70,7 +65,8 @@ struct CtaExecutor::Warp {
   uint32_t barrier = 0;
 };
 
-CtaExecutor::CtaExecutor(uint32_t worker) : worker_(worker) {}
+CtaExecutor::CtaExecutor(uint32_t worker)
+    : worker_(worker), native_(std::make_unique<NativeWarpState>()) {}
 
 CtaExecutor::~CtaExecutor() = default;
 
@@ -704,6 +700,8 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
   uint64_t executed = 0;
   TraceSite site{static_cast<uint32_t>(cta_), warp.index, worker_};
   bool ok = true;
+  const NativeKernel* native = Traced ? nullptr : launch_->native;
+  uint32_t interpret = kNone;
   while (budget != 0) {
     if (warp.stack.empty()) {
       warp.state = Warp::State::Done;
@@ -718,6 +716,21 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       continue;
     }
     const uint32_t pc = top.pc;
+    if constexpr (!Traced) {
+      // The LLVM executor's code runs from its entries until it hands an instruction back
+      // (`interpret`), which the loop below then runs once.
+      if (native != nullptr && pc != interpret && native->isEntry(pc)) {
+        const NativeExit exit = runNative(warp, *native, &budget, &executed);
+        if (exit == NativeExit::Fault) {
+          fault(warp, c.fault, warp.stack.back().pc);
+          ok = false;
+          break;
+        }
+        interpret = exit == NativeExit::Interpret ? warp.stack.back().pc : kNone;
+        continue;
+      }
+      interpret = kNone;
+    }
     if (pc >= codeSize) {
       faultAt(warp, FaultKind::InvalidPc, static_cast<uint32_t>(std::countr_zero(top.mask)), pc,
               "no instruction there");
@@ -888,6 +901,43 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
   if (warp.stack.empty() && warp.state != Warp::State::Waiting)
     warp.state = Warp::State::Done;
   return ok;
+}
+
+NativeExit CtaExecutor::runNative(Warp& warp, const NativeKernel& native, uint32_t* budget,
+                                  uint64_t* executed) {
+  NativeWarpState& s = *native_;
+  const ExecutionContext& c = context_;
+  s.rows = warp.rows;
+  s.predicates = warp.predicates;
+  s.context = &context_;
+  s.code = kernel_->code.data();
+  s.shared = c.shared;
+  s.sharedSize = c.sharedSize;
+  s.local = c.local;
+  s.localStride = c.localStride;
+  s.localSize = c.localSize;
+  s.frameBase = c.frameBase;
+  s.arenaBase = c.memory.arenaBase;
+  s.arenaSize = c.memory.arenaSize;
+  s.sharedWindow = c.memory.sharedWindow;
+  s.localWindow = c.memory.localWindow;
+  s.checked = c.memory.checked ? 1 : 0;
+  const SimtEntry top = warp.stack.back();
+  s.pc = top.pc;
+  s.reconverge = top.reconverge;
+  s.mask = top.mask;
+  s.depth = 0;
+  s.budget = *budget;
+  s.executed = 0;
+  const auto exit = static_cast<NativeExit>(native.function(&s));
+  *budget = s.budget > 0 ? static_cast<uint32_t>(s.budget) : 0;
+  *executed += s.executed;
+  // The entries native code pushed go below the (new) top entry, as the interpreter would have
+  // pushed them.
+  warp.stack.pop_back();
+  warp.stack.insert(warp.stack.end(), s.stack, s.stack + s.depth);
+  warp.stack.push_back({s.pc, s.reconverge, s.mask});
+  return exit;
 }
 
 bool CtaExecutor::run(LaunchState& launch, uint64_t cta, std::string* output) {

@@ -3,6 +3,7 @@
 #include "runtime/cpu/DecodedKernel.h"
 #include "runtime/cpu/ExecutionContext.h"
 #include "runtime/cpu/LaunchServices.h"
+#include "runtime/cpu/NativeCode.h"
 
 #include <cstdint>
 #include <memory>
@@ -40,6 +41,8 @@ public:
 
 private:
   template <bool Traced> bool runWarp(Warp& warp, uint32_t budget);
+  NativeExit runNative(Warp& warp, const NativeKernel& native, uint32_t* budget,
+                       uint64_t* executed);
   bool prepare(LaunchState& launch, uint64_t cta);
   void bindContext(Warp& warp);
   void removeLanes(Warp& warp, LaneMask lanes, size_t fromDepth);
@@ -71,6 +74,7 @@ private:
   std::vector<std::byte> shared_;
   std::vector<std::byte> local_;
   std::vector<std::unique_ptr<Warp>> warps_;
+  std::unique_ptr<NativeWarpState> native_; ///< what the LLVM executor's code sees of a warp
   uint32_t warpCount_ = 0;
   uint32_t liveThreads_ = 0;
 

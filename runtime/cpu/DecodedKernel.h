@@ -4,13 +4,20 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+namespace ocelot::ir {
+class Instruction;
+}
+
 namespace ocelot::runtime::cpu {
 
 struct ExecutionContext;
+struct NativeKernel;
 struct DecodedInstruction;
 
 /// Executes one straight-line instruction for the lanes in `mask` (the active lanes whose guard
@@ -70,6 +77,9 @@ struct DecodedInstruction {
 
 /// Where a decoded instruction came from, for error messages and the trace.
 struct InstructionSource {
+  /// The PTX instruction (decoder-made instructions: the one they serve), or null for
+  /// instructions of the decoder's own (end of function, empty block).
+  const ir::Instruction* instruction = nullptr;
   uint32_t ptxLine = 0;
   uint32_t sourceFile = 0; ///< `.file` index from `.loc`, 0: none
   uint32_t sourceLine = 0;
@@ -215,6 +225,8 @@ struct DecodedKernel {
 
   // Register file.
   uint32_t rowCount = 0;
+  /// Per row: the declared width in bytes of the register it holds (8 for every other row).
+  std::vector<uint8_t> rowBytes;
   uint32_t predicateCount = 0;
   uint32_t truePredicate = 0, falsePredicate = 0; ///< constant predicates
   std::vector<ConstantRow> constants;
@@ -236,6 +248,12 @@ struct DecodedKernel {
   uint32_t requiredCluster[3] = {0, 0, 0};
   bool clusterRequired = false;
   bool usesClock = false;
+
+  /// The LLVM executor's native code (runtime/cpu/llvm), made at the kernel's first launch with
+  /// that executor; `nativeTried` says it was attempted (null code: the kernel is interpreted).
+  mutable std::mutex nativeMutex;
+  mutable std::shared_ptr<const NativeKernel> native;
+  mutable bool nativeTried = false;
 
   uint32_t dynamicSharedOffset() const {
     return (staticSharedSize + dynamicSharedAlign - 1) / dynamicSharedAlign * dynamicSharedAlign;

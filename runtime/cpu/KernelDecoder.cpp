@@ -324,6 +324,7 @@ std::string Decoder::decodeFunction(uint32_t index) {
       if (instruction == nullptr)
         continue;
       InstructionSource source;
+      source.instruction = instruction;
       source.ptxLine = instruction->line();
       source.sourceFile = instruction->sourceLoc().file;
       source.sourceLine = instruction->sourceLoc().line;

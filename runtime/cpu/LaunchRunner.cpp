@@ -1,6 +1,7 @@
 #include "runtime/cpu/LaunchRunner.h"
 
 #include "runtime/cpu/ExecutionTracer.h"
+#include "runtime/cpu/llvm/NativeCompiler.h"
 
 #include <algorithm>
 #include <atomic>
@@ -63,6 +64,10 @@ void runCooperative(LaunchState& launch, std::string* output) {
 }
 
 void LaunchRunner::run(LaunchState& launch, std::string* output) {
+  // The executor: the LLVM executor's native code where there is a compiler and the kernel
+  // compiles (traced launches are always interpreted: the trace follows every instruction).
+  if (launch.options.compiler != nullptr && launch.tracer == nullptr && launch.memory != nullptr)
+    launch.native = launch.options.compiler->nativeFor(*launch.kernel, *launch.memory);
   if (launch.cooperative) {
     if (launch.tracer != nullptr)
       launch.tracer->launchBegin(*launch.kernel);

@@ -157,8 +157,14 @@ uint32_t OperandDecoder::registerRow(ir::RegisterRef ref, ir::VectorComponent co
     return fail(".b128 registers are not supported by the CPU device");
   const uint32_t width = std::max(declarator.vectorWidth, 1u);
   auto [it, inserted] = rows_.try_emplace(registerKey(ref), 0);
-  if (inserted)
-    it->second = builder_.newRegisterRows(width);
+  if (inserted) {
+    // Registers of a type this build does not know are kept at full width.
+    const unsigned bits = declarator.type ? ir::scalarTypeBits(*declarator.type) : 64;
+    it->second = builder_.newRegisterRows(width, static_cast<uint8_t>(bits == 8    ? 1
+                                                                      : bits == 16 ? 2
+                                                                      : bits == 32 ? 4
+                                                                                   : 8));
+  }
   const uint32_t index = componentIndex(component);
   if (index >= width && component != ir::VectorComponent::None)
     return fail("component of a register that is not a vector");

@@ -156,6 +156,9 @@ int main(int argc, char** argv) {
   std::stringstream text;
   text << in.rdbuf();
   const std::string ptx = text.str();
+#ifdef OCELOT_CPU_LLVM_COMPONENT
+  setenv("OCELOT_CPU_LLVM_LIBRARY", OCELOT_CPU_LLVM_COMPONENT, 0);
+#endif
   std::string error;
   auto device = CpuDevice::create(&error);
   if (!device) {

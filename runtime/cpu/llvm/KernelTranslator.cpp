@@ -1,0 +1,1568 @@
+#include "runtime/cpu/llvm/KernelTranslator.h"
+
+#include "runtime/cpu/NativeCode.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <map>
+#include <vector>
+
+namespace ocelot::runtime::cpu::native {
+namespace {
+
+constexpr unsigned kLanes = 32;
+
+/// A set over rows or predicates.
+class BitSet {
+public:
+  explicit BitSet(size_t size = 0) : words_((size + 63) / 64, 0) {}
+  bool test(size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  void set(size_t i) { words_[i / 64] |= uint64_t{1} << (i % 64); }
+  void reset(size_t i) { words_[i / 64] &= ~(uint64_t{1} << (i % 64)); }
+  /// this |= other; true when this changed.
+  bool merge(const BitSet& other) {
+    bool changed = false;
+    for (size_t i = 0; i < words_.size(); ++i) {
+      const uint64_t value = words_[i] | other.words_[i];
+      changed = changed || value != words_[i];
+      words_[i] = value;
+    }
+    return changed;
+  }
+  void intersect(const BitSet& other) {
+    for (size_t i = 0; i < words_.size(); ++i)
+      words_[i] &= other.words_[i];
+  }
+  void subtract(const BitSet& other) {
+    for (size_t i = 0; i < words_.size(); ++i)
+      words_[i] &= ~other.words_[i];
+  }
+  bool operator==(const BitSet& other) const { return words_ == other.words_; }
+  template <class Fn> void forEach(Fn&& fn) const {
+    for (size_t w = 0; w < words_.size(); ++w) {
+      uint64_t word = words_[w];
+      while (word != 0) {
+        const unsigned bit = static_cast<unsigned>(__builtin_ctzll(word));
+        fn(w * 64 + bit);
+        word &= word - 1;
+      }
+    }
+  }
+
+private:
+  std::vector<uint64_t> words_;
+};
+
+/// Rows and predicates together (liveness works on both).
+struct VarSet {
+  BitSet rows, predicates;
+  VarSet() = default;
+  VarSet(size_t rowCount, size_t predicateCount) : rows(rowCount), predicates(predicateCount) {}
+  bool merge(const VarSet& other) {
+    const bool a = rows.merge(other.rows);
+    const bool b = predicates.merge(other.predicates);
+    return a || b;
+  }
+  void intersect(const VarSet& other) {
+    rows.intersect(other.rows);
+    predicates.intersect(other.predicates);
+  }
+  void subtract(const VarSet& other) {
+    rows.subtract(other.rows);
+    predicates.subtract(other.predicates);
+  }
+};
+
+bool predicateOperands(Op op) {
+  switch (op) {
+  case Op::PredAnd:
+  case Op::PredOr:
+  case Op::PredXor:
+  case Op::PredNot:
+  case Op::PredCopy:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isNative(Op op) {
+  return op != Op::Interpret && op != Op::Handler;
+}
+
+/// A native block: [start, end), entered at `start`, left by a branch (the last instruction), by
+/// handing instruction `end` to the interpreter, or by falling into the block starting at `end`.
+struct Block {
+  enum class Exit { Branch, Interpret, Fall } exit = Exit::Fall;
+  uint32_t start = 0, end = 0;
+};
+
+class Translator {
+public:
+  Translator(const Plan& plan, llvm::Module& module)
+      : plan_(plan), module_(module), context_(module.getContext()), b_(context_) {}
+
+  llvm::Function* run(const std::string& symbol, std::string* error);
+
+private:
+  // --- analysis ---------------------------------------------------------------------------------
+  bool isRegister(uint32_t row) const {
+    return row < plan_.rows.size() && plan_.rows[row].kind == RowKind::Register;
+  }
+  bool isPredicateVariable(uint32_t p) const {
+    return p < plan_.predicateCount && p != plan_.truePredicate && p != plan_.falsePredicate;
+  }
+  void accesses(uint32_t pc, VarSet& uses, VarSet& defs, bool& everything) const;
+  std::vector<uint32_t> successors(uint32_t pc) const;
+  void analyze();
+
+  // --- code generation --------------------------------------------------------------------------
+  llvm::Type* laneType(unsigned bits) { return b_.getIntNTy(bits); }
+  llvm::VectorType* vectorOf(llvm::Type* type) { return llvm::FixedVectorType::get(type, kLanes); }
+  llvm::VectorType* intVector(unsigned bits) { return vectorOf(laneType(bits)); }
+  llvm::VectorType* floatVector(unsigned bits) {
+    return vectorOf(bits == 64 ? b_.getDoubleTy() : b_.getFloatTy());
+  }
+  llvm::VectorType* maskType() { return vectorOf(b_.getInt1Ty()); }
+  llvm::Value* splat(llvm::Value* value) { return b_.CreateVectorSplat(kLanes, value); }
+  llvm::Value* splatInt(unsigned bits, uint64_t value) {
+    return splat(llvm::ConstantInt::get(laneType(bits), value));
+  }
+  llvm::Value* allTrue() { return llvm::Constant::getAllOnesValue(maskType()); }
+  llvm::Value* fieldPointer(size_t offset) {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), state_, offset);
+  }
+  llvm::Value* loadField(llvm::Type* type, size_t offset) {
+    return b_.CreateLoad(type, fieldPointer(offset));
+  }
+  void storeField(llvm::Value* value, size_t offset) {
+    b_.CreateStore(value, fieldPointer(offset));
+  }
+  llvm::Value* rowPointer(uint32_t row) {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), rows_, uint64_t{row} * kLanes * 8);
+  }
+  llvm::Value* predicatePointer(uint32_t p) {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), predicates_, uint64_t{p} * 4);
+  }
+  llvm::Value* instructionPointer(uint32_t pc, size_t offset = 0) {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), code_,
+                                         uint64_t{pc} * plan_.layout.instructionSize + offset);
+  }
+  void markInvariant(llvm::Instruction* load) {
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context_, {}));
+  }
+
+  unsigned rowBits(uint32_t row) const { return plan_.rows[row].bytes * 8u; }
+  llvm::Value* readRow(uint32_t row, unsigned bits);
+  llvm::Value* readRowAtOwnWidth(uint32_t row);
+  llvm::Value* readFloat(uint32_t row, unsigned bits) {
+    return b_.CreateBitCast(readRow(row, bits), floatVector(bits));
+  }
+  void writeRow(uint32_t row, llvm::Value* value, ValueType type, llvm::Value* mask);
+  void writeFloat(uint32_t row, llvm::Value* value, unsigned bits, llvm::Value* mask) {
+    writeRow(row, b_.CreateBitCast(value, intVector(bits)), ValueType{static_cast<uint8_t>(bits)},
+             mask);
+  }
+  llvm::Value* readPredicate(uint32_t p);
+  void writePredicate(uint32_t p, llvm::Value* value, llvm::Value* mask);
+  void loadRowFromMemory(uint32_t row);
+  void storeRowToMemory(uint32_t row);
+  void loadPredicateFromMemory(uint32_t p);
+  void storePredicateToMemory(uint32_t p);
+  void storeVariables(const VarSet& set);
+
+  llvm::BasicBlock* newBlock(const llvm::Twine& name) {
+    return llvm::BasicBlock::Create(context_, name, function_);
+  }
+  llvm::BasicBlock* arriveBlock(uint32_t pc);
+  llvm::BasicBlock* checkBlock(uint32_t pc);
+  llvm::BasicBlock* exitBlock(uint32_t pc, NativeExit exit);
+  llvm::BasicBlock* dynamicPopBlock();
+  void emitPrologue();
+  void emitBody(const Block& block, bool full);
+  void emitBranch(uint32_t pc, llvm::Value* mask, llvm::Value* taken, llvm::Value* executedCount);
+  void emitInstruction(uint32_t pc, llvm::Value* mask);
+  void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  void emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+
+  // Semantics.
+  llvm::Value* flush(llvm::Value* value, unsigned bits);
+  llvm::Value* saturate(llvm::Value* value, unsigned bits);
+  llvm::Value* canonical(llvm::Value* value, unsigned bits);
+  llvm::Value* floatResult(llvm::Value* value, unsigned bits, uint32_t flags);
+  llvm::Value* compare(uint32_t compare, llvm::Value* a, llvm::Value* b, ValueType type);
+  llvm::Value* minMax(llvm::Value* a, llvm::Value* b, bool isMax, unsigned bits);
+  llvm::Value* convert(const Instruction& in, llvm::Value* source);
+  llvm::Value* integerOp(const Instruction& in);
+
+  const Plan& plan_;
+  llvm::Module& module_;
+  llvm::LLVMContext& context_;
+  llvm::IRBuilder<> b_;
+  llvm::Function* function_ = nullptr;
+
+  // Analysis results.
+  std::vector<VarSet> liveIn_;
+  VarSet tracked_, written_, pushLive_, stored_;
+  std::vector<uint32_t> pushTargets_;
+  std::vector<Block> blocks_;
+  std::map<uint32_t, size_t> blockAt_;
+
+  // Values of the prologue.
+  llvm::Value* state_ = nullptr;
+  llvm::Value *rows_ = nullptr, *predicates_ = nullptr, *executionContext_ = nullptr,
+              *code_ = nullptr;
+  llvm::Value *shared_ = nullptr, *sharedSize_ = nullptr, *local_ = nullptr,
+              *localStride_ = nullptr, *localSize_ = nullptr, *frameBase_ = nullptr;
+  llvm::Value *arenaBase_ = nullptr, *arenaSize_ = nullptr, *sharedWindow_ = nullptr,
+              *localWindow_ = nullptr, *checked_ = nullptr;
+  llvm::AllocaInst *reconverge_ = nullptr, *mask_ = nullptr, *depth_ = nullptr, *budget_ = nullptr,
+                   *executed_ = nullptr;
+  std::vector<llvm::AllocaInst*> rowSlots_, predicateSlots_;
+  llvm::BasicBlock* entryBlock_ = nullptr;
+
+  std::map<uint32_t, llvm::BasicBlock*> arrive_, check_, full_, masked_;
+  std::map<std::pair<uint32_t, uint32_t>, llvm::BasicBlock*> exits_;
+  llvm::BasicBlock* dynamicPop_ = nullptr;
+};
+
+// --- analysis -----------------------------------------------------------------------------------
+
+void Translator::accesses(uint32_t pc, VarSet& uses, VarSet& defs, bool& everything) const {
+  const Instruction& in = plan_.code[pc];
+  auto useRow = [&](uint32_t row) {
+    if (isRegister(row))
+      uses.rows.set(row);
+  };
+  auto usePredicate = [&](uint32_t p) {
+    if (isPredicateVariable(p))
+      uses.predicates.set(p);
+  };
+  auto defRow = [&](uint32_t row) {
+    if (isRegister(row))
+      defs.rows.set(row);
+  };
+  auto defPredicate = [&](uint32_t p) {
+    if (isPredicateVariable(p))
+      defs.predicates.set(p);
+  };
+  everything = in.usesEverything;
+  if (in.guard != kNoRow)
+    usePredicate(in.guard);
+  switch (in.op) {
+  case Op::Interpret:
+    for (uint32_t row : in.rowUses)
+      useRow(row);
+    for (uint32_t p : in.predicateUses)
+      usePredicate(p);
+    return;
+  case Op::Handler:
+    // Which operands a handler reads only it knows: all of them, as rows and as predicates.
+    for (uint32_t operand : in.operands) {
+      if (operand == kNoRow)
+        continue;
+      useRow(operand);
+      usePredicate(operand);
+    }
+    return;
+  case Op::Setp:
+    useRow(in.s[0]);
+    useRow(in.s[1]);
+    usePredicate(in.s[2]);
+    defPredicate(in.d[0]);
+    defPredicate(in.d[1]);
+    break;
+  case Op::Selp:
+    useRow(in.s[0]);
+    useRow(in.s[1]);
+    usePredicate(in.s[2]);
+    defRow(in.d[0]);
+    break;
+  default:
+    if (predicateOperands(in.op)) {
+      for (uint32_t p : in.s)
+        if (p != kNoRow)
+          usePredicate(p);
+      for (uint32_t p : in.d)
+        if (p != kNoRow)
+          defPredicate(p);
+    } else {
+      for (uint32_t row : in.s)
+        if (row != kNoRow)
+          useRow(row);
+      for (uint32_t row : in.d)
+        if (row != kNoRow)
+          defRow(row);
+    }
+    break;
+  }
+}
+
+std::vector<uint32_t> Translator::successors(uint32_t pc) const {
+  const Instruction& in = plan_.code[pc];
+  const auto size = static_cast<uint32_t>(plan_.code.size());
+  std::vector<uint32_t> result;
+  auto add = [&](uint32_t target) {
+    if (target < size)
+      result.push_back(target);
+  };
+  if (in.op == Op::Branch) {
+    add(in.target);
+    if (in.guard != kNoRow)
+      add(pc + 1);
+    return result;
+  }
+  if (in.op == Op::Interpret) {
+    for (uint32_t target : in.targets)
+      add(target);
+    if (in.guard != kNoRow || in.control == ControlKind::Call ||
+        in.control == ControlKind::Barrier || in.control == ControlKind::Sleep ||
+        in.control == ControlKind::IndexedBranch)
+      add(pc + 1);
+    return result;
+  }
+  add(pc + 1);
+  return result;
+}
+
+void Translator::analyze() {
+  const auto size = static_cast<uint32_t>(plan_.code.size());
+  const size_t rowCount = plan_.rows.size(), predicateCount = plan_.predicateCount;
+  VarSet everything(rowCount, predicateCount);
+  for (uint32_t row = 0; row < rowCount; ++row)
+    if (isRegister(row))
+      everything.rows.set(row);
+  for (uint32_t p = 0; p < predicateCount; ++p)
+    if (isPredicateVariable(p))
+      everything.predicates.set(p);
+
+  std::vector<VarSet> uses(size, VarSet(rowCount, predicateCount)),
+      kills(size, VarSet(rowCount, predicateCount));
+  tracked_ = VarSet(rowCount, predicateCount);
+  written_ = VarSet(rowCount, predicateCount);
+  std::vector<bool> usesAll(size, false);
+  for (uint32_t pc = 0; pc < size; ++pc) {
+    const Instruction& in = plan_.code[pc];
+    VarSet use(rowCount, predicateCount), def(rowCount, predicateCount);
+    bool all = false;
+    accesses(pc, use, def, all);
+    usesAll[pc] = all;
+    if (isNative(in.op)) {
+      tracked_.merge(use);
+      tracked_.merge(def);
+      written_.merge(def);
+    } else if (in.guard != kNoRow && isPredicateVariable(in.guard)) {
+      tracked_.predicates.set(in.guard); // guards are evaluated natively everywhere
+    }
+    if (in.guard != kNoRow)
+      use.merge(def); // a guarded write keeps the other lanes' values
+    else
+      kills[pc] = def;
+    uses[pc] = std::move(use);
+  }
+  liveIn_.assign(size, VarSet(rowCount, predicateCount));
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (uint32_t pc = size; pc-- > 0;) {
+      VarSet live(rowCount, predicateCount);
+      if (usesAll[pc]) {
+        live = everything;
+      } else {
+        for (uint32_t next : successors(pc))
+          live.merge(liveIn_[next]);
+        live.subtract(kills[pc]);
+        live.merge(uses[pc]);
+      }
+      if (liveIn_[pc].merge(live))
+        changed = true;
+    }
+  }
+
+  // Blocks.
+  for (uint32_t pc = 0; pc < size; ++pc) {
+    if (!plan_.code[pc].leader)
+      continue;
+    Block block;
+    block.start = pc;
+    uint32_t at = pc;
+    for (;; ++at) {
+      if (at >= size) {
+        block.exit = Block::Exit::Interpret;
+        break;
+      }
+      if (at != pc && plan_.code[at].leader) {
+        block.exit = Block::Exit::Fall;
+        break;
+      }
+      if (plan_.code[at].op == Op::Interpret) {
+        block.exit = Block::Exit::Interpret;
+        break;
+      }
+      if (plan_.code[at].op == Op::Branch) {
+        block.exit = Block::Exit::Branch;
+        ++at;
+        break;
+      }
+    }
+    block.end = at;
+    blockAt_[pc] = blocks_.size();
+    blocks_.push_back(block);
+  }
+
+  // Where divergent branches may park lanes, and what must be in memory while they wait.
+  pushLive_ = VarSet(rowCount, predicateCount);
+  for (uint32_t pc = 0; pc < size; ++pc) {
+    const Instruction& in = plan_.code[pc];
+    if (in.op != Op::Branch || in.guard == kNoRow)
+      continue;
+    for (uint32_t target : {in.reconverge, pc + 1}) {
+      if (target >= size)
+        continue;
+      pushTargets_.push_back(target);
+      pushLive_.merge(liveIn_[target]);
+    }
+  }
+  std::sort(pushTargets_.begin(), pushTargets_.end());
+  pushTargets_.erase(std::unique(pushTargets_.begin(), pushTargets_.end()), pushTargets_.end());
+
+  // Everything native code ever stores: loaded at every entry, so that stores never write lanes
+  // native code did not set.
+  stored_ = pushLive_;
+  for (const Block& block : blocks_) {
+    stored_.merge(liveIn_[block.start]);
+    if (block.exit == Block::Exit::Interpret && block.end < size)
+      stored_.merge(liveIn_[block.end]);
+  }
+  for (uint32_t pc = 0; pc < size; ++pc) {
+    const Instruction& in = plan_.code[pc];
+    if (in.op == Op::Branch && in.guard != kNoRow)
+      stored_.merge(liveIn_[pc]); // a divergence the stack cannot take exits there
+    if (in.op != Op::Handler)
+      continue;
+    for (uint32_t operand : in.operands) {
+      if (operand == kNoRow)
+        continue;
+      if (isRegister(operand))
+        stored_.rows.set(operand);
+      if (isPredicateVariable(operand))
+        stored_.predicates.set(operand);
+    }
+  }
+  stored_.intersect(written_);
+}
+
+// --- registers ----------------------------------------------------------------------------------
+
+llvm::Value* Translator::readRowAtOwnWidth(uint32_t row) {
+  if (isRegister(row))
+    return readRow(row, rowBits(row));
+  return readRow(row, 64);
+}
+
+llvm::Value* Translator::readRow(uint32_t row, unsigned bits) {
+  const Row& info = plan_.rows[row];
+  switch (info.kind) {
+  case RowKind::Constant: {
+    const uint64_t value = bits >= 64 ? info.value : info.value & ((uint64_t{1} << bits) - 1);
+    return splatInt(bits, value);
+  }
+  case RowKind::Uniform: {
+    auto* load = b_.CreateLoad(b_.getInt64Ty(), rowPointer(row));
+    markInvariant(load);
+    llvm::Value* value = load;
+    if (bits < 64)
+      value = b_.CreateTrunc(value, laneType(bits));
+    return splat(value);
+  }
+  case RowKind::Lanes: {
+    auto* load = b_.CreateAlignedLoad(intVector(64), rowPointer(row), llvm::Align(8));
+    markInvariant(load);
+    return bits < 64 ? b_.CreateTrunc(load, intVector(bits)) : static_cast<llvm::Value*>(load);
+  }
+  case RowKind::Register:
+    break;
+  }
+  llvm::AllocaInst* slot = rowSlots_[row];
+  llvm::Value* value = b_.CreateLoad(slot->getAllocatedType(), slot);
+  const unsigned width = rowBits(row);
+  if (bits < width)
+    value = b_.CreateTrunc(value, intVector(bits));
+  else if (bits > width)
+    value = b_.CreateZExt(value, intVector(bits));
+  return value;
+}
+
+void Translator::writeRow(uint32_t row, llvm::Value* value, ValueType type, llvm::Value* mask) {
+  llvm::AllocaInst* slot = rowSlots_[row];
+  const unsigned width = rowBits(row);
+  const unsigned bits = type.bits;
+  if (bits < width)
+    value = type.kind == Kind::Signed ? b_.CreateSExt(value, intVector(width))
+                                      : b_.CreateZExt(value, intVector(width));
+  else if (bits > width)
+    value = b_.CreateTrunc(value, intVector(width));
+  if (mask != nullptr)
+    value = b_.CreateSelect(mask, value, b_.CreateLoad(slot->getAllocatedType(), slot));
+  b_.CreateStore(value, slot);
+}
+
+llvm::Value* Translator::readPredicate(uint32_t p) {
+  if (p == plan_.truePredicate)
+    return allTrue();
+  if (p == plan_.falsePredicate || p >= plan_.predicateCount)
+    return llvm::Constant::getNullValue(maskType());
+  llvm::AllocaInst* slot = predicateSlots_[p];
+  return b_.CreateLoad(maskType(), slot);
+}
+
+void Translator::writePredicate(uint32_t p, llvm::Value* value, llvm::Value* mask) {
+  if (!isPredicateVariable(p))
+    return;
+  llvm::AllocaInst* slot = predicateSlots_[p];
+  if (mask != nullptr)
+    value = b_.CreateSelect(mask, value, b_.CreateLoad(maskType(), slot));
+  b_.CreateStore(value, slot);
+}
+
+void Translator::loadRowFromMemory(uint32_t row) {
+  llvm::Value* value = b_.CreateAlignedLoad(intVector(64), rowPointer(row), llvm::Align(8));
+  if (rowBits(row) < 64)
+    value = b_.CreateTrunc(value, intVector(rowBits(row)));
+  b_.CreateStore(value, rowSlots_[row]);
+}
+
+void Translator::storeRowToMemory(uint32_t row) {
+  llvm::AllocaInst* slot = rowSlots_[row];
+  llvm::Value* value = b_.CreateLoad(slot->getAllocatedType(), slot);
+  if (rowBits(row) < 64)
+    value = b_.CreateZExt(value, intVector(64));
+  b_.CreateAlignedStore(value, rowPointer(row), llvm::Align(8));
+}
+
+void Translator::loadPredicateFromMemory(uint32_t p) {
+  llvm::Value* bits = b_.CreateLoad(b_.getInt32Ty(), predicatePointer(p));
+  b_.CreateStore(b_.CreateBitCast(bits, maskType()), predicateSlots_[p]);
+}
+
+void Translator::storePredicateToMemory(uint32_t p) {
+  llvm::Value* value = b_.CreateLoad(maskType(), predicateSlots_[p]);
+  b_.CreateStore(b_.CreateBitCast(value, b_.getInt32Ty()), predicatePointer(p));
+}
+
+void Translator::storeVariables(const VarSet& set) {
+  set.rows.forEach([&](size_t row) {
+    if (written_.rows.test(row))
+      storeRowToMemory(static_cast<uint32_t>(row));
+  });
+  set.predicates.forEach([&](size_t p) {
+    if (written_.predicates.test(p))
+      storePredicateToMemory(static_cast<uint32_t>(p));
+  });
+}
+
+// --- control ------------------------------------------------------------------------------------
+
+/// Arriving at a block: the time slice is checked, then the full-warp or the masked version runs.
+llvm::BasicBlock* Translator::arriveBlock(uint32_t pc) {
+  auto it = arrive_.find(pc);
+  if (it != arrive_.end())
+    return it->second;
+  llvm::BasicBlock* block = newBlock("arrive." + llvm::Twine(pc));
+  arrive_[pc] = block;
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(block);
+  llvm::Value* budget = b_.CreateLoad(b_.getInt64Ty(), budget_);
+  llvm::BasicBlock* run = newBlock("run." + llvm::Twine(pc));
+  b_.CreateCondBr(b_.CreateICmpSLE(budget, b_.getInt64(0)), exitBlock(pc, NativeExit::Yield), run);
+  b_.SetInsertPoint(run);
+  llvm::Value* mask = b_.CreateLoad(b_.getInt32Ty(), mask_);
+  b_.CreateCondBr(b_.CreateICmpEQ(mask, b_.getInt32(kAllLanes)), full_.at(pc), masked_.at(pc));
+  return block;
+}
+
+/// Going to `pc` with the current entry: pops when pc is the entry's reconvergence point.
+llvm::BasicBlock* Translator::checkBlock(uint32_t pc) {
+  auto it = check_.find(pc);
+  if (it != check_.end())
+    return it->second;
+  llvm::BasicBlock* block = newBlock("goto." + llvm::Twine(pc));
+  check_[pc] = block;
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(block);
+  llvm::Value* reconverge = b_.CreateLoad(b_.getInt32Ty(), reconverge_);
+  llvm::BasicBlock* pop = newBlock("pop." + llvm::Twine(pc));
+  llvm::BasicBlock* arrive =
+      full_.count(pc) != 0 ? arriveBlock(pc) : exitBlock(pc, NativeExit::Interpret);
+  b_.CreateCondBr(b_.CreateICmpEQ(reconverge, b_.getInt32(pc)), pop, arrive);
+  b_.SetInsertPoint(pop);
+  llvm::Value* depth = b_.CreateLoad(b_.getInt32Ty(), depth_);
+  b_.CreateCondBr(b_.CreateICmpEQ(depth, b_.getInt32(0)), exitBlock(pc, NativeExit::Pop),
+                  dynamicPopBlock());
+  return block;
+}
+
+/// Leaves native code at `pc` for the interpreter: the top entry and the registers the
+/// interpreter (or later native entries) may read go back to the warp.
+llvm::BasicBlock* Translator::exitBlock(uint32_t pc, NativeExit exit) {
+  const auto key = std::make_pair(pc, static_cast<uint32_t>(exit));
+  auto it = exits_.find(key);
+  if (it != exits_.end())
+    return it->second;
+  llvm::BasicBlock* block = newBlock("exit." + llvm::Twine(pc));
+  exits_[key] = block;
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(block);
+  storeField(b_.getInt32(pc), offsetof(NativeWarpState, pc));
+  storeField(b_.CreateLoad(b_.getInt32Ty(), reconverge_), offsetof(NativeWarpState, reconverge));
+  storeField(b_.CreateLoad(b_.getInt32Ty(), mask_), offsetof(NativeWarpState, mask));
+  llvm::Value* depth = b_.CreateLoad(b_.getInt32Ty(), depth_);
+  storeField(depth, offsetof(NativeWarpState, depth));
+  storeField(b_.CreateLoad(b_.getInt64Ty(), budget_), offsetof(NativeWarpState, budget));
+  storeField(b_.CreateLoad(b_.getInt64Ty(), executed_), offsetof(NativeWarpState, executed));
+  if (exit != NativeExit::Fault) {
+    if (pc < liveIn_.size())
+      storeVariables(liveIn_[pc]);
+    // Lanes parked by native code resume at pushed pcs: what they read must be in memory too.
+    VarSet parked = pushLive_;
+    if (pc < liveIn_.size())
+      parked.subtract(liveIn_[pc]);
+    parked.intersect(written_);
+    bool any = false;
+    parked.rows.forEach([&](size_t) { any = true; });
+    parked.predicates.forEach([&](size_t) { any = true; });
+    if (any) {
+      llvm::BasicBlock* store = newBlock("park." + llvm::Twine(pc));
+      llvm::BasicBlock* done = newBlock("parked." + llvm::Twine(pc));
+      b_.CreateCondBr(b_.CreateICmpNE(depth, b_.getInt32(0)), store, done);
+      b_.SetInsertPoint(store);
+      storeVariables(parked);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    }
+  }
+  b_.CreateRet(b_.getInt32(static_cast<uint32_t>(exit)));
+  return block;
+}
+
+/// Pops an entry native code pushed and continues at its pc.
+llvm::BasicBlock* Translator::dynamicPopBlock() {
+  if (dynamicPop_ != nullptr)
+    return dynamicPop_;
+  dynamicPop_ = newBlock("dynamic.pop");
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(dynamicPop_);
+  llvm::Value* depth = b_.CreateSub(b_.CreateLoad(b_.getInt32Ty(), depth_), b_.getInt32(1));
+  b_.CreateStore(depth, depth_);
+  llvm::Value* entry = b_.CreateInBoundsGEP(
+      b_.getInt8Ty(), fieldPointer(offsetof(NativeWarpState, stack)),
+      b_.CreateMul(b_.CreateZExt(depth, b_.getInt64Ty()), b_.getInt64(sizeof(SimtEntry))));
+  llvm::Value* pc = b_.CreateLoad(b_.getInt32Ty(), entry);
+  llvm::Value* reconverge = b_.CreateLoad(
+      b_.getInt32Ty(),
+      b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, offsetof(SimtEntry, reconverge)));
+  llvm::Value* mask =
+      b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry,
+                                                                   offsetof(SimtEntry, mask)));
+  b_.CreateStore(reconverge, reconverge_);
+  b_.CreateStore(mask, mask_);
+  // A pc no native block starts at (the "at exit" join): the interpreter takes the entry as is.
+  llvm::BasicBlock* other = newBlock("dynamic.other");
+  auto* dispatch = b_.CreateSwitch(pc, other, static_cast<unsigned>(pushTargets_.size()));
+  for (uint32_t target : pushTargets_)
+    dispatch->addCase(b_.getInt32(target), checkBlock(target));
+  b_.SetInsertPoint(other);
+  storeField(pc, offsetof(NativeWarpState, pc));
+  storeField(reconverge, offsetof(NativeWarpState, reconverge));
+  storeField(mask, offsetof(NativeWarpState, mask));
+  storeField(depth, offsetof(NativeWarpState, depth));
+  storeField(b_.CreateLoad(b_.getInt64Ty(), budget_), offsetof(NativeWarpState, budget));
+  storeField(b_.CreateLoad(b_.getInt64Ty(), executed_), offsetof(NativeWarpState, executed));
+  storeVariables(stored_);
+  b_.CreateRet(b_.getInt32(static_cast<uint32_t>(NativeExit::Pop)));
+  return dynamicPop_;
+}
+
+void Translator::emitPrologue() {
+  entryBlock_ = llvm::BasicBlock::Create(context_, "entry", function_, &function_->front());
+  b_.SetInsertPoint(entryBlock_);
+  llvm::Type* ptr = b_.getPtrTy();
+  llvm::Type* i64 = b_.getInt64Ty();
+  rows_ = loadField(ptr, offsetof(NativeWarpState, rows));
+  predicates_ = loadField(ptr, offsetof(NativeWarpState, predicates));
+  executionContext_ = loadField(ptr, offsetof(NativeWarpState, context));
+  code_ = loadField(ptr, offsetof(NativeWarpState, code));
+  shared_ = loadField(ptr, offsetof(NativeWarpState, shared));
+  sharedSize_ = loadField(i64, offsetof(NativeWarpState, sharedSize));
+  local_ = loadField(ptr, offsetof(NativeWarpState, local));
+  localStride_ = loadField(i64, offsetof(NativeWarpState, localStride));
+  localSize_ = loadField(i64, offsetof(NativeWarpState, localSize));
+  frameBase_ = loadField(i64, offsetof(NativeWarpState, frameBase));
+  arenaBase_ = loadField(i64, offsetof(NativeWarpState, arenaBase));
+  arenaSize_ = loadField(i64, offsetof(NativeWarpState, arenaSize));
+  sharedWindow_ = loadField(i64, offsetof(NativeWarpState, sharedWindow));
+  localWindow_ = loadField(i64, offsetof(NativeWarpState, localWindow));
+  checked_ = b_.CreateICmpNE(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, checked)),
+                             b_.getInt32(0));
+  reconverge_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "reconverge");
+  mask_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "mask");
+  depth_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "depth");
+  budget_ = b_.CreateAlloca(i64, nullptr, "budget");
+  executed_ = b_.CreateAlloca(i64, nullptr, "executed");
+  rowSlots_.assign(plan_.rows.size(), nullptr);
+  tracked_.rows.forEach([&](size_t row) {
+    rowSlots_[row] = b_.CreateAlloca(intVector(rowBits(static_cast<uint32_t>(row))), nullptr,
+                                     "r" + llvm::Twine(row));
+  });
+  predicateSlots_.assign(plan_.predicateCount, nullptr);
+  tracked_.predicates.forEach([&](size_t p) {
+    predicateSlots_[p] = b_.CreateAlloca(maskType(), nullptr, "p" + llvm::Twine(p));
+  });
+  llvm::Value* pc = loadField(b_.getInt32Ty(), offsetof(NativeWarpState, pc));
+  b_.CreateStore(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, reconverge)), reconverge_);
+  b_.CreateStore(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, mask)), mask_);
+  b_.CreateStore(b_.getInt32(0), depth_);
+  b_.CreateStore(loadField(i64, offsetof(NativeWarpState, budget)), budget_);
+  b_.CreateStore(b_.getInt64(0), executed_);
+  llvm::BasicBlock* unknown = newBlock("not.an.entry");
+  auto* dispatch = b_.CreateSwitch(pc, unknown, static_cast<unsigned>(blocks_.size()));
+  for (const Block& block : blocks_) {
+    llvm::BasicBlock* entry = newBlock("entry." + llvm::Twine(block.start));
+    dispatch->addCase(b_.getInt32(block.start), entry);
+    llvm::IRBuilderBase::InsertPointGuard guard(b_);
+    b_.SetInsertPoint(entry);
+    VarSet load = liveIn_[block.start];
+    load.intersect(tracked_);
+    load.merge(stored_);
+    load.rows.forEach([&](size_t row) { loadRowFromMemory(static_cast<uint32_t>(row)); });
+    load.predicates.forEach([&](size_t p) { loadPredicateFromMemory(static_cast<uint32_t>(p)); });
+    b_.CreateBr(arriveBlock(block.start));
+  }
+  b_.SetInsertPoint(unknown);
+  b_.CreateRet(b_.getInt32(static_cast<uint32_t>(NativeExit::Interpret)));
+}
+
+void Translator::emitBody(const Block& block, bool full) {
+  b_.SetInsertPoint(full ? full_.at(block.start) : masked_.at(block.start));
+  llvm::Value* maskBits = full ? static_cast<llvm::Value*>(b_.getInt32(kAllLanes))
+                               : b_.CreateLoad(b_.getInt32Ty(), mask_);
+  llvm::Value* mask = full ? nullptr : b_.CreateBitCast(maskBits, maskType());
+  for (uint32_t pc = block.start; pc < block.end; ++pc) {
+    const Instruction& in = plan_.code[pc];
+    llvm::Value* active = mask;
+    llvm::Value* activeBits = maskBits;
+    if (in.guard != kNoRow) {
+      llvm::Value* guard = readPredicate(in.guard);
+      if (in.guardNegated)
+        guard = b_.CreateNot(guard);
+      active = mask != nullptr ? b_.CreateAnd(mask, guard) : guard;
+      activeBits = b_.CreateBitCast(active, b_.getInt32Ty());
+    }
+    llvm::Value* count =
+        b_.CreateZExt(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, activeBits), b_.getInt64Ty());
+    if (in.op == Op::Branch) {
+      emitBranch(pc, full ? nullptr : maskBits, in.guard != kNoRow ? activeBits : nullptr, count);
+      return;
+    }
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), executed_), count), executed_);
+    b_.CreateStore(b_.CreateSub(b_.CreateLoad(b_.getInt64Ty(), budget_), b_.getInt64(1)), budget_);
+    if (in.op == Op::Handler)
+      emitHandler(pc, active, activeBits);
+    else if (in.op == Op::Load || in.op == Op::Store)
+      emitMemory(pc, active, activeBits);
+    else
+      emitInstruction(pc, active);
+  }
+  switch (block.exit) {
+  case Block::Exit::Interpret:
+    b_.CreateBr(exitBlock(block.end, NativeExit::Interpret));
+    break;
+  case Block::Exit::Fall:
+    b_.CreateBr(checkBlock(block.end));
+    break;
+  case Block::Exit::Branch:
+    break; // emitted above
+  }
+}
+
+void Translator::emitBranch(uint32_t pc, llvm::Value* maskBits, llvm::Value* taken,
+                            llvm::Value* count) {
+  const Instruction& in = plan_.code[pc];
+  auto account = [&] {
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), executed_), count), executed_);
+    b_.CreateStore(b_.CreateSub(b_.CreateLoad(b_.getInt64Ty(), budget_), b_.getInt64(1)), budget_);
+  };
+  if (taken == nullptr) {
+    account();
+    b_.CreateBr(checkBlock(in.target));
+    return;
+  }
+  llvm::Value* current = maskBits != nullptr ? maskBits : b_.getInt32(kAllLanes);
+  llvm::BasicBlock* all = newBlock("taken." + llvm::Twine(pc));
+  llvm::BasicBlock* some = newBlock("some." + llvm::Twine(pc));
+  llvm::BasicBlock* none = newBlock("fallthrough." + llvm::Twine(pc));
+  llvm::BasicBlock* diverge = newBlock("diverge." + llvm::Twine(pc));
+  b_.CreateCondBr(b_.CreateICmpEQ(taken, current), all, some);
+  b_.SetInsertPoint(all);
+  account();
+  b_.CreateBr(checkBlock(in.target));
+  b_.SetInsertPoint(some);
+  b_.CreateCondBr(b_.CreateICmpEQ(taken, b_.getInt32(0)), none, diverge);
+  b_.SetInsertPoint(none);
+  account();
+  b_.CreateBr(checkBlock(pc + 1));
+  b_.SetInsertPoint(diverge);
+  // Divergence: the interpreter's scheme. The current entry waits at the join; the lanes that
+  // do not branch wait at the next pc; the branching lanes go first.
+  llvm::Value* depth = b_.CreateLoad(b_.getInt32Ty(), depth_);
+  llvm::BasicBlock* push = newBlock("push." + llvm::Twine(pc));
+  b_.CreateCondBr(b_.CreateICmpUGT(depth, b_.getInt32(kNativeStackCapacity - 2)),
+                  exitBlock(pc, NativeExit::Interpret), push);
+  b_.SetInsertPoint(push);
+  account();
+  auto entryAt = [&](llvm::Value* index) {
+    return b_.CreateInBoundsGEP(
+        b_.getInt8Ty(), fieldPointer(offsetof(NativeWarpState, stack)),
+        b_.CreateMul(b_.CreateZExt(index, b_.getInt64Ty()), b_.getInt64(sizeof(SimtEntry))));
+  };
+  auto storeEntry = [&](llvm::Value* index, llvm::Value* entryPc, llvm::Value* reconverge,
+                        llvm::Value* lanes) {
+    llvm::Value* entry = entryAt(index);
+    b_.CreateStore(entryPc, entry);
+    b_.CreateStore(reconverge, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry,
+                                                             offsetof(SimtEntry, reconverge)));
+    b_.CreateStore(lanes,
+                   b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), entry, offsetof(SimtEntry, mask)));
+  };
+  const uint32_t join = in.reconverge;
+  storeEntry(depth, b_.getInt32(join), b_.CreateLoad(b_.getInt32Ty(), reconverge_), current);
+  storeEntry(b_.CreateAdd(depth, b_.getInt32(1)), b_.getInt32(pc + 1), b_.getInt32(join),
+             b_.CreateAnd(current, b_.CreateNot(taken)));
+  b_.CreateStore(b_.CreateAdd(depth, b_.getInt32(2)), depth_);
+  b_.CreateStore(b_.getInt32(join), reconverge_);
+  b_.CreateStore(taken, mask_);
+  b_.CreateBr(checkBlock(in.target));
+}
+
+void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {
+  (void)mask;
+  const Instruction& in = plan_.code[pc];
+  llvm::BasicBlock* call = newBlock("call." + llvm::Twine(pc));
+  llvm::BasicBlock* done = newBlock("called." + llvm::Twine(pc));
+  b_.CreateCondBr(b_.CreateICmpEQ(maskBits, b_.getInt32(0)), done, call);
+  b_.SetInsertPoint(call);
+  std::vector<uint32_t> operands;
+  for (uint32_t operand : in.operands)
+    if (operand != kNoRow)
+      operands.push_back(operand);
+  for (uint32_t operand : operands) {
+    if (isRegister(operand) && written_.rows.test(operand))
+      storeRowToMemory(operand);
+    if (isPredicateVariable(operand) && written_.predicates.test(operand))
+      storePredicateToMemory(operand);
+  }
+  llvm::Value* instruction = instructionPointer(pc);
+  llvm::Value* execute =
+      b_.CreateLoad(b_.getPtrTy(), instructionPointer(pc, plan_.layout.executeOffset));
+  auto* type = llvm::FunctionType::get(b_.getInt8Ty(),
+                                       {b_.getPtrTy(), b_.getPtrTy(), b_.getInt32Ty()}, false);
+  llvm::Value* ok = b_.CreateCall(type, execute, {executionContext_, instruction, maskBits});
+  llvm::BasicBlock* reload = newBlock("reload." + llvm::Twine(pc));
+  b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(ok, b_.getInt8(1)), b_.getInt8(0)),
+                  exitBlock(pc, NativeExit::Fault), reload);
+  b_.SetInsertPoint(reload);
+  for (uint32_t operand : operands) {
+    if (isRegister(operand) && tracked_.rows.test(operand))
+      loadRowFromMemory(operand);
+    if (isPredicateVariable(operand) && tracked_.predicates.test(operand))
+      loadPredicateFromMemory(operand);
+  }
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
+// --- float semantics ----------------------------------------------------------------------------
+
+llvm::Value* Translator::flush(llvm::Value* value, unsigned bits) {
+  // .ftz: a subnormal becomes a zero of the same sign.
+  llvm::Type* element = bits == 64 ? b_.getDoubleTy() : b_.getFloatTy();
+  const double smallest = bits == 64 ? 2.2250738585072014e-308 : 1.17549435082228750797e-38;
+  llvm::Value* magnitude = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, value);
+  llvm::Value* tiny = b_.CreateFCmpOLT(magnitude, splat(llvm::ConstantFP::get(element, smallest)));
+  llvm::Value* zero = b_.CreateBinaryIntrinsic(
+      llvm::Intrinsic::copysign, llvm::Constant::getNullValue(value->getType()), value);
+  return b_.CreateSelect(tiny, zero, value);
+}
+
+llvm::Value* Translator::saturate(llvm::Value* value, unsigned bits) {
+  llvm::Type* element = bits == 64 ? b_.getDoubleTy() : b_.getFloatTy();
+  llvm::Value* zero = llvm::Constant::getNullValue(value->getType());
+  llvm::Value* one = splat(llvm::ConstantFP::get(element, 1.0));
+  llvm::Value* result = b_.CreateSelect(b_.CreateFCmpOGT(value, one), one, value);
+  result = b_.CreateSelect(b_.CreateFCmpOLT(value, zero), zero, result);
+  return b_.CreateSelect(b_.CreateFCmpUNO(value, value), zero, result);
+}
+
+llvm::Value* Translator::canonical(llvm::Value* value, unsigned bits) {
+  // The GPU's NaN: 0x7fffffff (0x7fffffffffffffff for f64).
+  llvm::Value* nan = bits == 64 ? splatInt(64, 0x7fffffffffffffffull) : splatInt(32, 0x7fffffffu);
+  nan = b_.CreateBitCast(nan, value->getType());
+  return b_.CreateSelect(b_.CreateFCmpUNO(value, value), nan, value);
+}
+
+llvm::Value* Translator::floatResult(llvm::Value* value, unsigned bits, uint32_t flags) {
+  if (flags & kFtz)
+    value = flush(value, bits);
+  if (flags & kSat)
+    value = saturate(value, bits);
+  return canonical(value, bits);
+}
+
+llvm::Value* Translator::minMax(llvm::Value* a, llvm::Value* b, bool isMax, unsigned bits) {
+  // A NaN operand is ignored (both NaN: NaN); equal values order -0.0 below +0.0.
+  llvm::Value* aNan = b_.CreateFCmpUNO(a, a);
+  llvm::Value* bNan = b_.CreateFCmpUNO(b, b);
+  llvm::Value* ordered = isMax ? b_.CreateSelect(b_.CreateFCmpOGT(a, b), a, b)
+                               : b_.CreateSelect(b_.CreateFCmpOLT(a, b), a, b);
+  llvm::Value* aBits = b_.CreateBitCast(a, intVector(bits));
+  llvm::Value* aNegative = b_.CreateICmpSLT(aBits, llvm::Constant::getNullValue(aBits->getType()));
+  llvm::Value* equal = isMax ? b_.CreateSelect(aNegative, b, a) : b_.CreateSelect(aNegative, a, b);
+  llvm::Value* result = b_.CreateSelect(b_.CreateFCmpOEQ(a, b), equal, ordered);
+  result = b_.CreateSelect(bNan, a, result);
+  result = b_.CreateSelect(aNan, b, result);
+  return result; // both NaN: b, a NaN, canonicalized by the caller
+}
+
+llvm::Value* Translator::compare(uint32_t compare, llvm::Value* a, llvm::Value* b, ValueType type) {
+  if (type.kind == Kind::Float) {
+    switch (compare) {
+    case kEq:
+      return b_.CreateFCmpOEQ(a, b);
+    case kNe:
+      return b_.CreateFCmpONE(a, b);
+    case kLt:
+      return b_.CreateFCmpOLT(a, b);
+    case kLe:
+      return b_.CreateFCmpOLE(a, b);
+    case kGt:
+      return b_.CreateFCmpOGT(a, b);
+    case kGe:
+      return b_.CreateFCmpOGE(a, b);
+    case kEqu:
+      return b_.CreateFCmpUEQ(a, b);
+    case kNeu:
+      return b_.CreateFCmpUNE(a, b);
+    case kLtu:
+      return b_.CreateFCmpULT(a, b);
+    case kLeu:
+      return b_.CreateFCmpULE(a, b);
+    case kGtu:
+      return b_.CreateFCmpUGT(a, b);
+    case kGeu:
+      return b_.CreateFCmpUGE(a, b);
+    case kNum:
+      return b_.CreateFCmpORD(a, b);
+    default:
+      return b_.CreateFCmpUNO(a, b);
+    }
+  }
+  const bool isSigned = type.kind == Kind::Signed;
+  switch (compare) {
+  case kEq:
+  case kEqu:
+    return b_.CreateICmpEQ(a, b);
+  case kNe:
+  case kNeu:
+    return b_.CreateICmpNE(a, b);
+  case kLt:
+  case kLtu:
+    return isSigned ? b_.CreateICmpSLT(a, b) : b_.CreateICmpULT(a, b);
+  case kLe:
+  case kLeu:
+    return isSigned ? b_.CreateICmpSLE(a, b) : b_.CreateICmpULE(a, b);
+  case kGt:
+  case kGtu:
+    return isSigned ? b_.CreateICmpSGT(a, b) : b_.CreateICmpUGT(a, b);
+  case kGe:
+  case kGeu:
+    return isSigned ? b_.CreateICmpSGE(a, b) : b_.CreateICmpUGE(a, b);
+  case kNum:
+    return allTrue();
+  default:
+    return llvm::Constant::getNullValue(maskType());
+  }
+}
+
+llvm::Value* Translator::convert(const Instruction& in, llvm::Value* source) {
+  const ValueType from = in.type, to = in.type2;
+  const uint32_t mode = rounding(in.flags);
+  auto roundIntegral = [&](llvm::Value* value) -> llvm::Value* {
+    switch (mode) {
+    case kTowardZero:
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, value);
+    case kDown:
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, value);
+    case kUp:
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, value);
+    default:
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, value);
+    }
+  };
+  if (from.kind != Kind::Float && to.kind != Kind::Float) {
+    // Read with the source's signedness, then truncate (writeRow extends by the destination's).
+    llvm::Value* value = source;
+    if (to.bits > from.bits)
+      value = from.kind == Kind::Signed ? b_.CreateSExt(value, intVector(to.bits))
+                                        : b_.CreateZExt(value, intVector(to.bits));
+    else if (to.bits < from.bits)
+      value = b_.CreateTrunc(value, intVector(to.bits));
+    return value;
+  }
+  if (from.kind == Kind::Float && to.kind != Kind::Float) {
+    llvm::Value* value = b_.CreateBitCast(source, floatVector(from.bits));
+    if (from.bits == 32 && (in.flags & kFtz))
+      value = flush(value, 32);
+    if (from.bits == 32)
+      value = b_.CreateFPExt(value, floatVector(64));
+    value = roundIntegral(value);
+    // Saturating conversion: NaN gives 0, out-of-range values the nearest limit, as PTX says.
+    return b_.CreateIntrinsic(to.kind == Kind::Signed ? llvm::Intrinsic::fptosi_sat
+                                                      : llvm::Intrinsic::fptoui_sat,
+                              {intVector(to.bits), value->getType()}, {value});
+  }
+  if (from.kind != Kind::Float) {
+    llvm::Value* value = from.kind == Kind::Signed ? b_.CreateSIToFP(source, floatVector(to.bits))
+                                                   : b_.CreateUIToFP(source, floatVector(to.bits));
+    return b_.CreateBitCast(value, intVector(to.bits));
+  }
+  // Float to float.
+  llvm::Value* value = b_.CreateBitCast(source, floatVector(from.bits));
+  if (from.bits == 32 && (in.flags & kFtz))
+    value = flush(value, 32);
+  if (in.flags & kIntRounding)
+    value = roundIntegral(value);
+  if (from.bits == 64 && (in.flags & kSat))
+    value = saturate(value, 64);
+  if (to.bits > from.bits)
+    value = b_.CreateFPExt(value, floatVector(to.bits));
+  else if (to.bits < from.bits)
+    value = b_.CreateFPTrunc(value, floatVector(to.bits));
+  if (from.bits != 64 && (in.flags & kSat))
+    value = saturate(value, to.bits);
+  value = canonical(value, to.bits);
+  if (to.bits == 32 && (in.flags & kFtz))
+    value = flush(value, 32);
+  return b_.CreateBitCast(value, intVector(to.bits));
+}
+
+llvm::Value* Translator::integerOp(const Instruction& in) {
+  const unsigned bits = in.type.bits;
+  const bool isSigned = in.type.kind == Kind::Signed;
+  auto a = [&] { return readRow(in.s[0], bits); };
+  auto bValue = [&] { return readRow(in.s[1], bits); };
+  auto extend = [&](llvm::Value* value, unsigned width) {
+    return isSigned ? b_.CreateSExt(value, intVector(width))
+                    : b_.CreateZExt(value, intVector(width));
+  };
+  switch (in.op) {
+  case Op::IntAdd:
+    return b_.CreateAdd(a(), bValue());
+  case Op::IntSub:
+    return b_.CreateSub(a(), bValue());
+  case Op::IntMulLo: {
+    llvm::Value* product = b_.CreateMul(a(), bValue());
+    return in.s[2] != kNoRow ? b_.CreateAdd(product, readRow(in.s[2], bits)) : product;
+  }
+  case Op::IntMulHi: {
+    llvm::Value* product = b_.CreateMul(extend(a(), bits * 2), extend(bValue(), bits * 2));
+    llvm::Value* high =
+        b_.CreateTrunc(b_.CreateLShr(product, splatInt(bits * 2, bits)), intVector(bits));
+    return in.s[2] != kNoRow ? b_.CreateAdd(high, readRow(in.s[2], bits)) : high;
+  }
+  case Op::IntMulWide: {
+    llvm::Value* product = b_.CreateMul(extend(a(), bits * 2), extend(bValue(), bits * 2));
+    return in.s[2] != kNoRow ? b_.CreateAdd(product, readRow(in.s[2], bits * 2)) : product;
+  }
+  case Op::IntMin:
+    return b_.CreateBinaryIntrinsic(isSigned ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, a(),
+                                    bValue());
+  case Op::IntMax:
+    return b_.CreateBinaryIntrinsic(isSigned ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, a(),
+                                    bValue());
+  case Op::IntAbs:
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a(), b_.getFalse());
+  case Op::IntNeg:
+    return b_.CreateNeg(a());
+  case Op::IntDiv:
+  case Op::IntRem: {
+    // Division by zero: all ones (div) or the dividend (rem), as the GPU; MIN / -1 wraps.
+    llvm::Value* x = a();
+    llvm::Value* y = bValue();
+    llvm::Value* zero = llvm::Constant::getNullValue(y->getType());
+    llvm::Value* byZero = b_.CreateICmpEQ(y, zero);
+    llvm::Value* overflow = llvm::Constant::getNullValue(maskType());
+    if (isSigned)
+      overflow = b_.CreateAnd(b_.CreateICmpEQ(x, splatInt(bits, uint64_t{1} << (bits - 1))),
+                              b_.CreateICmpEQ(y, llvm::Constant::getAllOnesValue(y->getType())));
+    llvm::Value* safe = b_.CreateSelect(b_.CreateOr(byZero, overflow), splatInt(bits, 1), y);
+    if (in.op == Op::IntDiv) {
+      llvm::Value* q = isSigned ? b_.CreateSDiv(x, safe) : b_.CreateUDiv(x, safe);
+      q = b_.CreateSelect(overflow, x, q);
+      return b_.CreateSelect(byZero, llvm::Constant::getAllOnesValue(y->getType()), q);
+    }
+    llvm::Value* r = isSigned ? b_.CreateSRem(x, safe) : b_.CreateURem(x, safe);
+    if (isSigned)
+      r = b_.CreateSelect(b_.CreateICmpEQ(y, llvm::Constant::getAllOnesValue(y->getType())), zero,
+                          r);
+    return b_.CreateSelect(byZero, x, r);
+  }
+  case Op::And:
+    return b_.CreateAnd(a(), bValue());
+  case Op::Or:
+    return b_.CreateOr(a(), bValue());
+  case Op::Xor:
+    return b_.CreateXor(a(), bValue());
+  case Op::Not:
+    return b_.CreateNot(a());
+  case Op::Shl:
+  case Op::Shr: {
+    llvm::Value* x = a();
+    llvm::Value* n = readRow(in.s[1], 32);
+    llvm::Value* limit = splatInt(32, bits - 1);
+    llvm::Value* tooFar = b_.CreateICmpUGT(n, limit);
+    llvm::Value* clamped = b_.CreateSelect(tooFar, limit, n);
+    if (bits > 32)
+      clamped = b_.CreateZExt(clamped, intVector(bits));
+    else if (bits < 32)
+      clamped = b_.CreateTrunc(clamped, intVector(bits));
+    llvm::Value* zero = llvm::Constant::getNullValue(x->getType());
+    if (in.op == Op::Shl)
+      return b_.CreateSelect(tooFar, zero, b_.CreateShl(x, clamped));
+    if (isSigned)
+      return b_.CreateAShr(x, clamped); // clamping keeps the sign fill
+    return b_.CreateSelect(tooFar, zero, b_.CreateLShr(x, clamped));
+  }
+  case Op::Popc:
+  case Op::Clz: {
+    llvm::Value* x = a();
+    llvm::Value* count = in.op == Op::Popc
+                             ? b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, x)
+                             : b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x, b_.getFalse());
+    if (bits > 32)
+      return b_.CreateTrunc(count, intVector(32));
+    return count;
+  }
+  default:
+    return nullptr;
+  }
+}
+
+void Translator::emitInstruction(uint32_t pc, llvm::Value* mask) {
+  const Instruction& in = plan_.code[pc];
+  const unsigned bits = in.type.bits;
+  switch (in.op) {
+  case Op::Nop:
+    return;
+  case Op::Fence:
+    b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    return;
+  case Op::Copy:
+    writeRow(in.d[0], readRow(in.s[0], bits), in.type, mask);
+    return;
+  case Op::PredAnd:
+  case Op::PredOr:
+  case Op::PredXor: {
+    llvm::Value* a = readPredicate(in.s[0]);
+    llvm::Value* b = readPredicate(in.s[1]);
+    llvm::Value* value = in.op == Op::PredAnd  ? b_.CreateAnd(a, b)
+                         : in.op == Op::PredOr ? b_.CreateOr(a, b)
+                                               : b_.CreateXor(a, b);
+    writePredicate(in.d[0], value, mask);
+    return;
+  }
+  case Op::PredNot:
+    writePredicate(in.d[0], b_.CreateNot(readPredicate(in.s[0])), mask);
+    return;
+  case Op::PredCopy:
+    writePredicate(in.d[0], readPredicate(in.s[0]), mask);
+    return;
+  case Op::Setp: {
+    llvm::Value *a, *b;
+    if (in.type.kind == Kind::Float) {
+      a = readFloat(in.s[0], bits);
+      b = readFloat(in.s[1], bits);
+      if ((in.flags & kFtz) && bits == 32) {
+        a = flush(a, 32);
+        b = flush(b, 32);
+      }
+    } else {
+      a = readRow(in.s[0], bits);
+      b = readRow(in.s[1], bits);
+    }
+    llvm::Value* t = compare(setpCompare(in.flags), a, b, in.type);
+    llvm::Value* other = in.s[2] != kNoRow ? readPredicate(in.s[2]) : nullptr;
+    auto combine = [&](llvm::Value* value) -> llvm::Value* {
+      switch (setpCombine(in.flags)) {
+      case kCombineAnd:
+        return b_.CreateAnd(value, other);
+      case kCombineOr:
+        return b_.CreateOr(value, other);
+      case kCombineXor:
+        return b_.CreateXor(value, other);
+      default:
+        return value;
+      }
+    };
+    writePredicate(in.d[0], combine(t), mask);
+    if (in.d[1] != kNoRow)
+      writePredicate(in.d[1], combine(b_.CreateNot(t)), mask);
+    return;
+  }
+  case Op::Selp:
+    writeRow(
+        in.d[0],
+        b_.CreateSelect(readPredicate(in.s[2]), readRow(in.s[0], bits), readRow(in.s[1], bits)),
+        in.type, mask);
+    return;
+  case Op::FloatAdd:
+  case Op::FloatSub:
+  case Op::FloatMul:
+  case Op::FloatDiv:
+  case Op::FloatFma:
+  case Op::FloatMin:
+  case Op::FloatMax:
+  case Op::FloatSqrt:
+  case Op::FloatRcp:
+  case Op::FloatAbs:
+  case Op::FloatNeg: {
+    auto input = [&](uint32_t row) {
+      llvm::Value* value = readFloat(row, bits);
+      return (in.flags & kFtz) ? flush(value, bits) : value;
+    };
+    llvm::Value* result = nullptr;
+    switch (in.op) {
+    case Op::FloatAdd:
+      result = floatResult(b_.CreateFAdd(input(in.s[0]), input(in.s[1])), bits, in.flags);
+      break;
+    case Op::FloatSub:
+      result = floatResult(b_.CreateFSub(input(in.s[0]), input(in.s[1])), bits, in.flags);
+      break;
+    case Op::FloatMul:
+      result = floatResult(b_.CreateFMul(input(in.s[0]), input(in.s[1])), bits, in.flags);
+      break;
+    case Op::FloatDiv:
+      result = floatResult(b_.CreateFDiv(input(in.s[0]), input(in.s[1])), bits, in.flags);
+      break;
+    case Op::FloatFma: {
+      llvm::Value* x = input(in.s[0]);
+      llvm::Value* y = input(in.s[1]);
+      llvm::Value* z = input(in.s[2]);
+      result = floatResult(b_.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, z}),
+                           bits, in.flags);
+      break;
+    }
+    case Op::FloatMin:
+    case Op::FloatMax:
+      result = floatResult(minMax(input(in.s[0]), input(in.s[1]), in.op == Op::FloatMax, bits),
+                           bits, in.flags & kFtz);
+      break;
+    case Op::FloatSqrt:
+      result = floatResult(b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, input(in.s[0])), bits,
+                           in.flags);
+      break;
+    case Op::FloatRcp: {
+      llvm::Value* x = input(in.s[0]);
+      llvm::Type* element = bits == 64 ? b_.getDoubleTy() : b_.getFloatTy();
+      result =
+          floatResult(b_.CreateFDiv(splat(llvm::ConstantFP::get(element, 1.0)), x), bits, in.flags);
+      break;
+    }
+    case Op::FloatAbs:
+      result = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, input(in.s[0]));
+      break;
+    default:
+      result = b_.CreateFNeg(input(in.s[0]));
+      break;
+    }
+    writeFloat(in.d[0], result, bits, mask);
+    return;
+  }
+  case Op::Convert: {
+    llvm::Value* source = readRow(in.s[0], in.type.bits);
+    writeRow(in.d[0], convert(in, source), in.type2, mask);
+    return;
+  }
+  case Op::Cvta: {
+    llvm::Value* a = readRow(in.s[0], bits);
+    llvm::Value* window =
+        in.immRuntime ? static_cast<llvm::Value*>(b_.CreateLoad(
+                            b_.getInt64Ty(), instructionPointer(pc, plan_.layout.immOffset)))
+                      : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
+    if (bits < 64)
+      window = b_.CreateTrunc(window, laneType(bits));
+    llvm::Value* value =
+        (in.flags & kCvtaToSpace) ? b_.CreateSub(a, splat(window)) : b_.CreateAdd(a, splat(window));
+    if ((in.flags & kNarrow) && bits == 64)
+      value = b_.CreateAnd(value, splatInt(64, 0xffffffffu));
+    writeRow(in.d[0], value, in.type, mask);
+    return;
+  }
+  case Op::FrameAddress: {
+    llvm::Value* imm = in.immRuntime
+                           ? static_cast<llvm::Value*>(b_.CreateLoad(
+                                 b_.getInt64Ty(), instructionPointer(pc, plan_.layout.immOffset)))
+                           : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
+    writeRow(in.d[0], splat(b_.CreateAdd(frameBase_, imm)), ValueType{64, Kind::Unsigned}, mask);
+    return;
+  }
+  default: {
+    llvm::Value* value = integerOp(in);
+    if (value == nullptr)
+      return;
+    ValueType type = in.type;
+    if (in.op == Op::IntMulWide)
+      type.bits = static_cast<uint8_t>(bits * 2);
+    if (in.op == Op::Popc || in.op == Op::Clz)
+      type = ValueType{32, Kind::Unsigned};
+    writeRow(in.d[0], value, type, mask);
+    return;
+  }
+  }
+}
+
+// --- memory -------------------------------------------------------------------------------------
+
+void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {
+  const Instruction& in = plan_.code[pc];
+  const bool store = in.op == Op::Store;
+  const unsigned bits = in.type.bits;
+  const uint64_t elementBytes = bits / 8;
+  const unsigned count = in.vector;
+  const uint64_t total = elementBytes * count;
+  const bool isVolatile = (in.flags & kVolatile) != 0;
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Type* i64v = intVector(64);
+
+  llvm::Value* address = readRowAtOwnWidth(in.s[0]);
+  if (address->getType() != i64v)
+    address = b_.CreateZExt(address, i64v);
+  llvm::Value* imm = in.immRuntime
+                         ? static_cast<llvm::Value*>(
+                               b_.CreateLoad(i64, instructionPointer(pc, plan_.layout.immOffset)))
+                         : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
+  if (in.flags & kFrameRelative)
+    imm = b_.CreateAdd(imm, frameBase_);
+  address = b_.CreateAdd(address, splat(imm));
+
+  llvm::Value* active = mask != nullptr ? mask : allTrue();
+  auto allOf = [&](llvm::Value* lanes) {
+    return b_.CreateAndReduce(b_.CreateOr(lanes, b_.CreateNot(active)));
+  };
+  llvm::Value* aligned =
+      elementBytes > 1 ? b_.CreateICmpEQ(b_.CreateAnd(address, splatInt(64, elementBytes - 1)),
+                                         llvm::Constant::getNullValue(i64v))
+                       : allTrue();
+  /// Lanes whose access of `total` bytes at `offset` lies within [0, size).
+  auto within = [&](llvm::Value* offset, llvm::Value* size) {
+    return b_.CreateAnd(b_.CreateICmpULT(offset, splat(size)),
+                        b_.CreateICmpULE(b_.CreateAdd(offset, splatInt(64, total)), splat(size)));
+  };
+
+  llvm::BasicBlock* done = newBlock("accessed." + llvm::Twine(pc));
+  llvm::BasicBlock* slow = newBlock("slow." + llvm::Twine(pc));
+
+  // The access through host pointers `base` + per-lane byte offsets.
+  auto access = [&](llvm::Value* pointers, bool contiguousAllowed) {
+    if (isVolatile)
+      b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent, llvm::SyncScope::SingleThread);
+    llvm::Type* element = laneType(bits);
+    const llvm::Align align(elementBytes);
+    llvm::BasicBlock* gather = nullptr;
+    llvm::BasicBlock* finish = newBlock("access.done." + llvm::Twine(pc));
+    if (contiguousAllowed && mask == nullptr) {
+      // A full warp reading consecutive elements: one vector access.
+      llvm::Value* first = b_.CreateExtractElement(address, uint64_t{0});
+      std::vector<llvm::Constant*> steps;
+      for (unsigned lane = 0; lane < kLanes; ++lane)
+        steps.push_back(llvm::ConstantInt::get(i64, lane * total));
+      llvm::Value* expected = b_.CreateAdd(splat(first), llvm::ConstantVector::get(steps));
+      llvm::Value* consecutive = b_.CreateAndReduce(b_.CreateICmpEQ(address, expected));
+      llvm::BasicBlock* vector = newBlock("vector." + llvm::Twine(pc));
+      gather = newBlock("gather." + llvm::Twine(pc));
+      b_.CreateCondBr(consecutive, vector, gather);
+      b_.SetInsertPoint(vector);
+      llvm::Value* base = b_.CreateExtractElement(pointers, uint64_t{0});
+      auto* wide = llvm::FixedVectorType::get(element, kLanes * count);
+      if (store) {
+        llvm::Value* interleaved = nullptr;
+        if (count == 1) {
+          interleaved = readRow(in.s[1], bits);
+        } else {
+          // Interleave the elements: lane l's element i goes to l * count + i.
+          std::vector<llvm::Value*> parts;
+          for (unsigned i = 0; i < count; ++i)
+            parts.push_back(readRow(in.s[1 + i], bits));
+          while (parts.size() > 1) {
+            std::vector<llvm::Value*> next;
+            for (size_t i = 0; i < parts.size(); i += 2) {
+              const unsigned width =
+                  llvm::cast<llvm::FixedVectorType>(parts[i]->getType())->getNumElements();
+              std::vector<int> concat;
+              for (unsigned e = 0; e < 2 * width; ++e)
+                concat.push_back(static_cast<int>(e));
+              next.push_back(b_.CreateShuffleVector(parts[i], parts[i + 1], concat));
+            }
+            parts = std::move(next);
+          }
+          std::vector<int> order;
+          for (unsigned lane = 0; lane < kLanes; ++lane)
+            for (unsigned i = 0; i < count; ++i)
+              order.push_back(static_cast<int>(i * kLanes + lane));
+          interleaved = b_.CreateShuffleVector(parts[0], order);
+        }
+        b_.CreateAlignedStore(interleaved, base, align);
+      } else {
+        llvm::Value* loaded = b_.CreateAlignedLoad(wide, base, align);
+        for (unsigned i = 0; i < count; ++i) {
+          llvm::Value* part = loaded;
+          if (count > 1) {
+            std::vector<int> select;
+            for (unsigned lane = 0; lane < kLanes; ++lane)
+              select.push_back(static_cast<int>(lane * count + i));
+            part = b_.CreateShuffleVector(loaded, select);
+          }
+          writeRow(in.d[i], part, in.type, nullptr);
+        }
+      }
+      b_.CreateBr(finish);
+      b_.SetInsertPoint(gather);
+    }
+    for (unsigned i = 0; i < count; ++i) {
+      llvm::Value* lanePointers =
+          i == 0 ? pointers : b_.CreateGEP(b_.getInt8Ty(), pointers, b_.getInt64(i * elementBytes));
+      if (store) {
+        b_.CreateMaskedScatter(readRow(in.s[1 + i], bits), lanePointers, align, active);
+      } else {
+        llvm::Value* loaded = b_.CreateMaskedGather(intVector(bits), lanePointers, align, active,
+                                                    llvm::PoisonValue::get(intVector(bits)));
+        writeRow(in.d[i], loaded, in.type, mask);
+      }
+    }
+    b_.CreateBr(finish);
+    b_.SetInsertPoint(finish);
+    if (isVolatile)
+      b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent, llvm::SyncScope::SingleThread);
+    b_.CreateBr(done);
+  };
+  auto global = [&]() {
+    llvm::Value* ok =
+        b_.CreateAnd(within(b_.CreateSub(address, splat(arenaBase_)), arenaSize_), aligned);
+    llvm::Value* fast = b_.CreateAnd(allOf(ok), b_.CreateNot(checked_));
+    llvm::BasicBlock* go = newBlock("global." + llvm::Twine(pc));
+    b_.CreateCondBr(fast, go, slow);
+    b_.SetInsertPoint(go);
+    access(b_.CreateIntToPtr(address, vectorOf(b_.getPtrTy())), true);
+  };
+  auto shared = [&](llvm::Value* offset) {
+    llvm::Value* ok = b_.CreateAnd(within(offset, sharedSize_), aligned);
+    llvm::BasicBlock* go = newBlock("shared." + llvm::Twine(pc));
+    b_.CreateCondBr(allOf(ok), go, slow);
+    b_.SetInsertPoint(go);
+    access(b_.CreateGEP(b_.getInt8Ty(), shared_, offset), true);
+  };
+  switch (in.space) {
+  case Space::Global:
+    global();
+    break;
+  case Space::Shared:
+    shared(address);
+    break;
+  case Space::Local: {
+    llvm::Value* ok = b_.CreateAnd(within(address, localSize_), aligned);
+    llvm::BasicBlock* go = newBlock("local." + llvm::Twine(pc));
+    b_.CreateCondBr(allOf(ok), go, slow);
+    b_.SetInsertPoint(go);
+    std::vector<llvm::Constant*> lanes;
+    for (unsigned lane = 0; lane < kLanes; ++lane)
+      lanes.push_back(llvm::ConstantInt::get(i64, lane));
+    llvm::Value* laneBase = b_.CreateMul(llvm::ConstantVector::get(lanes), splat(localStride_));
+    access(b_.CreateGEP(b_.getInt8Ty(), local_, b_.CreateAdd(laneBase, address)), false);
+    break;
+  }
+  case Space::Generic: {
+    const uint64_t window = plan_.layout.windowSize;
+    llvm::Value* sharedOffset = b_.CreateSub(address, splat(sharedWindow_));
+    llvm::Value* inShared = b_.CreateICmpULT(sharedOffset, splatInt(64, window));
+    llvm::Value* inLocal =
+        b_.CreateICmpULT(b_.CreateSub(address, splat(localWindow_)), splatInt(64, window));
+    llvm::BasicBlock* globalCase = newBlock("generic.global." + llvm::Twine(pc));
+    llvm::BasicBlock* notGlobal = newBlock("generic.other." + llvm::Twine(pc));
+    llvm::BasicBlock* sharedCase = newBlock("generic.shared." + llvm::Twine(pc));
+    b_.CreateCondBr(allOf(b_.CreateNot(b_.CreateOr(inShared, inLocal))), globalCase, notGlobal);
+    b_.SetInsertPoint(notGlobal);
+    b_.CreateCondBr(allOf(inShared), sharedCase, slow);
+    b_.SetInsertPoint(globalCase);
+    global();
+    b_.SetInsertPoint(sharedCase);
+    shared(sharedOffset);
+    break;
+  }
+  }
+  b_.SetInsertPoint(slow);
+  // Anything else (other memory, faults, the memory checker) is the handler's.
+  emitHandler(pc, mask, maskBits);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
+llvm::Function* Translator::run(const std::string& symbol, std::string* error) {
+  if (plan_.layout.stateSize != sizeof(NativeWarpState) ||
+      plan_.layout.stackCapacity != kNativeStackCapacity) {
+    *error = "the plan was made for another layout of the warp state";
+    return nullptr;
+  }
+  analyze();
+  auto* type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy()}, false);
+  function_ = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, symbol, module_);
+  function_->addFnAttr(llvm::Attribute::NoUnwind);
+  function_->addFnAttr("min-legal-vector-width", "2048");
+  state_ = function_->getArg(0);
+  for (const Block& block : blocks_) {
+    full_[block.start] = newBlock("full." + llvm::Twine(block.start));
+    masked_[block.start] = newBlock("masked." + llvm::Twine(block.start));
+  }
+  emitPrologue();
+  for (const Block& block : blocks_) {
+    emitBody(block, true);
+    emitBody(block, false);
+  }
+  std::string message;
+  llvm::raw_string_ostream stream(message);
+  if (llvm::verifyFunction(*function_, &stream)) {
+    *error = "generated code does not verify: " + stream.str();
+    function_->eraseFromParent();
+    return nullptr;
+  }
+  return function_;
+}
+
+} // namespace
+
+llvm::Function* translateKernel(const Plan& plan, const std::string& symbol, llvm::Module& module,
+                                std::string* error) {
+  Translator translator(plan, module);
+  return translator.run(symbol, error);
+}
+
+} // namespace ocelot::runtime::cpu::native

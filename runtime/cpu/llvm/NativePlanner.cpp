@@ -1,0 +1,663 @@
+#include "runtime/cpu/llvm/NativePlanner.h"
+
+#include "ir/InstructionForm.h"
+#include "ir/Statement.h"
+#include "runtime/cpu/DeviceMemory.h"
+#include "runtime/cpu/HalfPrecision.h"
+#include "runtime/cpu/NativeCode.h"
+#include "runtime/cpu/OperandDecoder.h"
+#include "runtime/cpu/SupportHandlers.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+
+namespace ocelot::runtime::cpu::native {
+
+bool RunTimeRanges::contains(uint64_t value) const {
+  return value - arenaBase < arenaSize || value - sharedWindow < windowSize ||
+         value - localWindow < windowSize;
+}
+
+RunTimeRanges RunTimeRanges::of(const DeviceMemory& memory) {
+  RunTimeRanges ranges;
+  ranges.arenaBase = memory.arenaBase();
+  ranges.arenaSize = memory.arenaSize();
+  ranges.sharedWindow = memory.sharedWindow();
+  ranges.localWindow = memory.localWindow();
+  ranges.windowSize = DeviceMemory::kWindowSize;
+  return ranges;
+}
+
+namespace {
+
+using ir::ScalarType;
+
+std::optional<ValueType> valueType(ScalarType type) {
+  switch (type) {
+  case ScalarType::B8:
+    return ValueType{8, Kind::Bits};
+  case ScalarType::B16:
+    return ValueType{16, Kind::Bits};
+  case ScalarType::B32:
+    return ValueType{32, Kind::Bits};
+  case ScalarType::B64:
+    return ValueType{64, Kind::Bits};
+  case ScalarType::U8:
+    return ValueType{8, Kind::Unsigned};
+  case ScalarType::U16:
+    return ValueType{16, Kind::Unsigned};
+  case ScalarType::U32:
+    return ValueType{32, Kind::Unsigned};
+  case ScalarType::U64:
+    return ValueType{64, Kind::Unsigned};
+  case ScalarType::S8:
+    return ValueType{8, Kind::Signed};
+  case ScalarType::S16:
+    return ValueType{16, Kind::Signed};
+  case ScalarType::S32:
+    return ValueType{32, Kind::Signed};
+  case ScalarType::S64:
+    return ValueType{64, Kind::Signed};
+  case ScalarType::F32:
+    return ValueType{32, Kind::Float};
+  case ScalarType::F64:
+    return ValueType{64, Kind::Float};
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<uint32_t> compareNamed(std::string_view name) {
+  static constexpr std::pair<std::string_view, Compare> kNames[] = {
+      {"eq", kEq},   {"ne", kNe},   {"lt", kLt},   {"le", kLe},   {"gt", kGt},   {"ge", kGe},
+      {"lo", kLt},   {"ls", kLe},   {"hi", kGt},   {"hs", kGe},   {"equ", kEqu}, {"neu", kNeu},
+      {"ltu", kLtu}, {"leu", kLeu}, {"gtu", kGtu}, {"geu", kGeu}, {"num", kNum}, {"nan", kNan}};
+  for (const auto& [spelling, compare] : kNames)
+    if (spelling == name)
+      return compare;
+  return std::nullopt;
+}
+
+/// Plans one instruction the interpreter runs through a handler (control None).
+class InstructionPlanner {
+public:
+  InstructionPlanner(const DecodedKernel& kernel, const RunTimeRanges& ranges, const Plan& plan,
+                     const DecodedInstruction& in, const ir::InstructionForm& form,
+                     Instruction& out)
+      : kernel_(kernel), ranges_(ranges), plan_(plan), in_(in), form_(form), out_(out) {}
+
+  /// True when `out` now describes a native operation.
+  bool plan() {
+    if (!choose())
+      return false;
+    return readsFit_;
+  }
+
+private:
+  bool has(std::string_view modifier) const { return form_.hasModifier(modifier); }
+  uint32_t op(size_t index) const { return in_.op[index]; }
+
+  /// A source row read at `bits`: registers must be at least that wide (a narrower register's
+  /// upper bits are whatever its writer extended, which native code does not keep).
+  uint32_t source(size_t index, uint32_t bits) {
+    const uint32_t row = op(index);
+    if (row == kNone || row >= plan_.rows.size()) {
+      readsFit_ = false;
+      return kNoRow;
+    }
+    const Row& info = plan_.rows[row];
+    if (info.kind == RowKind::Register && info.bytes * 8u < bits)
+      readsFit_ = false;
+    return row;
+  }
+  uint32_t destination(size_t index) {
+    const uint32_t row = op(index);
+    if (row == kNone || row >= plan_.rows.size() || plan_.rows[row].kind != RowKind::Register)
+      readsFit_ = false;
+    return row;
+  }
+  uint32_t predicate(size_t index) {
+    const uint32_t p = op(index);
+    if (p == kNone || p >= plan_.predicateCount)
+      readsFit_ = false;
+    return p;
+  }
+  uint32_t rounding() const {
+    for (std::string_view modifier : form_.modifiers()) {
+      if (modifier == "rn" || modifier == "rni")
+        return kNearestEven;
+      if (modifier == "rz" || modifier == "rzi")
+        return kTowardZero;
+      if (modifier == "rm" || modifier == "rmi")
+        return kDown;
+      if (modifier == "rp" || modifier == "rpi")
+        return kUp;
+      if (modifier == "rna")
+        return 7; // not planned natively
+    }
+    return kNearestEven;
+  }
+  bool hasRounding() const {
+    return has("rn") || has("rz") || has("rm") || has("rp") || has("rna") || has("rni") ||
+           has("rzi") || has("rmi") || has("rpi");
+  }
+
+  bool choose();
+  bool integerArithmetic(std::string_view opcode, ValueType type);
+  bool floatArithmetic(std::string_view opcode, ValueType type);
+  bool logic(std::string_view opcode, ScalarType scalar);
+  bool comparison(std::string_view opcode, ScalarType scalar);
+  bool move(std::string_view opcode, ScalarType scalar);
+  bool conversion();
+  bool memory(std::string_view opcode);
+
+  const DecodedKernel& kernel_;
+  const RunTimeRanges& ranges_;
+  const Plan& plan_;
+  const DecodedInstruction& in_;
+  const ir::InstructionForm& form_;
+  Instruction& out_;
+  bool readsFit_ = true;
+};
+
+bool InstructionPlanner::choose() {
+  const std::string_view opcode = form_.opcode();
+  if (opcode == "membar" || opcode == "fence") {
+    out_.op = Op::Fence;
+    return true;
+  }
+  if (opcode == "ld" || opcode == "ldu" || opcode == "st")
+    return memory(opcode);
+  if (opcode == "cvt")
+    return conversion();
+  const auto scalar = form_.lastType();
+  if (!scalar)
+    return false;
+  if (opcode == "and" || opcode == "or" || opcode == "xor" || opcode == "not" || opcode == "shl" ||
+      opcode == "shr")
+    return logic(opcode, *scalar);
+  if (opcode == "setp" || opcode == "selp")
+    return comparison(opcode, *scalar);
+  if (opcode == "mov" || opcode == "cvta")
+    return move(opcode, *scalar);
+  const auto type = valueType(*scalar);
+  if (!type)
+    return false;
+  if (type->kind == Kind::Float)
+    return floatArithmetic(opcode, *type);
+  if (type->bits < 16)
+    return false;
+  return integerArithmetic(opcode, *type);
+}
+
+bool InstructionPlanner::integerArithmetic(std::string_view opcode, ValueType type) {
+  if (has("cc") || has("sat"))
+    return false;
+  out_.type = type;
+  auto binary = [&](Op op) {
+    out_.op = op;
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, type.bits);
+    out_.s[1] = source(2, type.bits);
+    return in_.op[3] == kNone;
+  };
+  auto unary = [&](Op op) {
+    out_.op = op;
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, type.bits);
+    return in_.op[2] == kNone;
+  };
+  if (opcode == "add")
+    return binary(Op::IntAdd);
+  if (opcode == "sub")
+    return binary(Op::IntSub);
+  if (opcode == "mul" || opcode == "mad") {
+    const bool mad = opcode == "mad";
+    const bool wide = has("wide"), high = has("hi");
+    if (wide && type.bits == 64)
+      return false;
+    out_.op = wide ? Op::IntMulWide : high ? Op::IntMulHi : Op::IntMulLo;
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, type.bits);
+    out_.s[1] = source(2, type.bits);
+    if (mad)
+      out_.s[2] = source(3, wide ? type.bits * 2 : type.bits);
+    return mad ? in_.op[3] != kNone : in_.op[3] == kNone;
+  }
+  if (opcode == "min" || opcode == "max") {
+    if (has("relu"))
+      return false;
+    return binary(opcode == "min" ? Op::IntMin : Op::IntMax);
+  }
+  if (opcode == "div")
+    return binary(Op::IntDiv);
+  if (opcode == "rem")
+    return binary(Op::IntRem);
+  if (opcode == "abs")
+    return type.kind == Kind::Signed && unary(Op::IntAbs);
+  if (opcode == "neg")
+    return unary(Op::IntNeg);
+  if (opcode == "popc" || opcode == "clz") {
+    if (type.bits != 32 && type.bits != 64)
+      return false;
+    // The interpreter counts in 32 or 64 bits by the type's width, whatever its kind.
+    out_.type = ValueType{type.bits, Kind::Bits};
+    out_.op = opcode == "popc" ? Op::Popc : Op::Clz;
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, type.bits);
+    return true;
+  }
+  return false;
+}
+
+bool InstructionPlanner::floatArithmetic(std::string_view opcode, ValueType type) {
+  const bool ftz = has("ftz"), sat = has("sat");
+  out_.type = type;
+  out_.flags = (ftz ? kFtz : 0u) | (sat ? kSat : 0u);
+  // Only round-to-nearest operations, and only those whose result is exact IEEE arithmetic: the
+  // approximate forms (div.approx/full, rsqrt, sin, ex2...) stay with their handlers, so that the
+  // interpreter's definition of them is the only one.
+  const bool nearest = static_cast<RoundingMode>(in_.imm) == RoundingMode::NearestEven;
+  auto binary = [&](Op op) {
+    out_.op = op;
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, type.bits);
+    out_.s[1] = source(2, type.bits);
+    return nearest && in_.op[3] == kNone;
+  };
+  auto unary = [&](Op op) {
+    out_.op = op;
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, type.bits);
+    return in_.op[2] == kNone;
+  };
+  if (opcode == "add")
+    return binary(Op::FloatAdd);
+  if (opcode == "sub")
+    return binary(Op::FloatSub);
+  if (opcode == "mul")
+    return binary(Op::FloatMul);
+  if (opcode == "div")
+    return has("rn") && binary(Op::FloatDiv);
+  if (opcode == "min" || opcode == "max") {
+    if (in_.aux2 != 0 || sat)
+      return false;
+    return binary(opcode == "min" ? Op::FloatMin : Op::FloatMax);
+  }
+  if (opcode == "fma" || opcode == "mad") {
+    if (!has("rn"))
+      return false;
+    out_.op = Op::FloatFma;
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, type.bits);
+    out_.s[1] = source(2, type.bits);
+    out_.s[2] = source(3, type.bits);
+    return nearest;
+  }
+  if (opcode == "sqrt")
+    return has("rn") && nearest && unary(Op::FloatSqrt);
+  if (opcode == "rcp")
+    return has("rn") && nearest && unary(Op::FloatRcp);
+  if (opcode == "abs")
+    return !sat && unary(Op::FloatAbs);
+  if (opcode == "neg")
+    return !sat && unary(Op::FloatNeg);
+  return false;
+}
+
+bool InstructionPlanner::logic(std::string_view opcode, ScalarType scalar) {
+  if (scalar == ScalarType::Pred) {
+    out_.d[0] = predicate(0);
+    out_.s[0] = predicate(1);
+    if (opcode == "not") {
+      out_.op = Op::PredNot;
+      return true;
+    }
+    if (opcode == "shl" || opcode == "shr")
+      return false;
+    out_.s[1] = predicate(2);
+    out_.op = opcode == "and" ? Op::PredAnd : opcode == "or" ? Op::PredOr : Op::PredXor;
+    return true;
+  }
+  const auto type = valueType(scalar);
+  if (!type || type->kind == Kind::Float)
+    return false;
+  out_.type = *type;
+  out_.d[0] = destination(0);
+  out_.s[0] = source(1, type->bits);
+  if (opcode == "not") {
+    out_.op = Op::Not;
+    return in_.op[2] == kNone;
+  }
+  if (opcode == "shl" || opcode == "shr") {
+    if (type->bits < 16)
+      return false;
+    out_.op = opcode == "shl" ? Op::Shl : Op::Shr;
+    out_.s[1] = source(2, 32);
+    return true;
+  }
+  out_.op = opcode == "and" ? Op::And : opcode == "or" ? Op::Or : Op::Xor;
+  out_.s[1] = source(2, type->bits);
+  return true;
+}
+
+bool InstructionPlanner::comparison(std::string_view opcode, ScalarType scalar) {
+  const auto type = valueType(scalar);
+  if (!type || type->bits < 16)
+    return false;
+  out_.type = *type;
+  if (opcode == "selp") {
+    out_.op = Op::Selp;
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, type->bits);
+    out_.s[1] = source(2, type->bits);
+    out_.s[2] = predicate(3);
+    return true;
+  }
+  const auto& modifiers = form_.modifiers();
+  if (modifiers.empty())
+    return false;
+  const auto compare = compareNamed(modifiers[0]);
+  if (!compare)
+    return false;
+  const uint32_t combine = has("and")   ? kCombineAnd
+                           : has("or")  ? kCombineOr
+                           : has("xor") ? kCombineXor
+                                        : kCombineNone;
+  out_.op = Op::Setp;
+  out_.flags = setpFlags(*compare, combine, has("ftz") && type->kind == Kind::Float);
+  out_.d[0] = predicate(0);
+  if (in_.op[1] != kNone)
+    out_.d[1] = predicate(1);
+  out_.s[0] = source(2, type->bits);
+  out_.s[1] = source(3, type->bits);
+  if (combine != kCombineNone)
+    out_.s[2] = predicate(4);
+  return true;
+}
+
+bool InstructionPlanner::move(std::string_view opcode, ScalarType scalar) {
+  if (opcode == "mov") {
+    if (scalar == ScalarType::Pred) {
+      out_.op = Op::PredCopy;
+      out_.d[0] = predicate(0);
+      out_.s[0] = predicate(1);
+      return true;
+    }
+    // Vector packing and unpacking keep their handlers.
+    if (in_.op[2] != kNone)
+      return false;
+    const unsigned bits = ir::scalarTypeBits(scalar);
+    if (bits != 16 && bits != 32 && bits != 64)
+      return false;
+    out_.op = Op::Copy;
+    out_.type = ValueType{static_cast<uint8_t>(bits), Kind::Bits};
+    out_.d[0] = destination(0);
+    out_.s[0] = source(1, bits);
+    return true;
+  }
+  // cvta{.to}.space.u32/u64 d, a: imm is the space's window.
+  const auto type = valueType(scalar);
+  if (!type || (type->bits != 32 && type->bits != 64))
+    return false;
+  out_.op = Op::Cvta;
+  out_.type = *type;
+  out_.flags = (in_.aux != 0 ? kCvtaToSpace : 0u) | (in_.aux2 != 0 ? kNarrow : 0u);
+  out_.d[0] = destination(0);
+  out_.s[0] = source(1, type->bits);
+  out_.immRuntime = ranges_.contains(static_cast<uint64_t>(in_.imm));
+  return true;
+}
+
+bool InstructionPlanner::conversion() {
+  const auto destinationScalar = form_.firstType();
+  const auto sourceScalar = form_.lastType();
+  if (!destinationScalar || !sourceScalar)
+    return false;
+  const auto destination = valueType(*destinationScalar);
+  const auto source = valueType(*sourceScalar);
+  if (!destination || !source || in_.op[2] != kNone)
+    return false;
+  if (has("relu") || has("satfinite"))
+    return false;
+  const bool sat = has("sat"), ftz = has("ftz");
+  const uint32_t mode = rounding();
+  if (mode > kUp)
+    return false;
+  const bool integerRounding = has("rni") || has("rzi") || has("rmi") || has("rpi");
+  out_.op = Op::Convert;
+  out_.type = *source;
+  out_.type2 = *destination;
+  out_.flags = (sat ? kSat : 0u) | (ftz ? kFtz : 0u) | (integerRounding ? kIntRounding : 0u) |
+               roundingFlags(mode);
+  out_.d[0] = this->destination(0);
+  out_.s[0] = this->source(1, source->bits);
+  const bool fromFloat = source->kind == Kind::Float, toFloat = destination->kind == Kind::Float;
+  if (!fromFloat && !toFloat)
+    return !sat; // saturating integer conversions keep their handler
+  if (fromFloat && !toFloat)
+    return true; // always rounds (the mode) and saturates
+  if (!fromFloat && toFloat)
+    return !sat && mode == kNearestEven;
+  // Float to float: widening is exact; narrowing and integral rounding only to nearest even
+  // (integral rounding honours every mode).
+  if (integerRounding)
+    return true;
+  if (destination->bits < source->bits)
+    return mode == kNearestEven;
+  return !hasRounding() || mode == kNearestEven;
+}
+
+bool InstructionPlanner::memory(std::string_view opcode) {
+  const auto scalar = form_.lastType();
+  if (!scalar)
+    return false;
+  const auto type = valueType(*scalar);
+  if (!type)
+    return false;
+  const uint32_t width = form_.vectorWidth();
+  if (width != 1 && width != 2 && width != 4 && width != 8)
+    return false;
+  const bool store = opcode == "st";
+  out_.op = store ? Op::Store : Op::Load;
+  out_.type = *type;
+  out_.vector = static_cast<uint8_t>(width);
+  switch (static_cast<MemorySpace>(in_.aux)) {
+  case MemorySpace::Global:
+    out_.space = Space::Global;
+    break;
+  case MemorySpace::Shared:
+    out_.space = Space::Shared;
+    break;
+  case MemorySpace::Local:
+    out_.space = Space::Local;
+    break;
+  default:
+    out_.space = Space::Generic;
+    break;
+  }
+  if (has("volatile") || has("relaxed") || has("acquire") || has("release") || has("mmio"))
+    out_.flags |= kVolatile;
+  if (in_.frameRelative)
+    out_.flags |= kFrameRelative;
+  // The address register is read at its own width and zero-extended (32-bit registers hold
+  // shared-memory offsets).
+  out_.s[0] = op(8);
+  if (out_.s[0] == kNone || out_.s[0] >= plan_.rows.size())
+    return false;
+  for (uint32_t i = 0; i < width; ++i) {
+    if (store)
+      out_.s[1 + i] = source(i, type->bits);
+    else
+      out_.d[i] = destination(i);
+  }
+  out_.immRuntime = ranges_.contains(static_cast<uint64_t>(in_.imm));
+  return true;
+}
+
+Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRanges& ranges,
+                            const Plan& plan) {
+  const DecodedInstruction& in = k.code[pc];
+  Instruction out;
+  out.guard = in.guard;
+  out.guardNegated = in.guardNegated;
+  out.target = in.target;
+  out.reconverge = in.reconverge;
+  out.imm = in.imm;
+  for (size_t i = 0; i < in.op.size(); ++i)
+    out.operands[i] = in.op[i];
+  switch (in.control) {
+  case Control::None:
+    break;
+  case Control::FallThrough:
+    out.op = Op::Nop;
+    out.control = ControlKind::FallThrough;
+    return out;
+  case Control::Branch:
+    out.op = Op::Branch;
+    out.control = ControlKind::Branch;
+    return out;
+  default: {
+    out.op = Op::Interpret;
+    out.control = static_cast<ControlKind>(in.control);
+    auto useRow = [&](uint32_t row) {
+      if (row != kNone)
+        out.rowUses.push_back(row);
+    };
+    switch (in.control) {
+    case Control::Call: {
+      const CallSite& site = k.callSites[in.aux];
+      for (const CallValue& value : site.arguments)
+        useRow(value.row);
+      useRow(site.targetRow);
+      break;
+    }
+    case Control::Return: {
+      const DecodedFunction& function = k.functions[k.sources[pc].function];
+      for (uint32_t row : function.returnRows)
+        useRow(row);
+      break;
+    }
+    case Control::Barrier:
+      useRow(in.op[0]);
+      useRow(in.op[1]);
+      if ((in.aux & kBarrierReduce) && in.op[3] != kNone)
+        out.predicateUses.push_back(in.op[3]);
+      break;
+    case Control::IndexedBranch:
+      useRow(in.op[0]);
+      out.targets = k.branchTables[in.aux].targets;
+      break;
+    default:
+      break;
+    }
+    return out;
+  }
+  }
+  out.op = Op::Handler;
+  if (in.execute == &executeNop) {
+    out.op = Op::Nop;
+    return out;
+  }
+  if (in.execute == &executeFrameAddress) {
+    out.op = Op::FrameAddress;
+    out.d[0] = in.op[0];
+    out.immRuntime = ranges.contains(static_cast<uint64_t>(in.imm));
+    return out;
+  }
+  if (in.execute == &executeNotPredicate) {
+    out.op = Op::PredNot;
+    out.d[0] = in.op[0];
+    out.s[0] = in.op[1];
+    return out;
+  }
+  const ir::Instruction* instruction = k.sources[pc].instruction;
+  if (in.synthetic || instruction == nullptr)
+    return out;
+  Instruction native = out;
+  InstructionPlanner planner(k, ranges, plan, in, instruction->form(), native);
+  if (planner.plan())
+    return native;
+  return out;
+}
+
+RowKind specialKind(SpecialRegister kind) {
+  using S = SpecialRegister;
+  switch (kind) {
+  case S::TidX:
+  case S::TidY:
+  case S::TidZ:
+  case S::LaneId:
+  case S::LaneMaskEq:
+  case S::LaneMaskLt:
+  case S::LaneMaskLe:
+  case S::LaneMaskGt:
+  case S::LaneMaskGe:
+    return RowKind::Lanes;
+  default:
+    return RowKind::Uniform;
+  }
+}
+
+} // namespace
+
+Plan makePlan(const DecodedKernel& k, const RunTimeRanges& ranges) {
+  Plan plan;
+  plan.name = k.name;
+  plan.layout.instructionSize = sizeof(DecodedInstruction);
+  plan.layout.executeOffset = offsetof(DecodedInstruction, execute);
+  plan.layout.immOffset = offsetof(DecodedInstruction, imm);
+  plan.layout.stateSize = sizeof(NativeWarpState);
+  plan.layout.stackCapacity = kNativeStackCapacity;
+  plan.layout.windowSize = DeviceMemory::kWindowSize;
+  plan.predicateCount = k.predicateCount;
+  plan.truePredicate = k.truePredicate;
+  plan.falsePredicate = k.falsePredicate;
+  plan.rows.resize(k.rowCount);
+  for (uint32_t row = 0; row < k.rowCount; ++row)
+    plan.rows[row].bytes = row < k.rowBytes.size() ? k.rowBytes[row] : 8;
+  for (const ConstantRow& constant : k.constants) {
+    Row& row = plan.rows[constant.row];
+    row.bytes = 8;
+    if (constant.kind == ConstantRow::Kind::Value && !ranges.contains(constant.value)) {
+      row.kind = RowKind::Constant;
+      row.value = constant.value;
+    } else {
+      row.kind = RowKind::Uniform;
+    }
+  }
+  for (const SpecialRow& special : k.specials) {
+    plan.rows[special.row].kind = specialKind(special.kind);
+    plan.rows[special.row].bytes = 8;
+  }
+  plan.code.reserve(k.code.size());
+  for (uint32_t pc = 0; pc < k.code.size(); ++pc)
+    plan.code.push_back(planInstruction(k, pc, ranges, plan));
+  // Native blocks start at the program's blocks and after every instruction native code leaves to
+  // the interpreter (where the interpreter hands the warp back).
+  for (uint32_t pc = 0; pc < plan.code.size(); ++pc) {
+    Instruction& instruction = plan.code[pc];
+    instruction.leader =
+        k.code[pc].block != kNone || pc == 0 || (pc > 0 && plan.code[pc - 1].op == Op::Interpret);
+  }
+  for (const DecodedFunction& function : k.functions)
+    if (function.entryPc < plan.code.size())
+      plan.code[function.entryPc].leader = true;
+  return plan;
+}
+
+PlanStatistics statistics(const Plan& plan) {
+  PlanStatistics result;
+  for (const Instruction& instruction : plan.code) {
+    if (instruction.op == Op::Interpret)
+      ++result.interpreted;
+    else if (instruction.op == Op::Handler)
+      ++result.handlers;
+    else
+      ++result.native;
+  }
+  return result;
+}
+
+} // namespace ocelot::runtime::cpu::native
