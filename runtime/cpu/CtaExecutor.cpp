@@ -106,7 +106,14 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
     local_.resize(localBytes);
   while (warps_.size() < warpCount_)
     warps_.push_back(std::make_unique<Warp>());
-  barriers_.assign(kBarrierCount, Barrier{});
+  // Reset in place: the waiting lists keep their storage from CTA to CTA.
+  barriers_.resize(kBarrierCount);
+  for (Barrier& barrier : barriers_) {
+    barrier.arrived = barrier.expected = barrier.popc = 0;
+    barrier.all = true;
+    barrier.any = false;
+    barrier.waiting.clear();
+  }
 
   context_ = ExecutionContext{};
   context_.memory.arenaBase = launch.memory->arenaBase();
@@ -126,8 +133,13 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
   services_.ctaOutput = output_;
   services_.ctaIndex = cta;
 
+  // Constant rows and most special rows are the same for every CTA of a launch (and nothing
+  // writes them): a worker fills them for its first CTA of a launch, later CTAs only their %ctaid.
+  const bool sameLaunch = preparedKernel_ == &k && preparedGrid_ == launch.gridId &&
+                          preparedParameters_ == launch.parameters;
   for (uint32_t w = 0; w < warpCount_; ++w) {
     Warp& warp = *warps_[w];
+    const bool ctaOnly = sameLaunch && w < preparedWarps_;
     warp.index = w;
     warp.rows = rows_.data() + rowWords * w;
     warp.predicates = predicates_.data() + size_t{k.predicateCount} * w;
@@ -145,27 +157,55 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
     std::fill_n(warp.predicates, k.predicateCount, LaneMask{0});
     warp.predicates[k.truePredicate] = kAllLanes;
     for (const ConstantRow& constant : k.constants) {
+      if (ctaOnly)
+        break;
       const uint64_t value = constant.kind == ConstantRow::Kind::ParameterBase
                                  ? launch.parameters + constant.value
                                  : constant.value;
       std::fill_n(warp.rows + size_t{constant.row} * kWarpSize, kWarpSize, value);
     }
+    // The lanes' thread indices, counted up from the warp's first thread (no division per lane).
+    uint32_t tid[3][kWarpSize];
+    dim3 next = ctaOnly ? dim3() : unlinear(first, launch.block);
+    for (uint32_t lane = 0; lane < kWarpSize && !ctaOnly; ++lane) {
+      tid[0][lane] = next.x;
+      tid[1][lane] = next.y;
+      tid[2][lane] = next.z;
+      if (++next.x == launch.block.x) {
+        next.x = 0;
+        if (++next.y == launch.block.y) {
+          next.y = 0;
+          ++next.z;
+        }
+      }
+    }
     for (const SpecialRow& special : k.specials) {
       uint64_t* row = warp.rows + size_t{special.row} * kWarpSize;
-      for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-        const dim3 tid = unlinear(first + lane, launch.block);
+      using S = SpecialRegister;
+      if (ctaOnly && (special.kind < S::CtaidX || special.kind > S::CtaidZ) &&
+          (special.kind < S::ClusterIdX || special.kind > S::ClusterIdZ))
+        continue;
+      switch (special.kind) {
+      case S::TidX:
+      case S::TidY:
+      case S::TidZ: {
+        const uint32_t* values =
+            tid[static_cast<uint32_t>(special.kind) - static_cast<uint32_t>(S::TidX)];
+        for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+          row[lane] = values[lane];
+        continue;
+      }
+      case S::LaneId:
+      case S::LaneMaskEq:
+      case S::LaneMaskLt:
+      case S::LaneMaskLe:
+      case S::LaneMaskGt:
+      case S::LaneMaskGe:
+        break;
+      default: {
+        // The same in every lane.
         uint64_t value = 0;
-        using S = SpecialRegister;
         switch (special.kind) {
-        case S::TidX:
-          value = tid.x;
-          break;
-        case S::TidY:
-          value = tid.y;
-          break;
-        case S::TidZ:
-          value = tid.z;
-          break;
         case S::NtidX:
           value = launch.block.x;
           break;
@@ -199,9 +239,6 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
         case S::NClusterIdZ:
           value = launch.grid.z;
           break;
-        case S::LaneId:
-          value = lane;
-          break;
         case S::WarpId:
           value = w;
           break;
@@ -223,21 +260,6 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
         case S::GridWorkspaceLow:
           value = launch.gridWorkspace & 0xffffffffu;
           break;
-        case S::LaneMaskEq:
-          value = uint64_t{1} << lane;
-          break;
-        case S::LaneMaskLt:
-          value = (uint64_t{1} << lane) - 1;
-          break;
-        case S::LaneMaskLe:
-          value = (uint64_t{2} << lane) - 1;
-          break;
-        case S::LaneMaskGt:
-          value = 0xffffffffull & ~((uint64_t{2} << lane) - 1);
-          break;
-        case S::LaneMaskGe:
-          value = 0xffffffffull & ~((uint64_t{1} << lane) - 1);
-          break;
         case S::DynamicSmemSize:
           value = launch.dynamicShared;
           break;
@@ -254,10 +276,40 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
           value = 0;
           break;
         }
+        std::fill_n(row, kWarpSize, value);
+        continue;
+      }
+      }
+      for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+        uint64_t value = 0;
+        switch (special.kind) {
+        case S::LaneId:
+          value = lane;
+          break;
+        case S::LaneMaskEq:
+          value = uint64_t{1} << lane;
+          break;
+        case S::LaneMaskLt:
+          value = (uint64_t{1} << lane) - 1;
+          break;
+        case S::LaneMaskLe:
+          value = (uint64_t{2} << lane) - 1;
+          break;
+        case S::LaneMaskGt:
+          value = 0xffffffffull & ~((uint64_t{2} << lane) - 1);
+          break;
+        default:
+          value = 0xffffffffull & ~((uint64_t{1} << lane) - 1);
+          break;
+        }
         row[lane] = value;
       }
     }
   }
+  preparedWarps_ = sameLaunch ? std::max(preparedWarps_, warpCount_) : warpCount_;
+  preparedKernel_ = &k;
+  preparedGrid_ = launch.gridId;
+  preparedParameters_ = launch.parameters;
   return true;
 }
 

@@ -76,6 +76,11 @@ private:
   std::vector<std::unique_ptr<Warp>> warps_;
   std::unique_ptr<NativeWarpState> native_; ///< what the LLVM executor's code sees of a warp
   uint32_t warpCount_ = 0;
+  // The launch whose constant and special rows the register file holds (see prepare()).
+  const DecodedKernel* preparedKernel_ = nullptr;
+  uint64_t preparedGrid_ = 0;
+  uintptr_t preparedParameters_ = 0;
+  uint32_t preparedWarps_ = 0;
   uint32_t liveThreads_ = 0;
 
   struct Barrier {

@@ -181,6 +181,7 @@ private:
   void loadPredicateFromMemory(uint32_t p);
   void storePredicateToMemory(uint32_t p);
   void storeVariables(const VarSet& set);
+  void define(llvm::AllocaInst* defined, llvm::Value* mask);
 
   llvm::BasicBlock* newBlock(const llvm::Twine& name) {
     return llvm::BasicBlock::Create(context_, name, function_);
@@ -193,8 +194,11 @@ private:
   void emitBody(const Block& block, bool full);
   void emitBranch(uint32_t pc, llvm::Value* mask, llvm::Value* taken, llvm::Value* executedCount);
   void emitInstruction(uint32_t pc, llvm::Value* mask);
-  void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
+                   const std::vector<uint32_t>* writes = nullptr);
   void emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  std::pair<llvm::Value*, llvm::Value*> scalarRange(Space space, llvm::Value* address,
+                                                    uint64_t bytes, uint64_t elementBytes);
 
   // Semantics.
   llvm::Value* flush(llvm::Value* value, unsigned bits);
@@ -214,7 +218,7 @@ private:
 
   // Analysis results.
   std::vector<VarSet> liveIn_;
-  VarSet tracked_, written_, pushLive_, stored_;
+  VarSet tracked_, written_, pushLive_;
   std::vector<uint32_t> pushTargets_;
   std::vector<Block> blocks_;
   std::map<uint32_t, size_t> blockAt_;
@@ -230,6 +234,9 @@ private:
   llvm::AllocaInst *reconverge_ = nullptr, *mask_ = nullptr, *depth_ = nullptr, *budget_ = nullptr,
                    *executed_ = nullptr;
   std::vector<llvm::AllocaInst*> rowSlots_, predicateSlots_;
+  /// Per written row and predicate: the lanes native code holds a value of (loaded or written).
+  /// Only those go back to memory, so lanes native code never saw keep their values there.
+  std::vector<llvm::AllocaInst*> rowDefined_, predicateDefined_;
   llvm::BasicBlock* entryBlock_ = nullptr;
 
   std::map<uint32_t, llvm::BasicBlock*> arrive_, check_, full_, masked_;
@@ -437,30 +444,6 @@ void Translator::analyze() {
   std::sort(pushTargets_.begin(), pushTargets_.end());
   pushTargets_.erase(std::unique(pushTargets_.begin(), pushTargets_.end()), pushTargets_.end());
 
-  // Everything native code ever stores: loaded at every entry, so that stores never write lanes
-  // native code did not set.
-  stored_ = pushLive_;
-  for (const Block& block : blocks_) {
-    stored_.merge(liveIn_[block.start]);
-    if (block.exit == Block::Exit::Interpret && block.end < size)
-      stored_.merge(liveIn_[block.end]);
-  }
-  for (uint32_t pc = 0; pc < size; ++pc) {
-    const Instruction& in = plan_.code[pc];
-    if (in.op == Op::Branch && in.guard != kNoRow)
-      stored_.merge(liveIn_[pc]); // a divergence the stack cannot take exits there
-    if (in.op != Op::Handler)
-      continue;
-    for (uint32_t operand : in.operands) {
-      if (operand == kNoRow)
-        continue;
-      if (isRegister(operand))
-        stored_.rows.set(operand);
-      if (isPredicateVariable(operand))
-        stored_.predicates.set(operand);
-    }
-  }
-  stored_.intersect(written_);
 }
 
 // --- registers ----------------------------------------------------------------------------------
@@ -516,6 +499,18 @@ void Translator::writeRow(uint32_t row, llvm::Value* value, ValueType type, llvm
   if (mask != nullptr)
     value = b_.CreateSelect(mask, value, b_.CreateLoad(slot->getAllocatedType(), slot));
   b_.CreateStore(value, slot);
+  define(rowDefined_[row], mask);
+}
+
+void Translator::define(llvm::AllocaInst* defined, llvm::Value* mask) {
+  if (defined == nullptr)
+    return;
+  if (mask == nullptr) {
+    b_.CreateStore(b_.getInt32(kAllLanes), defined);
+    return;
+  }
+  llvm::Value* lanes = b_.CreateBitCast(mask, b_.getInt32Ty());
+  b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), defined), lanes), defined);
 }
 
 llvm::Value* Translator::readPredicate(uint32_t p) {
@@ -534,6 +529,7 @@ void Translator::writePredicate(uint32_t p, llvm::Value* value, llvm::Value* mas
   if (mask != nullptr)
     value = b_.CreateSelect(mask, value, b_.CreateLoad(maskType(), slot));
   b_.CreateStore(value, slot);
+  define(predicateDefined_[p], mask);
 }
 
 void Translator::loadRowFromMemory(uint32_t row) {
@@ -541,6 +537,7 @@ void Translator::loadRowFromMemory(uint32_t row) {
   if (rowBits(row) < 64)
     value = b_.CreateTrunc(value, intVector(rowBits(row)));
   b_.CreateStore(value, rowSlots_[row]);
+  define(rowDefined_[row], nullptr);
 }
 
 void Translator::storeRowToMemory(uint32_t row) {
@@ -548,17 +545,25 @@ void Translator::storeRowToMemory(uint32_t row) {
   llvm::Value* value = b_.CreateLoad(slot->getAllocatedType(), slot);
   if (rowBits(row) < 64)
     value = b_.CreateZExt(value, intVector(64));
-  b_.CreateAlignedStore(value, rowPointer(row), llvm::Align(8));
+  llvm::Value* lanes = b_.CreateLoad(b_.getInt32Ty(), rowDefined_[row]);
+  b_.CreateMaskedStore(value, rowPointer(row), llvm::Align(8),
+                       b_.CreateBitCast(lanes, maskType()));
 }
 
 void Translator::loadPredicateFromMemory(uint32_t p) {
   llvm::Value* bits = b_.CreateLoad(b_.getInt32Ty(), predicatePointer(p));
   b_.CreateStore(b_.CreateBitCast(bits, maskType()), predicateSlots_[p]);
+  define(predicateDefined_[p], nullptr);
 }
 
 void Translator::storePredicateToMemory(uint32_t p) {
-  llvm::Value* value = b_.CreateLoad(maskType(), predicateSlots_[p]);
-  b_.CreateStore(b_.CreateBitCast(value, b_.getInt32Ty()), predicatePointer(p));
+  llvm::Value* value =
+      b_.CreateBitCast(b_.CreateLoad(maskType(), predicateSlots_[p]), b_.getInt32Ty());
+  llvm::Value* lanes = b_.CreateLoad(b_.getInt32Ty(), predicateDefined_[p]);
+  llvm::Value* pointer = predicatePointer(p);
+  llvm::Value* old = b_.CreateLoad(b_.getInt32Ty(), pointer);
+  b_.CreateStore(b_.CreateOr(b_.CreateAnd(old, b_.CreateNot(lanes)), b_.CreateAnd(value, lanes)),
+                 pointer);
 }
 
 void Translator::storeVariables(const VarSet& set) {
@@ -689,7 +694,7 @@ llvm::BasicBlock* Translator::dynamicPopBlock() {
   storeField(depth, offsetof(NativeWarpState, depth));
   storeField(b_.CreateLoad(b_.getInt64Ty(), budget_), offsetof(NativeWarpState, budget));
   storeField(b_.CreateLoad(b_.getInt64Ty(), executed_), offsetof(NativeWarpState, executed));
-  storeVariables(stored_);
+  storeVariables(written_);
   b_.CreateRet(b_.getInt32(static_cast<uint32_t>(NativeExit::Pop)));
   return dynamicPop_;
 }
@@ -729,6 +734,17 @@ void Translator::emitPrologue() {
   tracked_.predicates.forEach([&](size_t p) {
     predicateSlots_[p] = b_.CreateAlloca(maskType(), nullptr, "p" + llvm::Twine(p));
   });
+  rowDefined_.assign(plan_.rows.size(), nullptr);
+  predicateDefined_.assign(plan_.predicateCount, nullptr);
+  written_.rows.forEach([&](size_t row) {
+    rowDefined_[row] = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "defined.r" + llvm::Twine(row));
+    b_.CreateStore(b_.getInt32(0), rowDefined_[row]);
+  });
+  written_.predicates.forEach([&](size_t p) {
+    predicateDefined_[p] =
+        b_.CreateAlloca(b_.getInt32Ty(), nullptr, "defined.p" + llvm::Twine(p));
+    b_.CreateStore(b_.getInt32(0), predicateDefined_[p]);
+  });
   llvm::Value* pc = loadField(b_.getInt32Ty(), offsetof(NativeWarpState, pc));
   b_.CreateStore(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, reconverge)), reconverge_);
   b_.CreateStore(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, mask)), mask_);
@@ -744,7 +760,6 @@ void Translator::emitPrologue() {
     b_.SetInsertPoint(entry);
     VarSet load = liveIn_[block.start];
     load.intersect(tracked_);
-    load.merge(stored_);
     load.rows.forEach([&](size_t row) { loadRowFromMemory(static_cast<uint32_t>(row)); });
     load.predicates.forEach([&](size_t p) { loadPredicateFromMemory(static_cast<uint32_t>(p)); });
     b_.CreateBr(arriveBlock(block.start));
@@ -855,7 +870,8 @@ void Translator::emitBranch(uint32_t pc, llvm::Value* maskBits, llvm::Value* tak
   b_.CreateBr(checkBlock(in.target));
 }
 
-void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {
+void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
+                             const std::vector<uint32_t>* writes) {
   (void)mask;
   const Instruction& in = plan_.code[pc];
   llvm::BasicBlock* call = newBlock("call." + llvm::Twine(pc));
@@ -882,10 +898,13 @@ void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBi
   b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(ok, b_.getInt8(1)), b_.getInt8(0)),
                   exitBlock(pc, NativeExit::Fault), reload);
   b_.SetInsertPoint(reload);
+  // What the handler may have written comes back (all its operands, unless the caller knows).
+  if (writes != nullptr)
+    operands = *writes;
   for (uint32_t operand : operands) {
     if (isRegister(operand) && tracked_.rows.test(operand))
       loadRowFromMemory(operand);
-    if (isPredicateVariable(operand) && tracked_.predicates.test(operand))
+    if (writes == nullptr && isPredicateVariable(operand) && tracked_.predicates.test(operand))
       loadPredicateFromMemory(operand);
   }
   b_.CreateBr(done);
@@ -1343,6 +1362,50 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask) {
 
 // --- memory -------------------------------------------------------------------------------------
 
+/// Where a contiguous range of `bytes` at `address` (a scalar in the instruction's state space)
+/// lives: the host pointer and whether the whole range is valid there (the interpreter's checks:
+/// bounds of the space, element alignment, the memory checker's exact bounds through the
+/// handler). Local memory is per lane and never contiguous.
+std::pair<llvm::Value*, llvm::Value*> Translator::scalarRange(Space space, llvm::Value* address,
+                                                                uint64_t bytes,
+                                                                uint64_t elementBytes) {
+  llvm::Value* aligned =
+      elementBytes > 1 ? b_.CreateICmpEQ(b_.CreateAnd(address, b_.getInt64(elementBytes - 1)),
+                                         b_.getInt64(0))
+                       : b_.getTrue();
+  auto within = [&](llvm::Value* offset, llvm::Value* size) {
+    return b_.CreateAnd(b_.CreateICmpULT(offset, size),
+                        b_.CreateICmpULE(b_.CreateAdd(offset, b_.getInt64(bytes)), size));
+  };
+  auto global = [&] {
+    return b_.CreateAnd(within(b_.CreateSub(address, arenaBase_), arenaSize_),
+                        b_.CreateNot(checked_));
+  };
+  switch (space) {
+  case Space::Global:
+    return {b_.CreateIntToPtr(address, b_.getPtrTy()), b_.CreateAnd(global(), aligned)};
+  case Space::Shared:
+    return {b_.CreateGEP(b_.getInt8Ty(), shared_, address),
+            b_.CreateAnd(within(address, sharedSize_), aligned)};
+  case Space::Generic: {
+    const uint64_t window = plan_.layout.windowSize;
+    llvm::Value* offset = b_.CreateSub(address, sharedWindow_);
+    llvm::Value* inShared = b_.CreateICmpULT(offset, b_.getInt64(window));
+    llvm::Value* inLocal =
+        b_.CreateICmpULT(b_.CreateSub(address, localWindow_), b_.getInt64(window));
+    llvm::Value* sharedOk = b_.CreateAnd(inShared, within(offset, sharedSize_));
+    llvm::Value* globalOk =
+        b_.CreateAnd(b_.CreateNot(b_.CreateOr(inShared, inLocal)), global());
+    llvm::Value* pointer = b_.CreateSelect(inShared, b_.CreateGEP(b_.getInt8Ty(), shared_, offset),
+                                           b_.CreateIntToPtr(address, b_.getPtrTy()));
+    return {pointer, b_.CreateAnd(b_.CreateOr(sharedOk, globalOk), aligned)};
+  }
+  case Space::Local:
+    break;
+  }
+  return {llvm::ConstantPointerNull::get(b_.getPtrTy()), b_.getFalse()};
+}
+
 void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {
   const Instruction& in = plan_.code[pc];
   const bool store = in.op == Op::Store;
@@ -1353,63 +1416,164 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
   const bool isVolatile = (in.flags & kVolatile) != 0;
   llvm::Type* i64 = b_.getInt64Ty();
   llvm::Type* i64v = intVector(64);
+  llvm::Type* element = laneType(bits);
+  const llvm::Align align(elementBytes);
 
-  llvm::Value* address = readRowAtOwnWidth(in.s[0]);
-  if (address->getType() != i64v)
-    address = b_.CreateZExt(address, i64v);
-  llvm::Value* imm = in.immRuntime
-                         ? static_cast<llvm::Value*>(
-                               b_.CreateLoad(i64, instructionPointer(pc, plan_.layout.immOffset)))
-                         : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
+  llvm::Value* imm =
+      in.immRuntime ? static_cast<llvm::Value*>(
+                          b_.CreateLoad(i64, instructionPointer(pc, plan_.layout.immOffset)))
+                    : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
   if (in.flags & kFrameRelative)
     imm = b_.CreateAdd(imm, frameBase_);
-  address = b_.CreateAdd(address, splat(imm));
-
-  llvm::Value* active = mask != nullptr ? mask : allTrue();
-  auto allOf = [&](llvm::Value* lanes) {
-    return b_.CreateAndReduce(b_.CreateOr(lanes, b_.CreateNot(active)));
-  };
-  llvm::Value* aligned =
-      elementBytes > 1 ? b_.CreateICmpEQ(b_.CreateAnd(address, splatInt(64, elementBytes - 1)),
-                                         llvm::Constant::getNullValue(i64v))
-                       : allTrue();
-  /// Lanes whose access of `total` bytes at `offset` lies within [0, size).
-  auto within = [&](llvm::Value* offset, llvm::Value* size) {
-    return b_.CreateAnd(b_.CreateICmpULT(offset, splat(size)),
-                        b_.CreateICmpULE(b_.CreateAdd(offset, splatInt(64, total)), splat(size)));
-  };
 
   llvm::BasicBlock* done = newBlock("accessed." + llvm::Twine(pc));
   llvm::BasicBlock* slow = newBlock("slow." + llvm::Twine(pc));
-
-  // The access through host pointers `base` + per-lane byte offsets.
-  auto access = [&](llvm::Value* pointers, bool contiguousAllowed) {
+  auto fence = [&] {
     if (isVolatile)
       b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent, llvm::SyncScope::SingleThread);
-    llvm::Type* element = laneType(bits);
-    const llvm::Align align(elementBytes);
-    llvm::BasicBlock* gather = nullptr;
-    llvm::BasicBlock* finish = newBlock("access.done." + llvm::Twine(pc));
-    if (contiguousAllowed && mask == nullptr) {
-      // A full warp reading consecutive elements: one vector access.
-      llvm::Value* first = b_.CreateExtractElement(address, uint64_t{0});
-      std::vector<llvm::Constant*> steps;
-      for (unsigned lane = 0; lane < kLanes; ++lane)
-        steps.push_back(llvm::ConstantInt::get(i64, lane * total));
-      llvm::Value* expected = b_.CreateAdd(splat(first), llvm::ConstantVector::get(steps));
-      llvm::Value* consecutive = b_.CreateAndReduce(b_.CreateICmpEQ(address, expected));
-      llvm::BasicBlock* vector = newBlock("vector." + llvm::Twine(pc));
-      gather = newBlock("gather." + llvm::Twine(pc));
-      b_.CreateCondBr(consecutive, vector, gather);
-      b_.SetInsertPoint(vector);
-      llvm::Value* base = b_.CreateExtractElement(pointers, uint64_t{0});
-      auto* wide = llvm::FixedVectorType::get(element, kLanes * count);
+  };
+
+  const RowKind baseKind = plan_.rows[in.s[0]].kind;
+  if ((baseKind == RowKind::Uniform || baseKind == RowKind::Constant) && in.space != Space::Local) {
+    // Every lane accesses the same address (kernel parameters, variables): one scalar access.
+    llvm::BasicBlock* any = newBlock("uniform." + llvm::Twine(pc));
+    b_.CreateCondBr(b_.CreateICmpEQ(maskBits, b_.getInt32(0)), done, any);
+    b_.SetInsertPoint(any);
+    llvm::Value* address =
+        b_.CreateAdd(b_.CreateExtractElement(readRow(in.s[0], 64), uint64_t{0}), imm);
+    auto [pointer, ok] = scalarRange(in.space, address, total, elementBytes);
+    llvm::BasicBlock* go = newBlock("uniform.go." + llvm::Twine(pc));
+    b_.CreateCondBr(ok, go, slow);
+    b_.SetInsertPoint(go);
+    fence();
+    for (unsigned i = 0; i < count; ++i) {
+      llvm::Value* at = b_.CreateConstGEP1_64(b_.getInt8Ty(), pointer, i * elementBytes);
       if (store) {
-        llvm::Value* interleaved = nullptr;
-        if (count == 1) {
-          interleaved = readRow(in.s[1], bits);
+        // The highest active lane's value lands last, as in the interpreter's lane order.
+        llvm::Value* last = b_.CreateSub(
+            b_.getInt32(31), b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, maskBits, b_.getTrue()));
+        b_.CreateAlignedStore(b_.CreateExtractElement(readRow(in.s[1 + i], bits), last), at, align);
+      } else {
+        writeRow(in.d[i], splat(b_.CreateAlignedLoad(element, at, align)), in.type, mask);
+      }
+    }
+    fence();
+    b_.CreateBr(done);
+  } else {
+    llvm::Value* address = readRowAtOwnWidth(in.s[0]);
+    if (address->getType() != i64v)
+      address = b_.CreateZExt(address, i64v);
+    llvm::BasicBlock* any = newBlock("lanes." + llvm::Twine(pc));
+    b_.CreateCondBr(b_.CreateICmpEQ(maskBits, b_.getInt32(0)), done, any);
+    b_.SetInsertPoint(any);
+    // Every active lane's bounds, alignment and state space at once, from the extremes of the
+    // address register over the active lanes (computed once for all the accesses through one
+    // register: LLVM shares them), then one scalar check of the range they span.
+    auto reduce = [&](llvm::Intrinsic::ID id, llvm::Value* value, uint64_t neutral) {
+      if (mask != nullptr)
+        value = b_.CreateSelect(mask, value, splatInt(64, neutral));
+      return b_.CreateUnaryIntrinsic(id, value);
+    };
+    llvm::Value* minBase = reduce(llvm::Intrinsic::vector_reduce_umin, address, ~uint64_t{0});
+    llvm::Value* maxBase = reduce(llvm::Intrinsic::vector_reduce_umax, address, 0);
+    llvm::Value* first = b_.CreateAdd(minBase, imm);
+    llvm::Value* last = b_.CreateAdd(maxBase, imm);
+    // No lane's address wraps around (then the lanes keep their order).
+    llvm::Value* ok = b_.CreateSelect(b_.CreateICmpSGE(imm, b_.getInt64(0)),
+                                      b_.CreateICmpUGE(last, maxBase),
+                                      b_.CreateICmpULE(first, minBase));
+    if (elementBytes > 1) {
+      // Aligned lanes: all have the same low bits, which imm completes to a multiple.
+      llvm::Value* low = b_.CreateAnd(address, splatInt(64, elementBytes - 1));
+      llvm::Value* lowOr = reduce(llvm::Intrinsic::vector_reduce_or, low, 0);
+      llvm::Value* lowAnd = reduce(llvm::Intrinsic::vector_reduce_and, low, elementBytes - 1);
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(lowOr, lowAnd));
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(b_.CreateAdd(lowAnd, imm),
+                                                         b_.getInt64(elementBytes - 1)),
+                                            b_.getInt64(0)));
+    }
+    // Lanes farther apart than 2 GiB go through the handler (gathers use 32-bit offsets).
+    llvm::Value* span = b_.CreateSub(last, first);
+    ok = b_.CreateAnd(ok, b_.CreateICmpULT(span, b_.getInt64(uint64_t{1} << 31)));
+    auto within = [&](llvm::Value* low, llvm::Value* high, llvm::Value* size) {
+      return b_.CreateAnd(b_.CreateICmpULT(low, size),
+                          b_.CreateICmpULE(b_.CreateAdd(high, b_.getInt64(total)), size));
+    };
+    llvm::Value* host = nullptr; // the host address of `first`
+    switch (in.space) {
+    case Space::Global:
+      ok = b_.CreateAnd(ok, within(b_.CreateSub(first, arenaBase_),
+                                   b_.CreateSub(last, arenaBase_), arenaSize_));
+      ok = b_.CreateAnd(ok, b_.CreateNot(checked_));
+      host = b_.CreateIntToPtr(first, b_.getPtrTy());
+      break;
+    case Space::Shared:
+      ok = b_.CreateAnd(ok, within(first, last, sharedSize_));
+      host = b_.CreateGEP(b_.getInt8Ty(), shared_, first);
+      break;
+    case Space::Local:
+      ok = b_.CreateAnd(ok, within(first, last, localSize_));
+      break;
+    case Space::Generic: {
+      const uint64_t window = plan_.layout.windowSize;
+      auto inWindow = [&](llvm::Value* value, llvm::Value* base) {
+        return b_.CreateICmpULT(b_.CreateSub(value, base), b_.getInt64(window));
+      };
+      llvm::Value* sharedFirst = b_.CreateSub(first, sharedWindow_);
+      llvm::Value* allShared = b_.CreateAnd(inWindow(first, sharedWindow_),
+                                            inWindow(last, sharedWindow_));
+      llvm::Value* sharedOk = b_.CreateAnd(
+          allShared, within(sharedFirst, b_.CreateSub(last, sharedWindow_), sharedSize_));
+      // Both ends in the arena: every lane is (the windows lie outside it).
+      llvm::Value* globalOk = b_.CreateAnd(
+          within(b_.CreateSub(first, arenaBase_), b_.CreateSub(last, arenaBase_), arenaSize_),
+          b_.CreateNot(checked_));
+      ok = b_.CreateAnd(ok, b_.CreateOr(sharedOk, globalOk));
+      host = b_.CreateSelect(allShared, b_.CreateGEP(b_.getInt8Ty(), shared_, sharedFirst),
+                             b_.CreateIntToPtr(first, b_.getPtrTy()));
+      break;
+    }
+    }
+    llvm::BasicBlock* fast = newBlock("fast." + llvm::Twine(pc));
+    b_.CreateCondBr(ok, fast, slow);
+    b_.SetInsertPoint(fast);
+
+    llvm::BasicBlock* lanes = newBlock("gather." + llvm::Twine(pc));
+    if (in.space != Space::Local) {
+      // Every active lane at one address: one scalar access.
+      llvm::BasicBlock* one = newBlock("same." + llvm::Twine(pc));
+      llvm::BasicBlock* several = newBlock("several." + llvm::Twine(pc));
+      b_.CreateCondBr(b_.CreateICmpEQ(first, last), one, several);
+      b_.SetInsertPoint(one);
+      fence();
+      for (unsigned i = 0; i < count; ++i) {
+        llvm::Value* at = b_.CreateConstGEP1_64(b_.getInt8Ty(), host, i * elementBytes);
+        if (store) {
+          llvm::Value* lane = b_.CreateSub(
+              b_.getInt32(31),
+              b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, maskBits, b_.getTrue()));
+          b_.CreateAlignedStore(b_.CreateExtractElement(readRow(in.s[1 + i], bits), lane), at,
+                                align);
         } else {
-          // Interleave the elements: lane l's element i goes to l * count + i.
+          writeRow(in.d[i], splat(b_.CreateAlignedLoad(element, at, align)), in.type, mask);
+        }
+      }
+      fence();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(several);
+      if (mask == nullptr) {
+        // A full warp at consecutive addresses: one vector access.
+        std::vector<llvm::Constant*> steps;
+        for (unsigned lane = 0; lane < kLanes; ++lane)
+          steps.push_back(llvm::ConstantInt::get(i64, lane * total));
+        llvm::Value* consecutive = b_.CreateAndReduce(b_.CreateICmpEQ(
+            address, b_.CreateAdd(splat(minBase), llvm::ConstantVector::get(steps))));
+        llvm::BasicBlock* vector = newBlock("vector." + llvm::Twine(pc));
+        b_.CreateCondBr(consecutive, vector, lanes);
+        b_.SetInsertPoint(vector);
+        fence();
+        auto* wide = llvm::FixedVectorType::get(element, kLanes * count);
+        if (store) {
           std::vector<llvm::Value*> parts;
           for (unsigned i = 0; i < count; ++i)
             parts.push_back(readRow(in.s[1 + i], bits));
@@ -1425,29 +1589,58 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
             }
             parts = std::move(next);
           }
-          std::vector<int> order;
-          for (unsigned lane = 0; lane < kLanes; ++lane)
-            for (unsigned i = 0; i < count; ++i)
-              order.push_back(static_cast<int>(i * kLanes + lane));
-          interleaved = b_.CreateShuffleVector(parts[0], order);
-        }
-        b_.CreateAlignedStore(interleaved, base, align);
-      } else {
-        llvm::Value* loaded = b_.CreateAlignedLoad(wide, base, align);
-        for (unsigned i = 0; i < count; ++i) {
-          llvm::Value* part = loaded;
+          llvm::Value* interleaved = parts[0];
           if (count > 1) {
-            std::vector<int> select;
+            // Lane l's element i goes to l * count + i.
+            std::vector<int> order;
             for (unsigned lane = 0; lane < kLanes; ++lane)
-              select.push_back(static_cast<int>(lane * count + i));
-            part = b_.CreateShuffleVector(loaded, select);
+              for (unsigned i = 0; i < count; ++i)
+                order.push_back(static_cast<int>(i * kLanes + lane));
+            interleaved = b_.CreateShuffleVector(parts[0], order);
           }
-          writeRow(in.d[i], part, in.type, nullptr);
+          b_.CreateAlignedStore(interleaved, host, align);
+        } else {
+          llvm::Value* loaded = b_.CreateAlignedLoad(wide, host, align);
+          for (unsigned i = 0; i < count; ++i) {
+            llvm::Value* part = loaded;
+            if (count > 1) {
+              std::vector<int> select;
+              for (unsigned lane = 0; lane < kLanes; ++lane)
+                select.push_back(static_cast<int>(lane * count + i));
+              part = b_.CreateShuffleVector(loaded, select);
+            }
+            writeRow(in.d[i], part, in.type, nullptr);
+          }
         }
+        fence();
+        b_.CreateBr(done);
+      } else {
+        b_.CreateBr(lanes);
       }
-      b_.CreateBr(finish);
-      b_.SetInsertPoint(gather);
+    } else {
+      b_.CreateBr(lanes);
     }
+
+    // Lane by lane: a gather or scatter.
+    b_.SetInsertPoint(lanes);
+    llvm::Value* active = mask != nullptr ? mask : allTrue();
+    llvm::Value* pointers = nullptr;
+    if (in.space == Space::Local) {
+      std::vector<llvm::Constant*> laneIndices;
+      for (unsigned lane = 0; lane < kLanes; ++lane)
+        laneIndices.push_back(llvm::ConstantInt::get(i64, lane));
+      llvm::Value* laneBase =
+          b_.CreateMul(llvm::ConstantVector::get(laneIndices), splat(localStride_));
+      pointers = b_.CreateGEP(b_.getInt8Ty(), local_,
+                              b_.CreateAdd(laneBase, b_.CreateAdd(address, splat(imm))));
+    } else {
+      // Offsets from the lowest address fit 32 bits (checked above).
+      // (frozen, so that the 32-bit index survives to instruction selection: dword gathers).
+      llvm::Value* offsets =
+          b_.CreateFreeze(b_.CreateTrunc(b_.CreateSub(address, splat(minBase)), intVector(32)));
+      pointers = b_.CreateGEP(b_.getInt8Ty(), host, b_.CreateSExt(offsets, i64v));
+    }
+    fence();
     for (unsigned i = 0; i < count; ++i) {
       llvm::Value* lanePointers =
           i == 0 ? pointers : b_.CreateGEP(b_.getInt8Ty(), pointers, b_.getInt64(i * elementBytes));
@@ -1459,69 +1652,16 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
         writeRow(in.d[i], loaded, in.type, mask);
       }
     }
-    b_.CreateBr(finish);
-    b_.SetInsertPoint(finish);
-    if (isVolatile)
-      b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent, llvm::SyncScope::SingleThread);
+    fence();
     b_.CreateBr(done);
-  };
-  auto global = [&]() {
-    llvm::Value* ok =
-        b_.CreateAnd(within(b_.CreateSub(address, splat(arenaBase_)), arenaSize_), aligned);
-    llvm::Value* fast = b_.CreateAnd(allOf(ok), b_.CreateNot(checked_));
-    llvm::BasicBlock* go = newBlock("global." + llvm::Twine(pc));
-    b_.CreateCondBr(fast, go, slow);
-    b_.SetInsertPoint(go);
-    access(b_.CreateIntToPtr(address, vectorOf(b_.getPtrTy())), true);
-  };
-  auto shared = [&](llvm::Value* offset) {
-    llvm::Value* ok = b_.CreateAnd(within(offset, sharedSize_), aligned);
-    llvm::BasicBlock* go = newBlock("shared." + llvm::Twine(pc));
-    b_.CreateCondBr(allOf(ok), go, slow);
-    b_.SetInsertPoint(go);
-    access(b_.CreateGEP(b_.getInt8Ty(), shared_, offset), true);
-  };
-  switch (in.space) {
-  case Space::Global:
-    global();
-    break;
-  case Space::Shared:
-    shared(address);
-    break;
-  case Space::Local: {
-    llvm::Value* ok = b_.CreateAnd(within(address, localSize_), aligned);
-    llvm::BasicBlock* go = newBlock("local." + llvm::Twine(pc));
-    b_.CreateCondBr(allOf(ok), go, slow);
-    b_.SetInsertPoint(go);
-    std::vector<llvm::Constant*> lanes;
-    for (unsigned lane = 0; lane < kLanes; ++lane)
-      lanes.push_back(llvm::ConstantInt::get(i64, lane));
-    llvm::Value* laneBase = b_.CreateMul(llvm::ConstantVector::get(lanes), splat(localStride_));
-    access(b_.CreateGEP(b_.getInt8Ty(), local_, b_.CreateAdd(laneBase, address)), false);
-    break;
-  }
-  case Space::Generic: {
-    const uint64_t window = plan_.layout.windowSize;
-    llvm::Value* sharedOffset = b_.CreateSub(address, splat(sharedWindow_));
-    llvm::Value* inShared = b_.CreateICmpULT(sharedOffset, splatInt(64, window));
-    llvm::Value* inLocal =
-        b_.CreateICmpULT(b_.CreateSub(address, splat(localWindow_)), splatInt(64, window));
-    llvm::BasicBlock* globalCase = newBlock("generic.global." + llvm::Twine(pc));
-    llvm::BasicBlock* notGlobal = newBlock("generic.other." + llvm::Twine(pc));
-    llvm::BasicBlock* sharedCase = newBlock("generic.shared." + llvm::Twine(pc));
-    b_.CreateCondBr(allOf(b_.CreateNot(b_.CreateOr(inShared, inLocal))), globalCase, notGlobal);
-    b_.SetInsertPoint(notGlobal);
-    b_.CreateCondBr(allOf(inShared), sharedCase, slow);
-    b_.SetInsertPoint(globalCase);
-    global();
-    b_.SetInsertPoint(sharedCase);
-    shared(sharedOffset);
-    break;
-  }
   }
   b_.SetInsertPoint(slow);
-  // Anything else (other memory, faults, the memory checker) is the handler's.
-  emitHandler(pc, mask, maskBits);
+  // Anything else (other memory, faults, the memory checker) is the handler's, which writes only
+  // the loaded registers.
+  std::vector<uint32_t> writes;
+  if (!store)
+    writes.assign(in.d, in.d + count);
+  emitHandler(pc, mask, maskBits, &writes);
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
 }

@@ -12,7 +12,10 @@
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -91,7 +94,22 @@ std::unique_ptr<LlvmBackend> LlvmBackend::create(const BackendOptions& options,
     return nullptr;
   }
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
-  auto lljit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*builder).create();
+  llvm::orc::LLJITBuilder jitBuilder;
+  jitBuilder.setJITTargetMachineBuilder(*builder);
+  if (const char* perf = std::getenv("OCELOT_CPU_LLVM_PERF"); perf != nullptr && *perf == '1') {
+    // For developers: jitdump files for `perf inject --jit` (see docs/cpu-backend.md).
+    jitBuilder.setObjectLinkingLayerCreator(
+        [](llvm::orc::ExecutionSession& session, const llvm::Triple&)
+            -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+          auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+              session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+          if (llvm::JITEventListener* listener =
+                  llvm::JITEventListener::createPerfJITEventListener())
+            layer->registerJITEventListener(*listener);
+          return layer;
+        });
+  }
+  auto lljit = jitBuilder.create();
   if (!lljit) {
     *error = "cannot create the LLVM JIT: " + errorText(lljit.takeError());
     return nullptr;
@@ -149,6 +167,13 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
   llvm::ModulePassManager pipeline =
       passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   pipeline.run(module, modules);
+  // For developers: OCELOT_CPU_LLVM_DUMP=directory writes each kernel's optimized IR there.
+  if (const char* dump = std::getenv("OCELOT_CPU_LLVM_DUMP"); dump != nullptr && *dump != 0) {
+    std::error_code failure;
+    llvm::raw_fd_ostream out(std::string(dump) + "/" + plan.name + ".ll", failure);
+    if (!failure)
+      module.print(out, nullptr);
+  }
 
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream(buffer);
