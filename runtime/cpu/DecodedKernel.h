@@ -87,6 +87,12 @@ struct InstructionSource {
   std::string_view text; ///< the instruction spelling ("ld.global.u32")
 };
 
+/// The registers a PTX instruction's operands read and write, as rows and predicates (what its
+/// handler touches besides constant rows; decoder-made instructions have none recorded).
+struct RegisterAccesses {
+  std::vector<uint32_t> reads, writes, predicateReads, predicateWrites;
+};
+
 /// Functions Ocelot provides itself (declared `.extern .func` in the PTX).
 enum class Builtin : uint8_t {
   None,
@@ -214,6 +220,7 @@ struct DecodedKernel {
   std::string name;
   std::vector<DecodedInstruction> code;
   std::vector<InstructionSource> sources; ///< per pc
+  std::vector<RegisterAccesses> accesses; ///< per pc (empty for decoder-made instructions)
   std::vector<DecodedFunction> functions; ///< [0] is the kernel
   std::vector<CallSite> callSites;
   std::vector<BranchTable> branchTables;

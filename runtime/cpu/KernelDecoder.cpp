@@ -223,6 +223,7 @@ Expected<std::shared_ptr<const DecodedKernel>, ModuleError> Decoder::run() {
     }
   }
   builder_.finish();
+  k.accesses.resize(k.code.size());
 
   const ir::Function& entry = *kernelFunction_.function;
   const FunctionFrame& frame = frames_[0];
@@ -595,6 +596,8 @@ std::string Decoder::decodeInstruction(uint32_t function, OperandDecoder& operan
   if (out.control == Control::None && out.execute == nullptr)
     return "instruction " + where(instruction, irFunction) + ": no handler";
   const uint32_t pc = builder_.emit(out, source);
+  result_->accesses.resize(pc + 1);
+  result_->accesses[pc] = operands.accesses();
   if (branch)
     reconvergeFixups_.push_back({pc, blockIndex});
   return {};

@@ -10,18 +10,25 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 #include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace ocelot::runtime::cpu::native {
 namespace {
 
 constexpr unsigned kLanes = 32;
+/// Registers live where parked lanes resume up to which they stay in registers across pops.
+constexpr size_t kSsaPopLimit = 48;
+/// Bytes a load's lanes may span to be served by two vector loads and a permutation.
+constexpr uint64_t kWindow = 128;
 
 /// A set over rows or predicates.
 class BitSet {
@@ -110,10 +117,30 @@ struct Block {
 
 class Translator {
 public:
-  Translator(const Plan& plan, llvm::Module& module)
-      : plan_(plan), module_(module), context_(module.getContext()), b_(context_) {}
+  Translator(const Plan& plan, const TargetInfo& target, llvm::Module& module)
+      : plan_(plan), target_(target), module_(module), context_(module.getContext()), b_(context_) {
+  }
 
   llvm::Function* run(const std::string& symbol, std::string* error);
+  /// The analysis, one line per pc (for developers: OCELOT_CPU_LLVM_DUMP).
+  std::string describe() const {
+    std::string text;
+    for (uint32_t pc = 0; pc < plan_.code.size(); ++pc) {
+      const Instruction& in = plan_.code[pc];
+      size_t rows = 0, predicates = 0;
+      if (pc < liveIn_.size()) {
+        liveIn_[pc].rows.forEach([&](size_t) { ++rows; });
+        liveIn_[pc].predicates.forEach([&](size_t) { ++predicates; });
+      }
+      text += std::to_string(pc) + (in.leader ? " L" : "  ") + " op " +
+              std::to_string(static_cast<int>(in.op)) + " control " +
+              std::to_string(static_cast<int>(in.control)) + " live " + std::to_string(rows) + "/" +
+              std::to_string(predicates) + " d " + std::to_string(in.d[0]) + " s " +
+              std::to_string(in.s[0]) + "," + std::to_string(in.s[1]) + " target " +
+              std::to_string(in.target) + " reconverge " + std::to_string(in.reconverge) + "\n";
+    }
+    return text;
+  }
 
 private:
   // --- analysis ---------------------------------------------------------------------------------
@@ -182,6 +209,8 @@ private:
   void storePredicateToMemory(uint32_t p);
   void storeVariables(const VarSet& set);
   void define(llvm::AllocaInst* defined, llvm::Value* mask);
+  void writeSlot(llvm::AllocaInst* slot, llvm::AllocaInst* defined, llvm::Value* value,
+                 llvm::Value* mask, bool preserve);
 
   llvm::BasicBlock* newBlock(const llvm::Twine& name) {
     return llvm::BasicBlock::Create(context_, name, function_);
@@ -189,14 +218,21 @@ private:
   llvm::BasicBlock* arriveBlock(uint32_t pc);
   llvm::BasicBlock* checkBlock(uint32_t pc);
   llvm::BasicBlock* exitBlock(uint32_t pc, NativeExit exit);
+  llvm::BasicBlock* storeBlock(const VarSet& set, bool pop);
+  llvm::BasicBlock* commonExit();
   llvm::BasicBlock* dynamicPopBlock();
+  llvm::BasicBlock* resumeBlock(uint32_t pc);
   void emitPrologue();
   void emitBody(const Block& block, bool full);
   void emitBranch(uint32_t pc, llvm::Value* mask, llvm::Value* taken, llvm::Value* executedCount);
-  void emitInstruction(uint32_t pc, llvm::Value* mask);
+  void emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
   void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
                    const std::vector<uint32_t>* writes = nullptr);
   void emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  void emitLoadPatterns(uint32_t pc, llvm::Value* mask, llvm::Value* address, llvm::Value* minBase,
+                        llvm::Value* span, llvm::Value* host, llvm::Value* windowFits,
+                        llvm::BasicBlock* done, llvm::BasicBlock* lanes);
+  llvm::Value* concatenate(std::vector<llvm::Value*> parts);
   std::pair<llvm::Value*, llvm::Value*> scalarRange(Space space, llvm::Value* address,
                                                     uint64_t bytes, uint64_t elementBytes);
 
@@ -211,6 +247,7 @@ private:
   llvm::Value* integerOp(const Instruction& in);
 
   const Plan& plan_;
+  const TargetInfo target_;
   llvm::Module& module_;
   llvm::LLVMContext& context_;
   llvm::IRBuilder<> b_;
@@ -238,10 +275,19 @@ private:
   /// Only those go back to memory, so lanes native code never saw keep their values there.
   std::vector<llvm::AllocaInst*> rowDefined_, predicateDefined_;
   llvm::BasicBlock* entryBlock_ = nullptr;
+  bool guardedWrite_ = false; ///< the instruction being emitted has a guard
+  /// Registers stay in registers across SIMT pops (few are live where parked lanes resume);
+  /// otherwise they go through memory there, which keeps large kernels' code small.
+  bool ssaPops_ = false;
 
   std::map<uint32_t, llvm::BasicBlock*> arrive_, check_, full_, masked_;
   std::map<std::pair<uint32_t, uint32_t>, llvm::BasicBlock*> exits_;
-  llvm::BasicBlock* dynamicPop_ = nullptr;
+  std::map<std::string, llvm::BasicBlock*> stores_;
+  llvm::BasicBlock *dynamicPop_ = nullptr, *leave_ = nullptr;
+  llvm::AllocaInst *exitPc_ = nullptr, *exitStatus_ = nullptr;
+  /// Blocks where the time slice is checked (where loops may close), and the pcs some SIMT entry
+  /// may reconverge at (only there can going to a block pop the stack).
+  std::set<uint32_t> yieldAt_, reconvergePcs_;
 };
 
 // --- analysis -----------------------------------------------------------------------------------
@@ -275,7 +321,18 @@ void Translator::accesses(uint32_t pc, VarSet& uses, VarSet& defs, bool& everyth
       usePredicate(p);
     return;
   case Op::Handler:
-    // Which operands a handler reads only it knows: all of them, as rows and as predicates.
+    if (in.knownDefs) {
+      for (uint32_t row : in.rowUses)
+        useRow(row);
+      for (uint32_t p : in.predicateUses)
+        usePredicate(p);
+      for (uint32_t row : in.rowDefs)
+        defRow(row);
+      for (uint32_t p : in.predicateDefs)
+        defPredicate(p);
+      return;
+    }
+    // What a decoder-made handler reads only it knows: every operand, as row and predicate.
     for (uint32_t operand : in.operands) {
       if (operand == kNoRow)
         continue;
@@ -295,6 +352,18 @@ void Translator::accesses(uint32_t pc, VarSet& uses, VarSet& defs, bool& everyth
     useRow(in.s[1]);
     usePredicate(in.s[2]);
     defRow(in.d[0]);
+    break;
+  case Op::Shuffle:
+    useRow(in.s[0]);
+    defRow(in.d[0]);
+    defPredicate(in.d[1]);
+    break;
+  case Op::Vote:
+    usePredicate(in.s[0]);
+    if (mode(in.flags) == kVoteBallot)
+      defRow(in.d[0]);
+    else
+      defPredicate(in.d[0]);
     break;
   default:
     if (predicateOperands(in.op)) {
@@ -428,6 +497,24 @@ void Translator::analyze() {
     blocks_.push_back(block);
   }
 
+  // Where loops close (backward branches and the pcs lanes parked by divergence resume at) and
+  // where entries may reconverge (branches' joins; calls return to pc + 1).
+  for (uint32_t pc = 0; pc < size; ++pc) {
+    const Instruction& in = plan_.code[pc];
+    if (in.reconverge != kNoRow)
+      reconvergePcs_.insert(in.reconverge);
+    if (in.control == ControlKind::Call || in.control == ControlKind::IndexedBranch)
+      reconvergePcs_.insert(pc + 1);
+    if (in.op == Op::Branch) {
+      if (in.target <= pc)
+        yieldAt_.insert(in.target);
+      if (in.guard != kNoRow) {
+        yieldAt_.insert(in.reconverge);
+        yieldAt_.insert(pc + 1);
+      }
+    }
+  }
+
   // Where divergent branches may park lanes, and what must be in memory while they wait.
   pushLive_ = VarSet(rowCount, predicateCount);
   for (uint32_t pc = 0; pc < size; ++pc) {
@@ -441,9 +528,16 @@ void Translator::analyze() {
       pushLive_.merge(liveIn_[target]);
     }
   }
+  {
+    size_t count = 0;
+    VarSet parked = pushLive_;
+    parked.intersect(written_);
+    parked.rows.forEach([&](size_t) { ++count; });
+    parked.predicates.forEach([&](size_t) { ++count; });
+    ssaPops_ = count <= kSsaPopLimit;
+  }
   std::sort(pushTargets_.begin(), pushTargets_.end());
   pushTargets_.erase(std::unique(pushTargets_.begin(), pushTargets_.end()), pushTargets_.end());
-
 }
 
 // --- registers ----------------------------------------------------------------------------------
@@ -496,10 +590,36 @@ void Translator::writeRow(uint32_t row, llvm::Value* value, ValueType type, llvm
                                       : b_.CreateZExt(value, intVector(width));
   else if (bits > width)
     value = b_.CreateTrunc(value, intVector(width));
-  if (mask != nullptr)
+  writeSlot(slot, rowDefined_[row], value, mask,
+            guardedWrite_ || (ssaPops_ && pushLive_.rows.test(row)));
+}
+
+/// A register write under `mask` (null: every lane). A guarded instruction keeps the other
+/// current lanes' values (`preserve`), and so do registers lanes parked by divergence read when
+/// their entry is popped in registers (ssaPops_). Otherwise an unguarded write in a masked block
+/// leaves nothing for the lanes outside the block's mask: those lanes wait in other SIMT entries,
+/// with their registers in memory (see the stores at pushes and pops), and `defined` keeps their
+/// memory from being overwritten. So the old value is not read, which keeps registers from living
+/// longer than the program uses them.
+void Translator::writeSlot(llvm::AllocaInst* slot, llvm::AllocaInst* defined, llvm::Value* value,
+                           llvm::Value* mask, bool preserve) {
+  if (mask == nullptr) {
+    b_.CreateStore(value, slot);
+    if (defined != nullptr)
+      b_.CreateStore(b_.getInt32(kAllLanes), defined);
+    return;
+  }
+  llvm::Value* lanes = b_.CreateBitCast(mask, b_.getInt32Ty());
+  if (preserve) {
     value = b_.CreateSelect(mask, value, b_.CreateLoad(slot->getAllocatedType(), slot));
+    if (defined != nullptr)
+      b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), defined), lanes), defined);
+  } else {
+    value = b_.CreateSelect(mask, value, llvm::Constant::getNullValue(value->getType()));
+    if (defined != nullptr)
+      b_.CreateStore(lanes, defined);
+  }
   b_.CreateStore(value, slot);
-  define(rowDefined_[row], mask);
 }
 
 void Translator::define(llvm::AllocaInst* defined, llvm::Value* mask) {
@@ -525,11 +645,8 @@ llvm::Value* Translator::readPredicate(uint32_t p) {
 void Translator::writePredicate(uint32_t p, llvm::Value* value, llvm::Value* mask) {
   if (!isPredicateVariable(p))
     return;
-  llvm::AllocaInst* slot = predicateSlots_[p];
-  if (mask != nullptr)
-    value = b_.CreateSelect(mask, value, b_.CreateLoad(maskType(), slot));
-  b_.CreateStore(value, slot);
-  define(predicateDefined_[p], mask);
+  writeSlot(predicateSlots_[p], predicateDefined_[p], value, mask,
+            guardedWrite_ || (ssaPops_ && pushLive_.predicates.test(p)));
 }
 
 void Translator::loadRowFromMemory(uint32_t row) {
@@ -546,8 +663,7 @@ void Translator::storeRowToMemory(uint32_t row) {
   if (rowBits(row) < 64)
     value = b_.CreateZExt(value, intVector(64));
   llvm::Value* lanes = b_.CreateLoad(b_.getInt32Ty(), rowDefined_[row]);
-  b_.CreateMaskedStore(value, rowPointer(row), llvm::Align(8),
-                       b_.CreateBitCast(lanes, maskType()));
+  b_.CreateMaskedStore(value, rowPointer(row), llvm::Align(8), b_.CreateBitCast(lanes, maskType()));
 }
 
 void Translator::loadPredicateFromMemory(uint32_t p) {
@@ -579,7 +695,8 @@ void Translator::storeVariables(const VarSet& set) {
 
 // --- control ------------------------------------------------------------------------------------
 
-/// Arriving at a block: the time slice is checked, then the full-warp or the masked version runs.
+/// Arriving at a block: the time slice is checked (where loops close), then the full-warp or the
+/// masked version runs.
 llvm::BasicBlock* Translator::arriveBlock(uint32_t pc) {
   auto it = arrive_.find(pc);
   if (it != arrive_.end())
@@ -588,17 +705,25 @@ llvm::BasicBlock* Translator::arriveBlock(uint32_t pc) {
   arrive_[pc] = block;
   llvm::IRBuilderBase::InsertPointGuard guard(b_);
   b_.SetInsertPoint(block);
-  llvm::Value* budget = b_.CreateLoad(b_.getInt64Ty(), budget_);
-  llvm::BasicBlock* run = newBlock("run." + llvm::Twine(pc));
-  b_.CreateCondBr(b_.CreateICmpSLE(budget, b_.getInt64(0)), exitBlock(pc, NativeExit::Yield), run);
-  b_.SetInsertPoint(run);
+  if (yieldAt_.count(pc) != 0) {
+    llvm::Value* budget = b_.CreateLoad(b_.getInt64Ty(), budget_);
+    llvm::BasicBlock* run = newBlock("run." + llvm::Twine(pc));
+    b_.CreateCondBr(b_.CreateICmpSLE(budget, b_.getInt64(0)), exitBlock(pc, NativeExit::Yield),
+                    run);
+    b_.SetInsertPoint(run);
+  }
   llvm::Value* mask = b_.CreateLoad(b_.getInt32Ty(), mask_);
   b_.CreateCondBr(b_.CreateICmpEQ(mask, b_.getInt32(kAllLanes)), full_.at(pc), masked_.at(pc));
   return block;
 }
 
-/// Going to `pc` with the current entry: pops when pc is the entry's reconvergence point.
+/// Going to `pc` with the current entry: pops when pc is the entry's reconvergence point (only
+/// pcs some branch reconverges at can be).
 llvm::BasicBlock* Translator::checkBlock(uint32_t pc) {
+  if (full_.count(pc) == 0)
+    return exitBlock(pc, NativeExit::Interpret);
+  if (reconvergePcs_.count(pc) == 0)
+    return arriveBlock(pc);
   auto it = check_.find(pc);
   if (it != check_.end())
     return it->second;
@@ -608,18 +733,20 @@ llvm::BasicBlock* Translator::checkBlock(uint32_t pc) {
   b_.SetInsertPoint(block);
   llvm::Value* reconverge = b_.CreateLoad(b_.getInt32Ty(), reconverge_);
   llvm::BasicBlock* pop = newBlock("pop." + llvm::Twine(pc));
-  llvm::BasicBlock* arrive =
-      full_.count(pc) != 0 ? arriveBlock(pc) : exitBlock(pc, NativeExit::Interpret);
-  b_.CreateCondBr(b_.CreateICmpEQ(reconverge, b_.getInt32(pc)), pop, arrive);
+  b_.CreateCondBr(b_.CreateICmpEQ(reconverge, b_.getInt32(pc)), pop, arriveBlock(pc));
   b_.SetInsertPoint(pop);
   llvm::Value* depth = b_.CreateLoad(b_.getInt32Ty(), depth_);
+  // The lanes that arrived wait here in memory; the popped entry's lanes resume from memory.
+  VarSet arrived = liveIn_[pc];
+  arrived.intersect(written_);
   b_.CreateCondBr(b_.CreateICmpEQ(depth, b_.getInt32(0)), exitBlock(pc, NativeExit::Pop),
-                  dynamicPopBlock());
+                  ssaPops_ ? dynamicPopBlock() : storeBlock(arrived, true));
   return block;
 }
 
 /// Leaves native code at `pc` for the interpreter: the top entry and the registers the
-/// interpreter (or later native entries) may read go back to the warp.
+/// interpreter (or later native entries) may read go back to the warp. Exits with the same live
+/// registers share their stores.
 llvm::BasicBlock* Translator::exitBlock(uint32_t pc, NativeExit exit) {
   const auto key = std::make_pair(pc, static_cast<uint32_t>(exit));
   auto it = exits_.find(key);
@@ -629,36 +756,67 @@ llvm::BasicBlock* Translator::exitBlock(uint32_t pc, NativeExit exit) {
   exits_[key] = block;
   llvm::IRBuilderBase::InsertPointGuard guard(b_);
   b_.SetInsertPoint(block);
-  storeField(b_.getInt32(pc), offsetof(NativeWarpState, pc));
+  b_.CreateStore(b_.getInt32(pc), exitPc_);
+  b_.CreateStore(b_.getInt32(static_cast<uint32_t>(exit)), exitStatus_);
+  if (exit == NativeExit::Fault) {
+    b_.CreateBr(commonExit());
+    return block;
+  }
+  VarSet live(plan_.rows.size(), plan_.predicateCount);
+  if (pc < liveIn_.size())
+    live = liveIn_[pc];
+  live.intersect(written_);
+  b_.CreateBr(storeBlock(live, false));
+  return block;
+}
+
+/// Stores `set` (written registers, for the lanes native code holds), then leaves native code
+/// (or pops the stack). Shared by every exit with that set: register values end there.
+llvm::BasicBlock* Translator::storeBlock(const VarSet& set, bool pop) {
+  std::string key = pop ? "pop:" : "exit:";
+  set.rows.forEach([&](size_t row) { key += std::to_string(row) + ","; });
+  key += "|";
+  set.predicates.forEach([&](size_t p) { key += std::to_string(p) + ","; });
+  auto it = stores_.find(key);
+  if (it != stores_.end())
+    return it->second;
+  llvm::BasicBlock* block = newBlock(pop ? "store.pop" : "store");
+  stores_[key] = block;
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(block);
+  storeVariables(set);
+  b_.CreateBr(pop ? dynamicPopBlock() : commonExit());
+  return block;
+}
+
+/// The end of every exit: the top entry, the time slice and the counts go back to the state.
+llvm::BasicBlock* Translator::commonExit() {
+  if (leave_ != nullptr)
+    return leave_;
+  leave_ = newBlock("leave");
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(leave_);
+  storeField(b_.CreateLoad(b_.getInt32Ty(), exitPc_), offsetof(NativeWarpState, pc));
   storeField(b_.CreateLoad(b_.getInt32Ty(), reconverge_), offsetof(NativeWarpState, reconverge));
   storeField(b_.CreateLoad(b_.getInt32Ty(), mask_), offsetof(NativeWarpState, mask));
-  llvm::Value* depth = b_.CreateLoad(b_.getInt32Ty(), depth_);
-  storeField(depth, offsetof(NativeWarpState, depth));
+  storeField(b_.CreateLoad(b_.getInt32Ty(), depth_), offsetof(NativeWarpState, depth));
   storeField(b_.CreateLoad(b_.getInt64Ty(), budget_), offsetof(NativeWarpState, budget));
   storeField(b_.CreateLoad(b_.getInt64Ty(), executed_), offsetof(NativeWarpState, executed));
-  if (exit != NativeExit::Fault) {
-    if (pc < liveIn_.size())
-      storeVariables(liveIn_[pc]);
-    // Lanes parked by native code resume at pushed pcs: what they read must be in memory too.
+  if (ssaPops_) {
+    // Lanes parked by native code resume at pushed pcs: what they read there goes to memory.
     VarSet parked = pushLive_;
-    if (pc < liveIn_.size())
-      parked.subtract(liveIn_[pc]);
     parked.intersect(written_);
-    bool any = false;
-    parked.rows.forEach([&](size_t) { any = true; });
-    parked.predicates.forEach([&](size_t) { any = true; });
-    if (any) {
-      llvm::BasicBlock* store = newBlock("park." + llvm::Twine(pc));
-      llvm::BasicBlock* done = newBlock("parked." + llvm::Twine(pc));
-      b_.CreateCondBr(b_.CreateICmpNE(depth, b_.getInt32(0)), store, done);
-      b_.SetInsertPoint(store);
-      storeVariables(parked);
-      b_.CreateBr(done);
-      b_.SetInsertPoint(done);
-    }
+    llvm::BasicBlock* store = newBlock("park");
+    llvm::BasicBlock* done = newBlock("parked");
+    b_.CreateCondBr(b_.CreateICmpNE(b_.CreateLoad(b_.getInt32Ty(), depth_), b_.getInt32(0)), store,
+                    done);
+    b_.SetInsertPoint(store);
+    storeVariables(parked);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
   }
-  b_.CreateRet(b_.getInt32(static_cast<uint32_t>(exit)));
-  return block;
+  b_.CreateRet(b_.CreateLoad(b_.getInt32Ty(), exitStatus_));
+  return leave_;
 }
 
 /// Pops an entry native code pushed and continues at its pc.
@@ -668,6 +826,9 @@ llvm::BasicBlock* Translator::dynamicPopBlock() {
   dynamicPop_ = newBlock("dynamic.pop");
   llvm::IRBuilderBase::InsertPointGuard guard(b_);
   b_.SetInsertPoint(dynamicPop_);
+  // Registers go through memory here: the popped entry's lanes resume with what they read
+  // reloaded (resumeBlock), so no register value flows through this dispatch (which would tie
+  // every register of every pop site to every pushed pc).
   llvm::Value* depth = b_.CreateSub(b_.CreateLoad(b_.getInt32Ty(), depth_), b_.getInt32(1));
   b_.CreateStore(depth, depth_);
   llvm::Value* entry = b_.CreateInBoundsGEP(
@@ -686,17 +847,35 @@ llvm::BasicBlock* Translator::dynamicPopBlock() {
   llvm::BasicBlock* other = newBlock("dynamic.other");
   auto* dispatch = b_.CreateSwitch(pc, other, static_cast<unsigned>(pushTargets_.size()));
   for (uint32_t target : pushTargets_)
-    dispatch->addCase(b_.getInt32(target), checkBlock(target));
+    dispatch->addCase(b_.getInt32(target), ssaPops_ ? checkBlock(target) : resumeBlock(target));
   b_.SetInsertPoint(other);
-  storeField(pc, offsetof(NativeWarpState, pc));
-  storeField(reconverge, offsetof(NativeWarpState, reconverge));
-  storeField(mask, offsetof(NativeWarpState, mask));
-  storeField(depth, offsetof(NativeWarpState, depth));
-  storeField(b_.CreateLoad(b_.getInt64Ty(), budget_), offsetof(NativeWarpState, budget));
-  storeField(b_.CreateLoad(b_.getInt64Ty(), executed_), offsetof(NativeWarpState, executed));
-  storeVariables(written_);
-  b_.CreateRet(b_.getInt32(static_cast<uint32_t>(NativeExit::Pop)));
+  b_.CreateStore(pc, exitPc_);
+  b_.CreateStore(b_.getInt32(static_cast<uint32_t>(NativeExit::Pop)), exitStatus_);
+  // Everything the warp needs is in memory already (stored where the lanes arrived or parked).
+  b_.CreateBr(storeBlock(VarSet(plan_.rows.size(), plan_.predicateCount), false));
   return dynamicPop_;
+}
+
+/// Lanes popped from the stack resume at `pc`: what they read comes from memory.
+llvm::BasicBlock* Translator::resumeBlock(uint32_t pc) {
+  llvm::BasicBlock* block = newBlock("resume." + llvm::Twine(pc));
+  llvm::IRBuilderBase::InsertPointGuard guard(b_);
+  b_.SetInsertPoint(block);
+  VarSet load = liveIn_[pc];
+  load.intersect(tracked_);
+  load.rows.forEach([&](size_t row) { loadRowFromMemory(static_cast<uint32_t>(row)); });
+  load.predicates.forEach([&](size_t p) { loadPredicateFromMemory(static_cast<uint32_t>(p)); });
+  // Other registers hold nothing native code must store again (memory has them).
+  written_.rows.forEach([&](size_t row) {
+    if (!load.rows.test(row))
+      b_.CreateStore(b_.getInt32(0), rowDefined_[row]);
+  });
+  written_.predicates.forEach([&](size_t p) {
+    if (!load.predicates.test(p))
+      b_.CreateStore(b_.getInt32(0), predicateDefined_[p]);
+  });
+  b_.CreateBr(checkBlock(pc));
+  return block;
 }
 
 void Translator::emitPrologue() {
@@ -724,6 +903,8 @@ void Translator::emitPrologue() {
   mask_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "mask");
   depth_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "depth");
   budget_ = b_.CreateAlloca(i64, nullptr, "budget");
+  exitPc_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "exit.pc");
+  exitStatus_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "exit.status");
   executed_ = b_.CreateAlloca(i64, nullptr, "executed");
   rowSlots_.assign(plan_.rows.size(), nullptr);
   tracked_.rows.forEach([&](size_t row) {
@@ -741,8 +922,7 @@ void Translator::emitPrologue() {
     b_.CreateStore(b_.getInt32(0), rowDefined_[row]);
   });
   written_.predicates.forEach([&](size_t p) {
-    predicateDefined_[p] =
-        b_.CreateAlloca(b_.getInt32Ty(), nullptr, "defined.p" + llvm::Twine(p));
+    predicateDefined_[p] = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "defined.p" + llvm::Twine(p));
     b_.CreateStore(b_.getInt32(0), predicateDefined_[p]);
   });
   llvm::Value* pc = loadField(b_.getInt32Ty(), offsetof(NativeWarpState, pc));
@@ -775,6 +955,7 @@ void Translator::emitBody(const Block& block, bool full) {
   llvm::Value* mask = full ? nullptr : b_.CreateBitCast(maskBits, maskType());
   for (uint32_t pc = block.start; pc < block.end; ++pc) {
     const Instruction& in = plan_.code[pc];
+    guardedWrite_ = in.guard != kNoRow;
     llvm::Value* active = mask;
     llvm::Value* activeBits = maskBits;
     if (in.guard != kNoRow) {
@@ -796,8 +977,10 @@ void Translator::emitBody(const Block& block, bool full) {
       emitHandler(pc, active, activeBits);
     else if (in.op == Op::Load || in.op == Op::Store)
       emitMemory(pc, active, activeBits);
+    else if (in.op == Op::Shuffle && active != nullptr)
+      emitHandler(pc, active, activeBits); // the constant permutation is for whole warps
     else
-      emitInstruction(pc, active);
+      emitInstruction(pc, active, activeBits);
   }
   switch (block.exit) {
   case Block::Exit::Interpret:
@@ -865,6 +1048,12 @@ void Translator::emitBranch(uint32_t pc, llvm::Value* maskBits, llvm::Value* tak
   storeEntry(b_.CreateAdd(depth, b_.getInt32(1)), b_.getInt32(pc + 1), b_.getInt32(join),
              b_.CreateAnd(current, b_.CreateNot(taken)));
   b_.CreateStore(b_.CreateAdd(depth, b_.getInt32(2)), depth_);
+  // The lanes parked at the next pc find what they read there in memory, whoever runs them.
+  if (!ssaPops_ && pc + 1 < liveIn_.size()) {
+    VarSet parked = liveIn_[pc + 1];
+    parked.intersect(written_);
+    storeVariables(parked);
+  }
   b_.CreateStore(b_.getInt32(join), reconverge_);
   b_.CreateStore(taken, mask_);
   b_.CreateBr(checkBlock(in.target));
@@ -882,10 +1071,12 @@ void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBi
   for (uint32_t operand : in.operands)
     if (operand != kNoRow)
       operands.push_back(operand);
+  // What the handler reads must be in memory (operands it only writes are not live here).
   for (uint32_t operand : operands) {
-    if (isRegister(operand) && written_.rows.test(operand))
+    if (isRegister(operand) && written_.rows.test(operand) && liveIn_[pc].rows.test(operand))
       storeRowToMemory(operand);
-    if (isPredicateVariable(operand) && written_.predicates.test(operand))
+    if (isPredicateVariable(operand) && written_.predicates.test(operand) &&
+        liveIn_[pc].predicates.test(operand))
       storePredicateToMemory(operand);
   }
   llvm::Value* instruction = instructionPointer(pc);
@@ -898,15 +1089,21 @@ void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBi
   b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(ok, b_.getInt8(1)), b_.getInt8(0)),
                   exitBlock(pc, NativeExit::Fault), reload);
   b_.SetInsertPoint(reload);
-  // What the handler may have written comes back (all its operands, unless the caller knows).
-  if (writes != nullptr)
-    operands = *writes;
-  for (uint32_t operand : operands) {
-    if (isRegister(operand) && tracked_.rows.test(operand))
-      loadRowFromMemory(operand);
-    if (writes == nullptr && isPredicateVariable(operand) && tracked_.predicates.test(operand))
-      loadPredicateFromMemory(operand);
+  // What the handler may have written comes back (all its operands, unless that is known).
+  std::vector<uint32_t> rows = operands, predicates = operands;
+  if (writes != nullptr) {
+    rows = *writes;
+    predicates.clear();
+  } else if (in.knownDefs) {
+    rows = in.rowDefs;
+    predicates = in.predicateDefs;
   }
+  for (uint32_t row : rows)
+    if (isRegister(row) && tracked_.rows.test(row))
+      loadRowFromMemory(row);
+  for (uint32_t p : predicates)
+    if (isPredicateVariable(p) && tracked_.predicates.test(p))
+      loadPredicateFromMemory(p);
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
 }
@@ -1187,10 +1384,77 @@ llvm::Value* Translator::integerOp(const Instruction& in) {
   }
 }
 
-void Translator::emitInstruction(uint32_t pc, llvm::Value* mask) {
+void Translator::emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {
   const Instruction& in = plan_.code[pc];
   const unsigned bits = in.type.bits;
   switch (in.op) {
+  case Op::Shuffle: {
+    // The interpreter's lane arithmetic, done once: a source lane per lane, or the lane itself
+    // (with a false predicate) when the source is outside the segment.
+    const uint64_t b = plan_.rows[in.s[1]].value, c = plan_.rows[in.s[2]].value;
+    const uint32_t bval = static_cast<uint32_t>(b) & 31, cval = static_cast<uint32_t>(c) & 31;
+    const uint32_t segment = (static_cast<uint32_t>(c) >> 8) & 31;
+    std::vector<int> sources;
+    std::vector<llvm::Constant*> valid;
+    for (uint32_t lane = 0; lane < kLanes; ++lane) {
+      const uint32_t maxLane = (lane & segment) | (cval & ~segment);
+      const uint32_t minLane = lane & segment;
+      int32_t j = 0;
+      bool ok = false;
+      switch (mode(in.flags)) {
+      case kShuffleUp:
+        j = static_cast<int32_t>(lane) - static_cast<int32_t>(bval);
+        ok = j >= static_cast<int32_t>(maxLane);
+        break;
+      case kShuffleDown:
+        j = static_cast<int32_t>(lane + bval);
+        ok = j <= static_cast<int32_t>(maxLane);
+        break;
+      case kShuffleButterfly:
+        j = static_cast<int32_t>(lane ^ bval);
+        ok = j <= static_cast<int32_t>(maxLane);
+        break;
+      default:
+        j = static_cast<int32_t>(minLane | (bval & ~segment));
+        ok = j <= static_cast<int32_t>(maxLane);
+        break;
+      }
+      if (!ok)
+        j = static_cast<int32_t>(lane);
+      sources.push_back(j & 31);
+      valid.push_back(ok ? b_.getTrue() : b_.getFalse());
+    }
+    llvm::Value* value = readRow(in.s[0], 32);
+    writeRow(in.d[0], b_.CreateShuffleVector(value, sources), in.type, mask);
+    if (in.d[1] != kNoRow)
+      writePredicate(in.d[1], llvm::ConstantVector::get(valid), mask);
+    return;
+  }
+  case Op::Vote: {
+    llvm::Value* p = readPredicate(in.s[0]);
+    if (in.flags & kNegate)
+      p = b_.CreateNot(p);
+    llvm::Value* value = b_.CreateAnd(b_.CreateBitCast(p, b_.getInt32Ty()), maskBits);
+    if (mode(in.flags) == kVoteBallot) {
+      writeRow(in.d[0], splat(value), in.type, mask);
+      return;
+    }
+    llvm::Value* result = nullptr;
+    switch (mode(in.flags)) {
+    case kVoteAll:
+      result = b_.CreateICmpEQ(value, maskBits);
+      break;
+    case kVoteAny:
+      result = b_.CreateICmpNE(value, b_.getInt32(0));
+      break;
+    default:
+      result =
+          b_.CreateOr(b_.CreateICmpEQ(value, b_.getInt32(0)), b_.CreateICmpEQ(value, maskBits));
+      break;
+    }
+    writePredicate(in.d[0], splat(result), mask);
+    return;
+  }
   case Op::Nop:
     return;
   case Op::Fence:
@@ -1366,13 +1630,12 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask) {
 /// lives: the host pointer and whether the whole range is valid there (the interpreter's checks:
 /// bounds of the space, element alignment, the memory checker's exact bounds through the
 /// handler). Local memory is per lane and never contiguous.
-std::pair<llvm::Value*, llvm::Value*> Translator::scalarRange(Space space, llvm::Value* address,
-                                                                uint64_t bytes,
-                                                                uint64_t elementBytes) {
+std::pair<llvm::Value*, llvm::Value*>
+Translator::scalarRange(Space space, llvm::Value* address, uint64_t bytes, uint64_t elementBytes) {
   llvm::Value* aligned =
-      elementBytes > 1 ? b_.CreateICmpEQ(b_.CreateAnd(address, b_.getInt64(elementBytes - 1)),
-                                         b_.getInt64(0))
-                       : b_.getTrue();
+      elementBytes > 1
+          ? b_.CreateICmpEQ(b_.CreateAnd(address, b_.getInt64(elementBytes - 1)), b_.getInt64(0))
+          : b_.getTrue();
   auto within = [&](llvm::Value* offset, llvm::Value* size) {
     return b_.CreateAnd(b_.CreateICmpULT(offset, size),
                         b_.CreateICmpULE(b_.CreateAdd(offset, b_.getInt64(bytes)), size));
@@ -1394,8 +1657,7 @@ std::pair<llvm::Value*, llvm::Value*> Translator::scalarRange(Space space, llvm:
     llvm::Value* inLocal =
         b_.CreateICmpULT(b_.CreateSub(address, localWindow_), b_.getInt64(window));
     llvm::Value* sharedOk = b_.CreateAnd(inShared, within(offset, sharedSize_));
-    llvm::Value* globalOk =
-        b_.CreateAnd(b_.CreateNot(b_.CreateOr(inShared, inLocal)), global());
+    llvm::Value* globalOk = b_.CreateAnd(b_.CreateNot(b_.CreateOr(inShared, inLocal)), global());
     llvm::Value* pointer = b_.CreateSelect(inShared, b_.CreateGEP(b_.getInt8Ty(), shared_, offset),
                                            b_.CreateIntToPtr(address, b_.getPtrTy()));
     return {pointer, b_.CreateAnd(b_.CreateOr(sharedOk, globalOk), aligned)};
@@ -1419,10 +1681,10 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
   llvm::Type* element = laneType(bits);
   const llvm::Align align(elementBytes);
 
-  llvm::Value* imm =
-      in.immRuntime ? static_cast<llvm::Value*>(
-                          b_.CreateLoad(i64, instructionPointer(pc, plan_.layout.immOffset)))
-                    : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
+  llvm::Value* imm = in.immRuntime
+                         ? static_cast<llvm::Value*>(
+                               b_.CreateLoad(i64, instructionPointer(pc, plan_.layout.immOffset)))
+                         : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
   if (in.flags & kFrameRelative)
     imm = b_.CreateAdd(imm, frameBase_);
 
@@ -1450,8 +1712,9 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
       llvm::Value* at = b_.CreateConstGEP1_64(b_.getInt8Ty(), pointer, i * elementBytes);
       if (store) {
         // The highest active lane's value lands last, as in the interpreter's lane order.
-        llvm::Value* last = b_.CreateSub(
-            b_.getInt32(31), b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, maskBits, b_.getTrue()));
+        llvm::Value* last =
+            b_.CreateSub(b_.getInt32(31),
+                         b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, maskBits, b_.getTrue()));
         b_.CreateAlignedStore(b_.CreateExtractElement(readRow(in.s[1 + i], bits), last), at, align);
       } else {
         writeRow(in.d[i], splat(b_.CreateAlignedLoad(element, at, align)), in.type, mask);
@@ -1479,9 +1742,9 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
     llvm::Value* first = b_.CreateAdd(minBase, imm);
     llvm::Value* last = b_.CreateAdd(maxBase, imm);
     // No lane's address wraps around (then the lanes keep their order).
-    llvm::Value* ok = b_.CreateSelect(b_.CreateICmpSGE(imm, b_.getInt64(0)),
-                                      b_.CreateICmpUGE(last, maxBase),
-                                      b_.CreateICmpULE(first, minBase));
+    llvm::Value* ok =
+        b_.CreateSelect(b_.CreateICmpSGE(imm, b_.getInt64(0)), b_.CreateICmpUGE(last, maxBase),
+                        b_.CreateICmpULE(first, minBase));
     if (elementBytes > 1) {
       // Aligned lanes: all have the same low bits, which imm completes to a multiple.
       llvm::Value* low = b_.CreateAnd(address, splatInt(64, elementBytes - 1));
@@ -1500,16 +1763,23 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
                           b_.CreateICmpULE(b_.CreateAdd(high, b_.getInt64(total)), size));
     };
     llvm::Value* host = nullptr; // the host address of `first`
+    // Whether kWindow bytes from `first` can be read (they lie in the same memory).
+    llvm::Value* windowFits = b_.getFalse();
+    auto fits = [&](llvm::Value* offset, llvm::Value* size) {
+      return b_.CreateICmpULE(b_.CreateAdd(offset, b_.getInt64(kWindow)), size);
+    };
     switch (in.space) {
     case Space::Global:
-      ok = b_.CreateAnd(ok, within(b_.CreateSub(first, arenaBase_),
-                                   b_.CreateSub(last, arenaBase_), arenaSize_));
+      ok = b_.CreateAnd(
+          ok, within(b_.CreateSub(first, arenaBase_), b_.CreateSub(last, arenaBase_), arenaSize_));
       ok = b_.CreateAnd(ok, b_.CreateNot(checked_));
       host = b_.CreateIntToPtr(first, b_.getPtrTy());
+      windowFits = fits(b_.CreateSub(first, arenaBase_), arenaSize_);
       break;
     case Space::Shared:
       ok = b_.CreateAnd(ok, within(first, last, sharedSize_));
       host = b_.CreateGEP(b_.getInt8Ty(), shared_, first);
+      windowFits = fits(first, sharedSize_);
       break;
     case Space::Local:
       ok = b_.CreateAnd(ok, within(first, last, localSize_));
@@ -1520,8 +1790,8 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
         return b_.CreateICmpULT(b_.CreateSub(value, base), b_.getInt64(window));
       };
       llvm::Value* sharedFirst = b_.CreateSub(first, sharedWindow_);
-      llvm::Value* allShared = b_.CreateAnd(inWindow(first, sharedWindow_),
-                                            inWindow(last, sharedWindow_));
+      llvm::Value* allShared =
+          b_.CreateAnd(inWindow(first, sharedWindow_), inWindow(last, sharedWindow_));
       llvm::Value* sharedOk = b_.CreateAnd(
           allShared, within(sharedFirst, b_.CreateSub(last, sharedWindow_), sharedSize_));
       // Both ends in the arena: every lane is (the windows lie outside it).
@@ -1531,6 +1801,8 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
       ok = b_.CreateAnd(ok, b_.CreateOr(sharedOk, globalOk));
       host = b_.CreateSelect(allShared, b_.CreateGEP(b_.getInt8Ty(), shared_, sharedFirst),
                              b_.CreateIntToPtr(first, b_.getPtrTy()));
+      windowFits = b_.CreateSelect(allShared, fits(sharedFirst, sharedSize_),
+                                   fits(b_.CreateSub(first, arenaBase_), arenaSize_));
       break;
     }
     }
@@ -1539,6 +1811,7 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
     b_.SetInsertPoint(fast);
 
     llvm::BasicBlock* lanes = newBlock("gather." + llvm::Twine(pc));
+    llvm::BasicBlock* patterns = newBlock("patterns." + llvm::Twine(pc));
     if (in.space != Space::Local) {
       // Every active lane at one address: one scalar access.
       llvm::BasicBlock* one = newBlock("same." + llvm::Twine(pc));
@@ -1549,9 +1822,9 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
       for (unsigned i = 0; i < count; ++i) {
         llvm::Value* at = b_.CreateConstGEP1_64(b_.getInt8Ty(), host, i * elementBytes);
         if (store) {
-          llvm::Value* lane = b_.CreateSub(
-              b_.getInt32(31),
-              b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, maskBits, b_.getTrue()));
+          llvm::Value* lane =
+              b_.CreateSub(b_.getInt32(31),
+                           b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, maskBits, b_.getTrue()));
           b_.CreateAlignedStore(b_.CreateExtractElement(readRow(in.s[1 + i], bits), lane), at,
                                 align);
         } else {
@@ -1569,7 +1842,7 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
         llvm::Value* consecutive = b_.CreateAndReduce(b_.CreateICmpEQ(
             address, b_.CreateAdd(splat(minBase), llvm::ConstantVector::get(steps))));
         llvm::BasicBlock* vector = newBlock("vector." + llvm::Twine(pc));
-        b_.CreateCondBr(consecutive, vector, lanes);
+        b_.CreateCondBr(consecutive, vector, patterns);
         b_.SetInsertPoint(vector);
         fence();
         auto* wide = llvm::FixedVectorType::get(element, kLanes * count);
@@ -1615,8 +1888,10 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
         fence();
         b_.CreateBr(done);
       } else {
-        b_.CreateBr(lanes);
+        b_.CreateBr(patterns);
       }
+      b_.SetInsertPoint(patterns);
+      emitLoadPatterns(pc, mask, address, minBase, span, host, windowFits, done, lanes);
     } else {
       b_.CreateBr(lanes);
     }
@@ -1666,6 +1941,97 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
   b_.SetInsertPoint(done);
 }
 
+/// Loads whose lanes' addresses follow a pattern cheaper than a gather: all within one
+/// kWindow-byte window (two vector loads and a permutation, AVX-512), or, for a full warp, two
+/// runs of 16 consecutive elements (two vector loads). Branches to `done`, else to `lanes`.
+void Translator::emitLoadPatterns(uint32_t pc, llvm::Value* mask, llvm::Value* address,
+                                  llvm::Value* minBase, llvm::Value* span, llvm::Value* host,
+                                  llvm::Value* windowFits, llvm::BasicBlock* done,
+                                  llvm::BasicBlock* lanes) {
+  const Instruction& in = plan_.code[pc];
+  const unsigned bits = in.type.bits;
+  const uint64_t elementBytes = bits / 8;
+  const bool volatileAccess = (in.flags & kVolatile) != 0;
+  if (in.op != Op::Load || in.vector != 1 || (bits != 32 && bits != 64) || volatileAccess) {
+    b_.CreateBr(lanes);
+    return;
+  }
+  llvm::Type* element = laneType(bits);
+  const unsigned perVector = 512 / bits; // elements of one 64-byte load
+  auto* half = llvm::FixedVectorType::get(element, perVector);
+  if (target_.avx512) {
+    llvm::BasicBlock* window = newBlock("window." + llvm::Twine(pc));
+    llvm::BasicBlock* next = newBlock("runs." + llvm::Twine(pc));
+    b_.CreateCondBr(
+        b_.CreateAnd(windowFits, b_.CreateICmpULT(span, b_.getInt64(kWindow - elementBytes + 1))),
+        window, next);
+    b_.SetInsertPoint(window);
+    llvm::Value* low = b_.CreateAlignedLoad(half, host, llvm::Align(elementBytes));
+    llvm::Value* high = b_.CreateAlignedLoad(half, b_.CreateConstGEP1_64(b_.getInt8Ty(), host, 64),
+                                             llvm::Align(elementBytes));
+    // Each lane's element index in the window (inactive lanes: anything; the low bits select).
+    llvm::Value* index =
+        b_.CreateLShr(b_.CreateSub(address, splat(minBase)), splatInt(64, bits == 32 ? 2 : 3));
+    if (bits == 32)
+      index = b_.CreateTrunc(index, intVector(32));
+    const auto permute = bits == 32 ? llvm::Intrinsic::x86_avx512_vpermi2var_d_512
+                                    : llvm::Intrinsic::x86_avx512_vpermi2var_q_512;
+    std::vector<llvm::Value*> parts;
+    for (unsigned first = 0; first < kLanes; first += perVector) {
+      std::vector<int> select;
+      for (unsigned i = 0; i < perVector; ++i)
+        select.push_back(static_cast<int>(first + i));
+      parts.push_back(
+          b_.CreateIntrinsic(permute, {}, {low, b_.CreateShuffleVector(index, select), high}));
+    }
+    writeRow(in.d[0], concatenate(parts), in.type, mask);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(next);
+  }
+  if (mask != nullptr) {
+    b_.CreateBr(lanes);
+    return;
+  }
+  // Two half-warps of consecutive elements each (a 16-wide block row, two rows per warp).
+  std::vector<llvm::Constant*> steps;
+  for (unsigned lane = 0; lane < kLanes; ++lane)
+    steps.push_back(b_.getInt64((lane % 16) * elementBytes));
+  std::vector<int> starts;
+  for (unsigned lane = 0; lane < kLanes; ++lane)
+    starts.push_back(lane < 16 ? 0 : 16);
+  llvm::Value* bases = b_.CreateShuffleVector(address, starts);
+  llvm::Value* runs = b_.CreateAndReduce(
+      b_.CreateICmpEQ(address, b_.CreateAdd(bases, llvm::ConstantVector::get(steps))));
+  llvm::BasicBlock* two = newBlock("two.runs." + llvm::Twine(pc));
+  b_.CreateCondBr(runs, two, lanes);
+  b_.SetInsertPoint(two);
+  auto* run = llvm::FixedVectorType::get(element, 16);
+  std::vector<llvm::Value*> parts;
+  for (uint64_t lane : {0, 16}) {
+    llvm::Value* offset = b_.CreateSub(b_.CreateExtractElement(address, lane), minBase);
+    parts.push_back(b_.CreateAlignedLoad(run, b_.CreateGEP(b_.getInt8Ty(), host, offset),
+                                         llvm::Align(elementBytes)));
+  }
+  writeRow(in.d[0], concatenate(parts), in.type, nullptr);
+  b_.CreateBr(done);
+}
+
+llvm::Value* Translator::concatenate(std::vector<llvm::Value*> parts) {
+  while (parts.size() > 1) {
+    std::vector<llvm::Value*> next;
+    for (size_t i = 0; i < parts.size(); i += 2) {
+      const unsigned width =
+          llvm::cast<llvm::FixedVectorType>(parts[i]->getType())->getNumElements();
+      std::vector<int> both;
+      for (unsigned e = 0; e < 2 * width; ++e)
+        both.push_back(static_cast<int>(e));
+      next.push_back(b_.CreateShuffleVector(parts[i], parts[i + 1], both));
+    }
+    parts = std::move(next);
+  }
+  return parts[0];
+}
+
 llvm::Function* Translator::run(const std::string& symbol, std::string* error) {
   if (plan_.layout.stateSize != sizeof(NativeWarpState) ||
       plan_.layout.stackCapacity != kNativeStackCapacity) {
@@ -1699,10 +2065,14 @@ llvm::Function* Translator::run(const std::string& symbol, std::string* error) {
 
 } // namespace
 
-llvm::Function* translateKernel(const Plan& plan, const std::string& symbol, llvm::Module& module,
-                                std::string* error) {
-  Translator translator(plan, module);
-  return translator.run(symbol, error);
+llvm::Function* translateKernel(const Plan& plan, const TargetInfo& target,
+                                const std::string& symbol, llvm::Module& module, std::string* error,
+                                std::string* analysis) {
+  Translator translator(plan, target, module);
+  llvm::Function* function = translator.run(symbol, error);
+  if (analysis != nullptr)
+    *analysis = translator.describe();
+  return function;
 }
 
 } // namespace ocelot::runtime::cpu::native

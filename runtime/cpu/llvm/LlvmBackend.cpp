@@ -10,9 +10,9 @@
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
-#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/SectionMemoryManager.h>
@@ -99,8 +99,8 @@ std::unique_ptr<LlvmBackend> LlvmBackend::create(const BackendOptions& options,
   if (const char* perf = std::getenv("OCELOT_CPU_LLVM_PERF"); perf != nullptr && *perf == '1') {
     // For developers: jitdump files for `perf inject --jit` (see docs/cpu-backend.md).
     jitBuilder.setObjectLinkingLayerCreator(
-        [](llvm::orc::ExecutionSession& session, const llvm::Triple&)
-            -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+        [](llvm::orc::ExecutionSession& session,
+           const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
           auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
               session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
           if (llvm::JITEventListener* listener =
@@ -151,8 +151,20 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
   llvm::Module module("ocelot." + plan.name, context);
   module.setDataLayout((*machine)->createDataLayout());
   module.setTargetTriple((*machine)->getTargetTriple().str());
-  if (translateKernel(plan, symbol, module, error) == nullptr)
+  const char* dump = std::getenv("OCELOT_CPU_LLVM_DUMP");
+  std::string analysis;
+  TargetInfo target;
+  for (const std::string& feature : builder_.getFeatures().getFeatures())
+    target.avx512 = target.avx512 || feature == "+avx512f";
+  if (translateKernel(plan, target, symbol, module, error,
+                      dump != nullptr && *dump != 0 ? &analysis : nullptr) == nullptr)
     return false;
+  if (dump != nullptr && *dump != 0) {
+    std::error_code failure;
+    llvm::raw_fd_ostream out(std::string(dump) + "/" + plan.name + ".analysis", failure);
+    if (!failure)
+      out << analysis;
+  }
 
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
@@ -168,7 +180,7 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
       passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   pipeline.run(module, modules);
   // For developers: OCELOT_CPU_LLVM_DUMP=directory writes each kernel's optimized IR there.
-  if (const char* dump = std::getenv("OCELOT_CPU_LLVM_DUMP"); dump != nullptr && *dump != 0) {
+  if (dump != nullptr && *dump != 0) {
     std::error_code failure;
     llvm::raw_fd_ostream out(std::string(dump) + "/" + plan.name + ".ll", failure);
     if (!failure)

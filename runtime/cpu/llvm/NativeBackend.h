@@ -12,7 +12,12 @@
 
 namespace ocelot::runtime::cpu::native {
 
-inline constexpr uint32_t kBackendAbi = 1;
+/// Both sides compute this from their own view of the shared types: a component built with other
+/// headers than libcudart (another build) is refused instead of misreading plans.
+inline constexpr uint32_t kBackendAbi =
+    kPlanVersion * 1000003u + static_cast<uint32_t>(sizeof(Plan)) * 8191u +
+    static_cast<uint32_t>(sizeof(Instruction)) * 127u +
+    static_cast<uint32_t>(sizeof(NativeWarpState)) * 31u + static_cast<uint32_t>(sizeof(Row));
 
 /// The component's one exported symbol.
 inline constexpr const char* kCreateBackendSymbol = "ocelot_cpu_llvm_create_backend";

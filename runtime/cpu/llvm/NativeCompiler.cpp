@@ -65,7 +65,9 @@ std::string NativeCompiler::cacheDirectory() {
   return base + "/cpu-llvm";
 }
 
-std::shared_ptr<NativeCompiler> NativeCompiler::load(const std::string& path, std::string* error) {
+std::shared_ptr<NativeCompiler> NativeCompiler::load(const std::string& path,
+                                                     const std::string& cacheDirectory,
+                                                     std::string* error) {
   std::string library = path;
   if (library.empty()) {
     if (const char* value = std::getenv("OCELOT_CPU_LLVM_LIBRARY"); value != nullptr && *value != 0)
@@ -86,7 +88,7 @@ std::shared_ptr<NativeCompiler> NativeCompiler::load(const std::string& path, st
     return nullptr; // left loaded: unloading libraries that use LLVM is not safe
   }
   native::BackendOptions options;
-  options.cacheDirectory = cacheDirectory();
+  options.cacheDirectory = cacheDirectory;
   std::unique_ptr<native::Backend> backend(create(native::kBackendAbi, options, error));
   if (!backend)
     return nullptr;
@@ -110,7 +112,7 @@ std::shared_ptr<NativeCompiler> NativeCompiler::fromEnvironment() {
     logLine(true, "OCELOT_CPU_EXECUTOR=" + std::string(choice) +
                       " is neither llvm nor interpreter; using llvm");
   std::string error;
-  auto compiler = load({}, &error);
+  auto compiler = load({}, cacheDirectory(), &error);
   if (!compiler) {
     if (!quietLog())
       logLine(true, "the CPU device's LLVM executor is not available (" + error +

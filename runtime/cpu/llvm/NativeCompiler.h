@@ -28,8 +28,10 @@ public:
   /// component) gives the compiler, `interpreter` null. When the component or LLVM cannot be
   /// loaded, null and one log line: the interpreter runs every kernel.
   static std::shared_ptr<NativeCompiler> fromEnvironment();
-  /// Loads the component from `path` (empty: OCELOT_CPU_LLVM_LIBRARY, else next to libcudart).
-  static std::shared_ptr<NativeCompiler> load(const std::string& path, std::string* error);
+  /// Loads the component from `path` (empty: OCELOT_CPU_LLVM_LIBRARY, else next to libcudart),
+  /// caching code in `cacheDirectory` (empty: no cache on disk).
+  static std::shared_ptr<NativeCompiler>
+  load(const std::string& path, const std::string& cacheDirectory, std::string* error);
 
   /// "LLVM 19.1.7, x86_64-pc-linux-gnu, znver4, code cache ~/.cache/ocelot/cpu-llvm".
   std::string description() const;

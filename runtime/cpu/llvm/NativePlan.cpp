@@ -74,6 +74,9 @@ std::string serialize(const Plan& plan) {
     w.put(usesImmediate(in) ? in.imm : int64_t{0});
     w.put(in.rowUses);
     w.put(in.predicateUses);
+    w.put(in.rowDefs);
+    w.put(in.predicateDefs);
+    w.put(static_cast<uint8_t>(in.knownDefs));
     w.put(in.targets);
     w.put(static_cast<uint8_t>(in.usesEverything));
   }

@@ -15,7 +15,7 @@
 namespace ocelot::runtime::cpu::native {
 
 /// Bumped whenever generated code or the plan changes meaning (invalidates cached code).
-inline constexpr uint32_t kPlanVersion = 1;
+inline constexpr uint32_t kPlanVersion = 3;
 
 inline constexpr uint32_t kNoRow = UINT32_MAX;
 
@@ -69,7 +69,20 @@ enum class Op : uint8_t {
   FrameAddress, ///< d = frame base + imm
   Load,         ///< d0..d(n-1) = [s0 + imm]
   Store,        ///< [s0 + imm] = s1..s(n)
+  Shuffle,      ///< shfl.sync with a full member mask and constant b, c: d0 (value), d1 (pred)
+  Vote,         ///< vote(.sync) with a full member mask: d0 = (all|any|uni|ballot) of pred s0
 };
+
+/// Shuffle: mode in bits 8..9. Vote: mode in bits 8..9, negated source with kNegate.
+enum ShuffleMode : uint32_t { kShuffleUp, kShuffleDown, kShuffleButterfly, kShuffleIndex };
+enum VoteMode : uint32_t { kVoteAll, kVoteAny, kVoteUniform, kVoteBallot };
+inline constexpr uint32_t kNegate = 1u << 7;
+inline uint32_t modeFlags(uint32_t mode) {
+  return mode << 8;
+}
+inline uint32_t mode(uint32_t flags) {
+  return (flags >> 8) & 3;
+}
 
 /// Scalar type of an operation: bit width and interpretation.
 enum class Kind : uint8_t { Bits, Unsigned, Signed, Float };
@@ -166,9 +179,11 @@ struct Instruction {
   uint32_t operands[10] = {kNoRow, kNoRow, kNoRow, kNoRow, kNoRow,
                            kNoRow, kNoRow, kNoRow, kNoRow, kNoRow};
   int64_t imm = 0;
-  /// Interpret: rows and predicates the interpreter reads there (they must be in memory), and
-  /// where it may continue (besides pc + 1 for calls, barriers and sleeps).
-  std::vector<uint32_t> rowUses, predicateUses, targets;
+  /// Interpret and Handler: rows and predicates the interpreter reads there (they must be in
+  /// memory) and, for handlers whose operands the decoder recorded (`knownDefs`), those it writes;
+  /// where the interpreter may continue (besides pc + 1 for calls, barriers and sleeps).
+  std::vector<uint32_t> rowUses, predicateUses, rowDefs, predicateDefs, targets;
+  bool knownDefs = false;
   bool usesEverything = false; ///< Interpret: reads rows the plan cannot list
 };
 

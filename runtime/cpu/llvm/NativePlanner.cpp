@@ -83,9 +83,10 @@ std::optional<uint32_t> compareNamed(std::string_view name) {
 class InstructionPlanner {
 public:
   InstructionPlanner(const DecodedKernel& kernel, const RunTimeRanges& ranges, const Plan& plan,
-                     const DecodedInstruction& in, const ir::InstructionForm& form,
+                     const DecodedInstruction& in, const ir::Instruction& instruction,
                      Instruction& out)
-      : kernel_(kernel), ranges_(ranges), plan_(plan), in_(in), form_(form), out_(out) {}
+      : kernel_(kernel), ranges_(ranges), plan_(plan), in_(in), instruction_(instruction),
+        form_(instruction.form()), out_(out) {}
 
   /// True when `out` now describes a native operation.
   bool plan() {
@@ -151,11 +152,16 @@ private:
   bool move(std::string_view opcode, ScalarType scalar);
   bool conversion();
   bool memory(std::string_view opcode);
+  bool warp(std::string_view opcode);
+  /// Whether the instruction's last operand is a member mask naming the whole warp (or there is
+  /// none: the old non-.sync forms).
+  bool fullMemberMask(size_t operandsWithoutMask) const;
 
   const DecodedKernel& kernel_;
   const RunTimeRanges& ranges_;
   const Plan& plan_;
   const DecodedInstruction& in_;
+  const ir::Instruction& instruction_;
   const ir::InstructionForm& form_;
   Instruction& out_;
   bool readsFit_ = true;
@@ -171,6 +177,8 @@ bool InstructionPlanner::choose() {
     return memory(opcode);
   if (opcode == "cvt")
     return conversion();
+  if (opcode == "shfl" || opcode == "vote")
+    return warp(opcode);
   const auto scalar = form_.lastType();
   if (!scalar)
     return false;
@@ -496,6 +504,56 @@ bool InstructionPlanner::memory(std::string_view opcode) {
   return true;
 }
 
+bool InstructionPlanner::fullMemberMask(size_t operandsWithoutMask) const {
+  const auto& operands = instruction_.operands();
+  if (operands.size() == operandsWithoutMask)
+    return !has("sync");
+  if (operands.size() != operandsWithoutMask + 1)
+    return false;
+  const auto* immediate = operands.back().getIf<ir::ImmediateOperand>();
+  return immediate != nullptr && static_cast<uint32_t>(immediate->integerValue()) == 0xffffffffu;
+}
+
+bool InstructionPlanner::warp(std::string_view opcode) {
+  if (opcode == "shfl") {
+    // shfl.sync.mode.b32 d{|p}, a, b, c, membermask: a constant lane pattern (b, c) becomes a
+    // constant permutation of the warp.
+    if (!fullMemberMask(4))
+      return false;
+    const uint32_t b = op(2), c = op(3);
+    if (b >= plan_.rows.size() || c >= plan_.rows.size() ||
+        plan_.rows[b].kind != RowKind::Constant || plan_.rows[c].kind != RowKind::Constant)
+      return false;
+    const uint32_t mode = has("up")     ? kShuffleUp
+                          : has("down") ? kShuffleDown
+                          : has("bfly") ? kShuffleButterfly
+                                        : kShuffleIndex;
+    out_.op = Op::Shuffle;
+    out_.flags = modeFlags(mode);
+    out_.type = ValueType{32, Kind::Bits};
+    out_.d[0] = destination(0);
+    if (in_.op[4] != kNone)
+      out_.d[1] = predicate(4);
+    out_.s[0] = source(1, 32);
+    out_.s[1] = b;
+    out_.s[2] = c;
+    return true;
+  }
+  // vote{.sync}.mode.pred d, {!}a{, membermask}; vote{.sync}.ballot.b32 d, {!}a{, membermask}
+  if (!fullMemberMask(2))
+    return false;
+  const uint32_t mode = has("ballot") ? kVoteBallot
+                        : has("all")  ? kVoteAll
+                        : has("any")  ? kVoteAny
+                                      : kVoteUniform;
+  out_.op = Op::Vote;
+  out_.flags = modeFlags(mode) | (in_.aux != 0 ? kNegate : 0u);
+  out_.type = ValueType{32, Kind::Bits};
+  out_.d[0] = mode == kVoteBallot ? destination(0) : predicate(0);
+  out_.s[0] = predicate(1);
+  return true;
+}
+
 Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRanges& ranges,
                             const Plan& plan) {
   const DecodedInstruction& in = k.code[pc];
@@ -575,8 +633,34 @@ Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRa
   const ir::Instruction* instruction = k.sources[pc].instruction;
   if (in.synthetic || instruction == nullptr)
     return out;
+  // What the handler touches, from what the decoder resolved its operands as: operands only
+  // written are not read (the default for anything unrecorded is read, as row and predicate).
+  if (pc < k.accesses.size()) {
+    const RegisterAccesses& accesses = k.accesses[pc];
+    auto writtenOnly = [](const std::vector<uint32_t>& writes, const std::vector<uint32_t>& reads,
+                          uint32_t value) {
+      return std::find(writes.begin(), writes.end(), value) != writes.end() &&
+             std::find(reads.begin(), reads.end(), value) == reads.end();
+    };
+    for (uint32_t operand : in.op) {
+      if (operand == kNone)
+        continue;
+      if (!writtenOnly(accesses.writes, accesses.reads, operand))
+        out.rowUses.push_back(operand);
+      if (!writtenOnly(accesses.predicateWrites, accesses.predicateReads, operand))
+        out.predicateUses.push_back(operand);
+    }
+    out.rowDefs = accesses.writes;
+    out.predicateDefs = accesses.predicateWrites;
+    out.knownDefs = true;
+  }
   Instruction native = out;
-  InstructionPlanner planner(k, ranges, plan, in, instruction->form(), native);
+  native.rowUses.clear();
+  native.predicateUses.clear();
+  native.rowDefs.clear();
+  native.predicateDefs.clear();
+  native.knownDefs = false;
+  InstructionPlanner planner(k, ranges, plan, in, *instruction, native);
   if (planner.plan())
     return native;
   return out;
