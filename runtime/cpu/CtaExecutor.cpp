@@ -106,13 +106,13 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
     local_.resize(localBytes);
   while (warps_.size() < warpCount_)
     warps_.push_back(std::make_unique<Warp>());
-  // Reset in place: the waiting lists keep their storage from CTA to CTA.
-  barriers_.resize(kBarrierCount);
-  for (Barrier& barrier : barriers_) {
-    barrier.arrived = barrier.expected = barrier.popc = 0;
-    barrier.all = true;
-    barrier.any = false;
-    barrier.waiting.clear();
+  // Released barriers are reset as they release; the others (a faulted or odd CTA) here, in
+  // place: the waiting lists keep their storage from CTA to CTA.
+  if (waitingBarriers_ != 0 || barriers_.size() != kBarrierCount) {
+    barriers_.resize(kBarrierCount);
+    for (Barrier& barrier : barriers_)
+      resetBarrier(barrier);
+    waitingBarriers_ = 0;
   }
 
   context_ = ExecutionContext{};
@@ -132,6 +132,20 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
   services_.launch = &launch;
   services_.ctaOutput = output_;
   services_.ctaIndex = cta;
+  if (launch.native != nullptr) {
+    NativeWarpState& s = *native_;
+    s.context = &context_;
+    s.code = k.code.data();
+    s.shared = context_.shared;
+    s.sharedSize = context_.sharedSize;
+    s.localStride = context_.localStride;
+    s.localSize = context_.localSize;
+    s.arenaBase = context_.memory.arenaBase;
+    s.arenaSize = context_.memory.arenaSize;
+    s.sharedWindow = context_.memory.sharedWindow;
+    s.localWindow = context_.memory.localWindow;
+    s.checked = context_.memory.checked ? 1 : 0;
+  }
 
   // Constant rows and most special rows are the same for every CTA of a launch (and nothing
   // writes them): a worker fills them for its first CTA of a launch, later CTAs only their %ctaid.
@@ -185,6 +199,13 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
       if (ctaOnly && (special.kind < S::CtaidX || special.kind > S::CtaidZ) &&
           (special.kind < S::ClusterIdX || special.kind > S::ClusterIdZ))
         continue;
+      if (ctaOnly && launch.native != nullptr && launch.native->ctaRowsInLaneZero) {
+        // Only native code reads %ctaid, from lane 0.
+        row[0] = special.kind == S::CtaidX || special.kind == S::ClusterIdX   ? ctaid_.x
+                 : special.kind == S::CtaidY || special.kind == S::ClusterIdY ? ctaid_.y
+                                                                              : ctaid_.z;
+        continue;
+      }
       switch (special.kind) {
       case S::TidX:
       case S::TidY:
@@ -692,6 +713,8 @@ bool CtaExecutor::arrive(Warp& warp, const DecodedInstruction& in, LaneMask acti
   Barrier& barrier = barriers_[id];
   if (in.op[1] != kNone)
     barrier.expected = static_cast<uint32_t>(warp.rows[size_t{in.op[1]} * kWarpSize + first]);
+  if (barrier.arrived == 0)
+    ++waitingBarriers_;
   barrier.arrived += static_cast<uint32_t>(std::popcount(live));
   if (in.aux & kBarrierReduce) {
     const LaneMask value = warp.predicates[in.op[3]] & lanes;
@@ -713,7 +736,16 @@ bool CtaExecutor::arrive(Warp& warp, const DecodedInstruction& in, LaneMask acti
   return true;
 }
 
+void CtaExecutor::resetBarrier(Barrier& barrier) {
+  barrier.arrived = barrier.expected = barrier.popc = 0;
+  barrier.all = true;
+  barrier.any = false;
+  barrier.waiting.clear();
+}
+
 bool CtaExecutor::releaseBarriers(bool* released) {
+  if (waitingBarriers_ == 0)
+    return true;
   for (Barrier& barrier : barriers_) {
     if (barrier.arrived == 0)
       continue;
@@ -736,7 +768,8 @@ bool CtaExecutor::releaseBarriers(bool* released) {
         warp.reduceDestination = kNone;
       }
     }
-    barrier = Barrier{};
+    resetBarrier(barrier);
+    --waitingBarriers_;
     if (released != nullptr)
       *released = true;
   }
@@ -957,23 +990,13 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
 
 NativeExit CtaExecutor::runNative(Warp& warp, const NativeKernel& native, uint32_t* budget,
                                   uint64_t* executed) {
+  // The CTA's fields were set by prepare(); these change from warp to warp and call to call.
   NativeWarpState& s = *native_;
   const ExecutionContext& c = context_;
   s.rows = warp.rows;
   s.predicates = warp.predicates;
-  s.context = &context_;
-  s.code = kernel_->code.data();
-  s.shared = c.shared;
-  s.sharedSize = c.sharedSize;
   s.local = c.local;
-  s.localStride = c.localStride;
-  s.localSize = c.localSize;
   s.frameBase = c.frameBase;
-  s.arenaBase = c.memory.arenaBase;
-  s.arenaSize = c.memory.arenaSize;
-  s.sharedWindow = c.memory.sharedWindow;
-  s.localWindow = c.memory.localWindow;
-  s.checked = c.memory.checked ? 1 : 0;
   const SimtEntry top = warp.stack.back();
   s.pc = top.pc;
   s.reconverge = top.reconverge;
@@ -986,9 +1009,13 @@ NativeExit CtaExecutor::runNative(Warp& warp, const NativeKernel& native, uint32
   *executed += s.executed;
   // The entries native code pushed go below the (new) top entry, as the interpreter would have
   // pushed them.
-  warp.stack.pop_back();
-  warp.stack.insert(warp.stack.end(), s.stack, s.stack + s.depth);
-  warp.stack.push_back({s.pc, s.reconverge, s.mask});
+  if (s.depth == 0) {
+    warp.stack.back() = {s.pc, s.reconverge, s.mask};
+  } else {
+    warp.stack.pop_back();
+    warp.stack.insert(warp.stack.end(), s.stack, s.stack + s.depth);
+    warp.stack.push_back({s.pc, s.reconverge, s.mask});
+  }
   return exit;
 }
 

@@ -76,6 +76,7 @@ private:
   std::vector<std::unique_ptr<Warp>> warps_;
   std::unique_ptr<NativeWarpState> native_; ///< what the LLVM executor's code sees of a warp
   uint32_t warpCount_ = 0;
+  uint32_t waitingBarriers_ = 0; ///< barriers some thread has arrived at
   // The launch whose constant and special rows the register file holds (see prepare()).
   const DecodedKernel* preparedKernel_ = nullptr;
   uint64_t preparedGrid_ = 0;
@@ -91,6 +92,7 @@ private:
     std::vector<uint32_t> waiting; ///< warp indices
   };
   std::vector<Barrier> barriers_;
+  static void resetBarrier(Barrier& barrier);
   uint64_t threadInstructions_ = 0;
 };
 

@@ -11,8 +11,9 @@
 #include <vector>
 
 namespace ocelot::ir {
+class Function;
 class Instruction;
-}
+} // namespace ocelot::ir
 
 namespace ocelot::runtime::cpu {
 
@@ -108,6 +109,7 @@ enum class Builtin : uint8_t {
 /// then its rows are spilled for the duration of the inner call.
 struct DecodedFunction {
   std::string name;
+  const ir::Function* ir = nullptr; ///< the function decoded (null for builtins)
   uint32_t entryPc = 0;
   uint32_t frameSize = 0;              ///< bytes of local memory per thread for one activation
   uint32_t rowBegin = 0, rowEnd = 0;   ///< its register rows

@@ -293,6 +293,7 @@ std::string Decoder::decodeFunction(uint32_t index) {
     return {};
   }
   ir::Function& function = *moduleFunction.function;
+  decoded.ir = &function;
   const bool isKernel = index == 0;
   const FunctionFrame& frame = frames_[index];
   decoded.frameSize = frame.frameSize();

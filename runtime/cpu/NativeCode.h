@@ -75,6 +75,8 @@ struct NativeKernel {
   NativeFunction function = nullptr;
   /// Per pc: whether native code can start there.
   std::vector<uint8_t> entries;
+  /// Only native code reads %ctaid (and reads lane 0): later CTAs of a launch set that lane only.
+  bool ctaRowsInLaneZero = false;
   /// Keeps the code (and whatever made it) alive as long as the kernel may run it.
   std::shared_ptr<const void> owner;
 

@@ -205,6 +205,8 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> workerCounts;
   bool gpu = true;
   std::vector<std::string> executors = {"interpreter", "llvm"};
+  std::string only;           // --kernel=NAME: that workload alone (for profiling)
+  bool measureCompile = true; // --no-compile-time: the usual code cache instead (for profiling)
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument == "--no-gpu")
@@ -213,6 +215,10 @@ int main(int argc, char** argv) {
       executors = {"interpreter"};
     else if (argument == "--llvm")
       executors = {"llvm"};
+    else if (argument.rfind("--kernel=", 0) == 0)
+      only = argument.substr(9);
+    else if (argument == "--no-compile-time")
+      measureCompile = false;
     else
       workerCounts.push_back(static_cast<uint32_t>(std::atoi(argv[i])));
   }
@@ -248,7 +254,9 @@ int main(int argc, char** argv) {
       (std::filesystem::temp_directory_path() / ("ocelot-cpu-bench-" + std::to_string(getpid())))
           .string();
   const bool withLlvm = std::find(executors.begin(), executors.end(), "llvm") != executors.end();
-  if (withLlvm) {
+  if (withLlvm && !measureCompile) {
+    compiler = NativeCompiler::load({}, NativeCompiler::cacheDirectory(), &error);
+  } else if (withLlvm) {
     std::shared_ptr<NativeCompiler> first;
     coldCompile = compileSeconds(*device, ptx, inputs, cache, &first);
     if (coldCompile >= 0)
@@ -282,6 +290,10 @@ int main(int argc, char** argv) {
     for (uint32_t workers : workerCounts) {
       device->setWorkers(workers);
       for (size_t w = 0; w < kWorkloads.size(); ++w) {
+        if (!only.empty() && only != kWorkloads[w].name) {
+          rows[w].cpu.push_back(Timing{1, 1, 1});
+          continue;
+        }
         const uint64_t before = device->threadInstructions();
         const Timing timing = secondsPerLaunch(*device, module, kWorkloads[w], inputs, 1.0);
         if (timing.wall < 0) {
@@ -358,7 +370,7 @@ int main(int argc, char** argv) {
     std::printf(";");
   }
   std::printf("\n");
-  if (withLlvm)
+  if (withLlvm && measureCompile)
     std::printf("LLVM executor compile time for the %zu kernels: %.1f ms cold, %.1f ms from the "
                 "code cache (%s)\n",
                 kWorkloads.size(), coldCompile * 1e3, cachedCompile * 1e3,

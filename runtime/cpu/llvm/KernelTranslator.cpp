@@ -354,7 +354,10 @@ void Translator::accesses(uint32_t pc, VarSet& uses, VarSet& defs, bool& everyth
     defRow(in.d[0]);
     break;
   case Op::Shuffle:
-    useRow(in.s[0]);
+    // Masked blocks call its handler, which reads every operand (b and c too).
+    for (uint32_t operand : in.operands)
+      if (operand != kNoRow && operand != in.d[0] && operand != in.d[1])
+        useRow(operand);
     defRow(in.d[0]);
     defPredicate(in.d[1]);
     break;
@@ -1391,7 +1394,8 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* ma
   case Op::Shuffle: {
     // The interpreter's lane arithmetic, done once: a source lane per lane, or the lane itself
     // (with a false predicate) when the source is outside the segment.
-    const uint64_t b = plan_.rows[in.s[1]].value, c = plan_.rows[in.s[2]].value;
+    const uint64_t b = static_cast<uint64_t>(in.imm) & 0xffffffffu,
+                   c = static_cast<uint64_t>(in.imm) >> 32;
     const uint32_t bval = static_cast<uint32_t>(b) & 31, cval = static_cast<uint32_t>(c) & 31;
     const uint32_t segment = (static_cast<uint32_t>(c) >> 8) & 31;
     std::vector<int> sources;
@@ -1729,6 +1733,69 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
     llvm::BasicBlock* any = newBlock("lanes." + llvm::Twine(pc));
     b_.CreateCondBr(b_.CreateICmpEQ(maskBits, b_.getInt32(0)), done, any);
     b_.SetInsertPoint(any);
+    if (mask == nullptr && in.space != Space::Local) {
+      // A full warp at consecutive addresses (the common case): one check of the range they
+      // cover, then one vector access.
+      std::vector<llvm::Constant*> steps;
+      for (unsigned lane = 0; lane < kLanes; ++lane)
+        steps.push_back(llvm::ConstantInt::get(i64, lane * total));
+      llvm::Value* base = b_.CreateExtractElement(address, uint64_t{0});
+      llvm::Value* consecutive = b_.CreateAndReduce(
+          b_.CreateICmpEQ(address, b_.CreateAdd(splat(base), llvm::ConstantVector::get(steps))));
+      llvm::BasicBlock* range = newBlock("consecutive." + llvm::Twine(pc));
+      llvm::BasicBlock* general = newBlock("general." + llvm::Twine(pc));
+      b_.CreateCondBr(consecutive, range, general);
+      b_.SetInsertPoint(range);
+      auto [host, valid] =
+          scalarRange(in.space, b_.CreateAdd(base, imm), total * kLanes, elementBytes);
+      llvm::BasicBlock* vector = newBlock("vector." + llvm::Twine(pc));
+      b_.CreateCondBr(valid, vector, slow);
+      b_.SetInsertPoint(vector);
+      fence();
+      auto* wide = llvm::FixedVectorType::get(element, kLanes * count);
+      if (store) {
+        std::vector<llvm::Value*> parts;
+        for (unsigned i = 0; i < count; ++i)
+          parts.push_back(readRow(in.s[1 + i], bits));
+        while (parts.size() > 1) {
+          std::vector<llvm::Value*> next;
+          for (size_t i = 0; i < parts.size(); i += 2) {
+            const unsigned width =
+                llvm::cast<llvm::FixedVectorType>(parts[i]->getType())->getNumElements();
+            std::vector<int> concat;
+            for (unsigned e = 0; e < 2 * width; ++e)
+              concat.push_back(static_cast<int>(e));
+            next.push_back(b_.CreateShuffleVector(parts[i], parts[i + 1], concat));
+          }
+          parts = std::move(next);
+        }
+        llvm::Value* interleaved = parts[0];
+        if (count > 1) {
+          // Lane l's element i goes to l * count + i.
+          std::vector<int> order;
+          for (unsigned lane = 0; lane < kLanes; ++lane)
+            for (unsigned i = 0; i < count; ++i)
+              order.push_back(static_cast<int>(i * kLanes + lane));
+          interleaved = b_.CreateShuffleVector(parts[0], order);
+        }
+        b_.CreateAlignedStore(interleaved, host, align);
+      } else {
+        llvm::Value* loaded = b_.CreateAlignedLoad(wide, host, align);
+        for (unsigned i = 0; i < count; ++i) {
+          llvm::Value* part = loaded;
+          if (count > 1) {
+            std::vector<int> select;
+            for (unsigned lane = 0; lane < kLanes; ++lane)
+              select.push_back(static_cast<int>(lane * count + i));
+            part = b_.CreateShuffleVector(loaded, select);
+          }
+          writeRow(in.d[i], part, in.type, nullptr);
+        }
+      }
+      fence();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(general);
+    }
     // Every active lane's bounds, alignment and state space at once, from the extremes of the
     // address register over the active lanes (computed once for all the accesses through one
     // register: LLVM shares them), then one scalar check of the range they span.
@@ -1834,62 +1901,8 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
       fence();
       b_.CreateBr(done);
       b_.SetInsertPoint(several);
-      if (mask == nullptr) {
-        // A full warp at consecutive addresses: one vector access.
-        std::vector<llvm::Constant*> steps;
-        for (unsigned lane = 0; lane < kLanes; ++lane)
-          steps.push_back(llvm::ConstantInt::get(i64, lane * total));
-        llvm::Value* consecutive = b_.CreateAndReduce(b_.CreateICmpEQ(
-            address, b_.CreateAdd(splat(minBase), llvm::ConstantVector::get(steps))));
-        llvm::BasicBlock* vector = newBlock("vector." + llvm::Twine(pc));
-        b_.CreateCondBr(consecutive, vector, patterns);
-        b_.SetInsertPoint(vector);
-        fence();
-        auto* wide = llvm::FixedVectorType::get(element, kLanes * count);
-        if (store) {
-          std::vector<llvm::Value*> parts;
-          for (unsigned i = 0; i < count; ++i)
-            parts.push_back(readRow(in.s[1 + i], bits));
-          while (parts.size() > 1) {
-            std::vector<llvm::Value*> next;
-            for (size_t i = 0; i < parts.size(); i += 2) {
-              const unsigned width =
-                  llvm::cast<llvm::FixedVectorType>(parts[i]->getType())->getNumElements();
-              std::vector<int> concat;
-              for (unsigned e = 0; e < 2 * width; ++e)
-                concat.push_back(static_cast<int>(e));
-              next.push_back(b_.CreateShuffleVector(parts[i], parts[i + 1], concat));
-            }
-            parts = std::move(next);
-          }
-          llvm::Value* interleaved = parts[0];
-          if (count > 1) {
-            // Lane l's element i goes to l * count + i.
-            std::vector<int> order;
-            for (unsigned lane = 0; lane < kLanes; ++lane)
-              for (unsigned i = 0; i < count; ++i)
-                order.push_back(static_cast<int>(i * kLanes + lane));
-            interleaved = b_.CreateShuffleVector(parts[0], order);
-          }
-          b_.CreateAlignedStore(interleaved, host, align);
-        } else {
-          llvm::Value* loaded = b_.CreateAlignedLoad(wide, host, align);
-          for (unsigned i = 0; i < count; ++i) {
-            llvm::Value* part = loaded;
-            if (count > 1) {
-              std::vector<int> select;
-              for (unsigned lane = 0; lane < kLanes; ++lane)
-                select.push_back(static_cast<int>(lane * count + i));
-              part = b_.CreateShuffleVector(loaded, select);
-            }
-            writeRow(in.d[i], part, in.type, nullptr);
-          }
-        }
-        fence();
-        b_.CreateBr(done);
-      } else {
-        b_.CreateBr(patterns);
-      }
+      // (A full warp at consecutive addresses took the vector path already.)
+      b_.CreateBr(patterns);
       b_.SetInsertPoint(patterns);
       emitLoadPatterns(pc, mask, address, minBase, span, host, windowFits, done, lanes);
     } else {

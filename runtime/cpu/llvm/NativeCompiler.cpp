@@ -163,6 +163,13 @@ const NativeKernel* NativeCompiler::nativeFor(const DecodedKernel& kernel,
   auto result = std::make_shared<NativeKernel>();
   result->function = code.function;
   result->owner = code.owner;
+  std::vector<uint32_t> ctaRows;
+  for (const SpecialRow& special : kernel.specials)
+    if ((special.kind >= SpecialRegister::CtaidX && special.kind <= SpecialRegister::CtaidZ) ||
+        (special.kind >= SpecialRegister::ClusterIdX &&
+         special.kind <= SpecialRegister::ClusterIdZ))
+      ctaRows.push_back(special.row);
+  result->ctaRowsInLaneZero = native::onlyNativeReads(plan, ctaRows);
   result->entries.resize(plan.code.size());
   for (size_t pc = 0; pc < plan.code.size(); ++pc)
     result->entries[pc] = plan.code[pc].leader ? 1 : 0;

@@ -15,7 +15,7 @@
 namespace ocelot::runtime::cpu::native {
 
 /// Bumped whenever generated code or the plan changes meaning (invalidates cached code).
-inline constexpr uint32_t kPlanVersion = 3;
+inline constexpr uint32_t kPlanVersion = 4;
 
 inline constexpr uint32_t kNoRow = UINT32_MAX;
 
@@ -69,7 +69,7 @@ enum class Op : uint8_t {
   FrameAddress, ///< d = frame base + imm
   Load,         ///< d0..d(n-1) = [s0 + imm]
   Store,        ///< [s0 + imm] = s1..s(n)
-  Shuffle,      ///< shfl.sync with a full member mask and constant b, c: d0 (value), d1 (pred)
+  Shuffle,      ///< shfl.sync, full member mask, constant b and c (imm: b | c << 32): d0, d1
   Vote,         ///< vote(.sync) with a full member mask: d0 = (all|any|uni|ballot) of pred s0
 };
 
@@ -223,7 +223,7 @@ struct Plan {
 /// Whether generated code has `imm` compiled in (native address arithmetic).
 inline bool usesImmediate(const Instruction& in) {
   return !in.immRuntime && (in.op == Op::Load || in.op == Op::Store || in.op == Op::Cvta ||
-                            in.op == Op::FrameAddress);
+                            in.op == Op::FrameAddress || in.op == Op::Shuffle);
 }
 
 /// The plan as bytes: equal bytes make equal code (the cache key hashes them).

@@ -1,5 +1,8 @@
 #include "runtime/cpu/llvm/NativePlanner.h"
 
+#include "ir/BasicBlock.h"
+#include "ir/Casting.h"
+#include "ir/Function.h"
 #include "ir/InstructionForm.h"
 #include "ir/Statement.h"
 #include "runtime/cpu/DeviceMemory.h"
@@ -10,7 +13,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <optional>
+#include <unordered_map>
 
 namespace ocelot::runtime::cpu::native {
 
@@ -79,14 +84,82 @@ std::optional<uint32_t> compareNamed(std::string_view name) {
   return std::nullopt;
 }
 
+/// Registers of a function that hold one integer constant: written once, by an unguarded `mov`
+/// of an immediate (nvcc materializes shfl's lane operands and member masks this way).
+class ConstantRegisters {
+public:
+  explicit ConstantRegisters(const ir::Function& function) {
+    std::unordered_map<uint64_t, int> writes;
+    for (const auto& block : function.blocks()) {
+      for (const auto& statement : block->statements()) {
+        const auto* instruction = ir::dyn_cast<ir::Instruction>(statement.get());
+        if (instruction == nullptr)
+          continue;
+        const ir::InstructionForm& form = instruction->form();
+        const auto pattern = form.traits().definitions;
+        if (pattern == ir::DefinitionPattern::Unknown) {
+          usable_ = false;
+          return;
+        }
+        if (pattern == ir::DefinitionPattern::None || instruction->operands().empty())
+          continue;
+        if (pattern == ir::DefinitionPattern::Call) {
+          const auto& operands = instruction->operands();
+          if (const auto* list = operands[0].getIf<ir::ArgumentListOperand>())
+            for (const ir::Operand& result : list->arguments)
+              forEachRegister(result, [&](ir::RegisterRef ref) { ++writes[key(ref)]; });
+          continue;
+        }
+        const ir::Operand& destination = instruction->operands()[0];
+        forEachRegister(destination, [&](ir::RegisterRef ref) { ++writes[key(ref)]; });
+        const auto* target = destination.getIf<ir::RegisterOperand>();
+        if (form.opcode() == "mov" && target != nullptr && !instruction->guard() &&
+            instruction->operands().size() == 2)
+          if (const auto* value = instruction->operands()[1].getIf<ir::ImmediateOperand>();
+              value != nullptr && !value->isFloat())
+            values_[key(target->reg)] = value->integerValue();
+      }
+    }
+    for (auto it = values_.begin(); it != values_.end();)
+      it = writes[it->first] == 1 ? std::next(it) : values_.erase(it);
+  }
+
+  /// The value of an immediate operand, or of a register holding one constant.
+  std::optional<int64_t> value(const ir::Operand& operand) const {
+    if (const auto* immediate = operand.getIf<ir::ImmediateOperand>())
+      return immediate->isFloat() ? std::nullopt : std::optional(immediate->integerValue());
+    const auto* reg = operand.getIf<ir::RegisterOperand>();
+    if (reg == nullptr || !usable_)
+      return std::nullopt;
+    auto it = values_.find(key(reg->reg));
+    return it == values_.end() ? std::nullopt : std::optional(it->second);
+  }
+
+private:
+  static uint64_t key(ir::RegisterRef ref) { return (uint64_t{ref.declarator} << 32) | ref.index; }
+  template <class Fn> static void forEachRegister(const ir::Operand& operand, Fn&& fn) {
+    if (const auto* reg = operand.getIf<ir::RegisterOperand>())
+      fn(reg->reg);
+    else if (const auto* vector = operand.getIf<ir::VectorOperand>())
+      for (const ir::Operand& element : vector->elements)
+        forEachRegister(element, fn);
+    else if (const auto* dual = operand.getIf<ir::DualOperand>())
+      for (const ir::Operand& part : dual->parts)
+        forEachRegister(part, fn);
+  }
+
+  bool usable_ = true;
+  std::unordered_map<uint64_t, int64_t> values_;
+};
+
 /// Plans one instruction the interpreter runs through a handler (control None).
 class InstructionPlanner {
 public:
   InstructionPlanner(const DecodedKernel& kernel, const RunTimeRanges& ranges, const Plan& plan,
                      const DecodedInstruction& in, const ir::Instruction& instruction,
-                     Instruction& out)
+                     const ConstantRegisters* constants, Instruction& out)
       : kernel_(kernel), ranges_(ranges), plan_(plan), in_(in), instruction_(instruction),
-        form_(instruction.form()), out_(out) {}
+        form_(instruction.form()), constants_(constants), out_(out) {}
 
   /// True when `out` now describes a native operation.
   bool plan() {
@@ -163,6 +236,7 @@ private:
   const DecodedInstruction& in_;
   const ir::Instruction& instruction_;
   const ir::InstructionForm& form_;
+  const ConstantRegisters* constants_;
   Instruction& out_;
   bool readsFit_ = true;
 };
@@ -508,21 +582,21 @@ bool InstructionPlanner::fullMemberMask(size_t operandsWithoutMask) const {
   const auto& operands = instruction_.operands();
   if (operands.size() == operandsWithoutMask)
     return !has("sync");
-  if (operands.size() != operandsWithoutMask + 1)
+  if (operands.size() != operandsWithoutMask + 1 || constants_ == nullptr)
     return false;
-  const auto* immediate = operands.back().getIf<ir::ImmediateOperand>();
-  return immediate != nullptr && static_cast<uint32_t>(immediate->integerValue()) == 0xffffffffu;
+  const auto mask = constants_->value(operands.back());
+  return mask && static_cast<uint32_t>(*mask) == 0xffffffffu;
 }
 
 bool InstructionPlanner::warp(std::string_view opcode) {
   if (opcode == "shfl") {
     // shfl.sync.mode.b32 d{|p}, a, b, c, membermask: a constant lane pattern (b, c) becomes a
     // constant permutation of the warp.
-    if (!fullMemberMask(4))
+    if (!fullMemberMask(4) || constants_ == nullptr)
       return false;
-    const uint32_t b = op(2), c = op(3);
-    if (b >= plan_.rows.size() || c >= plan_.rows.size() ||
-        plan_.rows[b].kind != RowKind::Constant || plan_.rows[c].kind != RowKind::Constant)
+    const auto b = constants_->value(instruction_.operands()[2]);
+    const auto c = constants_->value(instruction_.operands()[3]);
+    if (!b || !c)
       return false;
     const uint32_t mode = has("up")     ? kShuffleUp
                           : has("down") ? kShuffleDown
@@ -535,8 +609,9 @@ bool InstructionPlanner::warp(std::string_view opcode) {
     if (in_.op[4] != kNone)
       out_.d[1] = predicate(4);
     out_.s[0] = source(1, 32);
-    out_.s[1] = b;
-    out_.s[2] = c;
+    // The lane pattern: b in the immediate's low half, c in its high half.
+    out_.imm = static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(*c)) << 32) |
+                                    static_cast<uint32_t>(*b));
     return true;
   }
   // vote{.sync}.mode.pred d, {!}a{, membermask}; vote{.sync}.ballot.b32 d, {!}a{, membermask}
@@ -555,7 +630,7 @@ bool InstructionPlanner::warp(std::string_view opcode) {
 }
 
 Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRanges& ranges,
-                            const Plan& plan) {
+                            const Plan& plan, const ConstantRegisters* constants) {
   const DecodedInstruction& in = k.code[pc];
   Instruction out;
   out.guard = in.guard;
@@ -660,7 +735,7 @@ Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRa
   native.rowDefs.clear();
   native.predicateDefs.clear();
   native.knownDefs = false;
-  InstructionPlanner planner(k, ranges, plan, in, *instruction, native);
+  InstructionPlanner planner(k, ranges, plan, in, *instruction, constants, native);
   if (planner.plan())
     return native;
   return out;
@@ -716,8 +791,15 @@ Plan makePlan(const DecodedKernel& k, const RunTimeRanges& ranges) {
     plan.rows[special.row].bytes = 8;
   }
   plan.code.reserve(k.code.size());
-  for (uint32_t pc = 0; pc < k.code.size(); ++pc)
-    plan.code.push_back(planInstruction(k, pc, ranges, plan));
+  std::vector<std::unique_ptr<ConstantRegisters>> constants(k.functions.size());
+  for (size_t f = 0; f < k.functions.size(); ++f)
+    if (k.functions[f].ir != nullptr)
+      constants[f] = std::make_unique<ConstantRegisters>(*k.functions[f].ir);
+  for (uint32_t pc = 0; pc < k.code.size(); ++pc) {
+    const uint32_t function = k.sources[pc].function;
+    plan.code.push_back(planInstruction(
+        k, pc, ranges, plan, function < constants.size() ? constants[function].get() : nullptr));
+  }
   // Native blocks start at the program's blocks and after every instruction native code leaves to
   // the interpreter (where the interpreter hands the warp back).
   for (uint32_t pc = 0; pc < plan.code.size(); ++pc) {
@@ -729,6 +811,27 @@ Plan makePlan(const DecodedKernel& k, const RunTimeRanges& ranges) {
     if (function.entryPc < plan.code.size())
       plan.code[function.entryPc].leader = true;
   return plan;
+}
+
+bool onlyNativeReads(const Plan& plan, const std::vector<uint32_t>& rows) {
+  auto listed = [&](uint32_t row) {
+    return std::find(rows.begin(), rows.end(), row) != rows.end();
+  };
+  for (const Instruction& in : plan.code) {
+    // Handlers (including the slow paths of native memory accesses and shuffles) and the
+    // interpreter read whole rows.
+    const bool wholeRows = in.op == Op::Handler || in.op == Op::Interpret || in.op == Op::Load ||
+                           in.op == Op::Store || in.op == Op::Shuffle;
+    if (!wholeRows)
+      continue;
+    for (uint32_t operand : in.operands)
+      if (operand != kNoRow && listed(operand))
+        return false;
+    for (uint32_t row : in.rowUses)
+      if (listed(row))
+        return false;
+  }
+  return true;
 }
 
 PlanStatistics statistics(const Plan& plan) {

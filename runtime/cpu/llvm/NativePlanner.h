@@ -27,6 +27,10 @@ struct RunTimeRanges {
 /// barriers, exits...). Needs the IR the kernel was decoded from (InstructionSource::instruction).
 Plan makePlan(const DecodedKernel& kernel, const RunTimeRanges& ranges);
 
+/// Whether only native code reads `rows` (which it reads from lane 0: uniform rows), so the
+/// interpreter may leave their other lanes unset.
+bool onlyNativeReads(const Plan& plan, const std::vector<uint32_t>& rows);
+
 /// Instructions of the plan native code performs itself (not through handlers), for the log.
 struct PlanStatistics {
   uint32_t native = 0, handlers = 0, interpreted = 0;
