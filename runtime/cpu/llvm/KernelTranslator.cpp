@@ -27,6 +27,8 @@ namespace {
 constexpr unsigned kLanes = 32;
 /// Registers live where parked lanes resume up to which they stay in registers across pops.
 constexpr size_t kSsaPopLimit = 48;
+/// Kernels longer than this get one version of each block (compile time grows faster than size).
+constexpr size_t kTwoVersionsLimit = 160;
 /// Bytes a load's lanes may span to be served by two vector loads and a permutation.
 constexpr uint64_t kWindow = 128;
 
@@ -276,6 +278,9 @@ private:
   std::vector<llvm::AllocaInst*> rowDefined_, predicateDefined_;
   llvm::BasicBlock* entryBlock_ = nullptr;
   bool guardedWrite_ = false; ///< the instruction being emitted has a guard
+  /// One version of each block (the masked one) for large kernels: half the code to compile.
+  bool single_ = false;
+  llvm::BasicBlock* fullWarpAt_ = nullptr; ///< see emitMemory
   /// Registers stay in registers across SIMT pops (few are live where parked lanes resume);
   /// otherwise they go through memory there, which keeps large kernels' code small.
   bool ssaPops_ = false;
@@ -714,6 +719,10 @@ llvm::BasicBlock* Translator::arriveBlock(uint32_t pc) {
     b_.CreateCondBr(b_.CreateICmpSLE(budget, b_.getInt64(0)), exitBlock(pc, NativeExit::Yield),
                     run);
     b_.SetInsertPoint(run);
+  }
+  if (single_) {
+    b_.CreateBr(masked_.at(pc));
+    return block;
   }
   llvm::Value* mask = b_.CreateLoad(b_.getInt32Ty(), mask_);
   b_.CreateCondBr(b_.CreateICmpEQ(mask, b_.getInt32(kAllLanes)), full_.at(pc), masked_.at(pc));
@@ -1733,9 +1742,18 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
     llvm::BasicBlock* any = newBlock("lanes." + llvm::Twine(pc));
     b_.CreateCondBr(b_.CreateICmpEQ(maskBits, b_.getInt32(0)), done, any);
     b_.SetInsertPoint(any);
-    if (mask == nullptr && in.space != Space::Local) {
+    const bool maybeFull = mask == nullptr || (single_ && in.guard == kNoRow);
+    if (maybeFull && in.space != Space::Local) {
       // A full warp at consecutive addresses (the common case): one check of the range they
-      // cover, then one vector access.
+      // cover, then one vector access. (With one version per block, whether the warp is full is
+      // seen here.)
+      if (mask != nullptr) {
+        llvm::BasicBlock* full = newBlock("full.warp." + llvm::Twine(pc));
+        llvm::BasicBlock* partial = newBlock("partial.warp." + llvm::Twine(pc));
+        b_.CreateCondBr(b_.CreateICmpEQ(maskBits, b_.getInt32(kAllLanes)), full, partial);
+        b_.SetInsertPoint(full);
+        fullWarpAt_ = partial;
+      }
       std::vector<llvm::Constant*> steps;
       for (unsigned lane = 0; lane < kLanes; ++lane)
         steps.push_back(llvm::ConstantInt::get(i64, lane * total));
@@ -1795,6 +1813,11 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
       fence();
       b_.CreateBr(done);
       b_.SetInsertPoint(general);
+      if (fullWarpAt_ != nullptr) {
+        b_.CreateBr(fullWarpAt_);
+        b_.SetInsertPoint(fullWarpAt_);
+        fullWarpAt_ = nullptr;
+      }
     }
     // Every active lane's bounds, alignment and state space at once, from the extremes of the
     // address register over the active lanes (computed once for all the accesses through one
@@ -1879,7 +1902,9 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
 
     llvm::BasicBlock* lanes = newBlock("gather." + llvm::Twine(pc));
     llvm::BasicBlock* patterns = newBlock("patterns." + llvm::Twine(pc));
-    if (in.space != Space::Local) {
+    // Loads at one address are the window pattern's too (where it exists).
+    const bool windowLoads = target_.avx512 && !store && count == 1 && (bits == 32 || bits == 64);
+    if (in.space != Space::Local && !windowLoads) {
       // Every active lane at one address: one scalar access.
       llvm::BasicBlock* one = newBlock("same." + llvm::Twine(pc));
       llvm::BasicBlock* several = newBlock("several." + llvm::Twine(pc));
@@ -1905,8 +1930,13 @@ void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBit
       b_.CreateBr(patterns);
       b_.SetInsertPoint(patterns);
       emitLoadPatterns(pc, mask, address, minBase, span, host, windowFits, done, lanes);
+    } else if (in.space != Space::Local) {
+      b_.CreateBr(patterns);
+      b_.SetInsertPoint(patterns);
+      emitLoadPatterns(pc, mask, address, minBase, span, host, windowFits, done, lanes);
     } else {
       b_.CreateBr(lanes);
+      patterns->eraseFromParent(); // local memory has no patterns (lanes have their own)
     }
 
     // Lane by lane: a gather or scatter.
@@ -2062,10 +2092,17 @@ llvm::Function* Translator::run(const std::string& symbol, std::string* error) {
     masked_[block.start] = newBlock("masked." + llvm::Twine(block.start));
   }
   emitPrologue();
+  single_ = plan_.code.size() > kTwoVersionsLimit;
   for (const Block& block : blocks_) {
-    emitBody(block, true);
+    if (!single_)
+      emitBody(block, true);
     emitBody(block, false);
   }
+  if (single_)
+    for (auto& [pc, block] : full_) {
+      new llvm::UnreachableInst(context_, block); // never entered
+      (void)pc;
+    }
   std::string message;
   llvm::raw_string_ostream stream(message);
   if (llvm::verifyFunction(*function_, &stream)) {

@@ -21,6 +21,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/TargetSelect.h>
@@ -87,6 +88,11 @@ std::unique_ptr<LlvmBackend> LlvmBackend::create(const BackendOptions& options,
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // X86's mask-register domain reassignment costs more than half of the code generation of
+    // large kernels (it is superlinear in their size) for little gain here.
+    auto& options = llvm::cl::getRegisteredOptions();
+    if (auto it = options.find("disable-x86-domain-reassignment"); it != options.end())
+      it->second->addOccurrence(0, "disable-x86-domain-reassignment", "true");
   });
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) {
