@@ -10,6 +10,7 @@ packages=(
   libzstd-dev liblz4-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang llvm-dev libclang-rt-dev clang-format
+  llvm-19-dev
   zstd lz4 binutils
 )
 missing=()

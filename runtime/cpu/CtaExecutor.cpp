@@ -743,6 +743,19 @@ void CtaExecutor::resetBarrier(Barrier& barrier) {
   barrier.waiting.clear();
 }
 
+void CtaExecutor::arriveNative(Warp& warp, uint32_t id) {
+  // arrive() for bar.sync of a constant barrier without a thread count, reached by every live
+  // lane (native code checked): the warp waits, resuming after the barrier.
+  Barrier& barrier = barriers_[id];
+  if (barrier.arrived == 0)
+    ++waitingBarriers_;
+  barrier.arrived += static_cast<uint32_t>(std::popcount(warp.valid & ~warp.exited));
+  warp.reduceDestination = kNone;
+  barrier.waiting.push_back(warp.index);
+  warp.state = Warp::State::Waiting;
+  warp.barrier = id;
+}
+
 bool CtaExecutor::releaseBarriers(bool* released) {
   if (waitingBarriers_ == 0)
     return true;
@@ -809,6 +822,23 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
         if (exit == NativeExit::Fault) {
           fault(warp, c.fault, warp.stack.back().pc);
           ok = false;
+          break;
+        }
+        if (exit == NativeExit::Exit) {
+          // What Control::Exit does (native code ran the instruction and counted it).
+          const LaneMask lanes = native_->exited;
+          warp.exited |= lanes;
+          liveThreads_ -= static_cast<uint32_t>(std::popcount(lanes));
+          removeLanes(warp, lanes, 0);
+          if (!settle(warp)) {
+            ok = false;
+            break;
+          }
+          interpret = kNone;
+          continue;
+        }
+        if (exit == NativeExit::Barrier) {
+          arriveNative(warp, native_->barrier);
           break;
         }
         interpret = exit == NativeExit::Interpret ? warp.stack.back().pc : kNone;
@@ -997,6 +1027,7 @@ NativeExit CtaExecutor::runNative(Warp& warp, const NativeKernel& native, uint32
   s.predicates = warp.predicates;
   s.local = c.local;
   s.frameBase = c.frameBase;
+  s.live = warp.valid & ~warp.exited;
   const SimtEntry top = warp.stack.back();
   s.pc = top.pc;
   s.reconverge = top.reconverge;

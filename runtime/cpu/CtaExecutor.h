@@ -51,6 +51,7 @@ private:
   bool builtin(Warp& warp, const CallSite& site, LaneMask lanes);
   bool finishCall(Warp& warp);
   bool arrive(Warp& warp, const DecodedInstruction& in, LaneMask active, LaneMask lanes);
+  void arriveNative(Warp& warp, uint32_t id);
   bool releaseBarriers(bool* released);
   void fault(const Warp& warp, const Fault& fault, uint32_t pc);
   void faultAt(const Warp& warp, FaultKind kind, uint32_t lane, uint32_t pc, std::string detail);

@@ -31,6 +31,8 @@ enum class NativeExit : uint32_t {
   Pop = 1,       ///< the top entry reached its reconvergence pc: the interpreter pops it
   Yield = 2,     ///< the time slice (`budget`) is used up
   Fault = 3,     ///< an instruction handler at `pc` recorded a fault in the context
+  Barrier = 4,   ///< the warp arrived at CTA barrier `barrier` (bar.sync); it resumes at `pc`
+  Exit = 5,      ///< the lanes `exited` ran `exit`; the others continue at `pc`
 };
 
 /// What the native code of one kernel sees of a warp (the interpreter fills it before each call).
@@ -55,6 +57,7 @@ struct NativeWarpState {
   uint64_t sharedWindow = 0;
   uint64_t localWindow = 0;
   uint32_t checked = 0; ///< OCELOT_MEMCHECK: every global access goes through its handler
+  LaneMask live = 0;    ///< the warp's lanes that have not exited (barriers count them)
   // --- in/out: the top entry of the SIMT stack, the time slice, statistics ----------------------
   uint32_t pc = 0;
   uint32_t reconverge = 0;
@@ -63,6 +66,8 @@ struct NativeWarpState {
   uint32_t depth = 0;
   int64_t budget = 0;    ///< warp instructions left in the time slice
   uint64_t executed = 0; ///< out: thread instructions executed (guards applied)
+  uint32_t barrier = 0;  ///< out (Barrier): the barrier's number
+  LaneMask exited = 0;   ///< out (Exit): the lanes that exited
   SimtEntry stack[kNativeStackCapacity];
 };
 

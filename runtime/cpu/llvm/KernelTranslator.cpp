@@ -228,6 +228,7 @@ private:
   void emitBody(const Block& block, bool full);
   void emitBranch(uint32_t pc, llvm::Value* mask, llvm::Value* taken, llvm::Value* executedCount);
   void emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  void emitWarpControl(uint32_t pc, llvm::Value* lanes);
   void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
                    const std::vector<uint32_t>* writes = nullptr);
   void emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
@@ -269,7 +270,7 @@ private:
   llvm::Value *shared_ = nullptr, *sharedSize_ = nullptr, *local_ = nullptr,
               *localStride_ = nullptr, *localSize_ = nullptr, *frameBase_ = nullptr;
   llvm::Value *arenaBase_ = nullptr, *arenaSize_ = nullptr, *sharedWindow_ = nullptr,
-              *localWindow_ = nullptr, *checked_ = nullptr;
+              *localWindow_ = nullptr, *checked_ = nullptr, *live_ = nullptr;
   llvm::AllocaInst *reconverge_ = nullptr, *mask_ = nullptr, *depth_ = nullptr, *budget_ = nullptr,
                    *executed_ = nullptr;
   std::vector<llvm::AllocaInst*> rowSlots_, predicateSlots_;
@@ -911,6 +912,7 @@ void Translator::emitPrologue() {
   localWindow_ = loadField(i64, offsetof(NativeWarpState, localWindow));
   checked_ = b_.CreateICmpNE(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, checked)),
                              b_.getInt32(0));
+  live_ = loadField(b_.getInt32Ty(), offsetof(NativeWarpState, live));
   reconverge_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "reconverge");
   mask_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "mask");
   depth_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "depth");
@@ -981,6 +983,14 @@ void Translator::emitBody(const Block& block, bool full) {
         b_.CreateZExt(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, activeBits), b_.getInt64Ty());
     if (in.op == Op::Branch) {
       emitBranch(pc, full ? nullptr : maskBits, in.guard != kNoRow ? activeBits : nullptr, count);
+      return;
+    }
+    if (in.op == Op::Barrier || in.op == Op::Exit) {
+      // Always the block's last instruction (the warp resumes after it, from memory).
+      b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), executed_), count), executed_);
+      b_.CreateStore(b_.CreateSub(b_.CreateLoad(b_.getInt64Ty(), budget_), b_.getInt64(1)),
+                     budget_);
+      emitWarpControl(pc, activeBits);
       return;
     }
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), executed_), count), executed_);
@@ -1069,6 +1079,28 @@ void Translator::emitBranch(uint32_t pc, llvm::Value* maskBits, llvm::Value* tak
   b_.CreateStore(b_.getInt32(join), reconverge_);
   b_.CreateStore(taken, mask_);
   b_.CreateBr(checkBlock(in.target));
+}
+
+/// bar.sync (the simple forms) and exit: the warp leaves native code with what the interpreter
+/// needs to arrive at the barrier or remove the lanes; a guard false everywhere skips them, and an
+/// aligned barrier only some live lanes reach is the interpreter's to report.
+void Translator::emitWarpControl(uint32_t pc, llvm::Value* lanes) {
+  const Instruction& in = plan_.code[pc];
+  llvm::BasicBlock* act = newBlock("control." + llvm::Twine(pc));
+  b_.CreateCondBr(b_.CreateICmpEQ(lanes, b_.getInt32(0)), checkBlock(pc + 1), act);
+  b_.SetInsertPoint(act);
+  if (in.op == Op::Exit) {
+    storeField(lanes, offsetof(NativeWarpState, exited));
+    b_.CreateBr(exitBlock(pc + 1, NativeExit::Exit));
+    return;
+  }
+  storeField(b_.getInt32(static_cast<uint32_t>(in.imm)), offsetof(NativeWarpState, barrier));
+  if (in.flags & kAligned) {
+    llvm::BasicBlock* arrive = newBlock("arrive.barrier." + llvm::Twine(pc));
+    b_.CreateCondBr(b_.CreateICmpEQ(lanes, live_), arrive, exitBlock(pc, NativeExit::Interpret));
+    b_.SetInsertPoint(arrive);
+  }
+  b_.CreateBr(exitBlock(pc + 1, NativeExit::Barrier));
 }
 
 void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
@@ -1400,6 +1432,28 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* ma
   const Instruction& in = plan_.code[pc];
   const unsigned bits = in.type.bits;
   switch (in.op) {
+  case Op::Pack: {
+    // d = {s0, s1...}: element i in bits [i * width, (i + 1) * width).
+    const unsigned width = in.type.bits, total = in.type2.bits;
+    llvm::Value* value = llvm::Constant::getNullValue(intVector(total));
+    for (unsigned i = 0; i < in.vector; ++i) {
+      llvm::Value* element = b_.CreateZExt(readRow(in.s[i], width), intVector(total));
+      value =
+          b_.CreateOr(value, i == 0 ? element : b_.CreateShl(element, splatInt(total, i * width)));
+    }
+    writeRow(in.d[0], value, in.type2, mask);
+    return;
+  }
+  case Op::Unpack: {
+    const unsigned width = in.type.bits, total = in.type2.bits;
+    llvm::Value* value = readRow(in.s[0], total);
+    for (unsigned i = 0; i < in.vector; ++i)
+      writeRow(in.d[i],
+               b_.CreateTrunc(i == 0 ? value : b_.CreateLShr(value, splatInt(total, i * width)),
+                              intVector(width)),
+               in.type, mask);
+    return;
+  }
   case Op::Shuffle: {
     // The interpreter's lane arithmetic, done once: a source lane per lane, or the lane itself
     // (with a false predicate) when the source is outside the segment.

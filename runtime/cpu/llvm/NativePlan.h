@@ -15,7 +15,7 @@
 namespace ocelot::runtime::cpu::native {
 
 /// Bumped whenever generated code or the plan changes meaning (invalidates cached code).
-inline constexpr uint32_t kPlanVersion = 4;
+inline constexpr uint32_t kPlanVersion = 5;
 
 inline constexpr uint32_t kNoRow = UINT32_MAX;
 
@@ -71,6 +71,10 @@ enum class Op : uint8_t {
   Store,        ///< [s0 + imm] = s1..s(n)
   Shuffle,      ///< shfl.sync, full member mask, constant b and c (imm: b | c << 32): d0, d1
   Vote,         ///< vote(.sync) with a full member mask: d0 = (all|any|uni|ballot) of pred s0
+  Barrier,      ///< bar.sync / barrier.sync of barrier `imm` by every live lane, no count
+  Exit,         ///< exit (and the kernel's ret): the lanes leave
+  Pack,         ///< mov d0, {s0..s(n-1)}: `vector` elements of type.bits each
+  Unpack,       ///< mov {d0..d(n-1)}, s0
 };
 
 /// Shuffle: mode in bits 8..9. Vote: mode in bits 8..9, negated source with kNegate.
@@ -96,11 +100,12 @@ struct ValueType {
 enum Flags : uint32_t {
   kFtz = 1u << 0,
   kSat = 1u << 1,
-  kVolatile = 1u << 2,     ///< Load/Store: not to be merged with other accesses
-  kCvtaToSpace = 1u << 3,  ///< Cvta: generic -> space
-  kNarrow = 1u << 4,       ///< Cvta: 32-bit result
-  kIntRounding = 1u << 5,  ///< Convert: round a float to an integral value (.rni ...)
-  kFrameRelative = 1u << 6 ///< Load/Store: the address adds the frame base
+  kVolatile = 1u << 2,      ///< Load/Store: not to be merged with other accesses
+  kCvtaToSpace = 1u << 3,   ///< Cvta: generic -> space
+  kNarrow = 1u << 4,        ///< Cvta: 32-bit result
+  kIntRounding = 1u << 5,   ///< Convert: round a float to an integral value (.rni ...)
+  kFrameRelative = 1u << 6, ///< Load/Store: the address adds the frame base
+  kAligned = 1u << 12       ///< Barrier: .aligned (every live lane must arrive together)
 };
 
 /// Setp: comparison in bits 8..15, boolean combination in bits 16..17.
@@ -222,8 +227,9 @@ struct Plan {
 
 /// Whether generated code has `imm` compiled in (native address arithmetic).
 inline bool usesImmediate(const Instruction& in) {
-  return !in.immRuntime && (in.op == Op::Load || in.op == Op::Store || in.op == Op::Cvta ||
-                            in.op == Op::FrameAddress || in.op == Op::Shuffle);
+  return !in.immRuntime &&
+         (in.op == Op::Load || in.op == Op::Store || in.op == Op::Cvta ||
+          in.op == Op::FrameAddress || in.op == Op::Shuffle || in.op == Op::Barrier);
 }
 
 /// The plan as bytes: equal bytes make equal code (the cache key hashes them).

@@ -467,9 +467,29 @@ bool InstructionPlanner::move(std::string_view opcode, ScalarType scalar) {
       out_.s[0] = predicate(1);
       return true;
     }
-    // Vector packing and unpacking keep their handlers.
-    if (in_.op[2] != kNone)
-      return false;
+    if (in_.op[2] != kNone) {
+      // Vector packing (d = {a, b...}) and unpacking ({a, b...} = d): op[0] the whole value,
+      // op[1...] the elements, aux of them, aux2 bits each.
+      const uint32_t count = in_.aux, width = in_.aux2;
+      if (count < 2 || count > 8 || (width != 8 && width != 16 && width != 32) ||
+          count * width > 64)
+        return false;
+      const bool pack = instruction_.operands()[1].is<ir::VectorOperand>();
+      out_.op = pack ? Op::Pack : Op::Unpack;
+      out_.type = ValueType{static_cast<uint8_t>(width), Kind::Bits};
+      out_.type2 = ValueType{static_cast<uint8_t>(count * width), Kind::Bits};
+      out_.vector = static_cast<uint8_t>(count);
+      if (pack) {
+        out_.d[0] = destination(0);
+        for (uint32_t i = 0; i < count; ++i)
+          out_.s[i] = source(1 + i, width);
+      } else {
+        out_.s[0] = source(0, count * width);
+        for (uint32_t i = 0; i < count; ++i)
+          out_.d[i] = destination(1 + i);
+      }
+      return true;
+    }
     const unsigned bits = ir::scalarTypeBits(scalar);
     if (bits != 16 && bits != 32 && bits != 64)
       return false;
@@ -651,6 +671,10 @@ Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRa
     out.op = Op::Branch;
     out.control = ControlKind::Branch;
     return out;
+  case Control::Exit:
+    out.op = Op::Exit;
+    out.control = ControlKind::Exit;
+    return out;
   default: {
     out.op = Op::Interpret;
     out.control = static_cast<ControlKind>(in.control);
@@ -677,6 +701,15 @@ Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRa
       useRow(in.op[1]);
       if ((in.aux & kBarrierReduce) && in.op[3] != kNone)
         out.predicateUses.push_back(in.op[3]);
+      // bar.sync / barrier.sync of a constant barrier without a thread count: native code
+      // arrives itself (the interpreter keeps the others, and a warp that arrives divided).
+      if ((in.aux & kBarrierWait) && !(in.aux & kBarrierReduce) && in.op[1] == kNone &&
+          in.op[0] < plan.rows.size() && plan.rows[in.op[0]].kind == RowKind::Constant &&
+          plan.rows[in.op[0]].value < 16) {
+        out.op = Op::Barrier;
+        out.imm = static_cast<int64_t>(plan.rows[in.op[0]].value);
+        out.flags = (in.aux & kBarrierAligned) ? kAligned : 0u;
+      }
       break;
     case Control::IndexedBranch:
       useRow(in.op[0]);
@@ -804,8 +837,11 @@ Plan makePlan(const DecodedKernel& k, const RunTimeRanges& ranges) {
   // the interpreter (where the interpreter hands the warp back).
   for (uint32_t pc = 0; pc < plan.code.size(); ++pc) {
     Instruction& instruction = plan.code[pc];
+    // (Native barriers and exits resume at the next pc too.)
     instruction.leader =
-        k.code[pc].block != kNone || pc == 0 || (pc > 0 && plan.code[pc - 1].op == Op::Interpret);
+        k.code[pc].block != kNone || pc == 0 ||
+        (pc > 0 && (plan.code[pc - 1].op == Op::Interpret || plan.code[pc - 1].op == Op::Barrier ||
+                    plan.code[pc - 1].op == Op::Exit));
   }
   for (const DecodedFunction& function : k.functions)
     if (function.entryPc < plan.code.size())
