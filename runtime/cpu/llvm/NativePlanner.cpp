@@ -37,6 +37,7 @@ RunTimeRanges RunTimeRanges::of(const DeviceMemory& memory) {
 namespace {
 
 using ir::ScalarType;
+using O = ir::Opcode;
 
 std::optional<ValueType> valueType(ScalarType type) {
   switch (type) {
@@ -113,7 +114,7 @@ public:
         const ir::Operand& destination = instruction->operands()[0];
         forEachRegister(destination, [&](ir::RegisterRef ref) { ++writes[key(ref)]; });
         const auto* target = destination.getIf<ir::RegisterOperand>();
-        if (form.opcode() == "mov" && target != nullptr && !instruction->guard() &&
+        if (form.opcode() == ir::Opcode::Mov && target != nullptr && !instruction->guard() &&
             instruction->operands().size() == 2)
           if (const auto* value = instruction->operands()[1].getIf<ir::ImmediateOperand>();
               value != nullptr && !value->isFloat())
@@ -218,14 +219,14 @@ private:
   }
 
   bool choose();
-  bool integerArithmetic(std::string_view opcode, ValueType type);
-  bool floatArithmetic(std::string_view opcode, ValueType type);
-  bool logic(std::string_view opcode, ScalarType scalar);
-  bool comparison(std::string_view opcode, ScalarType scalar);
-  bool move(std::string_view opcode, ScalarType scalar);
+  bool integerArithmetic(ir::Opcode opcode, ValueType type);
+  bool floatArithmetic(ir::Opcode opcode, ValueType type);
+  bool logic(ir::Opcode opcode, ScalarType scalar);
+  bool comparison(ir::Opcode opcode, ScalarType scalar);
+  bool move(ir::Opcode opcode, ScalarType scalar);
   bool conversion();
-  bool memory(std::string_view opcode);
-  bool warp(std::string_view opcode);
+  bool memory(ir::Opcode opcode);
+  bool warp(ir::Opcode opcode);
   /// Whether the instruction's last operand is a member mask naming the whole warp (or there is
   /// none: the old non-.sync forms).
   bool fullMemberMask(size_t operandsWithoutMask) const;
@@ -242,27 +243,44 @@ private:
 };
 
 bool InstructionPlanner::choose() {
-  const std::string_view opcode = form_.opcode();
-  if (opcode == "membar" || opcode == "fence") {
+  const O opcode = form_.opcode();
+  switch (opcode) {
+  case O::Membar:
+  case O::Fence:
     out_.op = Op::Fence;
     return true;
-  }
-  if (opcode == "ld" || opcode == "ldu" || opcode == "st")
+  case O::Ld:
+  case O::Ldu:
+  case O::St:
     return memory(opcode);
-  if (opcode == "cvt")
+  case O::Cvt:
     return conversion();
-  if (opcode == "shfl" || opcode == "vote")
+  case O::Shfl:
+  case O::Vote:
     return warp(opcode);
+  default:
+    break;
+  }
   const auto scalar = form_.lastType();
   if (!scalar)
     return false;
-  if (opcode == "and" || opcode == "or" || opcode == "xor" || opcode == "not" || opcode == "shl" ||
-      opcode == "shr")
+  switch (opcode) {
+  case O::And:
+  case O::Or:
+  case O::Xor:
+  case O::Not:
+  case O::Shl:
+  case O::Shr:
     return logic(opcode, *scalar);
-  if (opcode == "setp" || opcode == "selp")
+  case O::Setp:
+  case O::Selp:
     return comparison(opcode, *scalar);
-  if (opcode == "mov" || opcode == "cvta")
+  case O::Mov:
+  case O::Cvta:
     return move(opcode, *scalar);
+  default:
+    break;
+  }
   const auto type = valueType(*scalar);
   if (!type)
     return false;
@@ -273,7 +291,7 @@ bool InstructionPlanner::choose() {
   return integerArithmetic(opcode, *type);
 }
 
-bool InstructionPlanner::integerArithmetic(std::string_view opcode, ValueType type) {
+bool InstructionPlanner::integerArithmetic(ir::Opcode opcode, ValueType type) {
   if (has("cc") || has("sat"))
     return false;
   out_.type = type;
@@ -290,12 +308,12 @@ bool InstructionPlanner::integerArithmetic(std::string_view opcode, ValueType ty
     out_.s[0] = source(1, type.bits);
     return in_.op[2] == kNone;
   };
-  if (opcode == "add")
+  if (opcode == O::Add)
     return binary(Op::IntAdd);
-  if (opcode == "sub")
+  if (opcode == O::Sub)
     return binary(Op::IntSub);
-  if (opcode == "mul" || opcode == "mad") {
-    const bool mad = opcode == "mad";
+  if (opcode == O::Mul || opcode == O::Mad) {
+    const bool mad = opcode == O::Mad;
     const bool wide = has("wide"), high = has("hi");
     if (wide && type.bits == 64)
       return false;
@@ -307,25 +325,25 @@ bool InstructionPlanner::integerArithmetic(std::string_view opcode, ValueType ty
       out_.s[2] = source(3, wide ? type.bits * 2 : type.bits);
     return mad ? in_.op[3] != kNone : in_.op[3] == kNone;
   }
-  if (opcode == "min" || opcode == "max") {
+  if (opcode == O::Min || opcode == O::Max) {
     if (has("relu"))
       return false;
-    return binary(opcode == "min" ? Op::IntMin : Op::IntMax);
+    return binary(opcode == O::Min ? Op::IntMin : Op::IntMax);
   }
-  if (opcode == "div")
+  if (opcode == O::Div)
     return binary(Op::IntDiv);
-  if (opcode == "rem")
+  if (opcode == O::Rem)
     return binary(Op::IntRem);
-  if (opcode == "abs")
+  if (opcode == O::Abs)
     return type.kind == Kind::Signed && unary(Op::IntAbs);
-  if (opcode == "neg")
+  if (opcode == O::Neg)
     return unary(Op::IntNeg);
-  if (opcode == "popc" || opcode == "clz") {
+  if (opcode == O::Popc || opcode == O::Clz) {
     if (type.bits != 32 && type.bits != 64)
       return false;
     // The interpreter counts in 32 or 64 bits by the type's width, whatever its kind.
     out_.type = ValueType{type.bits, Kind::Bits};
-    out_.op = opcode == "popc" ? Op::Popc : Op::Clz;
+    out_.op = opcode == O::Popc ? Op::Popc : Op::Clz;
     out_.d[0] = destination(0);
     out_.s[0] = source(1, type.bits);
     return true;
@@ -333,7 +351,7 @@ bool InstructionPlanner::integerArithmetic(std::string_view opcode, ValueType ty
   return false;
 }
 
-bool InstructionPlanner::floatArithmetic(std::string_view opcode, ValueType type) {
+bool InstructionPlanner::floatArithmetic(ir::Opcode opcode, ValueType type) {
   const bool ftz = has("ftz"), sat = has("sat");
   out_.type = type;
   out_.flags = (ftz ? kFtz : 0u) | (sat ? kSat : 0u);
@@ -354,20 +372,20 @@ bool InstructionPlanner::floatArithmetic(std::string_view opcode, ValueType type
     out_.s[0] = source(1, type.bits);
     return in_.op[2] == kNone;
   };
-  if (opcode == "add")
+  if (opcode == O::Add)
     return binary(Op::FloatAdd);
-  if (opcode == "sub")
+  if (opcode == O::Sub)
     return binary(Op::FloatSub);
-  if (opcode == "mul")
+  if (opcode == O::Mul)
     return binary(Op::FloatMul);
-  if (opcode == "div")
+  if (opcode == O::Div)
     return has("rn") && binary(Op::FloatDiv);
-  if (opcode == "min" || opcode == "max") {
+  if (opcode == O::Min || opcode == O::Max) {
     if (in_.aux2 != 0 || sat)
       return false;
-    return binary(opcode == "min" ? Op::FloatMin : Op::FloatMax);
+    return binary(opcode == O::Min ? Op::FloatMin : Op::FloatMax);
   }
-  if (opcode == "fma" || opcode == "mad") {
+  if (opcode == O::Fma || opcode == O::Mad) {
     if (!has("rn"))
       return false;
     out_.op = Op::FloatFma;
@@ -377,29 +395,29 @@ bool InstructionPlanner::floatArithmetic(std::string_view opcode, ValueType type
     out_.s[2] = source(3, type.bits);
     return nearest;
   }
-  if (opcode == "sqrt")
+  if (opcode == O::Sqrt)
     return has("rn") && nearest && unary(Op::FloatSqrt);
-  if (opcode == "rcp")
+  if (opcode == O::Rcp)
     return has("rn") && nearest && unary(Op::FloatRcp);
-  if (opcode == "abs")
+  if (opcode == O::Abs)
     return !sat && unary(Op::FloatAbs);
-  if (opcode == "neg")
+  if (opcode == O::Neg)
     return !sat && unary(Op::FloatNeg);
   return false;
 }
 
-bool InstructionPlanner::logic(std::string_view opcode, ScalarType scalar) {
+bool InstructionPlanner::logic(ir::Opcode opcode, ScalarType scalar) {
   if (scalar == ScalarType::Pred) {
     out_.d[0] = predicate(0);
     out_.s[0] = predicate(1);
-    if (opcode == "not") {
+    if (opcode == O::Not) {
       out_.op = Op::PredNot;
       return true;
     }
-    if (opcode == "shl" || opcode == "shr")
+    if (opcode == O::Shl || opcode == O::Shr)
       return false;
     out_.s[1] = predicate(2);
-    out_.op = opcode == "and" ? Op::PredAnd : opcode == "or" ? Op::PredOr : Op::PredXor;
+    out_.op = opcode == O::And ? Op::PredAnd : opcode == O::Or ? Op::PredOr : Op::PredXor;
     return true;
   }
   const auto type = valueType(scalar);
@@ -408,28 +426,28 @@ bool InstructionPlanner::logic(std::string_view opcode, ScalarType scalar) {
   out_.type = *type;
   out_.d[0] = destination(0);
   out_.s[0] = source(1, type->bits);
-  if (opcode == "not") {
+  if (opcode == O::Not) {
     out_.op = Op::Not;
     return in_.op[2] == kNone;
   }
-  if (opcode == "shl" || opcode == "shr") {
+  if (opcode == O::Shl || opcode == O::Shr) {
     if (type->bits < 16)
       return false;
-    out_.op = opcode == "shl" ? Op::Shl : Op::Shr;
+    out_.op = opcode == O::Shl ? Op::Shl : Op::Shr;
     out_.s[1] = source(2, 32);
     return true;
   }
-  out_.op = opcode == "and" ? Op::And : opcode == "or" ? Op::Or : Op::Xor;
+  out_.op = opcode == O::And ? Op::And : opcode == O::Or ? Op::Or : Op::Xor;
   out_.s[1] = source(2, type->bits);
   return true;
 }
 
-bool InstructionPlanner::comparison(std::string_view opcode, ScalarType scalar) {
+bool InstructionPlanner::comparison(ir::Opcode opcode, ScalarType scalar) {
   const auto type = valueType(scalar);
   if (!type || type->bits < 16)
     return false;
   out_.type = *type;
-  if (opcode == "selp") {
+  if (opcode == O::Selp) {
     out_.op = Op::Selp;
     out_.d[0] = destination(0);
     out_.s[0] = source(1, type->bits);
@@ -459,8 +477,8 @@ bool InstructionPlanner::comparison(std::string_view opcode, ScalarType scalar) 
   return true;
 }
 
-bool InstructionPlanner::move(std::string_view opcode, ScalarType scalar) {
-  if (opcode == "mov") {
+bool InstructionPlanner::move(ir::Opcode opcode, ScalarType scalar) {
+  if (opcode == O::Mov) {
     if (scalar == ScalarType::Pred) {
       out_.op = Op::PredCopy;
       out_.d[0] = predicate(0);
@@ -551,7 +569,7 @@ bool InstructionPlanner::conversion() {
   return !hasRounding() || mode == kNearestEven;
 }
 
-bool InstructionPlanner::memory(std::string_view opcode) {
+bool InstructionPlanner::memory(ir::Opcode opcode) {
   const auto scalar = form_.lastType();
   if (!scalar)
     return false;
@@ -561,7 +579,7 @@ bool InstructionPlanner::memory(std::string_view opcode) {
   const uint32_t width = form_.vectorWidth();
   if (width != 1 && width != 2 && width != 4 && width != 8)
     return false;
-  const bool store = opcode == "st";
+  const bool store = opcode == O::St;
   out_.op = store ? Op::Store : Op::Load;
   out_.type = *type;
   out_.vector = static_cast<uint8_t>(width);
@@ -608,8 +626,8 @@ bool InstructionPlanner::fullMemberMask(size_t operandsWithoutMask) const {
   return mask && static_cast<uint32_t>(*mask) == 0xffffffffu;
 }
 
-bool InstructionPlanner::warp(std::string_view opcode) {
-  if (opcode == "shfl") {
+bool InstructionPlanner::warp(ir::Opcode opcode) {
+  if (opcode == O::Shfl) {
     // shfl.sync.mode.b32 d{|p}, a, b, c, membermask: a constant lane pattern (b, c) becomes a
     // constant permutation of the warp.
     if (!fullMemberMask(4) || constants_ == nullptr)
