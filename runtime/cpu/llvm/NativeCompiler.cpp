@@ -4,13 +4,16 @@
 #include "runtime/cpu/llvm/NativeBackend.h"
 #include "runtime/cpu/llvm/NativePlanner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 #include <string_view>
 #include <unistd.h>
+#include <vector>
 
 namespace ocelot::runtime::cpu {
 namespace {
@@ -133,6 +136,17 @@ NativeCompiler::Statistics NativeCompiler::statistics() const {
   return statistics_;
 }
 
+void NativeCompiler::noteInterpreted(const DecodedKernel& kernel, const char* reason) {
+  if (!verbose_)
+    return;
+  {
+    std::lock_guard lock(mutex_);
+    if (!noted_.insert(kernel.name).second)
+      return;
+  }
+  logLine(false, "kernel " + kernel.name + " runs in the interpreter: " + reason);
+}
+
 const NativeKernel* NativeCompiler::nativeFor(const DecodedKernel& kernel,
                                               const DeviceMemory& memory) {
   std::lock_guard lock(kernel.nativeMutex);
@@ -181,7 +195,25 @@ const NativeKernel* NativeCompiler::nativeFor(const DecodedKernel& kernel,
                   "interpreter handlers, %u left to the interpreter)",
                   kernel.name.c_str(), seconds * 1e3, code.fromCache ? " from the cache" : "",
                   counts.native, counts.handlers, counts.interpreted);
-    logLine(false, line);
+    std::string message = line;
+    // Which instructions native code does not perform itself, so that what is slow (or not yet
+    // translated) is visible: their spellings, most frequent first.
+    std::map<std::string_view, uint32_t> fallbacks;
+    for (size_t pc = 0; pc < plan.code.size() && pc < kernel.sources.size(); ++pc) {
+      const native::Op op = plan.code[pc].op;
+      if ((op == native::Op::Handler || op == native::Op::Interpret) &&
+          !kernel.sources[pc].text.empty())
+        ++fallbacks[kernel.sources[pc].text];
+    }
+    std::vector<std::pair<std::string_view, uint32_t>> sorted(fallbacks.begin(), fallbacks.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (size_t i = 0; i < sorted.size() && i < 12; ++i)
+      message += (i == 0 ? "; not native: " : ", ") + std::string(sorted[i].first) +
+                 (sorted[i].second > 1 ? " x" + std::to_string(sorted[i].second) : "");
+    if (sorted.size() > 12)
+      message += ", ...";
+    logLine(false, message);
   }
   kernel.native = std::move(result);
   return kernel.native.get();

@@ -4,6 +4,8 @@
 #include "runtime/cpu/NativeCode.h"
 
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 
 namespace ocelot::runtime::cpu {
@@ -39,6 +41,11 @@ public:
   /// The kernel's native code (made on first use), or null when the kernel runs interpreted.
   const NativeKernel* nativeFor(const DecodedKernel& kernel, const DeviceMemory& memory);
 
+  /// Says once per kernel, in the log (OCELOT_LOG=info), that `kernel` runs in the interpreter
+  /// for `reason` although the LLVM executor is on (traced launches: the trace follows every
+  /// instruction).
+  void noteInterpreted(const DecodedKernel& kernel, const char* reason);
+
   /// Where compiled code is cached: OCELOT_CACHE_DIR, else $XDG_CACHE_HOME/ocelot, else
   /// ~/.cache/ocelot, with "/cpu-llvm" appended; empty when none can be found or
   /// OCELOT_CACHE_DIR is "off".
@@ -60,6 +67,7 @@ private:
   bool verbose_ = false;
   mutable std::mutex mutex_;
   Statistics statistics_;
+  std::set<std::string> noted_; ///< kernels noteInterpreted() reported
 };
 
 } // namespace ocelot::runtime::cpu
