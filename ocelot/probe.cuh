@@ -188,7 +188,7 @@ struct SpecText {
 struct SpecBuilder {
   SpecText spec{};
   u32 length = 0;
-  constexpr SpecBuilder& put(char c) {
+  __host__ __device__ constexpr SpecBuilder& put(char c) {
     // The last byte stays 0: a spec that fills the array is refused as truncated by Ocelot.
     if (length + 1 < sizeof(spec.text))
       spec.text[length++] = c;
@@ -196,12 +196,12 @@ struct SpecBuilder {
       length = sizeof(spec.text);
     return *this;
   }
-  constexpr SpecBuilder& add(const char* text) {
+  __host__ __device__ constexpr SpecBuilder& add(const char* text) {
     while (*text != 0)
       put(*text++);
     return *this;
   }
-  constexpr SpecBuilder& add(u64 value) {
+  __host__ __device__ constexpr SpecBuilder& add(u64 value) {
     char digits[24] = {};
     int n = 0;
     do {
@@ -215,7 +215,7 @@ struct SpecBuilder {
 };
 
 /// The id of a region in the intrinsics: FNV-1a of its name (Ocelot computes the same).
-constexpr u32 regionId(const char* name, u32 hash = 2166136261u) {
+__host__ __device__ constexpr u32 regionId(const char* name, u32 hash = 2166136261u) {
   return *name == 0 ? hash : regionId(name + 1, (hash ^ u32((unsigned char)*name)) * 16777619u);
 }
 
@@ -248,14 +248,15 @@ template <> struct TypeName<double> {
 };
 
 template <class T>
-constexpr SpecText regionSpec(const char* name, const char* kind, const char* spec) {
+__host__ __device__ constexpr SpecText regionSpec(const char* name, const char* kind,
+                                                   const char* spec) {
   SpecBuilder b;
   b.add("region ").add(name).add("; kind=").add(kind).add("; type=").add(TypeName<T>::name);
   b.add("; bytes=").add(u64(sizeof(T))).add("; align=").add(u64(alignof(T))).add("; ").add(spec);
   return b.spec;
 }
 
-constexpr SpecText probeSpec(const char* name, const char* placement) {
+__host__ __device__ constexpr SpecText probeSpec(const char* name, const char* placement) {
   SpecBuilder b;
   b.add("probe ").add(name).add("; ").add(placement);
   return b.spec;

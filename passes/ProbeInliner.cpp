@@ -172,7 +172,29 @@ InlineTemplate InlineTemplate::prepare(const ir::Function& probe,
                         quoted(declarator.typeWord));
   }
 
-  std::set<std::string_view> callParameters;  // `.param` declared in the body: call sequences
+  // Calls first: what a probe calls says more about it than the stack frame a call needs.
+  for (const auto& block : probe.blocks())
+    for (const auto& s : block->statements()) {
+      const auto* inst = ir::dyn_cast<Instruction>(s.get());
+      if (inst == nullptr || !inst->form().has(ir::kCall))
+        continue;
+      std::string_view name = callee(*inst);
+      if (name.empty())
+        throw InlineError("makes an indirect call");
+      const ir::Function* target = module.findFunction(name);
+      std::set<const ir::Function*> seen;
+      if (target == &probe ||
+          (target != nullptr && target->hasBody() && reaches(module, *target, probe, seen)))
+        throw InlineError("recurses (calls " + quoted(name) + ")");
+      if (target != nullptr && target->hasBody())
+        throw InlineError("calls " + quoted(name) +
+                          ", which nvcc did not inline (mark it __forceinline__)");
+      if (!isIntrinsic(name))
+        throw InlineError("calls " + quoted(name) + (name == "vprintf" ? " (printf)" : "") +
+                          ", which probes cannot use (only ocelot::probe functions)");
+    }
+
+  std::set<std::string_view> callParameters; // `.param` declared in the body: call sequences
   std::map<std::string_view, Operand> stored; // argument parameter -> value stored into it
   std::map<std::string_view, size_t> pending; // return parameter -> intrinsic item (this block)
   for (const auto& block : probe.blocks()) {
@@ -214,20 +236,7 @@ InlineTemplate InlineTemplate::prepare(const ir::Function& probe,
       const auto& inst = *ir::cast<Instruction>(s.get());
       const ir::InstructionForm& form = inst.form();
       if (form.has(ir::kCall)) {
-        std::string_view name = callee(inst);
-        if (name.empty())
-          throw InlineError("makes an indirect call");
-        const ir::Function* target = module.findFunction(name);
-        std::set<const ir::Function*> seen;
-        if (target == &probe ||
-            (target != nullptr && target->hasBody() && reaches(module, *target, probe, seen)))
-          throw InlineError("recurses (calls " + quoted(name) + ")");
-        if (target != nullptr && target->hasBody())
-          throw InlineError("calls " + quoted(name) +
-                            ", which nvcc did not inline (mark it __forceinline__)");
-        if (!isIntrinsic(name))
-          throw InlineError("calls " + quoted(name) +
-                            ", which probes cannot use (only ocelot::probe functions)");
+        std::string_view name = callee(inst); // checked above: a direct call of an intrinsic
         std::vector<std::string_view> returns, arguments;
         callLists(inst, returns, arguments);
         Item item;

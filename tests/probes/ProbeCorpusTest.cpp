@@ -1,0 +1,77 @@
+// Every module of the PTX corpus with probes: an empty probe at every basic block (which must add
+// nothing but the buffer parameter), and the oracle tool's probes (block counters, memory traces
+// before and after accesses, branch predicates, a counter before every instruction). The result
+// must verify and assemble with ptxas for the module's own target. One test per module.
+
+#include "instrumentors/ModuleInstrumenter.h"
+#include "instrumentors/ProbeInstrumentor.h"
+#include "tests/instrumentors/InstrumentorTestSupport.h"
+#include "tests/support/CorpusManifest.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace ocelot::test {
+
+void PrintTo(const CorpusEntry& entry, std::ostream* out) {
+  *out << entry.name();
+}
+
+namespace {
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::shared_ptr<instrumentors::ProbeInstrumentor> tool(const std::string& name) {
+  auto shared = std::make_shared<instrumentors::ProbeInstrumentor::Shared>();
+  shared->definition.name = name;
+  shared->definition.ptx = {readText(std::string(OCELOT_PROBE_PTX_DIR) + "/" + name + ".ptx")};
+  return std::make_shared<instrumentors::ProbeInstrumentor>(shared, InstrumentorOptions{});
+}
+
+class CorpusProbes : public ::testing::TestWithParam<CorpusEntry> {};
+
+TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
+  const CorpusEntry& entry = GetParam();
+  const std::string ptx = readText(entry.ptx);
+  ASSERT_FALSE(ptx.empty()) << entry.ptx;
+  const bool linked = ptx.find(".extern .func") != std::string::npos ||
+                      entry.name().starts_with("rdc_") ||
+                      entry.name().starts_with("dynamic_parallelism");
+  instrumentors::InstrumentOptions options;
+  options.label = entry.name();
+  options.linked = linked;
+
+  auto empty = tool("emptyprobe");
+  auto out = instrumentors::instrumentModule(ptx, {{empty.get(), 0}}, options);
+  ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
+  // Nothing inlined: no fresh register, no label of the inliner.
+  EXPECT_EQ(out.ptx.find("%ocl_"), std::string::npos);
+  EXPECT_EQ(out.ptx.find("$L__ocp"), std::string::npos);
+
+  auto oracle = tool("oracle");
+  out = instrumentors::instrumentModule(ptx, {{oracle.get(), 0}}, options);
+  ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
+  PtxasRun run = runPtxas(out.ptx, entry.arch);
+  ASSERT_TRUE(run.ran) << "ptxas did not run";
+  EXPECT_EQ(run.status, 0) << entry.name() << ":\n" << run.output.substr(0, 4000);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusProbes, ::testing::ValuesIn(corpusEntries()),
+                         [](const ::testing::TestParamInfo<CorpusEntry>& entry) {
+                           std::string name = entry.param.name();
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           return name;
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusProbes);
+
+} // namespace
+} // namespace ocelot::test
