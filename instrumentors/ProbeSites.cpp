@@ -195,11 +195,10 @@ std::unique_ptr<ProbeModuleState> placeProbes(ir::Module& module, passes::Analys
         r.order = order;
         placed.push_back(r);
       };
-      if (placement.at == Placement::At::KernelEntry) {
+      if (placement.at == Placement::At::KernelEntry)
         add(nullptr, nullptr, nullptr, false, 0);
-        continue;
-      }
-      for (size_t b = 0; b < f->blocks().size(); ++b) {
+      for (size_t b = 0; placement.at != Placement::At::KernelEntry && b < f->blocks().size();
+           ++b) {
         ir::BasicBlock& block = *f->blocks()[b];
         const auto& statements = block.statements();
         if (placement.at == Placement::At::BlockEntry) {

@@ -86,13 +86,15 @@ struct Slots {
 
 class ProbeOracle : public CpuDeviceTest {
 protected:
+  virtual std::string toolName() const { return "oracle"; }
+
   void SetUp() override {
     CpuDeviceTest::SetUp();
     kernels_ = readText(OCELOT_PROBE_KERNELS_PTX);
     ASSERT_FALSE(kernels_.empty()) << OCELOT_PROBE_KERNELS_PTX;
     auto shared = std::make_shared<instrumentors::ProbeInstrumentor::Shared>();
     shared->definition.name = "oracle";
-    shared->definition.ptx = {readText(std::string(OCELOT_PROBE_PTX_DIR) + "/oracle.ptx")};
+    shared->definition.ptx = {readText(std::string(OCELOT_PROBE_PTX_DIR) + "/" + toolName() + ".ptx")};
     shared->definition.result = [this](const ProbeData& data) {
       data_ = std::make_unique<ProbeData>(data);
       return std::make_shared<ProbeResult>(data);
@@ -143,6 +145,8 @@ protected:
     tool_->finalize(*module_.states[0], info, DeviceFacts{},
                     std::span<const std::byte>(buffer, request.bytes));
     ASSERT_TRUE(data_);
+    if (expectErrors_)
+      return;
     EXPECT_TRUE(data_->errors().empty()) << data_->errors().front();
   }
 
@@ -250,6 +254,7 @@ protected:
   RecordingTracer trace_;
   std::unique_ptr<ProbeData> data_;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>> accesses_;
+  bool expectErrors_ = false;
 };
 
 TEST_F(ProbeOracle, CoalescedAccessesAreConsecutiveWords) {
@@ -335,6 +340,72 @@ TEST_F(ProbeOracle, TwoDimensionalGridsUseLinearIds) {
     EXPECT_EQ(warp, 0u); // 32 threads per CTA
   }
   EXPECT_EQ(ctas, (std::set<uint32_t>{0, 1, 2, 3}));
+}
+
+class LaunchRegions : public ProbeOracle {
+protected:
+  std::string toolName() const override { return "launch_regions"; }
+};
+
+TEST_F(LaunchRegions, PerWarpCtaThreadSmKernelHistogramsSamplingEntriesAndExits) {
+  const uint32_t ctas = 3, threads = 80; // 3 warps per CTA: 32, 32 and 16 lanes
+  int* out = allocate<int>(ctas * threads);
+  run("partial", dim3(ctas), dim3(threads), out);
+  const ProbeData& data = *data_;
+  std::vector<uint64_t> warps;
+  for (uint32_t c = 0; c < ctas; ++c)
+    warps.insert(warps.end(), {32, 32, 16});
+  EXPECT_EQ(data.counters<uint64_t>("perWarp"), warps);
+  EXPECT_EQ(data.counters<uint32_t>("perCta"), std::vector<uint32_t>(ctas, threads));
+  EXPECT_EQ(data.counters<uint32_t>("perThread"), std::vector<uint32_t>(ctas * threads, 1));
+  auto sms = data.counters<uint64_t>("perSm");
+  EXPECT_EQ(sms.size(), 256u);
+  uint64_t total = 0;
+  for (uint64_t n : sms)
+    total += n;
+  EXPECT_EQ(total, uint64_t{ctas} * threads);
+  // Even global warps: 0 (32 lanes), 2 (16), 4 (32), 6 (32), 8 (16).
+  EXPECT_EQ(data.counters<uint64_t>("sampled"), std::vector<uint64_t>{128});
+  uint32_t kernel = 0;
+  for (const auto& f : data.functions())
+    if (f.name == "partial")
+      kernel = f.kernelId;
+  EXPECT_EQ(data.counters<uint64_t>("exits").at(kernel), uint64_t{ctas} * threads);
+  auto lanes = data.counters<uint64_t>("lanes");
+  EXPECT_EQ(lanes.at(kernel * 33 + 32), 6u);
+  EXPECT_EQ(lanes.at(kernel * 33 + 16), 3u);
+  for (const auto& region : data.regions())
+    EXPECT_EQ(region.dropped, 0u) << region.region.name;
+  for (uint32_t i = 0; i < ctas * threads; ++i)
+    if (i % threads % 7 != 0)
+      EXPECT_EQ(out[i], static_cast<int>(i % threads));
+}
+
+class OverflowingProbe : public ProbeOracle {
+protected:
+  std::string toolName() const override { return "overflow"; }
+};
+
+TEST_F(OverflowingProbe, IsSuppressedReportedAndSwitchesTheToolOff) {
+  const uint32_t n = 64;
+  float* in = allocate<float>(n);
+  float* out = allocate<float>(n);
+  for (uint32_t i = 0; i < n; ++i)
+    in[i] = static_cast<float>(i);
+  expectErrors_ = true;
+  run("coalesced", dim3(2), dim3(32), in, out); // the launch does not fault: the write is skipped
+  for (uint32_t i = 0; i < n; ++i)
+    EXPECT_EQ(out[i], 2.0f * static_cast<float>(i));
+  ASSERT_EQ(data_->errors().size(), 1u);
+  EXPECT_NE(data_->errors()[0].find("probe 'overflow' wrote outside its regions"),
+            std::string::npos);
+  // Its other updates happened: one entry per thread in the kernel's only block.
+  uint64_t entries = 0;
+  for (uint64_t c : data_->counters<uint64_t>("hits"))
+    entries += c;
+  EXPECT_EQ(entries, uint64_t{n});
+  LaunchInfo next;
+  EXPECT_EQ(tool_->variant(next, {}).variant, instrumentors::ProbeInstrumentor::kDisabledVariant);
 }
 
 } // namespace

@@ -52,3 +52,12 @@ extern "C" __global__ void grid2d(int* out) {
   if ((x + y) % 2 == 0)
     out[y * width + x] = x * 1000 + y;
 }
+
+// Partial warps (launched with 80 threads per CTA) and early returns: every thread still leaves
+// the kernel exactly once.
+extern "C" __global__ void partial(int* out) {
+  unsigned t = threadIdx.x;
+  if (t % 7 == 0)
+    return;
+  out[blockIdx.x * blockDim.x + t] = t;
+}
