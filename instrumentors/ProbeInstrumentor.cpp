@@ -35,16 +35,31 @@ ProbeRegion publicRegion(const RegionSpec& spec) {
 ProbeInstrumentor::ProbeInstrumentor(std::shared_ptr<Shared> shared,
                                      const InstrumentorOptions& options)
     : shared_(std::move(shared)), options_(options) {
+  {
+    std::lock_guard lock(shared_->mutex);
+    if (!shared_->program)
+      shared_->program = std::make_shared<const ProbeProgram>(shared_->definition.ptx);
+    program_ = shared_->program;
+  }
+  bool overrides = false;
   for (const auto& [key, value] : options.values()) {
     (void)value;
     const auto& known = shared_->definition.options;
-    if (std::find(known.begin(), known.end(), key) == known.end())
-      throw std::invalid_argument(shared_->definition.name + ": unknown option '" + key + "'");
+    if (program_->isOverride(key))
+      overrides = true;
+    else if (std::find(known.begin(), known.end(), key) == known.end())
+      throw std::invalid_argument(
+          shared_->definition.name + ": unknown option '" + key +
+          "' (the tool's own, or PROBE.sample-warps, PROBE.sample-launches, "
+          "PROBE.kernel, REGION.count)");
   }
-  std::lock_guard lock(shared_->mutex);
-  if (!shared_->program)
-    shared_->program = std::make_shared<const ProbeProgram>(shared_->definition.ptx);
-  program_ = shared_->program;
+  if (overrides) {
+    try {
+      program_ = std::make_shared<const ProbeProgram>(program_->configured(options));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(shared_->definition.name + ": " + e.what());
+    }
+  }
 }
 
 VariantChoice ProbeInstrumentor::variant(const LaunchInfo& launch, const KernelFacts&) const {

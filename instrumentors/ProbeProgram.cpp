@@ -151,7 +151,7 @@ ProbeProgram::ProbeProgram(const std::vector<std::string>& ptx) {
         }
       }
     }
-    modules_.push_back(std::move(parsed.module));
+    modules_.push_back(std::shared_ptr<const ir::Module>(std::move(parsed.module)));
   }
   for (auto& [spec, function] : specs) {
     for (const auto& other : probes_)
@@ -173,6 +173,62 @@ ProbeProgram::ProbeProgram(const std::vector<std::string>& ptx) {
       message += (message.empty() ? "" : "\n") + p;
     throw std::invalid_argument(message);
   }
+}
+
+bool ProbeProgram::isOverride(std::string_view key) const {
+  size_t dot = key.rfind('.');
+  if (dot == std::string_view::npos)
+    return false;
+  std::string_view owner = key.substr(0, dot), setting = key.substr(dot + 1);
+  for (const auto& p : probes_)
+    if (p.spec.name == owner)
+      return setting == "sample-warps" || setting == "sample-launches" || setting == "kernel";
+  for (const auto& r : regions_)
+    if (r.name == owner)
+      return setting == "count";
+  return false;
+}
+
+ProbeProgram ProbeProgram::configured(const InstrumentorOptions& options) const {
+  ProbeProgram copy = *this;
+  for (const auto& [key, value] : options.values()) {
+    if (!isOverride(key))
+      continue;
+    size_t dot = key.rfind('.');
+    std::string owner = key.substr(0, dot), setting = key.substr(dot + 1);
+    for (auto& p : copy.probes_) {
+      if (p.spec.name != owner)
+        continue;
+      Placement& placement = p.spec.placement;
+      if (setting == "kernel") {
+        try {
+          placement.kernel = std::regex(value, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+          throw std::invalid_argument(key + "=" + value + " is not a regular expression (" +
+                                      e.what() + ")");
+        }
+        placement.kernelText = value;
+        continue;
+      }
+      uint64_t n = options.unsignedNumber(key, 1);
+      if (n == 0 || n > UINT32_MAX)
+        throw std::invalid_argument(key + "=" + value + " must be at least 1");
+      (setting == "sample-warps" ? placement.sampleWarps : placement.sampleLaunches) =
+          static_cast<uint32_t>(n);
+    }
+    for (auto& r : copy.regions_) {
+      if (r.name != owner)
+        continue;
+      if (r.per != RegionSpec::Per::None)
+        throw std::invalid_argument(key + ": region '" + r.name + "' is sized per " +
+                                    std::string(perName(r.per)) + ", not by a count");
+      uint64_t n = options.unsignedNumber(key, 1);
+      if (n == 0 || n > (uint64_t{1} << 40))
+        throw std::invalid_argument(key + "=" + value + " out of range");
+      r.count = n;
+    }
+  }
+  return copy;
 }
 
 } // namespace ocelot::instrumentors

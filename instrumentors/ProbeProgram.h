@@ -2,6 +2,7 @@
 
 #include "instrumentors/ProbeSpec.h"
 #include "ir/Module.h"
+#include "ocelot/InstrumentorOptions.h"
 #include "passes/ProbeInliner.h"
 
 #include <memory>
@@ -26,6 +27,14 @@ public:
   /// region and the reason (a spec without its function, a probe that recurses ...).
   explicit ProbeProgram(const std::vector<std::string>& ptx);
 
+  /// This program with the settings `options` overrides: `PROBE.sample-warps=N`,
+  /// `PROBE.sample-launches=N`, `PROBE.kernel=REGEX` and `REGION.count=N` (the elements of a
+  /// per=none region, the capacity of a stream); other keys are left to the caller. Throws
+  /// std::invalid_argument for a bad value.
+  ProbeProgram configured(const InstrumentorOptions& options) const;
+  /// Whether `key` is one of the override keys configured() reads.
+  bool isOverride(std::string_view key) const;
+
   const std::vector<Probe>& probes() const { return probes_; }
   const std::vector<RegionSpec>& regions() const { return regions_; }
   /// The region with this id (regionId of its name), or nullptr.
@@ -38,7 +47,8 @@ public:
   static bool isIntrinsic(std::string_view name);
 
 private:
-  std::vector<std::unique_ptr<ir::Module>> modules_;
+  /// Shared by configured copies: the probes' templates point into them.
+  std::vector<std::shared_ptr<const ir::Module>> modules_;
   std::vector<Probe> probes_;
   std::vector<RegionSpec> regions_;
   unsigned architecture_ = 0;

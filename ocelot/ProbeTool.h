@@ -115,7 +115,9 @@ struct ProbeModuleTables {
   std::vector<std::string> probes;
 };
 
-/// One launch's results: the contents of each region of its buffer, and the module's tables.
+/// One launch's results: the contents of each region of its buffer, and the module's tables. The
+/// region bytes are the launch's buffer: valid while the tool's result function runs (copy what
+/// the result keeps, as counters() and records() do).
 class ProbeData {
 public:
   struct RegionBytes {
@@ -228,7 +230,8 @@ struct ProbeToolDefinition {
   std::vector<std::string> ptx;
   /// The tool's result for one launch; empty: a ProbeResult. Called on Ocelot's profile thread.
   std::function<std::shared_ptr<const InstrumentorResult>(const ProbeData&)> result;
-  /// Option keys the tool reads through ProbeData::options() (Ocelot's own are always known).
+  /// Option keys the tool accepts (`-i tool:key=value`) and reads through ProbeData::options();
+  /// any other key is an error.
   std::vector<std::string> options;
 };
 

@@ -344,6 +344,50 @@ TEST(ProbeTool, RegistersThroughThePluginHostAndChecksOptions) {
                std::invalid_argument);
 }
 
+TEST(ProbeTool, OptionsOverrideSamplingKernelsAndCounts) {
+  InstrumentorRegistry registry;
+  ocelot_plugin_host_v1 host = registry.host();
+  ProbeToolDefinition definition{"regions", "", {probePtx("launch_regions")}, {}, {}};
+  ASSERT_EQ(registerProbeTool(&host, definition), 0);
+  auto configured = registry.create(
+      "regions", InstrumentorOptions::parse("entry.sample-launches=2:sampled.count=4:"
+                                            "leave.kernel=^nothing$"));
+  const auto& tool = static_cast<const ProbeInstrumentor&>(*configured);
+  EXPECT_EQ(tool.program().probes()[0].spec.placement.sampleLaunches, 2u);
+  LaunchInfo launch;
+  launch.kernelLaunchIndex = 2;
+  EXPECT_EQ(tool.variant(launch, {}).variant, 1u); // probe 0 ('entry') sampled out
+  bool counted = false;
+  for (const auto& r : tool.program().regions())
+    if (r.name == "sampled") {
+      EXPECT_EQ(r.count, 4u);
+      counted = true;
+    }
+  EXPECT_TRUE(counted);
+  InstrumentedModule out = instrumentModule(test::kLoopKernel, {{configured.get(), 0}}, {});
+  ASSERT_TRUE(out.ok) << out.error;
+  for (const auto& site : static_cast<const ProbeModuleState&>(*out.states[0]).tables->sites)
+    EXPECT_NE(site.probe, "leave"); // its kernel filter matches no kernel
+  // The shared program keeps its own settings.
+  auto plain = registry.create("regions", {});
+  EXPECT_EQ(static_cast<const ProbeInstrumentor&>(*plain)
+                .program()
+                .probes()[0]
+                .spec.placement.sampleLaunches,
+            1u);
+  auto error = [&](const char* options) {
+    try {
+      registry.create("regions", InstrumentorOptions::parse(options));
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error("perWarp.count=3").find("sized per warp"), std::string::npos);
+  EXPECT_NE(error("entry.sample-warps=0").find("at least 1"), std::string::npos);
+  EXPECT_NE(error("nosuch.count=3").find("unknown option 'nosuch.count'"), std::string::npos);
+}
+
 TEST(ProbeTool, SampledLaunchesLeaveTheirProbesOut) {
   std::string ptx = probePtx("probecount");
   // The same probe, every third launch.
