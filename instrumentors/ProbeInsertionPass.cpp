@@ -116,44 +116,93 @@ public:
       base_ = buffer_.bufferAddress(b);
   }
 
-  void expandIntrinsic(IRBuilder& b, const passes::IntrinsicCall& call) override {
+  std::optional<uint64_t> constant(const passes::IntrinsicCall& call) override {
     std::string_view name = call.name;
     name.remove_prefix(std::string_view("__ocelot_probe_").size());
     const ProbeInstruction* inst = nullptr;
     if (site_.instructionId != ProbeSite::kNoInstruction)
       inst = &state_.tables->instructions[site_.instructionId];
+    if (name == "kernel_id")
+      return kernelId_;
+    if (name == "site_id")
+      return site_.site;
+    if (name == "instruction_id")
+      return site_.instructionId;
+    if (name == "block_id")
+      return site_.blockId;
+    if (name == "when")
+      return site_.after ? probe::kAfter : probe::kBefore;
+    if (name == "opcode_class")
+      return inst != nullptr ? inst->opcodeClass : probe::kOther;
+    if (name == "source_file")
+      return inst != nullptr ? inst->file : 0;
+    if (name == "source_line")
+      return inst != nullptr ? inst->line : 0;
+    if (name == "access_size")
+      return inst != nullptr ? inst->accessBytes : 0;
+    if (name == "state_space")
+      return inst != nullptr ? inst->space : probe::kNoSpace;
+    if (name == "access_kind")
+      return inst != nullptr ? inst->access : probe::kNoAccess;
+    if (name == "address" && !captured_.address &&
+        (site_.instruction == nullptr || site_.after || !hasAddress(*site_.instruction)))
+      return 0;
+    if (name == "predicate" && !captured_.guard &&
+        (site_.instruction == nullptr || site_.after || !site_.instruction->guard()))
+      return 1;
+    if (!name.starts_with("region_"))
+      return std::nullopt;
+    const RegionSpec* region = regionOf(call);
+    if (region == nullptr)
+      return std::nullopt; // expandIntrinsic says what is wrong
+    const ProbeLayout::Region& fixed =
+        state_.fixedLayout.regions[state_.program->regionIndex(*region)];
+    if (name == "region_stripes")
+      return region->stripes;
+    if (name == "region_bins")
+      return region->bins;
+    if (name == "region_elements" && !region->perLaunch())
+      return fixed.elements;
+    if (name == "region_index") {
+      switch (region->per) {
+      case RegionSpec::Per::Instruction:
+        // Sites without an instruction index past the end: their updates count as dropped.
+        return site_.instructionId == ProbeSite::kNoInstruction ? state_.counts.instructions
+                                                                : site_.instructionId;
+      case RegionSpec::Per::Block:
+        return site_.blockId;
+      case RegionSpec::Per::Site:
+        return site_.site;
+      case RegionSpec::Per::Kernel:
+        return kernelId_ == UINT32_MAX ? state_.counts.kernels : kernelId_;
+      case RegionSpec::Per::None:
+        return 0;
+      default:
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  void expandIntrinsic(IRBuilder& b, const passes::IntrinsicCall& call) override {
+    std::string_view name = call.name;
+    name.remove_prefix(std::string_view("__ocelot_probe_").size());
+    if (name.starts_with("region_") && regionOf(call) == nullptr)
+      throw passes::InlineError(regionProblem(call));
+    if (!call.result)
+      return; // the value is not read: nothing to compute
+    RegisterRef out = *call.result;
+    if (std::optional<uint64_t> value = constant(call)) {
+      bool wide = name == "address" || name == "region_base" || name == "region_elements" ||
+                  name == "region_index";
+      b.insert(wide ? "mov.u64" : "mov.u32",
+               {IRBuilder::reg(out), IRBuilder::imm(static_cast<int64_t>(*value))});
+      return;
+    }
     if (name.starts_with("region_")) {
       expandRegion(b, call, name);
       return;
     }
-    if (!call.result)
-      return; // the value is not read: nothing to compute
-    RegisterRef out = *call.result;
-    auto constant32 = [&](uint64_t value) {
-      b.insert("mov.u32", {IRBuilder::reg(out), IRBuilder::imm(static_cast<int64_t>(value))});
-    };
-    if (name == "kernel_id")
-      return constant32(kernelId_);
-    if (name == "site_id")
-      return constant32(site_.site);
-    if (name == "instruction_id")
-      return constant32(site_.instructionId);
-    if (name == "block_id")
-      return constant32(site_.blockId);
-    if (name == "when")
-      return constant32(site_.after ? probe::kAfter : probe::kBefore);
-    if (name == "opcode_class")
-      return constant32(inst != nullptr ? inst->opcodeClass : probe::kOther);
-    if (name == "source_file")
-      return constant32(inst != nullptr ? inst->file : 0);
-    if (name == "source_line")
-      return constant32(inst != nullptr ? inst->line : 0);
-    if (name == "access_size")
-      return constant32(inst != nullptr ? inst->accessBytes : 0);
-    if (name == "state_space")
-      return constant32(inst != nullptr ? inst->space : probe::kNoSpace);
-    if (name == "access_kind")
-      return constant32(inst != nullptr ? inst->access : probe::kNoAccess);
     if (name == "address") {
       std::optional<RegisterRef> value = captured_.address;
       if (!value && site_.instruction != nullptr && !site_.after)
@@ -168,8 +217,10 @@ public:
       std::optional<ir::Guard> guard = captured_.guard;
       if (!guard && site_.instruction != nullptr && !site_.after)
         guard = site_.instruction->guard();
-      if (!guard)
-        return constant32(1);
+      if (!guard) {
+        b.insert("mov.u32", {IRBuilder::reg(out), IRBuilder::imm(1)});
+        return;
+      }
       b.insert("selp.u32",
                {IRBuilder::reg(out), IRBuilder::imm(guard->negated ? 0 : 1),
                 IRBuilder::imm(guard->negated ? 1 : 0), IRBuilder::reg(guard->predicate)});
@@ -178,7 +229,22 @@ public:
     throw passes::InlineError("calls the unknown intrinsic '" + std::string(call.name) + "'");
   }
 
-  std::optional<RegisterRef> guardWrite(IRBuilder& b, RegisterRef address) override {
+  std::optional<uint64_t> bufferOffset(const passes::IntrinsicCall& call) override {
+    if (call.name != "__ocelot_probe_region_base")
+      return std::nullopt;
+    const RegionSpec* region = regionOf(call);
+    if (region == nullptr || region->perLaunch())
+      return std::nullopt;
+    return state_.fixedLayout.regions[state_.program->regionIndex(*region)].offset;
+  }
+
+  std::optional<RegisterRef>
+  guardWrite(IRBuilder& b, RegisterRef address,
+             std::optional<std::pair<uint64_t, uint64_t>> bytes) override {
+    // Provably inside the fixed regions (past the header, before the launch-sized ones): no check.
+    if (bytes && bytes->first >= state_.fixedLayout.headerBytes &&
+        bytes->second <= state_.fixedLayout.fixedEnd)
+      return std::nullopt;
     // Allowed: [base + header, base + total). One compare of the offset from the regions' start.
     RegisterRef start = b.add(ScalarType::U64, IRBuilder::reg(*base_),
                               IRBuilder::imm(static_cast<int64_t>(state_.fixedLayout.headerBytes)));
@@ -254,18 +320,32 @@ private:
     return offset;
   }
 
-  void expandRegion(IRBuilder& b, const passes::IntrinsicCall& call, std::string_view name) {
+  const RegionSpec* regionOf(const passes::IntrinsicCall& call) const {
+    const auto* id =
+        call.arguments.empty() ? nullptr : call.arguments.front().getIf<ir::ImmediateOperand>();
+    return id == nullptr ? nullptr
+                         : state_.program->region(static_cast<uint32_t>(id->integerValue()));
+  }
+
+  static std::string regionProblem(const passes::IntrinsicCall& call) {
     const auto* id =
         call.arguments.empty() ? nullptr : call.arguments.front().getIf<ir::ImmediateOperand>();
     if (id == nullptr)
-      throw passes::InlineError("names a region through a value that is not a constant (" +
-                                std::string(call.name) + ")");
-    const RegionSpec* region = state_.program->region(static_cast<uint32_t>(id->integerValue()));
-    if (region == nullptr)
-      throw passes::InlineError("uses a region that is not declared (id " +
-                                std::to_string(static_cast<uint32_t>(id->integerValue())) + ")");
-    if (!call.result)
-      return;
+      return "names a region through a value that is not a constant (" + std::string(call.name) +
+             ")";
+    return "uses a region that is not declared (id " +
+           std::to_string(static_cast<uint32_t>(id->integerValue())) + ")";
+  }
+
+  static bool hasAddress(const ir::Instruction& inst) {
+    for (const Operand& op : inst.operands())
+      if (op.is<ir::AddressOperand>())
+        return true;
+    return false;
+  }
+
+  void expandRegion(IRBuilder& b, const passes::IntrinsicCall& call, std::string_view name) {
+    const RegionSpec* region = regionOf(call);
     RegisterRef out = *call.result;
     size_t index = state_.program->regionIndex(*region);
     const ProbeLayout::Region& fixed = state_.fixedLayout.regions[index];

@@ -302,29 +302,33 @@ template <class T> struct Counters {
   __device__ u64 size() const { return __ocelot_probe_region_elements(id); }
   /// The index this site's updates use by default.
   __device__ u64 here() const { return __ocelot_probe_region_index(id); }
-  /// The counter `index` of this CTA's stripe, or nullptr (counted as dropped) when out of range.
-  __device__ T* slot(u64 index) const {
-    if (index >= size()) {
-      atomicAdd(detail::header(id), 1ull);
-      return nullptr;
-    }
+  /// Whether `index` is inside the array; counts the update as dropped when it is not.
+  __device__ bool check(u64 index) const {
+    if (index < size())
+      return true;
+    atomicAdd(detail::header(id), 1ull);
+    return false;
+  }
+  /// The counter `index` of this CTA's stripe (no range check).
+  __device__ T* element(u64 index) const {
     u32 stripes = __ocelot_probe_region_stripes(id);
     u64 at = stripes > 1 ? index * stripes + (blockIdx.x & (stripes - 1)) : index;
     return detail::elements<T>(id) + at;
   }
+  /// The counter `index` of this CTA's stripe, or nullptr (counted as dropped) when out of range.
+  __device__ T* slot(u64 index) const { return check(index) ? element(index) : nullptr; }
   /// One atomic per lane.
   __device__ void add(T value) const { addAt(here(), value); }
   __device__ void addAt(u64 index, T value) const {
-    if (T* target = slot(index))
-      detail::AtomicAdder<T>::add(target, value);
+    if (check(index))
+      detail::AtomicAdder<T>::add(element(index), value);
   }
   /// Adds the number of active lanes with one atomic per warp (bbcount's per-warp counting).
   __device__ void warpIncrement() const { warpIncrementAt(here()); }
   __device__ void warpIncrementAt(u64 index) const {
     u32 active = __activemask();
-    if (laneId() == u32(__ffs(active) - 1))
-      if (T* target = slot(index))
-        detail::AtomicAdder<T>::add(target, (T)__popc(active));
+    if (laneId() == u32(__ffs(active) - 1) && check(index))
+      detail::AtomicAdder<T>::add(element(index), (T)__popc(active));
   }
   /// Adds every active lane's value with one atomic per warp (all lanes use here()).
   __device__ void warpAdd(T value) const {
@@ -332,22 +336,24 @@ template <class T> struct Counters {
     T sum = 0;
     for (u32 rest = active; rest != 0; rest &= rest - 1)
       sum += __shfl_sync(active, value, __ffs(rest) - 1);
-    if (laneId() == u32(__ffs(active) - 1))
-      if (T* target = slot(here()))
-        detail::AtomicAdder<T>::add(target, sum);
+    u64 index = here();
+    if (laneId() == u32(__ffs(active) - 1) && check(index))
+      detail::AtomicAdder<T>::add(element(index), sum);
   }
   /// Stores `value` (no atomic): for per-thread or per-warp arrays one lane owns.
   __device__ void set(u64 index, T value) const {
-    if (T* target = slot(index))
-      *target = value;
+    if (check(index))
+      *element(index) = value;
   }
   __device__ void max(T value) const {
-    if (T* target = slot(here()))
-      atomicMax(target, value);
+    u64 index = here();
+    if (check(index))
+      atomicMax(element(index), value);
   }
   __device__ void min(T value) const {
-    if (T* target = slot(here()))
-      atomicMin(target, value);
+    u64 index = here();
+    if (check(index))
+      atomicMin(element(index), value);
   }
 };
 

@@ -42,11 +42,24 @@ public:
   /// Emits the code of `call` at the builder's point: it must write `call.result`, if any.
   /// Throws InlineError for intrinsics it does not know.
   virtual void expandIntrinsic(ir::IRBuilder& builder, const IntrinsicCall& call) = 0;
+  /// The value of `call` at this site when it is a constant (the bits of the result), else
+  /// nullopt. Asked before anything is emitted, with the probe's own operands as arguments (the
+  /// immediates are the same); the inliner folds the branches that constants decide and leaves
+  /// out the code nothing reads.
+  virtual std::optional<uint64_t> constant(const IntrinsicCall& /*call*/) { return std::nullopt; }
+  /// When the value of `call` is the address of the caller's buffer plus a constant: that
+  /// constant (asked like constant()). The inliner follows such addresses through the probe's
+  /// arithmetic and tells guardWrite which bytes a write can touch.
+  virtual std::optional<uint64_t> bufferOffset(const IntrinsicCall& /*call*/) {
+    return std::nullopt;
+  }
   /// Before each write of the probe to memory (`address`: a 64-bit register holding the address
-  /// written, generic or global): the predicate under which the write may happen, or nullopt to
-  /// let it happen unchecked.
-  virtual std::optional<ir::RegisterRef> guardWrite(ir::IRBuilder& /*builder*/,
-                                                    ir::RegisterRef /*address*/) {
+  /// written, generic or global; `bytes`: the offsets from the buffer's address the write can
+  /// touch, [first, end), when the inliner could bound them): the predicate under which the
+  /// write may happen, or nullopt to let it happen unchecked.
+  virtual std::optional<ir::RegisterRef>
+  guardWrite(ir::IRBuilder& /*builder*/, ir::RegisterRef /*address*/,
+             std::optional<std::pair<uint64_t, uint64_t>> /*bytes*/) {
     return std::nullopt;
   }
 };
@@ -116,7 +129,13 @@ private:
 ///  * runs, with `runIf`, only for the lanes whose predicate holds (a branch around the probe), so
 ///    a probe before a guarded instruction sees exactly the lanes that execute it and the warp's
 ///    active mask as the instruction has it.
-/// A probe with branches splits the target block: the statements from the insertion point on move
+/// Each instance is specialized first: intrinsics the hooks call constant at the site are
+/// propagated through moves, conversions, integer arithmetic, comparisons and selects; branches
+/// they decide are folded, blocks no longer reached dropped, and code whose results nothing reads
+/// left out; addresses the hooks say are in the caller's buffer are followed through the
+/// arithmetic as ranges, so that writes provably inside it need no check (ptxas would fold them
+/// too, but it would first have to read them: this keeps the PTX small and its JIT fast). A probe
+/// that still has branches splits the target block: the statements from the insertion point on move
 /// to a new block that starts with a fresh label; the probe's `ret` branches there.
 class ProbeInliner {
 public:
@@ -145,9 +164,11 @@ private:
   ir::LabelId freshLabel(ir::ScopeId scope);
   void emitItem(const InlineTemplate& probe, const InlineTemplate::Item& item,
                 const std::map<ir::LabelId, ir::LabelId>& labels, ir::LabelId continuation,
-                bool last, InlineHooks& hooks);
+                bool last, bool unconditional,
+                std::optional<std::pair<uint64_t, uint64_t>> writeBytes, InlineHooks& hooks);
   void emitWrite(const InlineTemplate& probe, const ir::Instruction& write,
-                 const std::map<ir::LabelId, ir::LabelId>& labels, InlineHooks& hooks);
+                 const std::map<ir::LabelId, ir::LabelId>& labels,
+                 std::optional<std::pair<uint64_t, uint64_t>> bytes, InlineHooks& hooks);
 
   ir::Function* function_;
   ir::IRChangeListener* listener_;

@@ -70,8 +70,40 @@ $L__BB0_2:
 .visible .func straight()
 {
 	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<2>;
 	activemask.b32 %r1;
 	popc.b32 	%r2, %r1;
+	{ // callseq 2, 0
+	.param .b32 param0;
+	st.param.b32 	[param0+0], 1234;
+	.param .b64 retval0;
+	call.uni (retval0),
+	__test_base,
+	(
+	param0
+	);
+	ld.param.b64 	%rd1, [retval0+0];
+	} // callseq 2
+	st.u32 	[%rd1], %r2;
+	ret;
+}
+
+.visible .func unread()
+{
+	.reg .b32 	%r<3>;
+	.reg .pred 	%p<2>;
+	{ // callseq 3, 0
+	.param .b32 retval0;
+	call.uni (retval0),
+	__test_value,
+	(
+	);
+	ld.param.b32 	%r1, [retval0+0];
+	} // callseq 3
+	setp.eq.s32 	%p1, %r1, 1;
+	@%p1 bra 	$L__BB3_2;
+	popc.b32 	%r2, %r1;
+$L__BB3_2:
 	ret;
 }
 
@@ -131,7 +163,8 @@ public:
       b.insert("mov.u32", {ir::IRBuilder::reg(*call.result), ir::IRBuilder::imm(1)});
     }
   }
-  std::optional<ir::RegisterRef> guardWrite(ir::IRBuilder& b, ir::RegisterRef address) override {
+  std::optional<ir::RegisterRef> guardWrite(ir::IRBuilder& b, ir::RegisterRef address,
+                                            std::optional<std::pair<uint64_t, uint64_t>>) override {
     ++writes;
     return b.compare("ne", ir::ScalarType::U64, ir::IRBuilder::reg(address), ir::IRBuilder::imm(0));
   }
@@ -174,7 +207,7 @@ TEST(ProbeInliner, PreparesIntrinsicCallsBranchesAndWrites) {
   EXPECT_GT(t.registerPressure(), 0u);
   InlineTemplate straight = InlineTemplate::prepare(*module->findFunction("straight"), intrinsic);
   EXPECT_TRUE(straight.straightLine());
-  EXPECT_FALSE(straight.writesMemory());
+  EXPECT_TRUE(straight.writesMemory());
   EXPECT_TRUE(InlineTemplate::prepare(*module->findFunction("nothing"), intrinsic).empty());
 }
 
@@ -299,6 +332,81 @@ TEST(ProbeInliner, StraightLineProbesDoNotSplitAndKeepTheScopeOfTheirPoint) {
   ASSERT_NE(popc, nullptr);
   EXPECT_EQ(popc->scope(), scope);
   EXPECT_FALSE(ir::hasErrors(ir::verifyModule(*target)));
+}
+
+TEST(ProbeInliner, ConstantIntrinsicsFoldBranchesAndUnreadCodeIsLeftOut) {
+  auto probes = parse(std::string(kHeader) + kProbeModule);
+  // `probe`: __test_value is 1 here, so the store's branch is never taken... by the hooks'
+  // constant; `unread`: whatever the branch, nothing reads popc's result.
+  class ConstantHooks final : public InlineHooks {
+  public:
+    void expandIntrinsic(ir::IRBuilder& b, const IntrinsicCall& call) override {
+      expanded.push_back(std::string(call.name));
+      if (call.result)
+        b.insert(call.name == "__test_base" ? "mov.u64" : "mov.u32",
+                 {ir::IRBuilder::reg(*call.result),
+                  ir::IRBuilder::imm(call.name == "__test_base" ? 4096 : 1)});
+    }
+    std::optional<uint64_t> constant(const IntrinsicCall& call) override {
+      if (call.name == "__test_value")
+        return value;
+      return std::nullopt;
+    }
+    std::optional<uint64_t> bufferOffset(const IntrinsicCall& call) override {
+      if (call.name == "__test_base")
+        return 64;
+      return std::nullopt;
+    }
+    std::optional<ir::RegisterRef>
+    guardWrite(ir::IRBuilder& b, ir::RegisterRef address,
+               std::optional<std::pair<uint64_t, uint64_t>> bytes) override {
+      this->bytes = bytes;
+      return b.compare("ne", ir::ScalarType::U64, ir::IRBuilder::reg(address),
+                       ir::IRBuilder::imm(0));
+    }
+    uint64_t value = 0;
+    std::vector<std::string> expanded;
+    std::optional<std::pair<uint64_t, uint64_t>> bytes;
+  };
+  for (uint64_t value : {0, 1}) {
+    SCOPED_TRACE(value);
+    InlineTemplate t = InlineTemplate::prepare(*probes->findFunction("probe"), intrinsic);
+    auto target = parse(std::string(kHeader) + kTarget);
+    ir::Function& app = *target->findFunction("app");
+    size_t blocks = app.blocks().size();
+    AnalysisManager analyses;
+    ProbeInliner inliner(app, &analyses);
+    ConstantHooks hooks;
+    hooks.value = value;
+    inliner.inlineAt(t, *app.blocks().front(), ir::IRBuilder::startIndex(*app.blocks().front()),
+                     std::nullopt, hooks);
+    // value 0: `setp.eq %r2, 0` holds, the branch around the store is always taken: no store.
+    // value 1: never taken: the store runs, straight line, no split; its bytes are known.
+    size_t stores = 0;
+    for (const auto& b : app.blocks())
+      b->forEachInstruction([&](const ir::Instruction& inst) {
+        stores +=
+            inst.form().opcode() == "st" && inst.form().stateSpace() == ir::StateSpace::Generic;
+      });
+    EXPECT_EQ(stores, value == 0 ? 0u : 1u);
+    EXPECT_EQ(app.blocks().size(), blocks); // no branch left: no split
+    EXPECT_EQ(hooks.expanded,
+              value == 0 ? std::vector<std::string>{} : std::vector<std::string>{"__test_base"});
+    if (value == 1) {
+      ASSERT_TRUE(hooks.bytes);
+      EXPECT_EQ(*hooks.bytes, (std::pair<uint64_t, uint64_t>{72, 76})); // [base + 64 + 8, +4)
+    }
+    EXPECT_FALSE(ir::hasErrors(ir::verifyModule(*target)));
+  }
+  InlineTemplate unread = InlineTemplate::prepare(*probes->findFunction("unread"), intrinsic);
+  auto target = parse(std::string(kHeader) + kTarget);
+  ir::Function& app = *target->findFunction("app");
+  std::string text = ir::emitPtx(*target);
+  AnalysisManager analyses;
+  ProbeInliner inliner(app, &analyses);
+  ConstantHooks hooks;
+  inliner.inlineAt(unread, *app.blocks().front(), 3, std::nullopt, hooks);
+  EXPECT_EQ(ir::emitPtx(*target), text); // nothing it computes is read
 }
 
 TEST(ProbeInliner, EmptyProbesAddNothing) {

@@ -94,7 +94,8 @@ protected:
     ASSERT_FALSE(kernels_.empty()) << OCELOT_PROBE_KERNELS_PTX;
     auto shared = std::make_shared<instrumentors::ProbeInstrumentor::Shared>();
     shared->definition.name = "oracle";
-    shared->definition.ptx = {readText(std::string(OCELOT_PROBE_PTX_DIR) + "/" + toolName() + ".ptx")};
+    shared->definition.ptx = {
+        readText(std::string(OCELOT_PROBE_PTX_DIR) + "/" + toolName() + ".ptx")};
     shared->definition.result = [this](const ProbeData& data) {
       data_ = std::make_unique<ProbeData>(data);
       return std::make_shared<ProbeResult>(data);
