@@ -78,8 +78,8 @@ struct ProbeFunction {
   bool kernel = false;   ///< `.entry`; `probe::kernelId()` indexes the kernels among them
   uint32_t kernelId = 0; ///< for kernels
   uint32_t sites = 0;    ///< probe instances inlined
-  /// Registers the inlined probes need beside the application's at their busiest site (32-bit
-  /// units, estimated from the probes' PTX; the occupancy guard measures the real cost).
+  /// Registers the largest inlined probe keeps live (32-bit units, from liveness on the probes'
+  /// PTX plus a few for context values; the occupancy guard measures the real cost on the GPU).
   uint32_t probeRegisters = 0;
   /// Fresh PTX registers declared for the inlined probes (32-bit units; instances of one probe
   /// share theirs).
