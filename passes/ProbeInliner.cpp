@@ -421,6 +421,14 @@ std::optional<Range> rangeOf(const Instruction& inst, const Constants& constants
       return std::nullopt; // might be negative in the source type
     return fits(*a);
   }
+  if (op == "mad" && ops.size() == 4 && form.hasModifier("lo")) {
+    auto a = source(1), b = source(2), c = source(3);
+    if (!a || !b || !c || a->relative || b->relative)
+      return std::nullopt;
+    if (a->hi != 0 && b->hi > kRangeLimit / a->hi)
+      return std::nullopt;
+    return fits(Range{c->relative, a->lo * b->lo + c->lo, a->hi * b->hi + c->hi});
+  }
   if (ops.size() != 3)
     return std::nullopt;
   auto a = source(1), b = source(2);
@@ -598,6 +606,64 @@ bool pure(const Instruction& inst) {
          form.traits().definitions == ir::DefinitionPattern::FirstOperand;
 }
 
+/// What a predicate says about a register: `x CMP bound`, unsigned (from `setp.CMP.uN p, x, C`).
+struct Relation {
+  RegisterRef x;
+  std::string_view cmp; ///< lt, le, gt, ge (lo, ls, hi, hs as their unsigned spellings)
+  uint64_t bound = 0;
+};
+
+/// `setp.CMP.uN p, x, C` (or `C, x`, the comparison turned around) as a relation, or nullopt.
+std::optional<Relation> relationOf(const Instruction& inst, const Constants& constants) {
+  const ir::InstructionForm& form = inst.form();
+  const auto& ops = inst.operands();
+  auto type = form.lastType();
+  if (form.opcode() != "setp" || ops.size() != 3 || form.modifiers().size() != 2 || !type ||
+      !integerType(*type) || ir::isSignedIntegerType(*type))
+    return std::nullopt;
+  std::string_view cmp = form.modifiers()[0];
+  if (cmp == "lo")
+    cmp = "lt";
+  else if (cmp == "ls")
+    cmp = "le";
+  else if (cmp == "hi")
+    cmp = "gt";
+  else if (cmp == "hs")
+    cmp = "ge";
+  if (cmp != "lt" && cmp != "le" && cmp != "gt" && cmp != "ge")
+    return std::nullopt;
+  const auto* left = ops[1].getIf<ir::RegisterOperand>();
+  const auto* right = ops[2].getIf<ir::RegisterOperand>();
+  if (left != nullptr && !valueOf(ops[1], constants)) {
+    auto c = valueOf(ops[2], constants);
+    if (!c || left->component != ir::VectorComponent::None)
+      return std::nullopt;
+    return Relation{left->reg, cmp, *c};
+  }
+  if (right != nullptr && !valueOf(ops[2], constants)) {
+    auto c = valueOf(ops[1], constants);
+    if (!c || right->component != ir::VectorComponent::None)
+      return std::nullopt;
+    // C < x  is  x > C, and so on.
+    std::string_view turned = cmp == "lt" ? "gt" : cmp == "le" ? "ge" : cmp == "gt" ? "lt" : "le";
+    return Relation{right->reg, turned, *c};
+  }
+  return std::nullopt;
+}
+
+/// The range `relation` (true or false) gives its register: only upper bounds are kept, which is
+/// what bounds an index.
+std::optional<Range> refine(const Relation& relation, bool holds) {
+  std::string_view cmp = relation.cmp;
+  if (!holds) // x < C false: x >= C ...
+    cmp = cmp == "lt" ? "ge" : cmp == "le" ? "gt" : cmp == "gt" ? "le" : "lt";
+  if (cmp == "lt" && relation.bound > 0 && relation.bound <= kRangeLimit)
+    return Range{false, 0, relation.bound - 1};
+  if (cmp == "le" && relation.bound < kRangeLimit)
+    return Range{false, 0, relation.bound};
+  return std::nullopt;
+}
+
 InstancePlan specialize(const InlineTemplate& t,
                         const std::function<std::optional<uint64_t>(const Item&)>& constantOf,
                         const std::function<std::optional<uint64_t>(const Item&)>& offsetOf) {
@@ -629,6 +695,10 @@ InstancePlan specialize(const InlineTemplate& t,
     Constants in, out;
     Ranges rangesOut;
     std::vector<size_t> successors;
+    /// The block's last branch when its predicate is a relation: what each way says.
+    std::optional<Relation> branchRelation;
+    bool branchNegated = false;
+    size_t branchTarget = SIZE_MAX;
   };
   std::vector<BlockState> state(blocks.size());
   auto guardValue = [](const Instruction& inst, const Constants& known) -> std::optional<bool> {
@@ -660,17 +730,32 @@ InstancePlan specialize(const InlineTemplate& t,
     for (size_t p : predecessors[b]) {
       if (!state[p].visited)
         continue;
+      // What the edge p -> b says: a branch taken or not on `x CMP C` bounds x.
+      Ranges edge = state[p].rangesOut;
+      const BlockState& from = state[p];
+      if (from.branchRelation && from.branchTarget != p + 1) {
+        bool taken = b == from.branchTarget;
+        if (auto r = refine(*from.branchRelation, taken != from.branchNegated)) {
+          auto known = edge.find(from.branchRelation->x);
+          if (known == edge.end() || (!known->second.relative && known->second.hi > r->hi))
+            edge[from.branchRelation->x] = *r;
+        }
+      }
       if (first) {
         in = state[p].out;
-        rangesIn = state[p].rangesOut;
+        rangesIn = std::move(edge);
         first = false;
         continue;
       }
       meet(in, state[p].out);
-      meet(rangesIn, state[p].rangesOut);
+      meet(rangesIn, edge);
     }
     Constants known = in;
     Ranges ranges = rangesIn;
+    std::map<RegisterRef, Relation> relations; // predicates defined in this block
+    std::optional<Relation> branchRelation;
+    bool branchNegated = false;
+    size_t branchTarget = SIZE_MAX;
     std::vector<size_t> successors;
     bool fallsThrough = true;
     for (size_t i = 0; i < blocks[b].size(); ++i) {
@@ -709,6 +794,14 @@ InstancePlan specialize(const InlineTemplate& t,
                                   : InstancePlan::kSkip;
         if (!runs || *runs)
           successors.push_back(target);
+        if (!runs && inst.guard()) {
+          auto relation = relations.find(inst.guard()->predicate);
+          if (relation != relations.end()) {
+            branchRelation = relation->second;
+            branchNegated = inst.guard()->negated;
+            branchTarget = target;
+          }
+        }
         if (runs && *runs) {
           fallsThrough = false;
           break;
@@ -733,6 +826,14 @@ InstancePlan specialize(const InlineTemplate& t,
             break;
           }
       }
+      // Relations die with their predicate or their register.
+      std::vector<RegisterRef> killed;
+      writtenRegisters(inst, killed);
+      for (RegisterRef k : killed)
+        for (auto it = relations.begin(); it != relations.end();)
+          it = it->first == k || it->second.x == k ? relations.erase(it) : std::next(it);
+      if (auto relation = relationOf(inst, known); relation && runs && definedRegister(inst))
+        relations[*definedRegister(inst)] = *relation;
       auto target = definedRegister(inst);
       if (target && runs) {
         auto v = evaluate(inst, known);
@@ -755,8 +856,11 @@ InstancePlan specialize(const InlineTemplate& t,
     if (fallsThrough && b + 1 < blocks.size())
       successors.push_back(b + 1);
     bool changed = !state[b].visited || known != state[b].out || ranges != state[b].rangesOut ||
-                   successors != state[b].successors;
+                   successors != state[b].successors || branchTarget != state[b].branchTarget;
     state[b].visited = true;
+    state[b].branchRelation = branchRelation;
+    state[b].branchNegated = branchNegated;
+    state[b].branchTarget = branchTarget;
     state[b].in = std::move(in);
     state[b].out = std::move(known);
     state[b].rangesOut = std::move(ranges);
@@ -1012,6 +1116,9 @@ void ProbeInliner::emitWrite(const InlineTemplate& probe, const Instruction& wri
   for (const Operand& op : operands)
     if ((address = op.getIf<ir::AddressOperand>()) != nullptr)
       break;
+  // The address is computed for the check only: erased again when the hooks need no check.
+  ir::BasicBlock* at = builder_.block();
+  size_t before = at->statements().size();
   RegisterRef where{};
   if (const auto* base = std::get_if<ir::RegisterOperand>(&address->base)) {
     where = address->offset == 0 ? base->reg
@@ -1023,7 +1130,10 @@ void ProbeInliner::emitWrite(const InlineTemplate& probe, const Instruction& wri
         builder_.mov(ir::ScalarType::U64,
                      ir::IRBuilder::imm(static_cast<int64_t>(absolute.value) + address->offset));
   }
-  if (std::optional<RegisterRef> allowed = hooks.guardWrite(builder_, where, bytes)) {
+  std::optional<RegisterRef> allowed = hooks.guardWrite(builder_, where, bytes);
+  if (!allowed && builder_.block() == at && at->statements().size() == before + 1)
+    builder_.erase(*at, builder_.index() - 1);
+  if (allowed) {
     if (guard) {
       RegisterRef own = guard->predicate;
       if (guard->negated) {
