@@ -2,30 +2,31 @@
 
 #include <algorithm>
 #include <array>
-#include <string_view>
 
 namespace ocelot::instrumentors {
 
 namespace {
 
-template <size_t N>
-bool among(std::string_view opcode, const std::array<std::string_view, N>& set) {
+using ir::Opcode;
+
+template <size_t N> bool among(Opcode opcode, const std::array<Opcode, N>& set) {
   return std::find(set.begin(), set.end(), opcode) != set.end();
 }
 
-constexpr std::array<std::string_view, 3> kLoads{"ld", "ldu", "ldmatrix"};
-constexpr std::array<std::string_view, 2> kStores{"st", "stmatrix"};
-constexpr std::array<std::string_view, 5> kTensor{"mma", "wmma", "wgmma", "tcgen05", "movmatrix"};
-constexpr std::array<std::string_view, 5> kCompare{"setp", "set", "selp", "slct", "testp"};
-constexpr std::array<std::string_view, 4> kMove{"mov", "cvt", "cvta", "isspace"};
-constexpr std::array<std::string_view, 14> kLogic{"and", "or",  "xor",  "not", "cnot",
-                                                  "shl", "shr", "lop3", "shf", "prmt",
-                                                  "bfe", "bfi", "brev", "bmsk"};
+constexpr std::array kLoads{Opcode::Ld, Opcode::Ldu, Opcode::Ldmatrix};
+constexpr std::array kStores{Opcode::St, Opcode::Stmatrix};
+constexpr std::array kTensor{Opcode::Mma, Opcode::Wmma, Opcode::Wgmma, Opcode::Tcgen05,
+                             Opcode::Movmatrix};
+constexpr std::array kCompare{Opcode::Setp, Opcode::Set, Opcode::Selp, Opcode::Slct, Opcode::Testp};
+constexpr std::array kMove{Opcode::Mov, Opcode::Cvt, Opcode::Cvta, Opcode::Isspacep};
+constexpr std::array kLogic{Opcode::And, Opcode::Or,  Opcode::Xor,  Opcode::Not, Opcode::Cnot,
+                            Opcode::Shl, Opcode::Shr, Opcode::Lop3, Opcode::Shf, Opcode::Prmt,
+                            Opcode::Bfe, Opcode::Bfi, Opcode::Brev, Opcode::Bmsk};
 
 } // namespace
 
 probe::OpcodeClass opcodeClassOf(const ir::InstructionForm& form) {
-  std::string_view opcode = form.opcode();
+  Opcode opcode = form.opcode();
   if (form.has(ir::kCall))
     return probe::kCall;
   if (form.has(ir::kReturn) || form.has(ir::kExit) || form.has(ir::kTrap))
@@ -33,13 +34,13 @@ probe::OpcodeClass opcodeClassOf(const ir::InstructionForm& form) {
   if (form.has(ir::kBranch))
     return probe::kBranch;
   if (form.has(ir::kCtaBarrier) || form.has(ir::kClusterBarrier) || form.has(ir::kFence) ||
-      opcode == "mbarrier" || (opcode == "bar" && form.hasModifier("warp")))
+      opcode == Opcode::Mbarrier || (opcode == Opcode::Bar && form.hasModifier("warp")))
     return probe::kBarrier;
   if (form.has(ir::kTexture))
     return probe::kTexture;
   if (among(opcode, kTensor))
     return probe::kTensor;
-  if (form.has(ir::kAtomic) && (opcode == "atom" || opcode == "red"))
+  if (form.has(ir::kAtomic) && (opcode == Opcode::Atom || opcode == Opcode::Red))
     return probe::kAtomic;
   if (among(opcode, kLoads))
     return probe::kLoad;

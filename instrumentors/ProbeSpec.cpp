@@ -163,9 +163,14 @@ ProbeSpec parseProbeSpec(std::string_view text) {
         p.classes.push_back(*cls);
       }
     } else if (key == "opcode") {
-      for (std::string_view o : split(value, ','))
-        if (!o.empty())
-          p.opcodes.emplace_back(o);
+      for (std::string_view o : split(value, ',')) {
+        if (o.empty())
+          continue;
+        ir::Opcode opcode = ir::opcodeFromName(o);
+        if (opcode == ir::Opcode::Unknown)
+          throw fail("opcode=" + std::string(o) + " is no PTX opcode (write it without modifiers)");
+        p.opcodes.push_back(opcode);
+      }
     } else if (key == "space") {
       for (std::string_view s : split(value, ',')) {
         bool found = false;

@@ -4,6 +4,7 @@
 // what a region is (OCELOT_COUNTERS, OCELOT_HISTOGRAM, OCELOT_STREAM). docs/probes.md lists the
 // keys. Parsing is strict: an unknown key or value is an error that names it.
 
+#include "ir/Opcode.h"
 #include "ocelot/ProbeTool.h"
 
 #include <cstdint>
@@ -22,7 +23,7 @@ struct Placement {
   bool after = false; ///< Instruction: run after it (not after branches, returns, exits)
   // Filters (empty: any). An instruction matches when it passes every filter given.
   std::vector<probe::OpcodeClass> classes;
-  std::vector<std::string> opcodes; ///< "ld", "atom" (the opcode without modifiers)
+  std::vector<ir::Opcode> opcodes; ///< opcode=ld,atom (the opcode without modifiers)
   std::vector<probe::StateSpace> spaces;
   std::vector<probe::AccessKind> kinds;
   std::optional<std::regex> kernel; ///< searched in the function's mangled and demangled names

@@ -1,7 +1,6 @@
 #include "ocelot/ProbeTool.h"
 
-#include "ocelot/JsonWriter.h"
-
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace ocelot {
@@ -200,109 +199,84 @@ std::string ProbeResult::summary() const {
   return text;
 }
 
-void ProbeResult::writeJson(JsonWriter& out) const {
+Json ProbeResult::json() const {
   const ProbeModuleTables& t = *tables_;
   bool blocks = false, instructions = false, sites = false;
-  out.beginObject();
-  out.key("probes").beginArray();
-  for (const auto& p : t.probes)
-    out.value(p);
-  out.endArray();
-  out.key("regions").beginObject();
+  Json out = Json::object();
+  out["probes"] = t.probes;
+  Json regions = Json::object();
   for (const auto& r : regions_) {
-    out.key(r.region.name).beginObject();
-    out.key("kind").value(probeRegionKindName(r.region.kind));
-    out.key("per").value(r.region.per);
-    out.key("type").value(r.region.type);
-    out.key("dropped").value(r.dropped);
+    Json region = Json::object();
+    region["kind"] = probeRegionKindName(r.region.kind);
+    region["per"] = r.region.per;
+    region["type"] = r.region.type;
+    region["dropped"] = r.dropped;
     if (r.region.bins > 1)
-      out.key("bins").value(r.region.bins);
+      region["bins"] = r.region.bins;
     if (r.region.kind == ProbeRegion::Kind::Stream) {
-      out.key("record_bytes").value(r.region.elementBytes);
-      out.key("records").value(r.records);
+      region["record_bytes"] = r.region.elementBytes;
+      region["records"] = r.records;
     } else {
-      out.key("values").beginArray();
+      Json values = Json::array();
       for (uint64_t v : r.integers)
         if (r.region.type[0] == 's')
-          out.value(static_cast<int64_t>(v));
+          values.push_back(static_cast<int64_t>(v));
         else
-          out.value(v);
+          values.push_back(v);
       for (double v : r.reals)
-        out.value(v);
-      out.endArray();
+        values.push_back(v);
+      region["values"] = std::move(values);
     }
-    out.endObject();
+    regions[r.region.name] = std::move(region);
     blocks = blocks || r.region.per == "block";
     instructions = instructions || r.region.per == "instruction";
     sites = sites || r.region.per == "site";
   }
-  out.endObject();
-  out.key("functions").beginArray();
+  out["regions"] = std::move(regions);
+  Json functions = Json::array();
   for (const auto& f : t.functions) {
-    out.beginObject().key("name").value(f.name).key("kernel").value(f.kernel);
-    out.key("sites").value(f.sites).key("probe_registers").value(f.probeRegisters);
-    out.key("ptx_registers").value(f.ptxRegisters);
-    if (!f.notes.empty()) {
-      out.key("notes").beginArray();
-      for (const auto& n : f.notes)
-        out.value(n);
-      out.endArray();
-    }
-    out.endObject();
+    Json function = {{"name", f.name},
+                     {"kernel", f.kernel},
+                     {"sites", f.sites},
+                     {"probe_registers", f.probeRegisters},
+                     {"ptx_registers", f.ptxRegisters}};
+    if (!f.notes.empty())
+      function["notes"] = f.notes;
+    functions.push_back(std::move(function));
   }
-  out.endArray();
+  out["functions"] = std::move(functions);
   if (blocks) {
-    out.key("blocks").beginArray();
+    Json list = Json::array();
     for (const auto& b : t.blocks)
-      out.beginObject()
-          .key("function")
-          .value(b.function)
-          .key("index")
-          .value(b.index)
-          .key("label")
-          .value(b.label)
-          .key("instructions")
-          .value(b.instructions)
-          .key("line")
-          .value(b.line)
-          .endObject();
-    out.endArray();
+      list.push_back({{"function", b.function},
+                      {"index", b.index},
+                      {"label", b.label},
+                      {"instructions", b.instructions},
+                      {"line", b.line}});
+    out["blocks"] = std::move(list);
   }
   if (instructions) {
-    out.key("instructions").beginArray();
+    Json list = Json::array();
     for (const auto& i : t.instructions)
-      out.beginObject()
-          .key("function")
-          .value(i.function)
-          .key("block")
-          .value(i.block)
-          .key("opcode")
-          .value(i.opcode)
-          .key("class")
-          .value(opcodeClassName(i.opcodeClass))
-          .key("line")
-          .value(i.line)
-          .endObject();
-    out.endArray();
+      list.push_back({{"function", i.function},
+                      {"block", i.block},
+                      {"opcode", i.opcode},
+                      {"class", opcodeClassName(i.opcodeClass)},
+                      {"line", i.line}});
+    out["instructions"] = std::move(list);
   }
   if (sites) {
-    out.key("sites").beginArray();
+    Json list = Json::array();
     for (const auto& s : t.sites)
-      out.beginObject()
-          .key("probe")
-          .value(s.probe)
-          .key("block")
-          .value(s.block)
-          .key("instruction")
-          .value(s.instruction == ProbeSite::kNoInstruction ? int64_t{-1} : int64_t{s.instruction})
-          .endObject();
-    out.endArray();
+      list.push_back(
+          {{"probe", s.probe},
+           {"block", s.block},
+           {"instruction",
+            s.instruction == ProbeSite::kNoInstruction ? int64_t{-1} : int64_t{s.instruction}}});
+    out["sites"] = std::move(list);
   }
-  out.key("errors").beginArray();
-  for (const auto& e : errors_)
-    out.value(e);
-  out.endArray();
-  out.endObject();
+  out["errors"] = errors_;
+  return out;
 }
 
 } // namespace ocelot

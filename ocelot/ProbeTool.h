@@ -198,7 +198,7 @@ class ProbeResult final : public InstrumentorResult {
 public:
   explicit ProbeResult(const ProbeData& data);
   std::string_view instrumentor() const override { return tool_; }
-  void writeJson(JsonWriter& out) const override;
+  Json json() const override;
   std::string summary() const override;
 
   struct Region {

@@ -88,8 +88,8 @@ bool allowedSideEffect(const Instruction& inst) {
   const ir::InstructionForm& form = inst.form();
   if (form.has(ir::kFence))
     return true;
-  std::string_view opcode = form.opcode();
-  return opcode == "nanosleep" || (opcode == "bar" && form.hasModifier("warp"));
+  ir::Opcode opcode = form.opcode();
+  return opcode == ir::Opcode::Nanosleep || (opcode == ir::Opcode::Bar && form.hasModifier("warp"));
 }
 
 std::string_view spaceWord(ir::StateSpace space) {
@@ -123,7 +123,7 @@ void checkInstruction(const ir::Module& module, const Instruction& inst) {
     throw InlineError("uses an asynchronous instruction (" + spelling + ")");
   if (form.has(ir::kSideEffects) && !allowedSideEffect(inst))
     throw InlineError("uses " + quoted(spelling) + ", which changes the warp's state");
-  if (form.has(ir::kBranch) && form.opcode() != "bra")
+  if (form.has(ir::kBranch) && form.opcode() != ir::Opcode::Bra)
     throw InlineError("uses an indirect branch (" + spelling + ")");
   for (const Operand& op : inst.operands()) {
     std::string_view name;
@@ -266,11 +266,11 @@ InlineTemplate InlineTemplate::prepare(const ir::Function& probe,
           throw InlineError("uses the parameter space (" + std::string(form.spelling()) + ")");
         if (address->offset != 0)
           throw InlineError("passes an aggregate to an intrinsic");
-        if (form.opcode() == "st" && inst.operands().size() == 2) {
+        if (form.opcode() == ir::Opcode::St && inst.operands().size() == 2) {
           stored[parameter] = inst.operands()[1];
           continue;
         }
-        if (form.opcode() == "ld" && !inst.operands().empty()) {
+        if (form.opcode() == ir::Opcode::Ld && !inst.operands().empty()) {
           auto from = pending.find(parameter);
           const auto* destination = inst.operands()[0].getIf<ir::RegisterOperand>();
           if (from == pending.end() || destination == nullptr)
@@ -391,7 +391,7 @@ std::optional<Range> rangeOfOperand(const Operand& op, const Constants& constant
 std::optional<Range> rangeOf(const Instruction& inst, const Constants& constants,
                              const Ranges& ranges) {
   const ir::InstructionForm& form = inst.form();
-  std::string_view op = form.opcode();
+  ir::Opcode op = form.opcode();
   const auto& ops = inst.operands();
   auto type = form.lastType();
   if (!type || !integerType(*type))
@@ -406,11 +406,11 @@ std::optional<Range> rangeOf(const Instruction& inst, const Constants& constants
       return std::nullopt;
     return r;
   };
-  if (op == "mov" && ops.size() == 2) {
+  if (op == ir::Opcode::Mov && ops.size() == 2) {
     auto a = source(1);
     return a ? fits(*a) : std::nullopt;
   }
-  if (op == "cvt" && ops.size() == 2 && form.modifiers().size() == 2) {
+  if (op == ir::Opcode::Cvt && ops.size() == 2 && form.modifiers().size() == 2) {
     auto to = form.firstType();
     auto a = source(1);
     if (!to || !integerType(*to) || !a || a->relative)
@@ -421,7 +421,7 @@ std::optional<Range> rangeOf(const Instruction& inst, const Constants& constants
       return std::nullopt; // might be negative in the source type
     return fits(*a);
   }
-  if (op == "mad" && ops.size() == 4 && form.hasModifier("lo")) {
+  if (op == ir::Opcode::Mad && ops.size() == 4 && form.hasModifier("lo")) {
     auto a = source(1), b = source(2), c = source(3);
     if (!a || !b || !c || a->relative || b->relative)
       return std::nullopt;
@@ -434,7 +434,7 @@ std::optional<Range> rangeOf(const Instruction& inst, const Constants& constants
   auto a = source(1), b = source(2);
   if (!a || !b)
     return std::nullopt;
-  if (op == "add") {
+  if (op == ir::Opcode::Add) {
     if (a->relative && b->relative)
       return std::nullopt;
     return fits(Range{a->relative || b->relative, a->lo + b->lo, a->hi + b->hi});
@@ -442,8 +442,8 @@ std::optional<Range> rangeOf(const Instruction& inst, const Constants& constants
   if (a->relative || b->relative)
     return std::nullopt;
   bool wide = form.hasModifier("wide");
-  if ((op == "mul" && (form.hasModifier("lo") || wide)) || op == "shl") {
-    if (op == "shl") {
+  if ((op == ir::Opcode::Mul && (form.hasModifier("lo") || wide)) || op == ir::Opcode::Shl) {
+    if (op == ir::Opcode::Shl) {
       if (b->lo != b->hi || b->lo >= 24)
         return std::nullopt;
       b = Range{false, uint64_t{1} << b->lo, uint64_t{1} << b->lo};
@@ -454,7 +454,7 @@ std::optional<Range> rangeOf(const Instruction& inst, const Constants& constants
       bits = 2 * bits;
     return fits(Range{false, a->lo * b->lo, a->hi * b->hi});
   }
-  if (op == "and")
+  if (op == ir::Opcode::And)
     return fits(Range{false, 0, std::min(a->hi, b->hi)});
   return std::nullopt;
 }
@@ -514,7 +514,7 @@ bool integerType(ir::ScalarType type) {
 /// The value `inst` gives its register when its operands are the constants, or nullopt.
 std::optional<uint64_t> evaluate(const Instruction& inst, const Constants& constants) {
   const ir::InstructionForm& form = inst.form();
-  std::string_view op = form.opcode();
+  ir::Opcode op = form.opcode();
   const auto& ops = inst.operands();
   auto type = form.lastType();
   if (!type)
@@ -524,9 +524,10 @@ std::optional<uint64_t> evaluate(const Instruction& inst, const Constants& const
   auto source = [&](size_t i) -> std::optional<uint64_t> {
     return i < ops.size() ? valueOf(ops[i], constants) : std::nullopt;
   };
-  if (op == "mov" && ops.size() == 2 && (integerType(*type) || *type == ir::ScalarType::Pred))
+  if (op == ir::Opcode::Mov && ops.size() == 2 &&
+      (integerType(*type) || *type == ir::ScalarType::Pred))
     return source(1);
-  if (op == "cvt" && ops.size() == 2 && form.modifiers().size() == 2) {
+  if (op == ir::Opcode::Cvt && ops.size() == 2 && form.modifiers().size() == 2) {
     auto to = form.firstType();
     if (!to || !integerType(*to) || !integerType(*type))
       return std::nullopt;
@@ -536,13 +537,14 @@ std::optional<uint64_t> evaluate(const Instruction& inst, const Constants& const
     int64_t wide = isSigned ? signExtend(*v, bits) : static_cast<int64_t>(maskTo(*v, bits));
     return maskTo(static_cast<uint64_t>(wide), ir::scalarTypeBits(*to));
   }
-  if (op == "selp" && ops.size() == 4) {
+  if (op == ir::Opcode::Selp && ops.size() == 4) {
     auto p = source(3);
     if (!p)
       return std::nullopt;
     return source(*p != 0 ? 1 : 2);
   }
-  if (op == "setp" && ops.size() == 3 && integerType(*type) && form.modifiers().size() == 2) {
+  if (op == ir::Opcode::Setp && ops.size() == 3 && integerType(*type) &&
+      form.modifiers().size() == 2) {
     auto a = source(1), b = source(2);
     if (!a || !b)
       return std::nullopt;
@@ -568,27 +570,27 @@ std::optional<uint64_t> evaluate(const Instruction& inst, const Constants& const
   }
   if (ops.size() != 3 || !integerType(*type))
     return std::nullopt;
-  if (op == "mul" && !form.hasModifier("lo"))
+  if (op == ir::Opcode::Mul && !form.hasModifier("lo"))
     return std::nullopt; // mul.wide, mul.hi
   auto a = source(1), b = source(2);
   if (!a || !b)
     return std::nullopt;
   uint64_t r;
-  if (op == "add")
+  if (op == ir::Opcode::Add)
     r = *a + *b;
-  else if (op == "sub")
+  else if (op == ir::Opcode::Sub)
     r = *a - *b;
-  else if (op == "mul")
+  else if (op == ir::Opcode::Mul)
     r = *a * *b;
-  else if (op == "and")
+  else if (op == ir::Opcode::And)
     r = *a & *b;
-  else if (op == "or")
+  else if (op == ir::Opcode::Or)
     r = *a | *b;
-  else if (op == "xor")
+  else if (op == ir::Opcode::Xor)
     r = *a ^ *b;
-  else if (op == "shl")
+  else if (op == ir::Opcode::Shl)
     r = *b >= bits ? 0 : *a << *b;
-  else if (op == "shr")
+  else if (op == ir::Opcode::Shr)
     r = *b >= bits ? (isSigned && signExtend(*a, bits) < 0 ? ~uint64_t{0} : 0)
         : isSigned ? static_cast<uint64_t>(signExtend(*a, bits) >> *b)
                    : maskTo(*a, bits) >> *b;
@@ -618,8 +620,8 @@ std::optional<Relation> relationOf(const Instruction& inst, const Constants& con
   const ir::InstructionForm& form = inst.form();
   const auto& ops = inst.operands();
   auto type = form.lastType();
-  if (form.opcode() != "setp" || ops.size() != 3 || form.modifiers().size() != 2 || !type ||
-      !integerType(*type) || ir::isSignedIntegerType(*type))
+  if (form.opcode() != ir::Opcode::Setp || ops.size() != 3 || form.modifiers().size() != 2 ||
+      !type || !integerType(*type) || ir::isSignedIntegerType(*type))
     return std::nullopt;
   std::string_view cmp = form.modifiers()[0];
   if (cmp == "lo")

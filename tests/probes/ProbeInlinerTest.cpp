@@ -252,8 +252,9 @@ TEST(ProbeInliner, InlinesBeforeAGuardedInstructionForItsLanesOnly) {
   bool skips = false;
   for (const auto& s : block.statements())
     if (const auto* inst = ir::dyn_cast<ir::Instruction>(s.get()))
-      skips = skips || (inst->form().opcode() == "bra" && inst->guard() && inst->guard()->negated &&
-                        app.registerName(inst->guard()->predicate) == "%p1");
+      skips =
+          skips || (inst->form().opcode() == ir::Opcode::Bra && inst->guard() &&
+                    inst->guard()->negated && app.registerName(inst->guard()->predicate) == "%p1");
   EXPECT_TRUE(skips);
   // Inlined code writes fresh registers only.
   for (const auto& b : app.blocks())
@@ -311,7 +312,7 @@ TEST(ProbeInliner, StraightLineProbesDoNotSplitAndKeepTheScopeOfTheirPoint) {
   ir::ScopeId scope = 0;
   for (size_t i = 0; i < block.statements().size(); ++i)
     if (const auto* inst = ir::dyn_cast<ir::Instruction>(block.statements()[i].get()))
-      if (inst->form().opcode() == "add") {
+      if (inst->form().opcode() == ir::Opcode::Add) {
         index = i;
         scope = inst->scope();
       }
@@ -326,7 +327,7 @@ TEST(ProbeInliner, StraightLineProbesDoNotSplitAndKeepTheScopeOfTheirPoint) {
   (void)index;
   const ir::Instruction* popc = nullptr;
   block.forEachInstruction([&](const ir::Instruction& inst) {
-    if (inst.form().opcode() == "popc")
+    if (inst.form().opcode() == ir::Opcode::Popc)
       popc = &inst;
   });
   ASSERT_NE(popc, nullptr);
@@ -385,8 +386,8 @@ TEST(ProbeInliner, ConstantIntrinsicsFoldBranchesAndUnreadCodeIsLeftOut) {
     size_t stores = 0;
     for (const auto& b : app.blocks())
       b->forEachInstruction([&](const ir::Instruction& inst) {
-        stores +=
-            inst.form().opcode() == "st" && inst.form().stateSpace() == ir::StateSpace::Generic;
+        stores += inst.form().opcode() == ir::Opcode::St &&
+                  inst.form().stateSpace() == ir::StateSpace::Generic;
       });
     EXPECT_EQ(stores, value == 0 ? 0u : 1u);
     EXPECT_EQ(app.blocks().size(), blocks); // no branch left: no split

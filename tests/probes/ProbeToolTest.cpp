@@ -9,13 +9,13 @@
 #include "instrumentors/ProbeLayout.h"
 #include "instrumentors/ProbeSites.h"
 #include "instrumentors/ProbeSpec.h"
-#include "ocelot/JsonValue.h"
-#include "ocelot/JsonWriter.h"
+#include "ocelot/Json.h"
 #include "tests/instrumentors/InstrumentorTestSupport.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace ocelot::instrumentors {
@@ -434,14 +434,11 @@ TEST(ProbeTool, FinalizeDecodesRegionsAndWritesJson) {
   ASSERT_NE(entries, nullptr);
   EXPECT_EQ(entries->integers, (std::vector<uint64_t>{0, 42, 0}));
   EXPECT_TRUE(generic->errors().empty());
-  JsonWriter out;
-  result->writeJson(out);
-  JsonParseResult parsed = parseJson(out.text());
-  ASSERT_TRUE(parsed.ok()) << parsed.error;
-  const JsonValue& json = *parsed.value;
-  EXPECT_EQ(json["regions"]["entries"]["values"].asArray().at(1).asUnsigned(), 42u);
-  EXPECT_EQ(json["blocks"].asArray().at(1)["label"].asString(), "LOOP");
-  EXPECT_EQ(json["functions"].asArray().at(0)["name"].asString(), "loop");
+  // Through its text, as the profile file carries it.
+  const Json json = Json::parse(dumpJson(result->json()));
+  EXPECT_EQ(json["regions"]["entries"]["values"].at(1).get<uint64_t>(), 42u);
+  EXPECT_EQ(json["blocks"].at(1)["label"].get<std::string>(), "LOOP");
+  EXPECT_EQ(json["functions"].at(0)["name"].get<std::string>(), "loop");
 
   // A flag in the header: the probe wrote outside its regions. The result says so and the tool
   // switches itself off: later launches run the original kernels.

@@ -15,16 +15,21 @@ Runs PROGRAM under `ocelot run`:
   5. with OCELOT_INSTRUMENTORS=probe:ptx=BAD (a probe Ocelot refuses), when given: the same output
      and exit status, and the refusal on stderr.
 --analytic: the program must print 'expected ENTRY=N ...' lines (tests/e2e/programs/analytic_*);
-  each expected set must match an instrumented launch whose entry block count is N.
+  each expected set must match an instrumented launch whose entry block PROBECOUNT counted N times,
+  and every other value of the set must be the count PROBECOUNT gave some block of that launch,
+  or the difference of two (an edge: tests/instrumentors/check_analytic_counts.py's rule).
+Every profile written must match docs/profile.schema.json.
 Device: --device, else the GPU when there is one, else the CPU device. Exit 77: skipped.
 """
 import argparse
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import profile_schema  # noqa: E402
 
 SKIP = 77
 
@@ -55,12 +60,35 @@ def run(args, device, options, env=None, timeout=None):
     return done.returncode, done.stdout, done.stderr
 
 
+SCHEMA_PROBLEMS = []
+
+
 def profiles(path):
+    """The profiles of a file that matches the schema; none (and a problem) otherwise."""
     if not os.path.exists(path):
         return []
-    with open(path) as f:
-        document = json.load(f)
+    try:
+        document = profile_schema.validate_file(path)
+    except (profile_schema.ProfileSchemaError, ValueError) as error:
+        SCHEMA_PROBLEMS.append(str(error)[:1500])
+        return []
     return document.get("profiles", [])
+
+
+_probe_validator = None
+
+
+def probe_result_problems(result):
+    """How a default probe result breaks docs/profile.schema.json's `probe` definition (the schema
+    lets plugins' results be any object, so the profile's validation does not reach them)."""
+    global _probe_validator
+    if _probe_validator is None:
+        import jsonschema
+        definitions = profile_schema.validator().schema["$defs"]
+        _probe_validator = jsonschema.Draft202012Validator({"$defs": definitions,
+                                                            "$ref": "#/$defs/probe"})
+    return ["%s: %s" % ("/".join(str(p) for p in e.absolute_path) or "(result)", e.message[:200])
+            for e in _probe_validator.iter_errors(result)]
 
 
 def probe_counts(result, region="entries"):
@@ -133,6 +161,8 @@ def main():
                 problems.append("launch %d %s block %d: probecount %s, bbcount %d" %
                                 (p["launch_id"], b["function"], b["index"], probe.get(key), b["count"]))
                 break
+        for problem in probe_result_problems(results["probecount"])[:3]:
+            problems.append("launch %d probecount result: %s" % (p["launch_id"], problem))
         if results["probecount"].get("errors"):
             problems.append("launch %d: %s" % (p["launch_id"], results["probecount"]["errors"]))
 
@@ -149,17 +179,25 @@ def main():
                 sets.append(values)
         if not sets:
             problems.append("%s prints no 'expected ENTRY=...' line" % name)
-        entries = []
+        launches_by_entry = []
         for p in profiles(path):
             probe = p.get("results", {}).get("probecount")
             if probe:
-                entries.append(probe_counts(probe).get((p["kernel"], 0)))
+                launches_by_entry.append((probe_counts(probe).get((p["kernel"], 0)), p, probe))
         for values in sets:
-            if values["ENTRY"] in entries:
-                entries.remove(values["ENTRY"])
-            else:
+            found = next((l for l in launches_by_entry if l[0] == values["ENTRY"]), None)
+            if found is None:
                 problems.append("no launch whose entry block probecount counted %d times (%s)" %
-                                (values["ENTRY"], entries))
+                                (values["ENTRY"], [l[0] for l in launches_by_entry]))
+                continue
+            launches_by_entry.remove(found)
+            _, p, probe = found
+            counts = sorted(set(probe_counts(probe).values()))
+            edges = {a - b for a in counts for b in counts if a > b}
+            for region, value in values.items():
+                if region != "ENTRY" and value not in counts and value not in edges:
+                    problems.append("launch %d: %s=%d is no block's probecount count (counts: %s)" %
+                                    (p["launch_id"], region, value, counts))
 
     # 4. The oracle's probes: every kind of probe at once, output unchanged.
     if args.oracle:
@@ -171,6 +209,8 @@ def main():
             if p.get("execution") != "instrumented" or "probecount" not in results or not tool:
                 continue
             oracle = results[tool[0]]
+            for problem in probe_result_problems(oracle)[:3]:
+                problems.append("oracle launch %d result: %s" % (p["launch_id"], problem))
             if oracle.get("errors"):
                 problems.append("oracle launch %d: %s" % (p["launch_id"], oracle["errors"]))
             if probe_counts(oracle, "blocks") != probe_counts(results["probecount"]):
@@ -199,11 +239,13 @@ def main():
         except subprocess.TimeoutExpired:
             problems.append("bad probe: timed out")
 
+    problems += sorted(set(SCHEMA_PROBLEMS))
     if problems:
         print("FAIL: %s on the %s device\n  %s" % (name, device, "\n  ".join(problems)))
         return 1
     print("ok: %s on the %s device: output unchanged under the probe tools; probecount equals bbcount "
-          "in %d launches" % (name, device, launches))
+          "in %d launches%s" % (name, device, launches,
+                                "; the analytic counts exact" if args.analytic else ""))
     return 0
 
 

@@ -1,18 +1,20 @@
 // blockhits, the host side: the counters of a launch as a result (JSON and a summary line).
-#include "ocelot/JsonWriter.h"
 #include "ocelot/ProbeTool.h"
+
+#include <nlohmann/json.hpp>
 
 class BlockHits final : public ocelot::InstrumentorResult {
 public:
   explicit BlockHits(const ocelot::ProbeData& data)
       : blocks_(data.blocks()), counts_(data.counters<uint64_t>("entries")) {}
   std::string_view instrumentor() const override { return "blockhits"; }
-  void writeJson(ocelot::JsonWriter& out) const override {
-    out.beginArray();
+  ocelot::Json json() const override {
+    ocelot::Json blocks = ocelot::Json::array();
     for (size_t b = 0; b < counts_.size(); ++b)
-      out.beginObject().key("function").value(blocks_[b].function).key("index")
-          .value(blocks_[b].index).key("threads").value(counts_[b]).endObject();
-    out.endArray();
+      blocks.push_back({{"function", blocks_[b].function},
+                        {"index", blocks_[b].index},
+                        {"threads", counts_[b]}});
+    return {{"blocks", blocks}}; // a result is a JSON object (docs/profile.schema.json)
   }
   std::string summary() const override {
     uint64_t total = 0;
@@ -27,8 +29,8 @@ private:
 };
 
 static ocelot::ProbeToolDefinition blockhits() {
-  ocelot::ProbeToolDefinition tool{"blockhits", "threads entering each basic block",
-                                   ocelot::embeddedProbeModules(), {}, {}};
+  ocelot::ProbeToolDefinition tool{
+      "blockhits", "threads entering each basic block", ocelot::embeddedProbeModules(), {}, {}};
   tool.result = [](const ocelot::ProbeData& data) { return std::make_shared<BlockHits>(data); };
   return tool;
 }
