@@ -83,8 +83,8 @@ def probe_result_problems(result):
     lets plugins' results be any object, so the profile's validation does not reach them)."""
     global _probe_validator
     if _probe_validator is None:
+        definitions = profile_schema.validator().schema["$defs"]  # first: says when it is missing
         import jsonschema
-        definitions = profile_schema.validator().schema["$defs"]
         _probe_validator = jsonschema.Draft202012Validator({"$defs": definitions,
                                                             "$ref": "#/$defs/probe"})
     return ["%s: %s" % ("/".join(str(p) for p in e.absolute_path) or "(result)", e.message[:200])
