@@ -25,6 +25,7 @@ ParseResult parseInPlace(char* buffer, size_t size, std::string_view fileName,
   buffer[size + 1] = '\0';
   auto module = std::make_unique<Module>();
   detail::ParseContext context(*module, fileName);
+  context.setNewestVersion(options.newestVersion);
   try {
     // The module's statements come from its arena; the scope ends before the module can go.
     Arena::Scope arena(module->arena());

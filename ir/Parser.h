@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ir/Module.h"
+#include "ir/PtxVersion.h"
 #include "ir/SourceLocation.h"
 
 #include <filesystem>
@@ -17,6 +18,11 @@ struct ParseResult {
   std::vector<Diagnostic> diagnostics;
 
   bool ok() const { return module != nullptr; }
+  /// The module declares a PTX ISA version newer than the front end knows (kNewestPtxVersion).
+  bool unsupportedVersion() const {
+    return !diagnostics.empty() &&
+           diagnostics.front().kind == DiagnosticKind::UnsupportedPtxVersion;
+  }
   /// The first diagnostic as "file:line:column: message", or "" when there is none.
   std::string firstError() const { return diagnostics.empty() ? "" : diagnostics.front().format(); }
 };
@@ -27,6 +33,9 @@ struct ParseOptions {
   /// Scan simple one-line instructions as one token instead of through the grammar's operand
   /// rules (same result, several times fewer parser steps).
   bool scannerFastPath = true;
+  /// Modules declaring a newer `.version` are refused (DiagnosticKind::UnsupportedPtxVersion);
+  /// nullopt accepts any version (tests of the grammar's tolerance of future PTX).
+  std::optional<PtxVersion> newestVersion = kNewestPtxVersion;
 };
 
 /// Parses PTX text of any PTX ISA version. Never throws on bad input and never reads past `text`:

@@ -82,10 +82,12 @@ ParseContext::ParseContext(Module& module, std::string_view fileName)
     : module_(module), fileName_(fileName) {}
 
 void ParseContext::report(const SourceRange& at, const std::string& message) {
-  diagnostics_.push_back(Diagnostic{fileName_, at.begin, message});
+  diagnostics_.push_back(Diagnostic{fileName_, at.begin, message, pendingKind_});
+  pendingKind_ = DiagnosticKind::Syntax;
 }
 
-void ParseContext::fail(SourceRange at, const std::string& message) const {
+void ParseContext::fail(SourceRange at, const std::string& message, DiagnosticKind kind) const {
+  pendingKind_ = kind;
   throw PtxParser::syntax_error(at, message);
 }
 
@@ -109,6 +111,14 @@ int64_t ParseContext::signedValue(const ImmediateOperand& imm, bool negate, Sour
 void ParseContext::setVersion(std::string_view text, SourceRange at) {
   if (!module_.version().empty())
     fail(at, "duplicate .version directive");
+  std::optional<PtxVersion> version = parsePtxVersion(text);
+  if (!version)
+    fail(at, "malformed .version '" + std::string(text) + "': expected MAJOR.MINOR");
+  if (newestVersion_ && *version > *newestVersion_)
+    fail(at,
+         "unsupported PTX ISA version " + version->toString() + ": the newest Ocelot knows is " +
+             newestVersion_->toString() + " (CUDA 13.0); compile for an older PTX version",
+         DiagnosticKind::UnsupportedPtxVersion);
   module_.setVersion(text);
   module_.headerLines().version = at.begin.line;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ir/Module.h"
+#include "ir/PtxVersion.h"
 #include "ir/SourceLocation.h"
 #include "ir/parser/GrammarTypes.h"
 
@@ -33,7 +34,10 @@ public:
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
   /// Reports a semantic error (undefined label, undeclared register ...) as a syntax error at
   /// `at`: parsing stops with that message.
-  [[noreturn]] void fail(SourceRange at, const std::string& message) const;
+  [[noreturn]] void fail(SourceRange at, const std::string& message,
+                         DiagnosticKind kind = DiagnosticKind::Syntax) const;
+  /// `.version` texts newer than this are refused; nullopt accepts every version.
+  void setNewestVersion(std::optional<PtxVersion> newest) { newestVersion_ = newest; }
 
   uint64_t unsignedValue(const ImmediateOperand& imm, SourceRange at) const;
   int64_t signedValue(const ImmediateOperand& imm, bool negate, SourceRange at) const;
@@ -226,6 +230,10 @@ private:
   Module& module_;
   std::string fileName_;
   std::vector<Diagnostic> diagnostics_;
+  std::optional<PtxVersion> newestVersion_ = kNewestPtxVersion;
+  /// The kind of the diagnostic the next report() records: fail() sets it before throwing, the
+  /// grammar catches the exception and reports it.
+  mutable DiagnosticKind pendingKind_ = DiagnosticKind::Syntax;
 
   // What is being built right now.
   std::vector<Operand> operands_;

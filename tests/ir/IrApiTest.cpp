@@ -76,7 +76,10 @@ TEST(VersionToleranceTest, FuturePtxParsesAndRoundTrips) {
 	ret;
 }
 )";
-  auto module = parseOrFail(text, "future.ptx");
+  // The grammar takes any version; only the version check (on by default) refuses 12.7.
+  ir::ParseOptions anyVersion;
+  anyVersion.newestVersion = std::nullopt;
+  auto module = parseOrFail(text, "future.ptx", anyVersion);
   ASSERT_NE(module, nullptr);
   EXPECT_EQ(module->targets(), (std::vector<std::string_view>{"sm_200f", "texmode_unified"}));
   const Function* k = module->findFunction("k");
@@ -91,9 +94,47 @@ TEST(VersionToleranceTest, FuturePtxParsesAndRoundTrips) {
   EXPECT_EQ(module->findGlobal("future_table")->spec().typeWord(), ".f4x9");
 
   std::string emitted = emitPtx(*module);
-  auto reparsed = parseOrFail(emitted, "future-emitted.ptx");
+  auto reparsed = parseOrFail(emitted, "future-emitted.ptx", anyVersion);
   ASSERT_NE(reparsed, nullptr);
   EXPECT_TRUE(reparsed->equals(*module));
+}
+
+TEST(VersionToleranceTest, NewerPtxVersionIsRefusedWithItsOwnKind) {
+  std::string text = kernelWithBody("\tret;");
+  ASSERT_EQ(text.rfind(".version 9.0\n", 0), 0u);
+  for (const char* version : {"9.1", "10.0", "99.9", "12.7"}) {
+    std::string newer = ".version " + std::string(version) + text.substr(12);
+    ir::ParseResult result = ir::parsePtx(newer, "newer.ptx");
+    ASSERT_FALSE(result.ok()) << version;
+    ASSERT_EQ(result.diagnostics.size(), 1u);
+    EXPECT_TRUE(result.unsupportedVersion()) << result.firstError();
+    EXPECT_EQ(result.diagnostics.front().kind, ir::DiagnosticKind::UnsupportedPtxVersion);
+    EXPECT_EQ(result.firstError(),
+              "newer.ptx:1:1: unsupported PTX ISA version " + std::string(version) +
+                  ": the newest Ocelot knows is 9.0 (CUDA 13.0); compile for an older PTX version");
+  }
+  for (const char* version : {"9.0", "8.8", "7.0", "1.0", "9.00"}) {
+    std::string older = ".version " + std::string(version) + text.substr(12);
+    ir::ParseResult result = ir::parsePtx(older, "older.ptx");
+    EXPECT_TRUE(result.ok()) << version << ": " << result.firstError();
+  }
+  // Other errors keep the syntax kind.
+  ir::ParseResult broken = ir::parsePtx(kernelWithBody("\tbra NOWHERE;"), "broken.ptx");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_FALSE(broken.unsupportedVersion());
+  EXPECT_EQ(broken.diagnostics.front().kind, ir::DiagnosticKind::Syntax);
+}
+
+TEST(VersionToleranceTest, MalformedVersionIsASyntaxError) {
+  std::string text = kernelWithBody("\tret;");
+  for (const char* version : {"9.0e1", "0f3F800000", "9.1234567890"}) {
+    std::string bad = ".version " + std::string(version) + text.substr(12);
+    ir::ParseResult result = ir::parsePtx(bad, "bad.ptx");
+    ASSERT_FALSE(result.ok()) << version;
+    EXPECT_EQ(result.diagnostics.front().kind, ir::DiagnosticKind::Syntax);
+    EXPECT_NE(result.firstError().find("malformed .version"), std::string::npos)
+        << result.firstError();
+  }
 }
 
 TEST(EqualityTest, DetectsChangedOperands) {
