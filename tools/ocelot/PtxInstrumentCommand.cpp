@@ -4,6 +4,7 @@
 
 #include "instrumentors/InstrumentorRegistry.h"
 #include "instrumentors/ModuleInstrumenter.h"
+#include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
 
 #include <boost/program_options.hpp>
@@ -26,8 +27,10 @@ void printUsage(std::ostream& out, const po::options_description& options) {
          "__ocelot_instrumentation holds one buffer pointer per instrumentor. Global variables "
          "are\n"
          "redirected to address 0 (offline there is no application module): assemble the output,\n"
-         "do not run it.\n\n"
+         "do not run it. FILE - reads standard input.\n\n"
       << options;
+  instrumentors::InstrumentorRegistry registry;
+  printInstrumentorHelp(out, registry);
 }
 
 } // namespace
@@ -92,21 +95,26 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
   }
 
   const std::string file = vm["file"].as<std::string>();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::cerr << "ocelot ptx instrument: cannot read " << file << "\n";
+  std::string text;
+  try {
+    if (vm.count("output"))
+      checkWritable("output", vm["output"].as<std::string>());
+    text = readInput(file);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ocelot ptx instrument: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ocelot ptx instrument: " << e.what() << "\n";
     return 1;
   }
-  std::stringstream text;
-  text << in.rdbuf();
 
   instrumentors::InstrumentOptions instrumentOptions;
-  instrumentOptions.label = file;
+  instrumentOptions.label = inputName(file);
   instrumentOptions.linked = vm.count("linked") != 0;
   instrumentors::InstrumentedModule result =
-      instrumentors::instrumentModule(text.str(), slots, instrumentOptions);
+      instrumentors::instrumentModule(text, slots, instrumentOptions);
   if (!result.ok) {
-    std::cerr << "ocelot ptx instrument: " << file << ": " << result.error << "\n";
+    std::cerr << "ocelot ptx instrument: " << inputName(file) << ": " << result.error << "\n";
     return 1;
   }
   if (vm.count("verbose")) {
