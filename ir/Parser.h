@@ -27,6 +27,17 @@ struct ParseResult {
   std::string firstError() const { return diagnostics.empty() ? "" : diagnostics.front().format(); }
 };
 
+/// Longest token the front end takes (a name, a number, a directive word). Template-heavy code
+/// gives mangled names of tens of thousands of characters (one of 12,516 broke the first limit of
+/// 4,096) and ptxas takes names of 1e6: 16 MiB is beyond both, and a name costs its length once
+/// (names are interned), which the parse's memory budget bounds anyway.
+inline constexpr size_t kMaxPtxTokenLength = 16 << 20;
+
+/// $OCELOT_PTX_MEMORY_MB megabytes when that is set to a number, else three quarters of the
+/// machine's memory: a module too large for it is an error that names the module and the limit,
+/// not an out-of-memory kill of the application.
+size_t defaultParseMemoryBudget();
+
 /// How to parse. The defaults are what Ocelot uses; the switches exist so that tests can check
 /// one route against the other.
 struct ParseOptions {

@@ -12,8 +12,12 @@ namespace ocelot::ir::detail {
 
 namespace {
 
-constexpr unsigned kMaxScopeDepth = 512;
-constexpr unsigned kMaxInitializerDepth = 32;
+// Nesting limits: far beyond what compilers write (nvcc nests a few inline-asm scopes and writes
+// initializers flat) and beyond ptxas for scopes (its parser gives up at about 1,660), while a
+// hostile module cannot make the initializer trees (destroyed, emitted and loaded recursively)
+// deeper than a thread's stack allows.
+constexpr unsigned kMaxScopeDepth = 4096;
+constexpr unsigned kMaxInitializerDepth = 256;
 
 /// Splits `%r12` into {"%r", 12}; nullopt when the name does not end in a canonical number.
 std::optional<std::pair<std::string_view, uint32_t>> splitIndexedName(std::string_view name) {
@@ -104,6 +108,32 @@ int64_t ParseContext::signedValue(const ImmediateOperand& imm, bool negate, Sour
     fail(at, "offset does not fit in 64 bits");
   int64_t value = static_cast<int64_t>(imm.magnitude);
   return (negate != imm.negative) ? -value : value;
+}
+
+uint64_t ParseContext::foldOffset(char op, uint64_t a, uint64_t b, SourceRange at) const {
+  const auto x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+  int64_t result = 0;
+  bool overflow = false;
+  switch (op) {
+  case '+':
+    overflow = __builtin_add_overflow(x, y, &result);
+    break;
+  case '-':
+    overflow = __builtin_sub_overflow(x, y, &result);
+    break;
+  case '*':
+    overflow = __builtin_mul_overflow(x, y, &result);
+    break;
+  default:
+    if (y == 0)
+      fail(at, "division by zero in an address offset");
+    overflow = x == INT64_MIN && y == -1;
+    result = overflow ? 0 : x / y;
+    break;
+  }
+  if (overflow)
+    fail(at, "address offset does not fit in 64 bits");
+  return static_cast<uint64_t>(result);
 }
 
 // --- Module level -----------------------------------------------------------------------------

@@ -45,6 +45,9 @@ public:
   uint64_t offsetBits(const ImmediateOperand& imm, bool negate, SourceRange at) const {
     return static_cast<uint64_t>(signedValue(imm, negate, at));
   }
+  /// `a op b` on offsets (two's-complement bits), op one of + - * /; overflow and division by zero
+  /// are errors at `at`.
+  uint64_t foldOffset(char op, uint64_t a, uint64_t b, SourceRange at) const;
   std::string_view intern(std::string_view text) { return module_.intern(text); }
 
   // --- Module level ---------------------------------------------------------------------------
