@@ -47,6 +47,10 @@ struct ParseOptions {
   /// Modules declaring a newer `.version` are refused (DiagnosticKind::UnsupportedPtxVersion);
   /// nullopt accepts any version (tests of the grammar's tolerance of future PTX).
   std::optional<PtxVersion> newestVersion = kNewestPtxVersion;
+  /// Parsing stops with a DiagnosticKind::ResourceLimit diagnostic, before memory runs out, when
+  /// the text and the module's IR (statements, operands, blocks: nearly all of it) would take
+  /// more than this many bytes. Default: defaultParseMemoryBudget(). 0: no limit.
+  size_t memoryBudget = defaultParseMemoryBudget();
 };
 
 /// Parses PTX text of any PTX ISA version. Never throws on bad input and never reads past `text`:
@@ -54,6 +58,11 @@ struct ParseOptions {
 /// `fileName` only labels diagnostics.
 ParseResult parsePtx(std::string_view text, std::string_view fileName = "<input>",
                      const ParseOptions& options = {});
+
+/// parsePtx on text the caller no longer needs: it is parsed where it is (no copy) and freed, so
+/// a large module's text and its copy are never in memory together.
+ParseResult parsePtxBuffer(std::string&& text, std::string_view fileName = "<input>",
+                           const ParseOptions& options = {});
 
 /// Reads and parses a file; an unreadable file is a diagnostic too.
 ParseResult parsePtxFile(const std::filesystem::path& path, const ParseOptions& options = {});

@@ -403,8 +403,16 @@ void ParseContext::endBody(SourceRange at) {
                                std::string(function_->name()) + "'");
   scopes_.clear();
   function_->setBodyEndLine(at.begin.line);
+  finishBlock();
   function_ = nullptr;
   block_ = nullptr;
+}
+
+void ParseContext::finishBlock() {
+  // The statement list grew by doubling: give back what the block will not use (up to half of
+  // it, 8 bytes a statement; passes that add statements grow it again).
+  if (block_ != nullptr && block_->statements().capacity() > block_->statements().size() + 4)
+    block_->statements().shrink_to_fit();
 }
 
 // --- Declarations -----------------------------------------------------------------------------
@@ -500,6 +508,7 @@ void ParseContext::failOutsideFunction(SourceRange at, std::string_view what) co
 
 BasicBlock& ParseContext::blockForStatement(bool isLabel) {
   if (block_ == nullptr || startNewBlock_ || (isLabel && blockHasCode_)) {
+    finishBlock();
     block_ = &function_->appendBlock();
     startNewBlock_ = false;
     blockHasCode_ = false;

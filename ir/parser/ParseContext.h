@@ -201,6 +201,8 @@ private:
   };
 
   BasicBlock& blockForStatement(bool isLabel);
+  /// The block being filled is complete.
+  void finishBlock();
   template <class T> T& append(std::unique_ptr<T> statement, SourceRange at);
   void requireFunctionBody(SourceRange at, std::string_view what) const {
     if (function_ == nullptr || scopes_.empty())
