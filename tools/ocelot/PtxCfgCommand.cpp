@@ -62,7 +62,8 @@ int runPtxCfgCommand(const std::vector<std::string>& args) {
   const std::string file = vm["file"].as<std::string>();
   ir::ParseResult result;
   try {
-    result = file == "-" ? ir::parsePtx(readInput(file), inputName(file)) : ir::parsePtxFile(file);
+    result =
+        file == "-" ? ir::parsePtxBuffer(readInput(file), inputName(file)) : ir::parsePtxFile(file);
   } catch (const std::exception& e) {
     std::cerr << "ocelot ptx cfg: " << e.what() << "\n";
     return 1;

@@ -131,7 +131,8 @@ int runPtxCommand(const std::vector<std::string>& args) {
   try {
     if (vm.count("output"))
       checkWritable("output", vm["output"].as<std::string>());
-    result = file == "-" ? ir::parsePtx(readInput(file), inputName(file)) : ir::parsePtxFile(file);
+    result =
+        file == "-" ? ir::parsePtxBuffer(readInput(file), inputName(file)) : ir::parsePtxFile(file);
   } catch (const std::invalid_argument& e) { // a bad option
     std::cerr << "ocelot ptx: " << e.what() << "\n";
     return 2;

@@ -4,11 +4,14 @@
 
 #include "instrumentors/InstrumentorRegistry.h"
 #include "instrumentors/ModuleInstrumenter.h"
+#include "ir/Parser.h"
 #include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
 
 #include <boost/program_options.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -111,30 +114,55 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
   instrumentors::InstrumentOptions instrumentOptions;
   instrumentOptions.label = inputName(file);
   instrumentOptions.linked = vm.count("linked") != 0;
+  // Parsed where it was read and freed: a large module's text is not kept beside its IR.
+  auto parseStart = std::chrono::steady_clock::now();
+  ir::ParseResult parsed = ir::parsePtxBuffer(std::move(text), instrumentOptions.label);
+  double parseMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - parseStart)
+          .count();
+  if (!parsed.ok()) {
+    std::cerr << parsed.firstError() << "\n";
+    return 1;
+  }
+  // The text goes out function by function as the passes finish them (each function is dropped
+  // once written), to the file or to standard output.
+  const bool toFile = vm.count("output") != 0;
+  const std::string outputPath = toFile ? vm["output"].as<std::string>() : std::string();
+  std::ofstream outputFile;
+  if (toFile)
+    outputFile.open(outputPath, std::ios::binary | std::ios::trunc);
+  std::ostream& out = toFile ? static_cast<std::ostream&>(outputFile) : std::cout;
+  if (!out) {
+    std::cerr << "ocelot ptx instrument: cannot write " << outputPath << "\n";
+    return 1;
+  }
+  instrumentOptions.write = [&](std::string_view piece) {
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  };
   instrumentors::InstrumentedModule result =
-      instrumentors::instrumentModule(text, slots, instrumentOptions);
-  if (!result.ok) {
-    std::cerr << "ocelot ptx instrument: " << inputName(file) << ": " << result.error << "\n";
+      instrumentors::instrumentModule(std::move(parsed.module), slots, instrumentOptions);
+  result.timings.parseMs = parseMs;
+  out.flush();
+  if (!result.ok || !out) {
+    if (!result.ok)
+      std::cerr << "ocelot ptx instrument: " << inputName(file) << ": " << result.error << "\n";
+    else
+      std::cerr << "ocelot ptx instrument: cannot write " << (toFile ? outputPath : "the output")
+                << "\n";
+    if (toFile) { // no half-written file
+      outputFile.close();
+      std::remove(outputPath.c_str());
+    }
     return 1;
   }
   if (vm.count("verbose")) {
     const auto& t = result.timings;
-    std::cerr << "parse " << t.parseMs << " ms, analyze " << t.analyzeMs << " ms, passes "
-              << t.passesMs << " ms, emit " << t.emitMs << " ms; " << result.kernels.size()
+    std::cerr << "parse " << t.parseMs << " ms, analyze " << t.analyzeMs
+              << " ms, passes and emission " << t.passesMs << " ms; " << result.kernels.size()
               << " kernels instrumented, " << result.redirectedVariables
               << " variables redirected\n";
     for (const auto& exclusion : result.exclusions)
       std::cerr << "not instrumented: " << exclusion.function << ": " << exclusion.reason << "\n";
-  }
-  if (vm.count("output")) {
-    std::ofstream out(vm["output"].as<std::string>(), std::ios::binary);
-    out << result.ptx;
-    if (!out) {
-      std::cerr << "ocelot ptx instrument: cannot write " << vm["output"].as<std::string>() << "\n";
-      return 1;
-    }
-  } else {
-    std::cout << result.ptx;
   }
   return 0;
 }
