@@ -28,6 +28,10 @@
 #            to the driver's JIT (the paper's Figure 9)
 #   scheduler  tools/online/credit_scheduler.cu: the paper's Experiment 4, GPU-time shares per
 #            window without and with the credit scheduler (also $OUT/scheduler.tsv)
+#   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
+#            default) and with -cudart shared, each under `ocelot run -i bbcount`: the static one
+#            must warn (how to rebuild) and still run, the shared one must not warn and must give a
+#            profile
 #
 # Output (at most 8 files come back from $OUT, so everything is aggregated):
 #   $OUT/summary.md    readable report: GPU, per-program table, details of every difference
@@ -48,7 +52,7 @@ TIMEOUT_S=${GPU_BATCH_TIMEOUT_S:-60}
 BUDGET_S=${GPU_BATCH_BUDGET_S:-420}
 OCELOT_ENV=${GPU_BATCH_OCELOT_ENV:-}
 NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench)
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench static-runtime)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -657,6 +661,39 @@ section_cpu-bench() {
   md '```'
   md ""
   say "gpu-batch: cpu-bench: rc=$rc"
+}
+
+# static-runtime: `ocelot run` on a program linked with NVIDIA's static runtime and on the same
+# program built with -cudart shared.
+section_static-runtime() {
+  md "## \`ocelot run\` and NVIDIA's static runtime"
+  md ""
+  local dir=$LOGS/static-runtime ocelot=$BUILD/tools/ocelot
+  mkdir -p "$dir"
+  if [ -z "$NVCC" ] || [ ! -x "$ocelot" ]; then
+    md "nvcc or \`${ocelot#"$ROOT"/}\` missing: skipped."
+    return
+  fi
+  local source=$ROOT/tests/tools/tiny_kernel.cu kind rc
+  "$NVCC" -arch=native "$source" -o "$WORK/tiny_static" >"$dir/build.txt" 2>&1 &&
+    "$NVCC" -arch=native -cudart shared "$source" -o "$WORK/tiny_shared" >>"$dir/build.txt" 2>&1 ||
+    { md "nvcc failed: $(tail -3 "$dir/build.txt")"; return; }
+  md "| build | exit | warned | profile written |"
+  md "|---|---:|---|---|"
+  for kind in static shared; do
+    (cd "$WORK/cwd" && timeout -k 5 120 "$ocelot" run -i bbcount -o "$WORK/$kind.json" \
+      -- "$WORK/tiny_$kind") >"$dir/$kind.stdout" 2>"$dir/$kind.stderr"
+    rc=$?
+    local warned=no written=no
+    grep -q "static CUDA runtime" "$dir/$kind.stderr" && warned=yes
+    [ -s "$WORK/$kind.json" ] && written=yes
+    md "| $kind | $rc | $warned | $written |"
+  done
+  md ""
+  md "Expected: static exits 0, warned yes, no profile (Ocelot never sees it); shared exits 0,"
+  md "warned no, profile written."
+  md ""
+  say "gpu-batch: static-runtime done"
 }
 
 # ---------------------------------------------------------------------------------------------
