@@ -28,6 +28,8 @@
 #            to the driver's JIT (the paper's Figure 9)
 #   scheduler  tools/online/credit_scheduler.cu: the paper's Experiment 4, GPU-time shares per
 #            window without and with the credit scheduler (also $OUT/scheduler.tsv)
+#   report   the README's main job on the GPU (scripts/main-job.sh): profile, `ocelot report`
+#            (HTML, trace, TAU); $OUT/report.html; the profile's CFG and SM lanes checked
 #   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
 #            default) and with -cudart shared, each under `ocelot run -i bbcount`: the static one
 #            must warn (how to rebuild) and still run, the shared one must not warn and must give a
@@ -52,7 +54,7 @@ TIMEOUT_S=${GPU_BATCH_TIMEOUT_S:-60}
 BUDGET_S=${GPU_BATCH_BUDGET_S:-420}
 OCELOT_ENV=${GPU_BATCH_OCELOT_ENV:-}
 NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench static-runtime)
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench report static-runtime)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -694,6 +696,50 @@ section_static-runtime() {
   md "warned no, profile written."
   md ""
   say "gpu-batch: static-runtime done"
+}
+
+# report: the main job on the GPU, then what `ocelot report` makes of its profile.
+section_report() {
+  md "## The main job and its report (scripts/main-job.sh, ocelot report)"
+  md ""
+  mkdir -p "$LOGS/report"
+  (cd "$WORK/cwd" && env OCELOT_BUILD_DIR="$BUILD" OCELOT_MAIN_JOB_DEVICE=gpu timeout -k 5 300 \
+    "$ROOT/scripts/main-job.sh") >"$LOGS/report/stdout.txt" 2>"$LOGS/report/stderr.txt"
+  local rc=$? work=$BUILD/main-job
+  md "Exit status $rc."
+  md ""
+  md '```'
+  tail -40 "$LOGS/report/stderr.txt" >>"$SUMMARY"
+  tail -8 "$LOGS/report/stdout.txt" >>"$SUMMARY"
+  if [ -f "$work/profile.json" ]; then
+    # The CFG once per module, every CTA on an SM below the device's count, more than the CPU
+    # device's 2 SMs.
+    python3 - "$work/profile.json" "$ROOT/tests/support" >>"$SUMMARY" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+profiles = d["profiles"]
+cfgs = sum(1 for p in profiles if "cfg" in p["results"].get("bbcount", {}))
+sms = max(len(p["results"].get("ctaclock", {}).get("sms", [])) for p in profiles)
+complete = all(p["results"].get("ctaclock", {}).get("complete", False) for p in profiles)
+print("profile: %d launches, CFG written %d time(s), %d SMs, ctaclock complete: %s" %
+      (len(profiles), cfgs, sms, complete))
+try:
+    sys.path.insert(0, sys.argv[2])
+    import profile_schema
+    profile_schema.validate_file(sys.argv[1])
+    print("profile: valid against docs/profile.schema.json")
+except ImportError:
+    print("profile: schema not checked (no python3-jsonschema here)")
+except Exception as e:
+    print("profile: SCHEMA ERROR %s" % e)
+PY
+    cp "$work/profile.json" "$LOGS/report/" 2>/dev/null
+    cp -r "$work/trace.json" "$work/tau" "$LOGS/report/" 2>/dev/null
+  fi
+  md '```'
+  [ -f "$work/report.html" ] && cp "$work/report.html" "$OUT/report.html" && md "The report: report.html."
+  md ""
+  say "gpu-batch: report: rc=$rc"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -115,6 +115,35 @@ bool executeHalf(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) 
   return true;
 }
 
+std::optional<HalfOp> halfOp(ir::Opcode opcode) {
+  using Op = ir::Opcode;
+  switch (opcode) {
+  case Op::Add:
+    return kAdd;
+  case Op::Sub:
+    return kSub;
+  case Op::Mul:
+    return kMul;
+  case Op::Fma:
+  case Op::Mad:
+    return kFma;
+  case Op::Neg:
+    return kNeg;
+  case Op::Abs:
+    return kAbs;
+  case Op::Min:
+    return kMin;
+  case Op::Max:
+    return kMax;
+  case Op::Ex2:
+    return kEx2;
+  case Op::Tanh:
+    return kTanh;
+  default:
+    return std::nullopt;
+  }
+}
+
 } // namespace
 
 bool decodeHalfArithmetic(DecodeContext& c) {
@@ -124,18 +153,10 @@ bool decodeHalfArithmetic(DecodeContext& c) {
     return c.fail("no type");
   const bool bf16 = *type == T::BF16 || *type == T::BF16x2;
   const bool pair = *type == T::F16x2 || *type == T::BF16x2;
-  static constexpr std::pair<std::string_view, HalfOp> kOps[] = {
-      {"add", kAdd}, {"sub", kSub}, {"mul", kMul}, {"fma", kFma}, {"mad", kFma},  {"neg", kNeg},
-      {"abs", kAbs}, {"min", kMin}, {"max", kMax}, {"ex2", kEx2}, {"tanh", kTanh}};
-  const std::string_view opcode = c.form.opcode();
-  bool found = false;
-  for (const auto& [name, op] : kOps)
-    if (name == opcode) {
-      c.out.aux = op;
-      found = true;
-    }
-  if (!found)
+  const auto op = halfOp(c.opcode());
+  if (!op)
     return c.unsupported();
+  c.out.aux = *op;
   if (c.has("relu") || c.has("xorsign"))
     return c.unsupported(".relu/.xorsign on 16-bit floats");
   const T registerType = pair ? T::B32 : T::B16;

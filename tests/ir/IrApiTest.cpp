@@ -320,7 +320,7 @@ TEST(ArenaTest, StatementsOutliveTheirModule) {
   const Instruction* add = nullptr;
   for (const auto& statement : taken)
     if (const auto* inst = dyn_cast<Instruction>(statement.get());
-        inst && inst->form().opcode() == "add")
+        inst && inst->form().opcode() == Opcode::Add)
       add = inst;
   ASSERT_NE(add, nullptr);
   Operand copied = add->operands()[2];

@@ -8,6 +8,7 @@
 #include "tools/ocelot/ApplicationCheck.h"
 #include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
+#include "tools/ocelot/MpiRank.h"
 
 #include <boost/program_options.hpp>
 
@@ -192,17 +193,20 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       environment.emplace_back("OCELOT_LOG", level);
     }
     // Files the runtime writes when the application exits: a wrong folder is an error now, not
-    // after the whole run.
+    // after the whole run. Under MPI every rank runs this command: each writes its own files
+    // (profile.rank3.json).
+    const std::optional<int> rank = mpiRank();
+    auto perRank = [&](const std::string& path) { return rank ? rankedPath(path, *rank) : path; };
     if (vm.count("output")) {
       fs::path output = vm["output"].as<std::string>();
       checkWritable("output", output);
-      environment.emplace_back("OCELOT_PROFILE_OUTPUT", fs::absolute(output).string());
+      environment.emplace_back("OCELOT_PROFILE_OUTPUT", perRank(fs::absolute(output).string()));
     }
     if (vm.count("summary")) {
       std::string summary = vm["summary"].as<std::string>();
       if (summary != "stderr" && summary != "off") {
         checkWritable("summary", summary);
-        summary = fs::absolute(summary).string();
+        summary = perRank(fs::absolute(summary).string());
       }
       environment.emplace_back("OCELOT_SUMMARY", summary);
     }
