@@ -147,6 +147,16 @@ InstrumentedModule instrumentModule(std::unique_ptr<ir::Module> parsed,
   if (!redirect.ok)
     return failed("global variables", redirect.error);
   out.redirectedVariables = redirect.variables;
+  FunctionTranslationResult functions;
+  try {
+    functions =
+        translateFunctionAddresses(module, analyses, options.functionAddresses, options.linked);
+  } catch (const std::exception& e) {
+    return failed("function addresses", e.what());
+  }
+  out.translatedFunctions = functions.functions;
+  out.materializedAddresses = functions.materialized;
+  out.translatedCalls = functions.indirectCalls;
 
   // 3. the instrumentors' passes, coalesced by the pass manager
   passes::PassManagerOptions managerOptions;
@@ -186,13 +196,22 @@ InstrumentedModule instrumentModule(std::unique_ptr<ir::Module> parsed,
   passes::PassManagerResult run = manager.run(module, analyses);
   if (!run.ok)
     return failed("passes", run.error);
+  // The kernels that carry instrumentation, and why the others do not.
+  auto recordKernels = [&] {
+    std::unordered_set<std::string_view> unsafe;
+    for (const Exclusion& exclusion : functions.excludedKernels)
+      unsafe.insert(exclusion.function);
+    for (const ir::Function* f : module.functions())
+      if (f->isEntry() && f->hasBody() && plan.reaches(*f) && !unsafe.contains(f->name()))
+        out.kernels.insert(std::string(f->name()));
+    out.exclusions = plan.exclusions();
+    out.exclusions.insert(out.exclusions.end(), functions.excludedKernels.begin(),
+                          functions.excludedKernels.end());
+  };
   if (stream) {
     stream->finish();
     out.timings.passesMs = clock.lapMs(); // emission is spread over the passes
-    for (const ir::Function* f : module.functions())
-      if (f->isEntry() && f->hasBody() && plan.reaches(*f))
-        out.kernels.insert(std::string(f->name()));
-    out.exclusions = plan.exclusions();
+    recordKernels();
     out.ok = true;
     return out;
   }
@@ -206,10 +225,7 @@ InstrumentedModule instrumentModule(std::unique_ptr<ir::Module> parsed,
   }
   out.timings.passesMs = clock.lapMs();
 
-  for (const ir::Function* f : module.functions())
-    if (f->isEntry() && f->hasBody() && plan.reaches(*f))
-      out.kernels.insert(std::string(f->name()));
-  out.exclusions = plan.exclusions();
+  recordKernels();
   analyses.clear(); // the analyses of every function: their memory can serve the text
   analyses.releaseRetired();
   out.ptx = ir::emitPtx(module);
