@@ -63,6 +63,9 @@ TIMEOUT_S=${GPU_BATCH_TIMEOUT_S:-60}
 BUDGET_S=${GPU_BATCH_BUDGET_S:-420}
 OCELOT_ENV=${GPU_BATCH_OCELOT_ENV:-}
 NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
+# The GPU machine has no python3-jsonschema and no package registry: the checkers skip the schema
+# check there (with a note) and keep their own checks; CI validates every profile against it.
+export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
 SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler cpu-bench report static-runtime)
 
 ONLY=""
