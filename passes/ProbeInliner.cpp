@@ -1022,65 +1022,63 @@ RegisterRef ProbeInliner::mapRegister(const InlineTemplate& probe, RegisterRef r
 Operand ProbeInliner::mapOperand(const InlineTemplate& probe, const Operand& operand,
                                  const std::map<ir::LabelId, ir::LabelId>& labels) {
   ir::Module& module = function_->module();
-  return std::visit(
-      [&](const auto& value) -> Operand {
-        using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, ir::RegisterOperand>) {
-          ir::RegisterOperand copy = value;
-          copy.reg = mapRegister(probe, value.reg);
-          return copy;
-        } else if constexpr (std::is_same_v<T, ir::SpecialRegisterOperand>) {
-          ir::SpecialRegisterOperand copy = value;
-          copy.name = module.intern(value.name);
-          return copy;
-        } else if constexpr (std::is_same_v<T, ir::ImmediateOperand>) {
-          ir::ImmediateOperand copy = value;
-          copy.text = module.intern(value.text);
-          return copy;
-        } else if constexpr (std::is_same_v<T, ir::SymbolOperand>) {
-          ir::SymbolOperand copy = value;
-          copy.name = module.intern(value.name);
-          return copy;
-        } else if constexpr (std::is_same_v<T, ir::LabelOperand>) {
-          return ir::LabelOperand{labels.at(value.label)};
-        } else if constexpr (std::is_same_v<T, ir::AddressOperand>) {
-          ir::AddressOperand copy;
-          copy.offset = value.offset;
-          copy.explicitOffset = value.explicitOffset;
-          if (const auto* reg = std::get_if<ir::RegisterOperand>(&value.base)) {
-            ir::RegisterOperand base = *reg;
-            base.reg = mapRegister(probe, reg->reg);
-            copy.base = base;
-          } else if (const auto* symbol = std::get_if<ir::SymbolOperand>(&value.base)) {
-            ir::SymbolOperand base = *symbol;
-            base.name = module.intern(symbol->name);
-            copy.base = base;
-          } else {
-            copy.base = value.base;
-          }
-          for (const Operand& part : value.extra)
-            copy.extra.push_back(mapOperand(probe, part, labels));
-          return copy;
-        } else if constexpr (std::is_same_v<T, ir::VectorOperand>) {
-          ir::VectorOperand copy;
-          for (const Operand& element : value.elements)
-            copy.elements.push_back(mapOperand(probe, element, labels));
-          return copy;
-        } else if constexpr (std::is_same_v<T, ir::DualOperand>) {
-          ir::DualOperand copy;
-          for (const Operand& part : value.parts)
-            copy.parts.push_back(mapOperand(probe, part, labels));
-          return copy;
-        } else if constexpr (std::is_same_v<T, ir::ArgumentListOperand>) {
-          ir::ArgumentListOperand copy;
-          for (const Operand& argument : value.arguments)
-            copy.arguments.push_back(mapOperand(probe, argument, labels));
-          return copy;
-        } else {
-          return value;
-        }
-      },
-      operand.value());
+  return operand.visit([&](const auto& value) -> Operand {
+    using T = std::decay_t<decltype(value)>;
+    if constexpr (std::is_same_v<T, ir::RegisterOperand>) {
+      ir::RegisterOperand copy = value;
+      copy.reg = mapRegister(probe, value.reg);
+      return copy;
+    } else if constexpr (std::is_same_v<T, ir::SpecialRegisterOperand>) {
+      ir::SpecialRegisterOperand copy = value;
+      copy.name = module.intern(value.name);
+      return copy;
+    } else if constexpr (std::is_same_v<T, ir::ImmediateOperand>) {
+      ir::ImmediateOperand copy = value;
+      copy.text = module.intern(value.text);
+      return copy;
+    } else if constexpr (std::is_same_v<T, ir::SymbolOperand>) {
+      ir::SymbolOperand copy = value;
+      copy.name = module.intern(value.name);
+      return copy;
+    } else if constexpr (std::is_same_v<T, ir::LabelOperand>) {
+      return ir::LabelOperand{labels.at(value.label)};
+    } else if constexpr (std::is_same_v<T, ir::AddressOperand>) {
+      ir::AddressOperand copy;
+      copy.offset = value.offset;
+      copy.explicitOffset = value.explicitOffset;
+      if (const auto* reg = std::get_if<ir::RegisterOperand>(&value.base)) {
+        ir::RegisterOperand base = *reg;
+        base.reg = mapRegister(probe, reg->reg);
+        copy.base = base;
+      } else if (const auto* symbol = std::get_if<ir::SymbolOperand>(&value.base)) {
+        ir::SymbolOperand base = *symbol;
+        base.name = module.intern(symbol->name);
+        copy.base = base;
+      } else {
+        copy.base = value.base;
+      }
+      for (const Operand& part : value.extra)
+        copy.extra.push_back(mapOperand(probe, part, labels));
+      return copy;
+    } else if constexpr (std::is_same_v<T, ir::VectorOperand>) {
+      ir::VectorOperand copy;
+      for (const Operand& element : value.elements)
+        copy.elements.push_back(mapOperand(probe, element, labels));
+      return copy;
+    } else if constexpr (std::is_same_v<T, ir::DualOperand>) {
+      ir::DualOperand copy;
+      for (const Operand& part : value.parts)
+        copy.parts.push_back(mapOperand(probe, part, labels));
+      return copy;
+    } else if constexpr (std::is_same_v<T, ir::ArgumentListOperand>) {
+      ir::ArgumentListOperand copy;
+      for (const Operand& argument : value.arguments)
+        copy.arguments.push_back(mapOperand(probe, argument, labels));
+      return copy;
+    } else {
+      return value;
+    }
+  });
 }
 
 ir::LabelId ProbeInliner::freshLabel(ir::ScopeId scope) {

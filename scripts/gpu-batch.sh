@@ -45,6 +45,10 @@
 #            The tools come from <build>/tests/probes (libocelot-*.so), else are built here.
 #   report   the README's main job on the GPU (scripts/main-job.sh): profile, `ocelot report`
 #            (HTML, trace, TAU); $OUT/report.html; the profile's CFG and SM lanes checked
+#   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
+#            default) and with -cudart shared, each under `ocelot run -i bbcount`: the static one
+#            must warn (how to rebuild) and still run, the shared one must not warn and must give a
+#            profile
 #
 # Output (at most 8 files come back from $OUT, so everything is aggregated):
 #   $OUT/summary.md    readable report: GPU, per-program table, details of every difference
@@ -68,7 +72,7 @@ NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
 # The GPU machine has no python3-jsonschema and no package registry: the checkers skip the schema
 # check there (with a note) and keep their own checks; CI validates every profile against it.
 export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler probes cpu-bench report)
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler probes cpu-bench report static-runtime)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -865,6 +869,39 @@ section_cpu-bench() {
   md '```'
   md ""
   say "gpu-batch: cpu-bench: rc=$rc"
+}
+
+# static-runtime: `ocelot run` on a program linked with NVIDIA's static runtime and on the same
+# program built with -cudart shared.
+section_static-runtime() {
+  md "## \`ocelot run\` and NVIDIA's static runtime"
+  md ""
+  local dir=$LOGS/static-runtime ocelot=$BUILD/tools/ocelot
+  mkdir -p "$dir"
+  if [ -z "$NVCC" ] || [ ! -x "$ocelot" ]; then
+    md "nvcc or \`${ocelot#"$ROOT"/}\` missing: skipped."
+    return
+  fi
+  local source=$ROOT/tests/tools/tiny_kernel.cu kind rc
+  "$NVCC" -arch=native "$source" -o "$WORK/tiny_static" >"$dir/build.txt" 2>&1 &&
+    "$NVCC" -arch=native -cudart shared "$source" -o "$WORK/tiny_shared" >>"$dir/build.txt" 2>&1 ||
+    { md "nvcc failed: $(tail -3 "$dir/build.txt")"; return; }
+  md "| build | exit | warned | profile written |"
+  md "|---|---:|---|---|"
+  for kind in static shared; do
+    (cd "$WORK/cwd" && timeout -k 5 120 "$ocelot" run -i bbcount -o "$WORK/$kind.json" \
+      -- "$WORK/tiny_$kind") >"$dir/$kind.stdout" 2>"$dir/$kind.stderr"
+    rc=$?
+    local warned=no written=no
+    grep -q "static CUDA runtime" "$dir/$kind.stderr" && warned=yes
+    [ -s "$WORK/$kind.json" ] && written=yes
+    md "| $kind | $rc | $warned | $written |"
+  done
+  md ""
+  md "Expected: static exits 0, warned yes, no profile (Ocelot never sees it); shared exits 0,"
+  md "warned no, profile written."
+  md ""
+  say "gpu-batch: static-runtime done"
 }
 
 # report: the main job on the GPU, then what `ocelot report` makes of its profile.
