@@ -177,21 +177,26 @@ BufferPlan::BufferPlan(ir::Module& module, passes::AnalysisManager& analyses, ui
       continue;
     candidates.insert(f);
   }
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (auto it = candidates.begin(); it != candidates.end();) {
-      bool keep = true;
-      for (const auto& site : calls.callsTo(**it))
-        if (!reached_.contains(site.caller) && !candidates.contains(site.caller))
-          keep = false;
-      if (keep) {
-        ++it;
-      } else {
-        it = candidates.erase(it);
-        changed = true;
+  // A candidate dropped drops the candidates it calls (their caller is then outside): a worklist,
+  // not rounds over every candidate (a 100k-function call chain would drop one per round).
+  std::vector<const ir::Function*> dropped;
+  for (const ir::Function* f : module.functions()) {
+    if (!candidates.contains(f))
+      continue;
+    for (const auto& site : calls.callsTo(*f))
+      if (!reached_.contains(site.caller) && !candidates.contains(site.caller)) {
+        dropped.push_back(f);
+        break;
       }
-    }
+  }
+  for (const ir::Function* f : dropped)
+    candidates.erase(f);
+  while (!dropped.empty()) {
+    const ir::Function* f = dropped.back();
+    dropped.pop_back();
+    for (const auto& site : calls.callsFrom(*f))
+      if (site.callee != nullptr && candidates.erase(site.callee) != 0)
+        dropped.push_back(site.callee);
   }
   for (const ir::Function* f : candidates)
     reached_.insert(f);

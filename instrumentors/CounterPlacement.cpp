@@ -27,70 +27,154 @@ uint32_t instructionCount(const ir::BasicBlock& block) {
 using Node = passes::ControlFlowGraph::Node;
 constexpr uint32_t kNoIndex = UINT32_MAX;
 
-/// Post-dominance inside one region of a function: the blocks of a loop, where a back edge to the
-/// loop's header or an edge out of the loop ends an iteration, or the whole function, where the
-/// exit ends it: dominators of the reversed region graph (passes::immediateDominators), rooted at
-/// a sink that stands for the end of an iteration.
+/// Post-dominance inside the regions of a function: the function, where the exit ends an
+/// iteration, and each loop, where a back edge to its header or an edge out of it ends one. A
+/// region's graph holds its own blocks (those whose innermost loop it is) and one node per loop
+/// directly inside it: a natural loop is entered only through its header and every block of it is
+/// reachable from there, so a path through an inner loop is a path through that one node. The
+/// graphs together have about as many nodes and edges as the function (a region graph with every
+/// block of the loop, inner loops' included, made deep nests quadratic). Each region's
+/// post-dominator tree is the dominator tree of its reversed graph (passes::immediateDominators),
+/// rooted at a sink that stands for the end of an iteration.
 class RegionPostDominators {
 public:
-  RegionPostDominators(const passes::ControlFlowGraph& cfg, const std::vector<Node>& nodes,
-                       const passes::Loop* loop) {
-    const uint32_t m = static_cast<uint32_t>(nodes.size());
-    sink_ = m;
-    index_.assign(cfg.size(), kNoIndex);
-    for (uint32_t i = 0; i < m; ++i)
-      index_[nodes[i]] = i;
-    // successors within the region; the sink for whatever ends an iteration
-    std::vector<std::vector<uint32_t>> successors(m + 1), predecessors(m + 1);
-    for (uint32_t i = 0; i < m; ++i) {
-      for (const auto& edge : cfg.successors(nodes[i])) {
-        bool ends = cfg.isVirtual(edge.to) || index_[edge.to] == kNoIndex ||
-                    (loop != nullptr && edge.to == loop->header);
-        uint32_t to = ends ? sink_ : index_[edge.to];
-        successors[i].push_back(to);
-        predecessors[to].push_back(i);
-      }
-    }
-    // Post-order of the reversed graph from the sink (iterative depth-first search).
-    std::vector<uint32_t> order;
-    std::vector<uint8_t> seen(m + 1, 0);
-    std::vector<std::pair<uint32_t, size_t>> stack{{sink_, 0}};
-    seen[sink_] = 1;
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next < predecessors[node].size()) {
-        uint32_t p = predecessors[node][next++];
-        if (!seen[p]) {
-          seen[p] = 1;
-          stack.push_back({p, 0});
+  static constexpr uint32_t kFunction = passes::Loop::kNoLoop;
+
+  RegionPostDominators(const passes::ControlFlowGraph& cfg, const passes::LoopInfo& loops,
+                       const std::vector<uint8_t>& skip)
+      : loops_(loops), regions_(loops.loops().size() + 1) {
+    const size_t n = cfg.blockCount();
+    // Local numbers: own blocks first, then inner loops; the sink is the last.
+    local_.assign(n, kNoIndex);
+    loopLocal_.assign(loops.loops().size(), kNoIndex);
+    for (Node b = 0; b < n; ++b)
+      if (cfg.isReachable(b))
+        local_[b] = regions_[slot(loops.loopIndexFor(b))].size++;
+    for (uint32_t l = 0; l < loops.loops().size(); ++l)
+      loopLocal_[l] = regions_[slot(loops.loops()[l].parent)].size++;
+
+    // Edges of each region graph: an edge x -> y leaves every loop around x that does not hold
+    // y (in each, from x's node there to the sink) and lies inside the innermost loop holding
+    // both (the function when none does).
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> edges(regions_.size());
+    for (Node x = 0; x < n; ++x) {
+      if (!cfg.isReachable(x))
+        continue;
+      for (const auto& edge : cfg.successors(x)) {
+        const Node y = edge.to;
+        uint32_t below = kNoIndex; // the loop just inside the region, on x's side
+        uint32_t region = loops.loopIndexFor(x);
+        auto from = [&] { return below == kNoIndex ? local_[x] : loopLocal_[below]; };
+        for (; region != kFunction && (cfg.isVirtual(y) || !loops.loops()[region].contains(y));
+             region = loops.loops()[region].parent) {
+          if (!skip[slot(region)])
+            edges[slot(region)].emplace_back(from(), sink(region));
+          below = region;
         }
-      } else {
-        order.push_back(node);
-        stack.pop_back();
+        if (skip[slot(region)])
+          continue;
+        uint32_t to;
+        if (cfg.isVirtual(y) || (region != kFunction && y == loops.loops()[region].header)) {
+          to = sink(region);
+        } else {
+          // y is the region's own block or the header of a loop directly inside it (a natural
+          // loop is entered through its header).
+          uint32_t inner = loops.loopIndexFor(y);
+          while (inner != region && loops.loops()[inner].parent != region)
+            inner = loops.loops()[inner].parent;
+          to = inner == region ? local_[y] : loopLocal_[inner];
+        }
+        edges[slot(region)].emplace_back(from(), to);
       }
     }
-    std::vector<uint32_t> reversePostOrder(order.rbegin(), order.rend());
-    idom_ = passes::immediateDominators(m + 1, reversePostOrder, [&](uint32_t x, auto&& fn) {
-      for (uint32_t s : successors[x])
-        fn(s);
-    });
+
+    for (size_t r = 0; r < regions_.size(); ++r) {
+      if (skip[r])
+        continue;
+      Region& region = regions_[r];
+      const uint32_t m = region.size + 1;
+      std::vector<uint32_t> successorStart(m + 1, 0), predecessorStart(m + 1, 0);
+      for (const auto& [from, to] : edges[r]) {
+        ++successorStart[from + 1];
+        ++predecessorStart[to + 1];
+      }
+      for (uint32_t i = 0; i < m; ++i) {
+        successorStart[i + 1] += successorStart[i];
+        predecessorStart[i + 1] += predecessorStart[i];
+      }
+      std::vector<uint32_t> successors(edges[r].size()), predecessors(edges[r].size());
+      std::vector<uint32_t> nextSuccessor(successorStart.begin(), successorStart.end() - 1);
+      std::vector<uint32_t> nextPredecessor(predecessorStart.begin(), predecessorStart.end() - 1);
+      for (const auto& [from, to] : edges[r]) {
+        successors[nextSuccessor[from]++] = to;
+        predecessors[nextPredecessor[to]++] = from;
+      }
+      edges[r] = {};
+      // The reversed graph: from the sink along predecessors.
+      std::vector<uint32_t> idom = passes::immediateDominators(
+          m, region.size,
+          [&](uint32_t x, auto&& fn) {
+            for (uint32_t i = predecessorStart[x]; i < predecessorStart[x + 1]; ++i)
+              fn(predecessors[i]);
+          },
+          [&](uint32_t x, auto&& fn) {
+            for (uint32_t i = successorStart[x]; i < successorStart[x + 1]; ++i)
+              fn(successors[i]);
+          });
+      // Intervals of a depth-first walk of the tree: ancestry in O(1).
+      std::vector<uint32_t> childStart(m + 1, 0), children;
+      for (uint32_t x = 0; x < m; ++x)
+        if (x != region.size && idom[x] != kNoIndex)
+          ++childStart[idom[x] + 1];
+      for (uint32_t i = 0; i < m; ++i)
+        childStart[i + 1] += childStart[i];
+      children.resize(childStart[m]);
+      std::vector<uint32_t> fill(childStart.begin(), childStart.end() - 1);
+      for (uint32_t x = 0; x < m; ++x)
+        if (x != region.size && idom[x] != kNoIndex)
+          children[fill[idom[x]]++] = x;
+      region.enter.assign(m, kNoIndex);
+      region.leave.assign(m, 0);
+      uint32_t clock = 0;
+      std::vector<std::pair<uint32_t, uint32_t>> stack{{region.size, childStart[region.size]}};
+      region.enter[region.size] = clock++;
+      while (!stack.empty()) {
+        auto& [x, next] = stack.back();
+        if (next < childStart[x + 1]) {
+          uint32_t child = children[next++];
+          region.enter[child] = clock++;
+          stack.emplace_back(child, childStart[child]);
+        } else {
+          region.leave[x] = clock++;
+          stack.pop_back();
+        }
+      }
+    }
   }
 
-  /// Whether every path from `a` to the end of its iteration passes `b` (both in the region).
+  /// Whether every path from `a` to the end of its iteration passes `b`; both are blocks of the
+  /// same region. False when `a` has no path to the end of an iteration.
   bool postDominates(Node b, Node a) const {
-    uint32_t x = index_[a], target = index_[b];
-    if (x == kNoIndex || target == kNoIndex || idom_[x] == kNoIndex)
-      return false; // outside the region, or no path to the end of an iteration
-    for (; x != sink_; x = idom_[x])
-      if (x == target)
-        return true;
-    return false;
+    const Region& region = regions_[slot(loops_.loopIndexFor(a))];
+    uint32_t x = local_[a], target = local_[b];
+    if (x == kNoIndex || target == kNoIndex || region.enter.empty() ||
+        region.enter[x] == kNoIndex || region.enter[target] == kNoIndex)
+      return false;
+    return region.enter[target] <= region.enter[x] && region.leave[x] <= region.leave[target];
   }
 
 private:
-  uint32_t sink_ = 0;
-  std::vector<uint32_t> index_;
-  std::vector<uint32_t> idom_;
+  struct Region {
+    uint32_t size = 0; ///< nodes without the sink (which is numbered `size`)
+    std::vector<uint32_t> enter, leave;
+  };
+  size_t slot(uint32_t loop) const { return loop == kFunction ? regions_.size() - 1 : loop; }
+  uint32_t sink(uint32_t loop) const { return regions_[slot(loop)].size; }
+
+  const passes::LoopInfo& loops_;
+  std::vector<Region> regions_;     ///< per loop, then the function
+  std::vector<uint32_t> local_;     ///< per block: its node in its region's graph
+  std::vector<uint32_t> loopLocal_; ///< per loop: its node in the graph of the region around it
 };
 
 /// Derives blocks that run exactly as often as a block that dominates them. When A dominates B,
@@ -98,8 +182,16 @@ private:
 /// the function) passes B, then B runs once for every run of A: A's run comes first in each
 /// iteration (dominance), B cannot run twice without A between (any cycle through B passes the
 /// loop's header, which reaches B only through A), and it runs at least once (post-dominance).
-/// Regions with calls are left alone (a callee may `exit`), and so are irreducible functions
-/// (cycles without a loop).
+/// B counts as the earliest such A. Regions with calls are left alone (a callee may `exit`), and
+/// so are irreducible functions (cycles without a loop).
+///
+/// The earliest A is found without walking B's dominators: along the dominators of B in B's
+/// region, the ones B post-dominates are the nearest ones up to some point (if B post-dominates
+/// A, it post-dominates every block of its region between A and B on the dominator tree), and if
+/// B post-dominates its nearest such dominator U, the blocks it post-dominates are exactly U's
+/// (a block U post-dominates comes before U on every path to B, so B post-dominates it too; a
+/// block B post-dominates reaches B only through U, so U post-dominates it). So the earliest A of
+/// B is the earliest A of U, computed before B in reverse post-order.
 void deriveControlEquivalent(ir::Function& function, passes::AnalysisManager& analyses,
                              std::vector<BlockCounter>& blocks) {
   const auto& cfg = analyses.getResult<passes::ControlFlowGraphAnalysis>(function);
@@ -108,47 +200,61 @@ void deriveControlEquivalent(ir::Function& function, passes::AnalysisManager& an
   if (!loops.irreducibleEdges().empty())
     return;
   const size_t n = cfg.blockCount();
-  // Regions: the function (kNoLoop) and each loop; a region's nodes include its inner loops.
-  std::vector<uint32_t> regions{passes::Loop::kNoLoop};
-  for (uint32_t l = 0; l < loops.loops().size(); ++l)
-    regions.push_back(l);
-  for (uint32_t region : regions) {
-    const passes::Loop* loop = region == passes::Loop::kNoLoop ? nullptr : &loops.loops()[region];
-    std::vector<Node> nodes;
-    if (loop != nullptr) {
-      nodes = loop->nodes;
+  const size_t loopCount = loops.loops().size();
+  auto slot = [&](uint32_t loop) { return loop == passes::Loop::kNoLoop ? loopCount : loop; };
+
+  // Regions that make calls (their inner loops' calls included) are left alone.
+  std::vector<uint8_t> calls(loopCount + 1, 0);
+  for (Node b = 0; b < n; ++b)
+    if (cfg.isReachable(b) && makesCalls(*cfg.block(b)))
+      calls[slot(loops.loopIndexFor(b))] = 1;
+  for (size_t l = loopCount; l-- > 0;) // inner loops come after the loops around them
+    if (calls[l])
+      calls[slot(loops.loops()[l].parent)] = 1;
+  bool anyRegion = false;
+  for (uint8_t c : calls)
+    anyRegion = anyRegion || c == 0;
+  if (!anyRegion)
+    return;
+  RegionPostDominators post(cfg, loops, calls);
+
+  // The nearest dominator of each block in its own region: a walk of the dominator tree keeping,
+  // per region, the blocks of that region on the path from the root.
+  std::vector<uint32_t> nearest(n, kNoIndex);
+  std::vector<std::vector<Node>> path(loopCount + 1);
+  std::vector<std::pair<Node, size_t>> stack{{dominators.root(), 0}};
+  while (!stack.empty()) {
+    auto& [x, next] = stack.back();
+    auto kids = dominators.children(x);
+    if (next == 0 && !cfg.isVirtual(x)) {
+      auto& onPath = path[slot(loops.loopIndexFor(x))];
+      if (!onPath.empty())
+        nearest[x] = onPath.back();
+      onPath.push_back(x);
+    }
+    if (next < kids.size()) {
+      Node child = kids[next++];
+      stack.emplace_back(child, 0);
     } else {
-      for (Node b = 0; b < n; ++b)
-        if (cfg.isReachable(b))
-          nodes.push_back(b);
+      if (!cfg.isVirtual(x))
+        path[slot(loops.loopIndexFor(x))].pop_back();
+      stack.pop_back();
     }
-    bool calls = false;
-    for (Node b : nodes)
-      calls = calls || makesCalls(*cfg.block(b));
-    if (calls)
+  }
+
+  std::vector<uint32_t> earliest(n, kNoIndex); // the earliest A of each block (itself: none)
+  for (Node b : cfg.reversePostOrder()) {
+    if (cfg.isVirtual(b) || calls[slot(loops.loopIndexFor(b))])
       continue;
-    RegionPostDominators post(cfg, nodes, loop);
-    for (Node b : cfg.reversePostOrder()) {
-      if (cfg.isVirtual(b) || loops.loopIndexFor(b) != region ||
-          blocks[b].kind != CounterKind::Atomic)
-        continue;
-      // The earliest dominator with the same innermost loop that b post-dominates.
-      Node source = passes::ControlFlowGraph::kNone;
-      for (Node a = dominators.idom(b); a != passes::DominatorTree::kNone && !cfg.isVirtual(a);
-           a = dominators.idom(a)) {
-        if (loop != nullptr && !loop->contains(a))
-          break; // left the loop
-        if (loops.loopIndexFor(a) != region)
-          continue; // in an inner loop (the join after it is equivalent to the block before it)
-        if (blocks[a].kind != CounterKind::Unreachable && post.postDominates(b, a))
-          source = a;
-      }
-      if (source == passes::ControlFlowGraph::kNone)
-        continue;
-      blocks[b].kind = CounterKind::Derived;
-      blocks[b].source =
-          blocks[source].kind == CounterKind::Derived ? blocks[source].source : source;
-    }
+    earliest[b] = b;
+    Node u = nearest[b];
+    if (u != kNoIndex && blocks[u].kind != CounterKind::Unreachable && post.postDominates(b, u))
+      earliest[b] = earliest[u];
+    if (blocks[b].kind != CounterKind::Atomic || earliest[b] == b)
+      continue;
+    Node source = earliest[b];
+    blocks[b].kind = CounterKind::Derived;
+    blocks[b].source = blocks[source].kind == CounterKind::Derived ? blocks[source].source : source;
   }
 }
 

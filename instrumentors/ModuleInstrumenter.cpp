@@ -47,14 +47,15 @@ bool setsMaxRegisters(const ir::Function& function) {
   return found;
 }
 
-void capRegisters(ir::Module& module, const std::map<std::string, uint32_t>& caps) {
+void capRegisters(ir::Function& function, const std::map<std::string, uint32_t>& caps) {
   static constexpr std::string_view kMaxRegisters = ".maxnreg";
-  for (ir::Function* f : module.functions()) {
+  ir::Function* f = &function;
+  {
     if (!f->isEntry() || !f->hasBody())
-      continue;
+      return;
     auto cap = caps.find(std::string(f->name()));
     if (cap == caps.end() || cap->second == 0 || setsMaxRegisters(*f))
-      continue;
+      return;
     auto& directives = f->directives();
     auto existing =
         std::find_if(directives.begin(), directives.end(),
@@ -66,9 +67,31 @@ void capRegisters(ir::Module& module, const std::map<std::string, uint32_t>& cap
   }
 }
 
+void capRegisters(ir::Module& module, const std::map<std::string, uint32_t>& caps) {
+  for (ir::Function* f : module.functions())
+    capRegisters(*f, caps);
+}
+
 } // namespace
 
 InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,
+                                    const InstrumentOptions& options) {
+  Stopwatch clock;
+  ir::ParseResult parsed = ir::parsePtx(ptx, options.label.empty() ? "<module>" : options.label);
+  double parseMs = clock.lapMs();
+  if (!parsed.ok()) {
+    InstrumentedModule out;
+    out.error = "parse: " + parsed.firstError();
+    out.timings.parseMs = parseMs;
+    return out;
+  }
+  InstrumentedModule out = instrumentModule(std::move(parsed.module), slots, options);
+  out.timings.parseMs = parseMs;
+  return out;
+}
+
+InstrumentedModule instrumentModule(std::unique_ptr<ir::Module> parsed,
+                                    const std::vector<SlotRequest>& slots,
                                     const InstrumentOptions& options) {
   InstrumentedModule out;
   Stopwatch clock;
@@ -79,12 +102,9 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
     out.states.clear();
     return std::move(out);
   };
-
-  ir::ParseResult parsed = ir::parsePtx(ptx, options.label.empty() ? "<module>" : options.label);
-  out.timings.parseMs = clock.lapMs();
-  if (!parsed.ok())
-    return failed("parse", parsed.firstError());
-  ir::Module& module = *parsed.module;
+  if (parsed == nullptr)
+    return failed("parse", "no module");
+  ir::Module& module = *parsed;
   if (module.addressSize().value_or(64) != 64)
     return failed("plan", "modules with 32-bit addresses are not instrumented");
   if (slots.empty())
@@ -111,6 +131,11 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
     if (!out.states.back())
       return failed(std::string(instrumentor.name()) + " analyze", "no state");
   }
+  // What the instrumentors recorded is in their states; the analyses of every function (a few
+  // kilobytes each, tens of thousands of functions in a large module) are recomputed function by
+  // function by the passes that need them.
+  analyses.clear();
+  analyses.releaseRetired();
   out.timings.analyzeMs = clock.lapMs();
 
   // 2. the framework: parameters, slot threading, entry blocks; the application's variables
@@ -136,6 +161,30 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
   // 3. the instrumentors' passes, coalesced by the pass manager
   passes::PassManagerOptions managerOptions;
   managerOptions.verifyEach = false; // verified once below
+  // Streaming: each function is capped, verified, written and dropped as soon as the passes are
+  // done with it (the checks are those of the whole-module path below, function by function).
+  std::unique_ptr<ir::StreamingEmitter> stream;
+  std::unordered_set<std::string_view> defined;
+  if (options.write) {
+    stream = std::make_unique<ir::StreamingEmitter>(module, options.write);
+    managerOptions.functionFinished = [&](ir::Function& f) -> std::optional<std::string> {
+      capRegisters(f, options.registerCaps);
+      if (options.verify) {
+        if (!defined.insert(f.name()).second)
+          return "verifier: function is defined twice in the module";
+        for (const auto& d : ir::verifyFunction(f))
+          if (d.severity == ir::VerifierDiagnostic::Severity::Error)
+            return "verifier: " + d.format();
+      }
+      if (!stream->writeThrough(f))
+        return std::string("the module's items changed while it was written");
+      analyses.clear(&f);
+      analyses.releaseRetired();
+      for (auto& block : f.blocks())
+        block->statements().clear(); // written: the text is all that is needed
+      return std::nullopt;
+    };
+  }
   passes::PassManager manager(managerOptions);
   for (uint32_t s = 0; s < slots.size(); ++s) {
     try {
@@ -147,6 +196,25 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
   passes::PassManagerResult run = manager.run(module, analyses);
   if (!run.ok)
     return failed("passes", run.error);
+  // The kernels that carry instrumentation, and why the others do not.
+  auto recordKernels = [&] {
+    std::unordered_set<std::string_view> unsafe;
+    for (const Exclusion& exclusion : functions.excludedKernels)
+      unsafe.insert(exclusion.function);
+    for (const ir::Function* f : module.functions())
+      if (f->isEntry() && f->hasBody() && plan.reaches(*f) && !unsafe.contains(f->name()))
+        out.kernels.insert(std::string(f->name()));
+    out.exclusions = plan.exclusions();
+    out.exclusions.insert(out.exclusions.end(), functions.excludedKernels.begin(),
+                          functions.excludedKernels.end());
+  };
+  if (stream) {
+    stream->finish();
+    out.timings.passesMs = clock.lapMs(); // emission is spread over the passes
+    recordKernels();
+    out.ok = true;
+    return out;
+  }
   capRegisters(module, options.registerCaps);
   if (options.verify) {
     auto diagnostics = ir::verifyModule(module);
@@ -157,17 +225,11 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
   }
   out.timings.passesMs = clock.lapMs();
 
+  recordKernels();
+  analyses.clear(); // the analyses of every function: their memory can serve the text
+  analyses.releaseRetired();
   out.ptx = ir::emitPtx(module);
   out.timings.emitMs = clock.lapMs();
-  std::unordered_set<std::string_view> unsafe;
-  for (const Exclusion& exclusion : functions.excludedKernels)
-    unsafe.insert(exclusion.function);
-  for (const ir::Function* f : module.functions())
-    if (f->isEntry() && f->hasBody() && plan.reaches(*f) && !unsafe.contains(f->name()))
-      out.kernels.insert(std::string(f->name()));
-  out.exclusions = plan.exclusions();
-  out.exclusions.insert(out.exclusions.end(), functions.excludedKernels.begin(),
-                        functions.excludedKernels.end());
   out.ok = true;
   return out;
 }

@@ -3,8 +3,10 @@
 #include "instrumentors/BufferPlan.h"
 #include "instrumentors/FunctionAddressTranslation.h"
 #include "instrumentors/GlobalRedirect.h"
+#include "ir/Module.h"
 #include "ocelot/Instrumentor.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -60,6 +62,12 @@ struct InstrumentOptions {
   std::map<std::string, uint32_t> registerCaps;
   bool verify = true; ///< run the IR verifier on the result
   std::string label;  ///< names the module in messages
+  /// When set, the instrumented PTX goes to `write` in pieces as the passes finish each function
+  /// (the result's `ptx` stays empty), and each function's statements are dropped once written:
+  /// a large module is never held whole beside the instrumentation code of every function and
+  /// the instrumented text (`ocelot ptx instrument`). After a failure, what was written is
+  /// incomplete.
+  std::function<void(std::string_view)> write;
 };
 
 /// The instrumentation pipeline for one PTX module (GPU Ocelot's Figure 3 with the framework
@@ -71,6 +79,13 @@ struct InstrumentOptions {
 /// does not parse, an instrumentor that throws, IR the verifier rejects) gives a result that is
 /// not ok and says why; nothing is thrown.
 InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,
+                                    const InstrumentOptions& options);
+
+/// The same on a module the caller parsed: for large modules, ir::parsePtxBuffer parses the text
+/// where it is and frees it, so that neither the text nor a copy of it is in memory while the
+/// module is instrumented. The module is consumed.
+InstrumentedModule instrumentModule(std::unique_ptr<ir::Module> module,
+                                    const std::vector<SlotRequest>& slots,
                                     const InstrumentOptions& options);
 
 } // namespace ocelot::instrumentors

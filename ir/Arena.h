@@ -17,12 +17,24 @@ class ArenaBlocks;
 /// move or add them: each remembers where its memory came from, and an arena's blocks go back to
 /// the heap when its module and the last object taken from it are gone (memory given back by
 /// single objects is not reused before). Outside a parse, the same objects come from the heap.
+/// Blocks are made of 32 KB chunks that each start with the arena's address, so that an object
+/// needs no header of its own to find its arena: only a flag that it came from one.
 class Arena {
 public:
-  /// `size` bytes, aligned to 8: from the arena current on this thread, else from the heap.
+  /// Objects larger than this come from the heap even during a parse (huge operand lists).
+  static constexpr std::size_t kLargestArenaObject = (32 << 10) - 8;
+
+  /// `size` bytes, aligned to 8: from the arena current on this thread, else from the heap. The
+  /// memory starts with an 8-byte header that says which.
   static void* allocate(std::size_t size);
   /// Memory from allocate(); may be called on any thread.
   static void deallocate(void* memory) noexcept;
+
+  /// The same without the header, for the objects a module has millions of (instructions,
+  /// operand lists, operand boxes): `fromArena` says where the memory came from, and the owner
+  /// keeps it (in a spare byte) for deallocateUntagged.
+  static void* allocateUntagged(std::size_t size, bool& fromArena);
+  static void deallocateUntagged(void* memory, bool fromArena) noexcept;
 
   /// A counted reference to an arena's blocks (a module holds one).
   class Reference {
@@ -38,10 +50,17 @@ public:
     detail::ArenaBlocks* blocks_ = nullptr;
   };
 
-  /// Makes `arena` current on this thread while it exists (only one parse at a time per thread).
+  /// What allocate() throws when the arena current on this thread would grow past its budget.
+  class BudgetExceeded : public std::bad_alloc {
+  public:
+    const char* what() const noexcept override { return "the arena's memory budget is exhausted"; }
+  };
+
+  /// Makes `arena` current on this thread while it exists (only one parse at a time per thread);
+  /// while it is current, its blocks may take at most `budget` bytes (BudgetExceeded).
   class Scope {
   public:
-    explicit Scope(Reference& arena);
+    explicit Scope(Reference& arena, std::size_t budget = SIZE_MAX);
     ~Scope();
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
@@ -50,22 +69,6 @@ public:
     detail::ArenaBlocks* blocks_;
     detail::ArenaBlocks* previous_;
   };
-};
-
-/// An allocator over Arena, for the operand lists of instructions.
-template <class T> class ArenaAllocator {
-public:
-  using value_type = T;
-  ArenaAllocator() noexcept = default;
-  template <class U> ArenaAllocator(const ArenaAllocator<U>&) noexcept {}
-  T* allocate(std::size_t count) {
-    static_assert(alignof(T) <= 8, "Arena memory is aligned to 8 bytes");
-    if (count > SIZE_MAX / sizeof(T))
-      throw std::bad_array_new_length();
-    return static_cast<T*>(Arena::allocate(count * sizeof(T)));
-  }
-  void deallocate(T* memory, std::size_t) noexcept { Arena::deallocate(memory); }
-  friend bool operator==(const ArenaAllocator&, const ArenaAllocator&) { return true; }
 };
 
 } // namespace ocelot::ir

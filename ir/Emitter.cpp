@@ -89,6 +89,15 @@ public:
   PtxWriter& operator=(const PtxWriter&) = delete;
 
   void module(const Module& m);
+  // The same in parts: the header, each item in order, the end (StreamingEmitter).
+  void header(const Module& m);
+  void item(const ModuleItem& item);
+  void end();
+  /// Hands the text written so far to `sink` and starts over in the same buffer.
+  template <class Sink> void drain(Sink&& sink) {
+    sink(std::string_view(data_, size_));
+    size_ = 0;
+  }
   void function(const Function& f);
   void statement(const Function& f, const Statement& s);
   void instruction(const Function& f, const Instruction& inst);
@@ -124,8 +133,15 @@ private:
       grow(n);
     return data_ + size_;
   }
+  /// Makes the string 64 KB longer than needed: resize() writes the bytes it adds, so growing in
+  /// steps keeps untouched memory out of the process (the string's capacity, which reserve and
+  /// doubling provide, costs address space only). Doubling the length instead made the output
+  /// take twice its size in memory.
   [[gnu::noinline]] void grow(size_t n) {
-    out_.resize(std::max(capacity_ * 2, size_ + n + 4096));
+    size_t wanted = size_ + n + (64 << 10);
+    if (wanted > out_.capacity())
+      out_.reserve(std::max(wanted, out_.capacity() * 2));
+    out_.resize(wanted);
     data_ = out_.data();
     capacity_ = out_.size();
   }
@@ -366,63 +382,61 @@ void PtxWriter::registerName(const Function& f, RegisterRef ref) {
 }
 
 void PtxWriter::operand(const Function& f, const Operand& op) {
-  std::visit(
-      [&](const auto& value) {
-        using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, RegisterOperand>) {
-          if (value.negated)
-            character('!');
-          registerName(f, value.reg);
-          if (value.component != VectorComponent::None) {
-            character('.');
-            text(vectorComponentName(value.component));
-          }
-        } else if constexpr (std::is_same_v<T, SpecialRegisterOperand>) {
-          if (value.negated)
-            character('!');
-          text(value.name);
-          if (value.component != VectorComponent::None) {
-            character('.');
-            text(vectorComponentName(value.component));
-          }
-        } else if constexpr (std::is_same_v<T, ImmediateOperand>) {
-          immediate(value);
-        } else if constexpr (std::is_same_v<T, SymbolOperand>) {
-          symbol(value);
-        } else if constexpr (std::is_same_v<T, LabelOperand>) {
-          text(f.labels()[value.label].name);
-        } else if constexpr (std::is_same_v<T, SinkOperand>) {
-          character('_');
-        } else if constexpr (std::is_same_v<T, AddressOperand>) {
-          character('[');
-          if (const auto* reg = std::get_if<RegisterOperand>(&value.base))
-            registerName(f, reg->reg);
-          else if (const auto* sym = std::get_if<SymbolOperand>(&value.base))
-            symbol(*sym);
-          else
-            unsignedNumber(std::get<AddressOperand::Absolute>(value.base).value);
-          if (value.offset != 0 || value.explicitOffset) {
-            character('+');
-            signedNumber(value.offset);
-          }
-          for (const auto& part : value.extra) {
-            text(", ");
-            operand(f, part);
-          }
-          character(']');
-        } else if constexpr (std::is_same_v<T, VectorOperand>) {
-          character('{');
-          joined(value.elements, ", ", [&](const Operand& e) { operand(f, e); });
-          character('}');
-        } else if constexpr (std::is_same_v<T, DualOperand>) {
-          joined(value.parts, "|", [&](const Operand& e) { operand(f, e); });
-        } else if constexpr (std::is_same_v<T, ArgumentListOperand>) {
-          character('(');
-          joined(value.arguments, ", ", [&](const Operand& e) { operand(f, e); });
-          character(')');
-        }
-      },
-      op.value());
+  op.visit([&](const auto& value) {
+    using T = std::decay_t<decltype(value)>;
+    if constexpr (std::is_same_v<T, RegisterOperand>) {
+      if (value.negated)
+        character('!');
+      registerName(f, value.reg);
+      if (value.component != VectorComponent::None) {
+        character('.');
+        text(vectorComponentName(value.component));
+      }
+    } else if constexpr (std::is_same_v<T, SpecialRegisterOperand>) {
+      if (value.negated)
+        character('!');
+      text(value.name);
+      if (value.component != VectorComponent::None) {
+        character('.');
+        text(vectorComponentName(value.component));
+      }
+    } else if constexpr (std::is_same_v<T, ImmediateOperand>) {
+      immediate(value);
+    } else if constexpr (std::is_same_v<T, SymbolOperand>) {
+      symbol(value);
+    } else if constexpr (std::is_same_v<T, LabelOperand>) {
+      text(f.labels()[value.label].name);
+    } else if constexpr (std::is_same_v<T, SinkOperand>) {
+      character('_');
+    } else if constexpr (std::is_same_v<T, AddressOperand>) {
+      character('[');
+      if (const auto* reg = std::get_if<RegisterOperand>(&value.base))
+        registerName(f, reg->reg);
+      else if (const auto* sym = std::get_if<SymbolOperand>(&value.base))
+        symbol(*sym);
+      else
+        unsignedNumber(std::get<AddressOperand::Absolute>(value.base).value);
+      if (value.offset != 0 || value.explicitOffset) {
+        character('+');
+        signedNumber(value.offset);
+      }
+      for (const auto& part : value.extra) {
+        text(", ");
+        operand(f, part);
+      }
+      character(']');
+    } else if constexpr (std::is_same_v<T, VectorOperand>) {
+      character('{');
+      joined(value.elements, ", ", [&](const Operand& e) { operand(f, e); });
+      character('}');
+    } else if constexpr (std::is_same_v<T, DualOperand>) {
+      joined(value.parts, "|", [&](const Operand& e) { operand(f, e); });
+    } else if constexpr (std::is_same_v<T, ArgumentListOperand>) {
+      character('(');
+      joined(value.arguments, ", ", [&](const Operand& e) { operand(f, e); });
+      character(')');
+    }
+  });
 }
 
 void PtxWriter::instruction(const Function& f, const Instruction& inst) {
@@ -663,7 +677,7 @@ void PtxWriter::function(const Function& f) {
   character('}');
 }
 
-void PtxWriter::module(const Module& m) {
+void PtxWriter::header(const Module& m) {
   if (!m.version().empty()) {
     startLine(m.headerLines().version);
     text(".version ");
@@ -679,68 +693,101 @@ void PtxWriter::module(const Module& m) {
     text(".address_size ");
     unsignedNumber(*m.addressSize());
   }
-  for (const auto& item : m.items()) {
-    if (!options_.preserveLines || item->line() == 0) {
-      // A blank line between items, as nvcc writes them.
-      if (!atLineStart_)
-        newline();
+}
+
+void PtxWriter::item(const ModuleItem& item) {
+  if (!options_.preserveLines || item.line() == 0) {
+    // A blank line between items, as nvcc writes them.
+    if (!atLineStart_)
       newline();
-    }
-    switch (item->kind()) {
-    case ModuleItem::Kind::GlobalVariable:
-      startLine(item->line());
-      declaration(cast<GlobalVariable>(item.get())->spec());
-      character(';');
-      break;
-    case ModuleItem::Kind::Function:
-      function(*cast<Function>(item.get()));
-      break;
-    case ModuleItem::Kind::File: {
-      const auto* file = cast<FileDirective>(item.get());
-      startLine(file->line());
-      text("\t.file\t");
-      unsignedNumber(file->index());
-      text(" \"");
-      text(file->path());
-      character('"');
-      if (file->timestamp()) {
-        text(", ");
-        unsignedNumber(*file->timestamp());
-        text(", ");
-        unsignedNumber(file->size().value_or(0));
-      }
-      break;
-    }
-    case ModuleItem::Kind::DebugSection: {
-      const auto* section = cast<DebugSection>(item.get());
-      startLine(section->line());
-      text("\t.section\t");
-      text(section->name());
-      newline();
-      text("\t{");
-      sectionItems(*section);
-      newline();
-      text("\t}");
-      break;
-    }
-    case ModuleItem::Kind::Alias: {
-      const auto* alias = cast<AliasDirective>(item.get());
-      startLine(alias->line());
-      text(".alias ");
-      text(alias->alias());
-      text(", ");
-      text(alias->aliasee());
-      character(';');
-      break;
-    }
-    }
+    newline();
   }
+  switch (item.kind()) {
+  case ModuleItem::Kind::GlobalVariable:
+    startLine(item.line());
+    declaration(cast<GlobalVariable>(&item)->spec());
+    character(';');
+    break;
+  case ModuleItem::Kind::Function:
+    function(*cast<Function>(&item));
+    break;
+  case ModuleItem::Kind::File: {
+    const auto* file = cast<FileDirective>(&item);
+    startLine(file->line());
+    text("\t.file\t");
+    unsignedNumber(file->index());
+    text(" \"");
+    text(file->path());
+    character('"');
+    if (file->timestamp()) {
+      text(", ");
+      unsignedNumber(*file->timestamp());
+      text(", ");
+      unsignedNumber(file->size().value_or(0));
+    }
+    break;
+  }
+  case ModuleItem::Kind::DebugSection: {
+    const auto* section = cast<DebugSection>(&item);
+    startLine(section->line());
+    text("\t.section\t");
+    text(section->name());
+    newline();
+    text("\t{");
+    sectionItems(*section);
+    newline();
+    text("\t}");
+    break;
+  }
+  case ModuleItem::Kind::Alias: {
+    const auto* alias = cast<AliasDirective>(&item);
+    startLine(alias->line());
+    text(".alias ");
+    text(alias->alias());
+    text(", ");
+    text(alias->aliasee());
+    character(';');
+    break;
+  }
+  }
+}
+
+void PtxWriter::end() {
   newline();
+}
+
+void PtxWriter::module(const Module& m) {
+  header(m);
+  for (const auto& item : m.items())
+    this->item(*item);
+  end();
+}
+
+} // namespace
+
+namespace {
+
+/// More than the module's text will take (a statement rarely takes 64 bytes): reserved up front,
+/// the output string never moves while it grows, and what it does not use is never touched.
+size_t estimatedSize(const Module& module) {
+  size_t estimate = 4096;
+  for (const auto& item : module.items()) {
+    estimate += 256;
+    if (const auto* f = dyn_cast<Function>(item.get()))
+      for (const auto& block : f->blocks())
+        estimate += 64 * block->statements().size() + 64;
+    else if (const auto* section = dyn_cast<DebugSection>(item.get()))
+      estimate += 16 * section->items().size();
+    else if (const auto* global = dyn_cast<GlobalVariable>(item.get()))
+      estimate += global->line() == 0 ? 4096 : 1 << 16; // initializers are not counted
+  }
+  return estimate;
 }
 
 } // namespace
 
 void emitPtx(const Module& module, std::string& out, const EmitOptions& options) {
+  out.reserve(out.size() + estimatedSize(module));
   PtxWriter writer(out, options); // out holds only the text once the writer is gone
   writer.module(module);
 }
@@ -749,6 +796,60 @@ std::string emitPtx(const Module& module, const EmitOptions& options) {
   std::string out;
   emitPtx(module, out, options);
   return out;
+}
+
+struct StreamingEmitter::State {
+  State(const Module& emitted, std::function<void(std::string_view)> pieces,
+        const EmitOptions& emitOptions)
+      : module(emitted), sink(std::move(pieces)), options(emitOptions), writer(buffer, options) {}
+  void drain() {
+    writer.drain([&](std::string_view text) {
+      if (!text.empty())
+        sink(text);
+    });
+  }
+  const Module& module;
+  std::function<void(std::string_view)> sink;
+  EmitOptions options; ///< the writer keeps a reference
+  std::string buffer;
+  PtxWriter writer;
+  size_t written = 0; ///< items written
+  const ModuleItem* last = nullptr;
+};
+
+StreamingEmitter::StreamingEmitter(const Module& module, std::function<void(std::string_view)> sink,
+                                   const EmitOptions& options)
+    : state_(std::make_unique<State>(module, std::move(sink), options)) {
+  state_->writer.header(module);
+}
+
+StreamingEmitter::~StreamingEmitter() = default;
+
+bool StreamingEmitter::writeThrough(const ModuleItem& item) {
+  State& s = *state_;
+  const auto& items = s.module.items();
+  // Items inserted before those already written would be lost: refuse.
+  if (s.written > 0 && (s.written > items.size() || items[s.written - 1].get() != s.last))
+    return false;
+  size_t end = s.written;
+  while (end < items.size() && items[end].get() != &item)
+    ++end;
+  if (end == items.size())
+    return false;
+  for (; s.written <= end; ++s.written)
+    s.writer.item(*items[s.written]);
+  s.last = &item;
+  s.drain();
+  return true;
+}
+
+void StreamingEmitter::finish() {
+  State& s = *state_;
+  const auto& items = s.module.items();
+  for (; s.written < items.size(); ++s.written)
+    s.writer.item(*items[s.written]);
+  s.writer.end();
+  s.drain();
 }
 
 std::string operandToString(const Function& function, const Operand& operand) {

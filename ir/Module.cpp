@@ -24,28 +24,44 @@ bool Module::hasDebugTarget() const {
   return false;
 }
 
+void Module::indexItem(ModuleItem& item) {
+  if (auto* function = dyn_cast<Function>(&item)) {
+    functions_.push_back(function);
+    functionsByName_[function->name()].push_back(function);
+  } else if (auto* file = dyn_cast<FileDirective>(&item)) {
+    filePaths_.emplace(file->index(), file->path());
+  }
+}
+
 void Module::itemsChanged(bool appended) {
   if (appended) {
-    if (auto* function = dyn_cast<Function>(items_.back().get()))
-      functions_.push_back(function);
+    indexItem(*items_.back());
     return;
   }
   functions_.clear();
+  functionsByName_.clear();
+  filePaths_.clear();
   for (const auto& item : items_)
-    if (auto* function = dyn_cast<Function>(item.get()))
-      functions_.push_back(function);
+    indexItem(*item);
 }
 
 Function* Module::findFunction(std::string_view name) const {
+  auto it = functionsByName_.find(name);
+  if (it == functionsByName_.end())
+    return nullptr;
+  // Whether a function has a body can change after it was added (the parser adds it first).
   Function* declaration = nullptr;
-  for (Function* f : functions_) {
-    if (f->name() != name)
-      continue;
+  for (Function* f : it->second) {
     if (f->hasBody())
       return f;
     declaration = f;
   }
   return declaration;
+}
+
+std::string_view Module::filePath(uint32_t index) const {
+  auto it = filePaths_.find(index);
+  return it == filePaths_.end() ? std::string_view() : it->second;
 }
 
 GlobalVariable* Module::findGlobal(std::string_view name) const {

@@ -1,7 +1,13 @@
 #pragma once
 
+#include "ir/Arena.h"
+
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -127,33 +133,177 @@ struct ArgumentListOperand {
   friend bool operator==(const ArgumentListOperand&, const ArgumentListOperand&);
 };
 
-/// One operand of an instruction. A closed set of small value types: analyses visit it with
-/// std::visit or ask `as<T>()`, never look at a union.
+/// One operand of an instruction: one of a closed set of small value types, which analyses visit
+/// with visit() or ask for with `is<T>()`, `getIf<T>()` and `as<T>()`.
+///
+/// 16 bytes. Registers, labels and sinks (most operands) are stored in the operand itself; the
+/// other kinds in a box of their own, from the module's arena while the module is parsed (see
+/// Arena) and from the heap otherwise. A std::variant of the kinds took 88 bytes per operand, the
+/// largest part of a parsed module. Copies copy the box; moves take it.
 class Operand {
 public:
-  using Value = std::variant<RegisterOperand, SpecialRegisterOperand, ImmediateOperand,
-                             SymbolOperand, LabelOperand, SinkOperand, AddressOperand,
-                             VectorOperand, DualOperand, ArgumentListOperand>;
+  /// The kinds, in the order of their types (what index() returns).
+  enum class Kind : uint8_t {
+    Register,
+    SpecialRegister,
+    Immediate,
+    Symbol,
+    Label,
+    Sink,
+    Address,
+    Vector,
+    Dual,
+    ArgumentList,
+  };
 
-  Operand() : value_(SinkOperand{}) {}
+  Operand() noexcept { data_.kind = Kind::Sink; }
   template <class T>
-  requires(!std::is_same_v<std::remove_cvref_t<T>, Operand>) Operand(T&& value)
-      : value_(std::forward<T>(value)) {}
+  requires(!std::is_same_v<std::remove_cvref_t<T>, Operand>) Operand(T&& value) {
+    using V = std::remove_cvref_t<T>;
+    constexpr Kind kind = kindOf<V>();
+    if constexpr (isInline(kind)) {
+      static_assert(sizeof(V) <= sizeof(data_.bytes) && alignof(V) <= 8);
+      new (data_.bytes) V(std::forward<T>(value));
+    } else {
+      bool inArena = false;
+      void* memory = Arena::allocateUntagged(sizeof(V), inArena);
+      V* box = new (memory) V(std::forward<T>(value));
+      std::memcpy(data_.bytes, &box, sizeof box);
+      data_.bytes[kArenaFlag] = inArena;
+    }
+    data_.kind = kind;
+  }
+  Operand(const Operand& other) { copyFrom(other); }
+  Operand(Operand&& other) noexcept : data_(other.data_) { other.data_.kind = Kind::Sink; }
+  Operand& operator=(const Operand& other) {
+    if (this != &other) {
+      Operand copy(other);
+      *this = std::move(copy);
+    }
+    return *this;
+  }
+  Operand& operator=(Operand&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = other.data_;
+      other.data_.kind = Kind::Sink;
+    }
+    return *this;
+  }
+  ~Operand() { release(); }
 
-  template <class T> bool is() const { return std::holds_alternative<T>(value_); }
-  template <class T> const T& as() const { return std::get<T>(value_); }
-  template <class T> T& as() { return std::get<T>(value_); }
-  template <class T> const T* getIf() const { return std::get_if<T>(&value_); }
-  template <class T> T* getIf() { return std::get_if<T>(&value_); }
+  Kind kind() const { return data_.kind; }
+  size_t index() const { return static_cast<size_t>(data_.kind); }
 
-  const Value& value() const { return value_; }
-  Value& value() { return value_; }
+  template <class T> bool is() const { return data_.kind == kindOf<T>(); }
+  template <class T> const T* getIf() const {
+    return is<T>() ? static_cast<const T*>(address()) : nullptr;
+  }
+  template <class T> T* getIf() { return is<T>() ? static_cast<T*>(address()) : nullptr; }
+  /// Throws std::bad_variant_access when the operand is of another kind (as std::get did).
+  template <class T> const T& as() const {
+    if (!is<T>())
+      throw std::bad_variant_access();
+    return *static_cast<const T*>(address());
+  }
+  template <class T> T& as() {
+    if (!is<T>())
+      throw std::bad_variant_access();
+    return *static_cast<T*>(address());
+  }
 
-  friend bool operator==(const Operand&, const Operand&) = default;
+  /// Calls fn(value) with the operand's value as its own type (like std::visit).
+  template <class Fn> decltype(auto) visit(Fn&& fn) const {
+    return visitAs<const Operand>(*this, fn);
+  }
+  template <class Fn> decltype(auto) visit(Fn&& fn) { return visitAs<Operand>(*this, fn); }
+
+  friend bool operator==(const Operand& a, const Operand& b);
 
 private:
-  Value value_;
+  template <class T> static constexpr Kind kindOf() {
+    using V = std::remove_cv_t<T>;
+    if constexpr (std::is_same_v<V, RegisterOperand>)
+      return Kind::Register;
+    else if constexpr (std::is_same_v<V, SpecialRegisterOperand>)
+      return Kind::SpecialRegister;
+    else if constexpr (std::is_same_v<V, ImmediateOperand>)
+      return Kind::Immediate;
+    else if constexpr (std::is_same_v<V, SymbolOperand>)
+      return Kind::Symbol;
+    else if constexpr (std::is_same_v<V, LabelOperand>)
+      return Kind::Label;
+    else if constexpr (std::is_same_v<V, SinkOperand>)
+      return Kind::Sink;
+    else if constexpr (std::is_same_v<V, AddressOperand>)
+      return Kind::Address;
+    else if constexpr (std::is_same_v<V, VectorOperand>)
+      return Kind::Vector;
+    else if constexpr (std::is_same_v<V, DualOperand>)
+      return Kind::Dual;
+    else if constexpr (std::is_same_v<V, ArgumentListOperand>)
+      return Kind::ArgumentList;
+    else
+      static_assert(sizeof(V) == 0, "not an operand type");
+  }
+  static constexpr bool isInline(Kind kind) {
+    return kind == Kind::Register || kind == Kind::Label || kind == Kind::Sink;
+  }
+  const void* address() const {
+    if (isInline(data_.kind))
+      return data_.bytes;
+    void* box;
+    std::memcpy(&box, data_.bytes, sizeof box);
+    return box;
+  }
+  void* address() { return const_cast<void*>(std::as_const(*this).address()); }
+
+  template <class Self, class Fn> static decltype(auto) visitAs(Self& self, Fn& fn) {
+    using C = std::conditional_t<std::is_const_v<Self>, const Operand, Operand>;
+    C& op = self;
+    switch (op.data_.kind) {
+    case Kind::Register:
+      return fn(op.template as<RegisterOperand>());
+    case Kind::SpecialRegister:
+      return fn(op.template as<SpecialRegisterOperand>());
+    case Kind::Immediate:
+      return fn(op.template as<ImmediateOperand>());
+    case Kind::Symbol:
+      return fn(op.template as<SymbolOperand>());
+    case Kind::Label:
+      return fn(op.template as<LabelOperand>());
+    case Kind::Address:
+      return fn(op.template as<AddressOperand>());
+    case Kind::Vector:
+      return fn(op.template as<VectorOperand>());
+    case Kind::Dual:
+      return fn(op.template as<DualOperand>());
+    case Kind::ArgumentList:
+      return fn(op.template as<ArgumentListOperand>());
+    case Kind::Sink:
+      break;
+    }
+    return fn(op.template as<SinkOperand>());
+  }
+
+  void copyFrom(const Operand& other);
+  void release() noexcept {
+    if (!isInline(data_.kind))
+      releaseBox();
+  }
+  void releaseBox() noexcept;
+
+  /// For boxes: bytes[kArenaFlag] is 1 when the box came from an arena (it has no header).
+  static constexpr size_t kArenaFlag = 8;
+
+  /// The inline value or the box's address, then the kind: 13 bytes in 16.
+  struct Data {
+    alignas(8) unsigned char bytes[12];
+    Kind kind;
+  } data_;
 };
+
+static_assert(sizeof(Operand) == 16, "operands are the bulk of a parsed module");
 
 inline bool operator==(const AddressOperand& a, const AddressOperand& b) {
   return a.base == b.base && a.offset == b.offset && a.explicitOffset == b.explicitOffset &&
@@ -172,21 +322,20 @@ inline bool operator==(const ArgumentListOperand& a, const ArgumentListOperand& 
 /// Calls `fn(RegisterOperand&)` for every register inside `operand`, including the elements of
 /// vectors, dual destinations, argument lists and the base of addresses.
 template <class Op, class Fn> void forEachRegister(Op& operand, Fn&& fn) {
-  auto& value = operand.value();
-  if (auto* reg = std::get_if<RegisterOperand>(&value)) {
+  if (auto* reg = operand.template getIf<RegisterOperand>()) {
     fn(*reg);
-  } else if (auto* address = std::get_if<AddressOperand>(&value)) {
+  } else if (auto* address = operand.template getIf<AddressOperand>()) {
     if (auto* base = std::get_if<RegisterOperand>(&address->base))
       fn(*base);
     for (auto& part : address->extra)
       forEachRegister(part, fn);
-  } else if (auto* vector = std::get_if<VectorOperand>(&value)) {
+  } else if (auto* vector = operand.template getIf<VectorOperand>()) {
     for (auto& element : vector->elements)
       forEachRegister(element, fn);
-  } else if (auto* dual = std::get_if<DualOperand>(&value)) {
+  } else if (auto* dual = operand.template getIf<DualOperand>()) {
     for (auto& part : dual->parts)
       forEachRegister(part, fn);
-  } else if (auto* list = std::get_if<ArgumentListOperand>(&value)) {
+  } else if (auto* list = operand.template getIf<ArgumentListOperand>()) {
     for (auto& argument : list->arguments)
       forEachRegister(argument, fn);
   }

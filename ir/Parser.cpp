@@ -4,9 +4,12 @@
 #include "ir/parser/ParseContext.h"
 
 #include <cerrno>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <new>
+#include <unistd.h>
 
 namespace ocelot::ir {
 
@@ -18,23 +21,54 @@ ParseResult failure(std::string_view fileName, std::string message) {
   return result;
 }
 
+std::string megabytes(size_t bytes) {
+  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MB";
+}
+
+ParseResult overBudget(std::string_view fileName, size_t size, size_t budget, SourcePosition at) {
+  ParseResult result;
+  result.diagnostics.push_back(Diagnostic{
+      std::string(fileName), at,
+      "parsing stopped: the module (" + megabytes(size) +
+          " of PTX) needs more than its memory budget of " + megabytes(budget) +
+          "; set OCELOT_PTX_MEMORY_MB (or ParseOptions::memoryBudget) higher to parse it",
+      DiagnosticKind::ResourceLimit});
+  return result;
+}
+
 /// Parses `size` bytes of `buffer`, which has two more bytes for the NULs Flex scans up to.
 ParseResult parseInPlace(char* buffer, size_t size, std::string_view fileName,
                          const ParseOptions& options) {
+  const size_t budget = options.memoryBudget == 0 ? SIZE_MAX : options.memoryBudget;
+  if (size >= budget)
+    return overBudget(fileName, size, budget, {});
   buffer[size] = '\0';
   buffer[size + 1] = '\0';
   auto module = std::make_unique<Module>();
   detail::ParseContext context(*module, fileName);
+  context.setNewestVersion(options.newestVersion);
+  SourceRange stoppedAt;
   try {
     // The module's statements come from its arena; the scope ends before the module can go.
-    Arena::Scope arena(module->arena());
+    Arena::Scope arena(module->arena(), budget - size);
     detail::Lexer lexer(buffer, size, context, options.scannerFastPath);
-    detail::PtxParser parser(context, lexer);
-    int status = parser.parse();
-    if (status != 0 && context.diagnostics().empty())
-      context.report(lexer.endOfInput(), "the parser stopped without a message");
+    try {
+      detail::PtxParser parser(context, lexer);
+      int status = parser.parse();
+      if (status != 0 && context.diagnostics().empty())
+        context.report(lexer.endOfInput(), "the parser stopped without a message");
+    } catch (const std::bad_alloc&) {
+      stoppedAt = lexer.location();
+      throw;
+    }
+  } catch (const Arena::BudgetExceeded&) {
+    return overBudget(fileName, size, budget, stoppedAt.begin);
   } catch (const std::bad_alloc&) {
-    context.report({}, "not enough memory to parse the input");
+    ParseResult result;
+    result.diagnostics.push_back(Diagnostic{std::string(fileName), stoppedAt.begin,
+                                            "not enough memory to parse the input",
+                                            DiagnosticKind::ResourceLimit});
+    return result;
   }
   ParseResult result;
   result.diagnostics = std::move(context.diagnostics());
@@ -52,6 +86,28 @@ ParseResult parsePtx(std::string_view text, std::string_view fileName,
     return failure(fileName, "not enough memory to read the input");
   std::memcpy(buffer.get(), text.data(), text.size());
   return parseInPlace(buffer.get(), text.size(), fileName, options);
+}
+
+ParseResult parsePtxBuffer(std::string&& text, std::string_view fileName,
+                           const ParseOptions& options) {
+  std::string owned = std::move(text);
+  const size_t size = owned.size();
+  owned.append(2, '\0'); // within the capacity readers usually leave
+  return parseInPlace(owned.data(), size, fileName, options);
+}
+
+size_t defaultParseMemoryBudget() {
+  if (const char* text = std::getenv("OCELOT_PTX_MEMORY_MB"); text != nullptr && *text != '\0') {
+    uint64_t megabytes = 0;
+    auto [end, error] = std::from_chars(text, text + std::strlen(text), megabytes);
+    if (error == std::errc() && *end == '\0' && megabytes < (uint64_t{1} << 44))
+      return static_cast<size_t>(megabytes << 20);
+  }
+  long pages = ::sysconf(_SC_PHYS_PAGES);
+  long pageSize = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return 0; // unknown: no limit
+  return static_cast<size_t>(pages) / 4 * 3 * static_cast<size_t>(pageSize);
 }
 
 ParseResult parsePtxFile(const std::filesystem::path& path, const ParseOptions& options) {

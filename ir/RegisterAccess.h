@@ -36,22 +36,20 @@ using OperandOf = std::conditional_t<std::is_const_v<Inst>, const Operand, Opera
 /// addresses only (an address is never a destination).
 template <class Op, class Fn>
 void visitOperandRegisters(Op& operand, bool written, bool read, bool mayKill, Fn& fn) {
-  auto& value = operand.value();
-  using Value = std::remove_reference_t<decltype(value)>;
-  constexpr bool isConst = std::is_const_v<Value>;
+  constexpr bool isConst = std::is_const_v<Op>;
   using Reg = std::conditional_t<isConst, const RegisterOperand, RegisterOperand>;
   using Addr = std::conditional_t<isConst, const AddressOperand, AddressOperand>;
   using Vec = std::conditional_t<isConst, const VectorOperand, VectorOperand>;
   using Dual = std::conditional_t<isConst, const DualOperand, DualOperand>;
   using List = std::conditional_t<isConst, const ArgumentListOperand, ArgumentListOperand>;
-  if (auto* reg = std::get_if<RegisterOperand>(&value)) {
+  if (auto* reg = operand.template getIf<RegisterOperand>()) {
     Reg& r = *reg;
     RegisterAccess access;
     access.written = written;
     access.read = read || !written;
     access.kills = written && mayKill && r.component == VectorComponent::None;
     fn(r.reg, access);
-  } else if (auto* address = std::get_if<AddressOperand>(&value)) {
+  } else if (auto* address = operand.template getIf<AddressOperand>()) {
     Addr& a = *address;
     if (auto* base = std::get_if<RegisterOperand>(&a.base)) {
       RegisterAccess access;
@@ -60,15 +58,15 @@ void visitOperandRegisters(Op& operand, bool written, bool read, bool mayKill, F
     }
     for (auto& part : a.extra)
       visitOperandRegisters(part, false, true, false, fn);
-  } else if (auto* vector = std::get_if<VectorOperand>(&value)) {
+  } else if (auto* vector = operand.template getIf<VectorOperand>()) {
     Vec& v = *vector;
     for (auto& element : v.elements)
       visitOperandRegisters(element, written, read, mayKill, fn);
-  } else if (auto* dual = std::get_if<DualOperand>(&value)) {
+  } else if (auto* dual = operand.template getIf<DualOperand>()) {
     Dual& d = *dual;
     for (auto& part : d.parts)
       visitOperandRegisters(part, written, read, mayKill, fn);
-  } else if (auto* list = std::get_if<ArgumentListOperand>(&value)) {
+  } else if (auto* list = operand.template getIf<ArgumentListOperand>()) {
     List& l = *list;
     for (auto& argument : l.arguments)
       visitOperandRegisters(argument, written, read, mayKill, fn);

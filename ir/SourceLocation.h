@@ -18,11 +18,20 @@ struct SourceRange {
   SourcePosition end;
 };
 
+/// What kind of problem a diagnostic reports, for callers that answer differently (the runtime
+/// maps UnsupportedPtxVersion to cudaErrorUnsupportedPtxVersion, the rest to cudaErrorInvalidPtx).
+enum class DiagnosticKind : uint8_t {
+  Syntax,                ///< malformed or inconsistent PTX (also: unreadable input)
+  UnsupportedPtxVersion, ///< `.version` newer than the newest PTX ISA Ocelot knows
+  ResourceLimit,         ///< the module is larger than ParseOptions::memoryBudget allows
+};
+
 /// One error or warning about PTX input, with everything a user needs to find it.
 struct Diagnostic {
   std::string file;
   SourcePosition position;
   std::string message;
+  DiagnosticKind kind = DiagnosticKind::Syntax;
 
   /// "file:line:column: message", the format compilers use so editors can jump to it.
   std::string format() const {

@@ -5,6 +5,8 @@
 
 namespace ocelot::ir {
 
+thread_local bool Statement::allocatedInArena_ = false;
+
 bool Statement::equals(const Statement& other) const {
   if (!sameHeader(other))
     return false;

@@ -3,8 +3,10 @@
 #include "ir/Arena.h"
 #include "ir/Declaration.h"
 #include "ir/Operand.h"
+#include "ir/OperandList.h"
 
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -31,12 +33,28 @@ public:
   };
 
   virtual ~Statement() = default;
-  Statement(const Statement&) = default;
-  Statement& operator=(const Statement&) = default;
+  /// A copy has its own memory: it keeps where that came from, not where the original's did.
+  Statement(const Statement& other)
+      : scope_(other.scope_), line_(other.line_), kind_(other.kind_),
+        fromArena_(allocatedInArena_) {}
+  Statement& operator=(const Statement& other) {
+    scope_ = other.scope_;
+    line_ = other.line_;
+    kind_ = other.kind_;
+    return *this;
+  }
 
-  // Statements of a parsed module live in its arena (see Arena); all others on the heap.
-  static void* operator new(std::size_t size) { return Arena::allocate(size); }
-  static void operator delete(void* memory) noexcept { Arena::deallocate(memory); }
+  // Statements of a parsed module live in its arena (see Arena); all others on the heap. The
+  // memory has no header: the statement keeps where it came from, which operator new tells the
+  // constructor through allocatedInArena_ (new allocates, then constructs, on one thread).
+  static void* operator new(std::size_t size) {
+    return Arena::allocateUntagged(size, allocatedInArena_);
+  }
+  static void operator delete(Statement* statement, std::destroying_delete_t) noexcept {
+    const bool fromArena = statement->fromArena_;
+    statement->~Statement();
+    Arena::deallocateUntagged(statement, fromArena);
+  }
 
   Kind kind() const { return kind_; }
   /// The scope the statement is in (for ScopeBegin/ScopeEnd: the scope they open/close).
@@ -50,15 +68,18 @@ public:
   bool equals(const Statement& other) const;
 
 protected:
-  Statement(Kind kind, ScopeId scope) : kind_(kind), scope_(scope) {}
+  Statement(Kind kind, ScopeId scope) : scope_(scope), kind_(kind), fromArena_(allocatedInArena_) {}
   bool sameHeader(const Statement& other) const {
     return kind_ == other.kind_ && scope_ == other.scope_;
   }
 
 private:
-  Kind kind_;
+  // The kind last: derived statements put their small members in the bytes after it.
   ScopeId scope_;
   uint32_t line_ = 0;
+  Kind kind_;
+  bool fromArena_;
+  static thread_local bool allocatedInArena_;
 };
 
 /// `.loc file line column` with the optional `, function_name L, inlined_at f l c` tail.
@@ -76,10 +97,8 @@ struct Guard {
   friend bool operator==(const Guard&, const Guard&) = default;
 };
 
-/// The operands of an instruction: a std::vector whose memory comes from the module's arena when
-/// the instruction was parsed (see Arena).
-using OperandList = std::vector<Operand, ArenaAllocator<Operand>>;
-
+/// An instruction: 72 bytes, without a header in the arena (what most of a parsed module is made
+/// of): the guard is stored as its parts, the operands in an OperandList.
 class Instruction final : public Statement {
 public:
   Instruction(const InstructionForm& form, OperandList operands, ScopeId scope)
@@ -92,8 +111,14 @@ public:
   const InstructionForm& form() const { return *form_; }
   void setForm(const InstructionForm& form) { form_ = &form; }
 
-  const std::optional<Guard>& guard() const { return guard_; }
-  void setGuard(std::optional<Guard> guard) { guard_ = guard; }
+  std::optional<Guard> guard() const {
+    return hasGuard_ ? std::optional<Guard>(Guard{guardPredicate_, guardNegated_}) : std::nullopt;
+  }
+  void setGuard(std::optional<Guard> guard) {
+    hasGuard_ = guard.has_value();
+    guardNegated_ = guard && guard->negated;
+    guardPredicate_ = guard ? guard->predicate : RegisterRef{};
+  }
 
   const OperandList& operands() const { return operands_; }
   OperandList& operands() { return operands_; }
@@ -111,11 +136,13 @@ public:
   static bool classof(const Statement* s) { return s->kind() == Kind::Instruction; }
 
 private:
-  const InstructionForm* form_;
-  std::optional<Guard> guard_;
-  OperandList operands_;
-  SourceLoc loc_;
+  bool hasGuard_ = false;
+  bool guardNegated_ = false;
   uint16_t operandLineOffset_ = 0;
+  RegisterRef guardPredicate_;
+  SourceLoc loc_;
+  const InstructionForm* form_;
+  OperandList operands_;
 };
 
 class Label final : public Statement {

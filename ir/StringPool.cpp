@@ -81,7 +81,9 @@ std::string_view StringPool::store(std::string_view text) {
     return std::string_view(chunks_.back().get(), text.size());
   }
   if (text.size() > remaining_) {
-    size_t size = std::clamp(bytesAllocated_, kFirstChunkSize, kChunkSize);
+    // Never smaller than the text: strings up to a quarter chunk (16 KB) land here, and names
+    // are no longer limited to 4 KB.
+    size_t size = std::max(std::clamp(bytesAllocated_, kFirstChunkSize, kChunkSize), text.size());
     chunks_.push_back(std::make_unique<char[]>(size));
     bytesAllocated_ += size;
     cursor_ = chunks_.back().get();

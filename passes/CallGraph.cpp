@@ -76,9 +76,9 @@ CallGraph::CallGraph(const ir::Module& module) : module_(&module) {
               usedAsValue.insert(base->name);
         }
       });
+  std::unordered_set<const ir::Function*> taken;
   for (const ir::Function* f : module.functions())
-    if (usedAsValue.contains(f->name()) &&
-        std::find(addressTaken_.begin(), addressTaken_.end(), f) == addressTaken_.end())
+    if (usedAsValue.contains(f->name()) && taken.insert(f).second)
       addressTaken_.push_back(f);
 
   for (const ir::Function* caller : module.functions()) {
@@ -123,6 +123,81 @@ CallGraph::CallGraph(const ir::Module& module) : module_(&module) {
       });
     ranges_[caller] = {begin, static_cast<uint32_t>(sites_.size())};
   }
+
+  // Sites by callee (a counting sort keeps the order of sites_).
+  std::unordered_map<const ir::Function*, uint32_t> counts;
+  for (const auto& site : sites_)
+    if (site.callee != nullptr)
+      ++counts[site.callee];
+  uint32_t start = 0;
+  for (const ir::Function* f : module.functions())
+    if (auto it = counts.find(f); it != counts.end() && !calleeRanges_.contains(f)) {
+      calleeRanges_[f] = {start, start};
+      start += it->second;
+    }
+  for (const auto& [f, count] : counts) // callees that are not functions of this module
+    if (!calleeRanges_.contains(f)) {
+      calleeRanges_[f] = {start, start};
+      start += count;
+    }
+  callers_.resize(start);
+  for (uint32_t i = 0; i < sites_.size(); ++i)
+    if (sites_[i].callee != nullptr)
+      callers_[calleeRanges_[sites_[i].callee].second++] = i;
+
+  // Recursion: functions in a strongly connected component with more than one function, or that
+  // call themselves (Tarjan's algorithm, with an explicit stack: call chains can be 100k deep).
+  std::unordered_map<const ir::Function*, uint32_t> number, low;
+  std::vector<const ir::Function*> component;
+  std::unordered_set<const ir::Function*> onComponentStack;
+  uint32_t counter = 0;
+  struct Frame {
+    const ir::Function* f;
+    std::span<const CallSite> sites;
+    size_t next;
+  };
+  for (const ir::Function* root : module.functions()) {
+    if (number.contains(root))
+      continue;
+    std::vector<Frame> stack;
+    auto enter = [&](const ir::Function* f) {
+      number[f] = low[f] = counter++;
+      component.push_back(f);
+      onComponentStack.insert(f);
+      stack.push_back({f, callsFrom(*f), 0});
+    };
+    enter(root);
+    while (!stack.empty()) {
+      Frame& frame = stack.back();
+      if (frame.next < frame.sites.size()) {
+        const ir::Function* callee = frame.sites[frame.next++].callee;
+        if (callee == nullptr)
+          continue;
+        if (callee == frame.f)
+          recursive_.insert(callee);
+        if (!number.contains(callee))
+          enter(callee);
+        else if (onComponentStack.contains(callee))
+          low[frame.f] = std::min(low[frame.f], number[callee]);
+        continue;
+      }
+      const ir::Function* f = frame.f;
+      stack.pop_back();
+      if (!stack.empty())
+        low[stack.back().f] = std::min(low[stack.back().f], low[f]);
+      if (low[f] != number[f])
+        continue;
+      size_t first = component.size();
+      while (component[first - 1] != f)
+        --first;
+      --first;
+      if (component.size() - first > 1)
+        recursive_.insert(component.begin() + static_cast<std::ptrdiff_t>(first), component.end());
+      for (size_t i = first; i < component.size(); ++i)
+        onComponentStack.erase(component[i]);
+      component.resize(first);
+    }
+  }
 }
 
 std::span<const CallGraph::CallSite> CallGraph::callsFrom(const ir::Function& function) const {
@@ -134,9 +209,11 @@ std::span<const CallGraph::CallSite> CallGraph::callsFrom(const ir::Function& fu
 
 std::vector<CallGraph::CallSite> CallGraph::callsTo(const ir::Function& function) const {
   std::vector<CallSite> result;
-  for (const auto& site : sites_)
-    if (site.callee == &function)
-      result.push_back(site);
+  auto it = calleeRanges_.find(&function);
+  if (it == calleeRanges_.end())
+    return result;
+  for (uint32_t i = it->second.first; i < it->second.second; ++i)
+    result.push_back(sites_[callers_[i]]);
   return result;
 }
 
@@ -151,11 +228,7 @@ std::vector<const ir::Function*> CallGraph::reachableFrom(const ir::Function& ro
 }
 
 bool CallGraph::isRecursive(const ir::Function& function) const {
-  for (const ir::Function* f : reachableFrom(function))
-    for (const auto& site : callsFrom(*f))
-      if (site.callee == &function)
-        return true;
-  return false;
+  return recursive_.contains(&function);
 }
 
 } // namespace ocelot::passes

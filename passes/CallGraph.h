@@ -6,6 +6,7 @@
 #include <span>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ocelot::passes {
@@ -33,11 +34,12 @@ public:
 
   /// Calls made by `function`, in program order (an indirect call appears once per candidate).
   std::span<const CallSite> callsFrom(const ir::Function& function) const;
-  /// Calls that may reach `function`.
+  /// Calls that may reach `function`, in the order of callsFrom over the module's functions.
   std::vector<CallSite> callsTo(const ir::Function& function) const;
   /// Functions whose address is taken.
   const std::vector<const ir::Function*>& addressTaken() const { return addressTaken_; }
-  /// Whether `function` can reach itself through calls.
+  /// Whether `function` can reach itself through calls. O(1) (strongly connected components are
+  /// found once, when the graph is built).
   bool isRecursive(const ir::Function& function) const;
   /// Functions with a body reachable from `root` through calls, `root` included.
   std::vector<const ir::Function*> reachableFrom(const ir::Function& root) const;
@@ -46,6 +48,10 @@ private:
   const ir::Module* module_;
   std::vector<CallSite> sites_;
   std::unordered_map<const ir::Function*, std::pair<uint32_t, uint32_t>> ranges_;
+  /// Sites by callee: callers_[calleeRanges_[f].first .. second) index sites_.
+  std::unordered_map<const ir::Function*, std::pair<uint32_t, uint32_t>> calleeRanges_;
+  std::vector<uint32_t> callers_;
+  std::unordered_set<const ir::Function*> recursive_;
   std::vector<const ir::Function*> addressTaken_;
 };
 

@@ -92,7 +92,16 @@ DominatorTree::DominatorTree(const ControlFlowGraph& cfg, Direction direction)
     order.assign(postOrder.rbegin(), postOrder.rend());
   }
 
-  idom_ = immediateDominators(n, order, forEachBackward);
+  auto forEachForward = [&](Node x, auto&& fn) {
+    if (post) {
+      for (size_t i = 0, count = forwardCount(x); i < count; ++i)
+        fn(forwardAt(x, i));
+    } else {
+      for (const auto& e : cfg.successors(x))
+        fn(e.to);
+    }
+  };
+  idom_ = immediateDominators(n, root_, forEachForward, forEachBackward);
 
   // Children lists, depths and DFS intervals for O(1) dominance queries.
   childStart_.assign(n + 1, 0);

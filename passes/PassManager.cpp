@@ -61,15 +61,35 @@ std::string PassManager::describeSchedule() const {
 
 PassManagerResult PassManager::run(ir::Module& module, AnalysisManager& analyses) {
   PassManagerResult result;
-  for (const Step& step : schedule()) {
+  const std::vector<Step> steps = schedule();
+  // With a final run of function passes, functions are finished one by one inside it.
+  const bool finishInLastStep = !steps.empty() && steps.back().kind == Step::Kind::Functions;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& step = steps[i];
     bool ok = step.kind == Step::Kind::Module
                   ? runModulePass(*step.groups.front().front(), module, analyses, result)
-                  : runFunctionStep(step, module, analyses, result);
+                  : runFunctionStep(step, module, analyses,
+                                    finishInLastStep && i + 1 == steps.size(), result);
     analyses.releaseRetired();
     if (!ok)
       return result;
   }
+  if (!finishInLastStep)
+    for (ir::Function* function : std::vector<ir::Function*>(module.functions()))
+      if (function->hasBody() && !finished(*function, result))
+        return result;
   return result;
+}
+
+bool PassManager::finished(ir::Function& function, PassManagerResult& result) {
+  if (!options_.functionFinished)
+    return true;
+  if (std::optional<std::string> error = options_.functionFinished(function)) {
+    result.ok = false;
+    result.error = "after the passes, function '" + std::string(function.name()) + "': " + *error;
+    return false;
+  }
+  return true;
 }
 
 namespace {
@@ -107,7 +127,7 @@ bool PassManager::runModulePass(Pass& pass, ir::Module& module, AnalysisManager&
 }
 
 bool PassManager::runFunctionStep(const Step& step, ir::Module& module, AnalysisManager& analyses,
-                                  PassManagerResult& result) {
+                                  bool last, PassManagerResult& result) {
   const std::vector<ir::Function*> functions = module.functions();
   for (ir::Function* function : functions) {
     if (!function->hasBody())
@@ -138,6 +158,8 @@ bool PassManager::runFunctionStep(const Step& step, ir::Module& module, Analysis
       if (!verify(std::string(pass.name()), module, function, result))
         return false;
     }
+    if (last && !finished(*function, result))
+      return false;
   }
   return true;
 }

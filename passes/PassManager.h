@@ -2,7 +2,9 @@
 
 #include "passes/Pass.h"
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,11 @@ struct PassManagerOptions {
 #else
   bool verifyEach = true;
 #endif
+  /// Called once for each function with a body, in the module's order, as soon as no pass of the
+  /// run will touch it again: right after the last run of kernel and basic-block passes is done
+  /// with it when no module pass follows, else when the run ends. Callers that write functions
+  /// out and drop them (large modules) use it. A message returned ends the run as a failure.
+  std::function<std::optional<std::string>(ir::Function&)> functionFinished;
 };
 
 /// The outcome of a run: success, or the first failure (a pass that threw, or IR the verifier
@@ -57,7 +64,8 @@ private:
   std::vector<Step> schedule() const;
   bool runModulePass(Pass& pass, ir::Module& module, AnalysisManager& analyses,
                      PassManagerResult& result);
-  bool runFunctionStep(const Step& step, ir::Module& module, AnalysisManager& analyses,
+  bool finished(ir::Function& function, PassManagerResult& result);
+  bool runFunctionStep(const Step& step, ir::Module& module, AnalysisManager& analyses, bool last,
                        PassManagerResult& result);
   bool runBlockGroup(const std::vector<Pass*>& group, ir::Function& function,
                      AnalysisManager& analyses, PassManagerResult& result);

@@ -45,14 +45,12 @@ SourceLineMap::SourceLineMap(const ControlFlowGraph& cfg) {
     });
     normalize(lines);
   }
-  for (const auto& item : cfg.function().module().items())
-    if (const auto* file = ir::dyn_cast<ir::FileDirective>(item.get()))
-      files_.emplace(file->index(), file->path());
+  module_ = &cfg.function().module();
 }
 
 std::vector<ir::SourceLoc> SourceLineMap::lines(const Loop& loop) const {
   std::vector<ir::SourceLoc> all;
-  for (Node n : loop.nodes)
+  for (Node n : loop.nodes())
     if (n < lines_.size())
       all.insert(all.end(), lines_[n].begin(), lines_[n].end());
   normalize(all);
@@ -60,8 +58,7 @@ std::vector<ir::SourceLoc> SourceLineMap::lines(const Loop& loop) const {
 }
 
 std::string_view SourceLineMap::fileName(uint32_t index) const {
-  auto it = files_.find(index);
-  return it == files_.end() ? std::string_view() : it->second;
+  return module_ != nullptr ? module_->filePath(index) : std::string_view();
 }
 
 std::string SourceLineMap::describe(const std::vector<ir::SourceLoc>& lines) const {

@@ -32,7 +32,7 @@ public:
 private:
   std::vector<ir::SourceLoc> first_;
   std::vector<std::vector<ir::SourceLoc>> lines_;
-  std::unordered_map<uint32_t, std::string_view> files_;
+  const ir::Module* module_ = nullptr;
 };
 
 struct SourceLineAnalysis {

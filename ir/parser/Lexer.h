@@ -1,6 +1,7 @@
 #pragma once
 
 #include "PtxGrammar.hpp"
+#include "ir/Parser.h"
 #include "ir/SourceLocation.h"
 
 #include <algorithm>
@@ -16,9 +17,8 @@ class ParseContext;
 /// caller guarantees two NUL bytes after it), so token texts are views into the input.
 class Lexer {
 public:
-  /// Tokens longer than this are rejected (no PTX construct needs more; a fuzzer's megabyte
-  /// identifier is an error, not a megabyte symbol).
-  static constexpr size_t kMaxTokenLength = 4096;
+  /// Tokens longer than this are rejected (see kMaxPtxTokenLength).
+  static constexpr size_t kMaxTokenLength = kMaxPtxTokenLength;
 
   /// `fastPath`: scan simple instructions as one token (see the STATEMENT state in PtxLexer.l).
   Lexer(char* text, size_t size, ParseContext& ctx, bool fastPath = true);

@@ -12,8 +12,12 @@ namespace ocelot::ir::detail {
 
 namespace {
 
-constexpr unsigned kMaxScopeDepth = 512;
-constexpr unsigned kMaxInitializerDepth = 32;
+// Nesting limits: far beyond what compilers write (nvcc nests a few inline-asm scopes and writes
+// initializers flat) and beyond ptxas for scopes (its parser gives up at about 1,660), while a
+// hostile module cannot make the initializer trees (destroyed, emitted and loaded recursively)
+// deeper than a thread's stack allows.
+constexpr unsigned kMaxScopeDepth = 4096;
+constexpr unsigned kMaxInitializerDepth = 256;
 
 /// Splits `%r12` into {"%r", 12}; nullopt when the name does not end in a canonical number.
 std::optional<std::pair<std::string_view, uint32_t>> splitIndexedName(std::string_view name) {
@@ -82,10 +86,12 @@ ParseContext::ParseContext(Module& module, std::string_view fileName)
     : module_(module), fileName_(fileName) {}
 
 void ParseContext::report(const SourceRange& at, const std::string& message) {
-  diagnostics_.push_back(Diagnostic{fileName_, at.begin, message});
+  diagnostics_.push_back(Diagnostic{fileName_, at.begin, message, pendingKind_});
+  pendingKind_ = DiagnosticKind::Syntax;
 }
 
-void ParseContext::fail(SourceRange at, const std::string& message) const {
+void ParseContext::fail(SourceRange at, const std::string& message, DiagnosticKind kind) const {
+  pendingKind_ = kind;
   throw PtxParser::syntax_error(at, message);
 }
 
@@ -104,11 +110,45 @@ int64_t ParseContext::signedValue(const ImmediateOperand& imm, bool negate, Sour
   return (negate != imm.negative) ? -value : value;
 }
 
+uint64_t ParseContext::foldOffset(char op, uint64_t a, uint64_t b, SourceRange at) const {
+  const auto x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+  int64_t result = 0;
+  bool overflow = false;
+  switch (op) {
+  case '+':
+    overflow = __builtin_add_overflow(x, y, &result);
+    break;
+  case '-':
+    overflow = __builtin_sub_overflow(x, y, &result);
+    break;
+  case '*':
+    overflow = __builtin_mul_overflow(x, y, &result);
+    break;
+  default:
+    if (y == 0)
+      fail(at, "division by zero in an address offset");
+    overflow = x == INT64_MIN && y == -1;
+    result = overflow ? 0 : x / y;
+    break;
+  }
+  if (overflow)
+    fail(at, "address offset does not fit in 64 bits");
+  return static_cast<uint64_t>(result);
+}
+
 // --- Module level -----------------------------------------------------------------------------
 
 void ParseContext::setVersion(std::string_view text, SourceRange at) {
   if (!module_.version().empty())
     fail(at, "duplicate .version directive");
+  std::optional<PtxVersion> version = parsePtxVersion(text);
+  if (!version)
+    fail(at, "malformed .version '" + std::string(text) + "': expected MAJOR.MINOR");
+  if (newestVersion_ && *version > *newestVersion_)
+    fail(at,
+         "unsupported PTX ISA version " + version->toString() + ": the newest Ocelot knows is " +
+             newestVersion_->toString() + " (CUDA 13.0); compile for an older PTX version",
+         DiagnosticKind::UnsupportedPtxVersion);
   module_.setVersion(text);
   module_.headerLines().version = at.begin.line;
 }
@@ -363,8 +403,16 @@ void ParseContext::endBody(SourceRange at) {
                                std::string(function_->name()) + "'");
   scopes_.clear();
   function_->setBodyEndLine(at.begin.line);
+  finishBlock();
   function_ = nullptr;
   block_ = nullptr;
+}
+
+void ParseContext::finishBlock() {
+  // The statement list grew by doubling: give back what the block will not use (up to half of
+  // it, 8 bytes a statement; passes that add statements grow it again).
+  if (block_ != nullptr && block_->statements().capacity() > block_->statements().size() + 4)
+    block_->statements().shrink_to_fit();
 }
 
 // --- Declarations -----------------------------------------------------------------------------
@@ -460,6 +508,7 @@ void ParseContext::failOutsideFunction(SourceRange at, std::string_view what) co
 
 BasicBlock& ParseContext::blockForStatement(bool isLabel) {
   if (block_ == nullptr || startNewBlock_ || (isLabel && blockHasCode_)) {
+    finishBlock();
     block_ = &function_->appendBlock();
     startNewBlock_ = false;
     blockHasCode_ = false;

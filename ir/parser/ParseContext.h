@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ir/Module.h"
+#include "ir/PtxVersion.h"
 #include "ir/SourceLocation.h"
 #include "ir/parser/GrammarTypes.h"
 
@@ -33,7 +34,10 @@ public:
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
   /// Reports a semantic error (undefined label, undeclared register ...) as a syntax error at
   /// `at`: parsing stops with that message.
-  [[noreturn]] void fail(SourceRange at, const std::string& message) const;
+  [[noreturn]] void fail(SourceRange at, const std::string& message,
+                         DiagnosticKind kind = DiagnosticKind::Syntax) const;
+  /// `.version` texts newer than this are refused; nullopt accepts every version.
+  void setNewestVersion(std::optional<PtxVersion> newest) { newestVersion_ = newest; }
 
   uint64_t unsignedValue(const ImmediateOperand& imm, SourceRange at) const;
   int64_t signedValue(const ImmediateOperand& imm, bool negate, SourceRange at) const;
@@ -41,6 +45,9 @@ public:
   uint64_t offsetBits(const ImmediateOperand& imm, bool negate, SourceRange at) const {
     return static_cast<uint64_t>(signedValue(imm, negate, at));
   }
+  /// `a op b` on offsets (two's-complement bits), op one of + - * /; overflow and division by zero
+  /// are errors at `at`.
+  uint64_t foldOffset(char op, uint64_t a, uint64_t b, SourceRange at) const;
   std::string_view intern(std::string_view text) { return module_.intern(text); }
 
   // --- Module level ---------------------------------------------------------------------------
@@ -194,6 +201,8 @@ private:
   };
 
   BasicBlock& blockForStatement(bool isLabel);
+  /// The block being filled is complete.
+  void finishBlock();
   template <class T> T& append(std::unique_ptr<T> statement, SourceRange at);
   void requireFunctionBody(SourceRange at, std::string_view what) const {
     if (function_ == nullptr || scopes_.empty())
@@ -226,6 +235,10 @@ private:
   Module& module_;
   std::string fileName_;
   std::vector<Diagnostic> diagnostics_;
+  std::optional<PtxVersion> newestVersion_ = kNewestPtxVersion;
+  /// The kind of the diagnostic the next report() records: fail() sets it before throwing, the
+  /// grammar catches the exception and reports it.
+  mutable DiagnosticKind pendingKind_ = DiagnosticKind::Syntax;
 
   // What is being built right now.
   std::vector<Operand> operands_;

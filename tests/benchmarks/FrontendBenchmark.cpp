@@ -86,6 +86,25 @@ void operator delete(void* p, size_t) noexcept {
 void operator delete[](void* p, size_t) noexcept {
   countedFree(p);
 }
+// Aligned allocations (the IR arena's blocks) are counted too.
+void* operator new(size_t size, std::align_val_t alignment) {
+  void* block = std::aligned_alloc(static_cast<size_t>(alignment),
+                                   (size + static_cast<size_t>(alignment) - 1) &
+                                       ~(static_cast<size_t>(alignment) - 1));
+  if (!block)
+    throw std::bad_alloc();
+  if (countingHeap) {
+    liveBytes += malloc_usable_size(block);
+    peakBytes = std::max(peakBytes, liveBytes);
+  }
+  return block;
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  countedFree(p);
+}
+void operator delete(void* p, size_t, std::align_val_t) noexcept {
+  countedFree(p);
+}
 
 namespace {
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -18,6 +19,9 @@ using runtime::test::DeviceCalls;
 class CpuDeviceTest : public ::testing::Test {
 protected:
   void SetUp() override {
+#ifdef OCELOT_CPU_LLVM_COMPONENT
+    setenv("OCELOT_CPU_LLVM_LIBRARY", OCELOT_CPU_LLVM_COMPONENT, 0);
+#endif
     std::string error;
     device_ = CpuDevice::create(&error);
     ASSERT_TRUE(device_) << error;

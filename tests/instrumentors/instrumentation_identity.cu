@@ -333,6 +333,7 @@ void fault(Profiles& profiles) {
 void resetRace(Profiles& profiles) {
   auto handle = ocelot::addInstrumentor("bbcount");
   std::atomic<bool> stop{false};
+  std::atomic<int> completed{0}; // launches that ran to their synchronize without an error
   std::thread launcher([&] {
     int* buffer = nullptr;
     while (!stop.load()) {
@@ -345,11 +346,20 @@ void resetRace(Profiles& profiles) {
       if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(nullptr) != cudaSuccess) {
         cudaGetLastError();
         buffer = nullptr; // gone with a reset, or never valid: allocate again
+      } else {
+        completed.fetch_add(1);
       }
     }
   });
+  // Each reset comes once a launch has completed since the last one (a GPU needs a new context
+  // and a new JIT after each reset, which a fixed period can outlast), then a little later, so
+  // that it lands among the launcher's next launches.
   for (int i = 0; i < 6; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    int seen = completed.load();
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (completed.load() == seen && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::microseconds(300 * i));
     cudaDeviceReset();
   }
   stop.store(true);

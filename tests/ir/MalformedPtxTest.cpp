@@ -4,6 +4,7 @@
 // hold conveniently (binary garbage, huge tokens, deep nesting, every truncation of a module).
 
 #include "TestPtx.h"
+#include "ir/Emitter.h"
 
 #include <filesystem>
 #include <random>
@@ -70,12 +71,54 @@ INSTANTIATE_TEST_SUITE_P(Files, MalformedPtxTest, ::testing::ValuesIn(malformedF
 const char* kHeader = ".version 9.0\n.target sm_90\n.address_size 64\n";
 
 TEST(MalformedPtxGenerated, OverlongIdentifierIsRejected) {
-  std::string text = std::string(kHeader) + ".global .u32 " + std::string(100000, 'x') + ";\n";
+  // The limit (16 MiB) is far beyond compilers' names; one character more is an error.
+  std::string name(ir::kMaxPtxTokenLength + 1, 'x');
+  std::string text = std::string(kHeader) + ".global .u32 " + name + ";\n";
   ir::ParseResult result = ir::parsePtx(text, "long.ptx");
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.diagnostics[0].position.line, 4u);
   EXPECT_NE(result.diagnostics[0].message.find("longer than the limit"), std::string::npos)
       << result.firstError();
+}
+
+TEST(MalformedPtxGenerated, LongNamesCompilersWriteAreAccepted) {
+  // A template kernel's mangled name of 12,516 characters failed against the first limit of
+  // 4,096; ptxas takes names of a million characters. As kernel, parameter, callee and variable.
+  for (size_t length : {size_t{12516}, size_t{1000000}}) {
+    std::string name = "_Z" + std::string(length - 2, 'N');
+    std::string text = std::string(kHeader) + ".global .u32 " + name + "_v;\n.func " + name +
+                       "_f()\n{\n\tret;\n}\n.visible .entry " + name + "(.param .u64 " + name +
+                       "_p)\n{\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [" + name +
+                       "_p];\n\tcall.uni " + name + "_f, ();\n\tmov.u64 %rd1, " + name +
+                       "_v;\n\tret;\n}\n";
+    ir::ParseResult result = ir::parsePtx(text, "long-names.ptx");
+    ASSERT_TRUE(result.ok()) << length << ": " << result.firstError();
+    ASSERT_NE(result.module->findFunction(name), nullptr);
+    ir::ParseResult again = ir::parsePtx(ir::emitPtx(*result.module), "again.ptx");
+    ASSERT_TRUE(again.ok()) << again.firstError();
+    EXPECT_TRUE(again.module->equals(*result.module));
+  }
+}
+
+TEST(MalformedPtxGenerated, NestingLimitsLieBeyondPtxas) {
+  // ptxas' parser gives up at about 1,660 nested scopes; Ocelot takes 4,096.
+  std::string scopes = std::string(kHeader) + ".visible .entry k()\n{\n" + std::string(2000, '{') +
+                       "\tret;\n" + std::string(2000, '}') + "\n}\n";
+  EXPECT_TRUE(ir::parsePtx(scopes, "scopes.ptx").ok());
+  // Initializers 256 deep (nvcc writes them flat).
+  std::string dims, open(256, '{'), close(256, '}');
+  for (int i = 0; i < 256; ++i)
+    dims += "[1]";
+  std::string deep =
+      std::string(kHeader) + ".global .u32 a" + dims + " = " + open + "5" + close + ";\n";
+  ir::ParseResult result = ir::parsePtx(deep, "dims.ptx");
+  ASSERT_TRUE(result.ok()) << result.firstError();
+  ir::ParseResult again = ir::parsePtx(ir::emitPtx(*result.module), "dims-again.ptx");
+  ASSERT_TRUE(again.ok()) << again.firstError();
+  EXPECT_TRUE(again.module->equals(*result.module));
+  std::string deeper = std::string(kHeader) + ".global .u32 a[1] = " + std::string(257, '{') + "5" +
+                       std::string(257, '}') + ";\n";
+  EXPECT_FALSE(ir::parsePtx(deeper, "deeper.ptx").ok());
 }
 
 TEST(MalformedPtxGenerated, DeeplyNestedScopesAreRejected) {

@@ -29,8 +29,9 @@ inline std::string irDataPath(const std::string& name) {
 
 /// Parses `text`, failing the test with the diagnostics when it does not parse.
 inline std::unique_ptr<ir::Module> parseOrFail(std::string_view text,
-                                               std::string_view name = "<test>") {
-  ir::ParseResult result = ir::parsePtx(text, name);
+                                               std::string_view name = "<test>",
+                                               const ir::ParseOptions& options = {}) {
+  ir::ParseResult result = ir::parsePtx(text, name, options);
   if (!result.ok()) {
     ADD_FAILURE() << "parse failed: " << result.firstError();
     return nullptr;

@@ -51,11 +51,11 @@ $L_inner:
   const Loop& outer = loops.loops()[0];
   const Loop& inner = loops.loops()[1];
   EXPECT_EQ(outer.header, 1u);
-  EXPECT_EQ(outer.nodes, (std::vector<Node>{1, 2, 3}));
+  EXPECT_EQ(outer.nodes(), (std::vector<Node>{1, 2, 3}));
   EXPECT_EQ(outer.latches, std::vector<Node>{3});
   EXPECT_EQ(outer.depth, 1u);
   EXPECT_EQ(inner.header, 2u);
-  EXPECT_EQ(inner.nodes, std::vector<Node>{2});
+  EXPECT_EQ(inner.nodes(), std::vector<Node>{2});
   EXPECT_EQ(inner.parent, 0u);
   EXPECT_EQ(inner.depth, 2u);
   EXPECT_EQ(outer.children, std::vector<uint32_t>{1});
@@ -103,7 +103,7 @@ TEST(LoopInfo, RandomLoopsFollowTheDefinition) {
       for (Node latch : loop.latches)
         EXPECT_TRUE(dom.dominates(loop.header, latch)) << "header must dominate its latches";
       // Every node of the loop is dominated by the header and reaches a latch inside the loop.
-      for (Node n : loop.nodes) {
+      for (Node n : loop.nodes()) {
         EXPECT_TRUE(dom.dominates(loop.header, n));
         std::vector<Node> work{n};
         std::set<Node> seen{n};
@@ -122,7 +122,7 @@ TEST(LoopInfo, RandomLoopsFollowTheDefinition) {
       // Nesting: the parent contains the loop, and depth counts the ancestors.
       if (loop.parent != Loop::kNoLoop) {
         const Loop& parent = loops.loops()[loop.parent];
-        for (Node n : loop.nodes)
+        for (Node n : loop.nodes())
           EXPECT_TRUE(parent.contains(n));
         EXPECT_EQ(loop.depth, parent.depth + 1);
       } else {

@@ -113,6 +113,48 @@ TEST(PassManager, CoalescesLikeFigure3) {
   // clang-format on
 }
 
+TEST(PassManager, FunctionsAreFinishedAfterTheirLastPass) {
+  // A final run of function passes finishes each function as soon as it is done with it.
+  Log log;
+  passes::PassManagerOptions options;
+  options.functionFinished = [&](ir::Function& f) -> std::optional<std::string> {
+    log.push_back("finished:" + std::string(f.name()));
+    return std::nullopt;
+  };
+  passes::PassManager manager(options);
+  manager.add<RecordingModulePass>("pass1", log);
+  manager.add<RecordingKernelPass>("pass2", log);
+  manager.add<RecordingBlockPass>("pass3", log);
+  auto module = parseOrFail(twoKernels());
+  ASSERT_TRUE(module);
+  AnalysisManager analyses;
+  ASSERT_TRUE(manager.run(*module, analyses).ok);
+  // clang-format off
+  EXPECT_EQ(log, (Log{
+      "pass1",
+      "pass2:k1", "pass3:k1:B0", "pass3:k1:B1", "pass3:k1:B2", "finished:k1",
+      "pass2:k2", "pass3:k2:B0", "pass3:k2:B1", "pass3:k2:B2", "finished:k2"}));
+  // clang-format on
+
+  // A module pass at the end may still touch every function: they are finished after it.
+  log.clear();
+  passes::PassManager trailing(options);
+  trailing.add<RecordingKernelPass>("pass2", log);
+  trailing.add<RecordingModulePass>("pass6", log);
+  ASSERT_TRUE(trailing.run(*module, analyses).ok);
+  EXPECT_EQ(log, (Log{"pass2:k1", "pass2:k2", "pass6", "finished:k1", "finished:k2"}));
+
+  // A message ends the run.
+  options.functionFinished = [](ir::Function& f) -> std::optional<std::string> {
+    return f.name() == "k1" ? std::optional<std::string>("no room") : std::nullopt;
+  };
+  passes::PassManager failing(options);
+  failing.add<RecordingKernelPass>("pass2", log);
+  auto result = failing.run(*module, analyses);
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.error, "after the passes, function 'k1': no room");
+}
+
 /// A pass that needs the dominator tree and says whether it keeps it.
 class DominatorUser final : public passes::KernelPass {
 public:

@@ -4,6 +4,7 @@
 #include "ir/Parser.h"
 #include "passes/AnalysisManager.h"
 #include "passes/CfgPrinter.h"
+#include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
 
 #include <boost/program_options.hpp>
@@ -21,7 +22,8 @@ void printUsage(std::ostream& out, const po::options_description& options) {
          "Prints the control-flow graph of a function (every function with a body when no\n"
          "--function is given): blocks with their source lines, immediate dominators and\n"
          "post-dominators, edges by kind, the dominator trees, natural loops with their nesting,\n"
-         "unreachable blocks. --dot prints a Graphviz digraph instead (`| dot -Tsvg`).\n\n"
+         "unreachable blocks. --dot prints a Graphviz digraph instead (`| dot -Tsvg`).\n"
+         "FILE - reads standard input.\n\n"
       << options;
 }
 
@@ -57,7 +59,15 @@ int runPtxCfgCommand(const std::vector<std::string>& args) {
     return 2;
   }
 
-  ir::ParseResult result = ir::parsePtxFile(vm["file"].as<std::string>());
+  const std::string file = vm["file"].as<std::string>();
+  ir::ParseResult result;
+  try {
+    result =
+        file == "-" ? ir::parsePtxBuffer(readInput(file), inputName(file)) : ir::parsePtxFile(file);
+  } catch (const std::exception& e) {
+    std::cerr << "ocelot ptx cfg: " << e.what() << "\n";
+    return 1;
+  }
   if (!result.ok()) {
     for (const auto& diagnostic : result.diagnostics)
       std::cerr << diagnostic.format() << "\n";

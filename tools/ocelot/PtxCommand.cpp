@@ -3,6 +3,7 @@
 #include "ir/Casting.h"
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
+#include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
 
 #include <boost/program_options.hpp>
@@ -78,7 +79,9 @@ void printStatistics(const ir::Module& module, std::ostream& out) {
 }
 
 void printUsage(std::ostream& out, const po::options_description& options) {
-  out << "usage: ocelot ptx <parse|emit|stats|cfg|instrument> FILE [options]\n\n" << options;
+  out << "usage: ocelot ptx <parse|emit|stats|cfg|instrument> FILE [options]\n\n"
+         "FILE - reads standard input.\n\n"
+      << options;
 }
 
 } // namespace
@@ -123,7 +126,20 @@ int runPtxCommand(const std::vector<std::string>& args) {
     return 2;
   }
 
-  ir::ParseResult result = ir::parsePtxFile(vm["file"].as<std::string>());
+  const std::string file = vm["file"].as<std::string>();
+  ir::ParseResult result;
+  try {
+    if (vm.count("output"))
+      checkWritable("output", vm["output"].as<std::string>());
+    result =
+        file == "-" ? ir::parsePtxBuffer(readInput(file), inputName(file)) : ir::parsePtxFile(file);
+  } catch (const std::invalid_argument& e) { // a bad option
+    std::cerr << "ocelot ptx: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) { // unreadable input
+    std::cerr << "ocelot ptx: " << e.what() << "\n";
+    return 1;
+  }
   if (!result.ok()) {
     for (const auto& diagnostic : result.diagnostics)
       std::cerr << diagnostic.format() << "\n";
@@ -131,7 +147,7 @@ int runPtxCommand(const std::vector<std::string>& args) {
   }
   if (action == "parse") {
     ModuleStatistics stats = collectStatistics(*result.module);
-    std::cout << vm["file"].as<std::string>() << ": ok, " << stats.kernels << " kernels, "
+    std::cout << inputName(file) << ": ok, " << stats.kernels << " kernels, "
               << stats.deviceFunctions << " functions, " << stats.instructions << " instructions\n";
   } else if (action == "stats") {
     printStatistics(*result.module, std::cout);

@@ -4,10 +4,14 @@
 
 #include "instrumentors/InstrumentorRegistry.h"
 #include "instrumentors/ModuleInstrumenter.h"
+#include "ir/Parser.h"
+#include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
 
 #include <boost/program_options.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -26,8 +30,10 @@ void printUsage(std::ostream& out, const po::options_description& options) {
          "__ocelot_instrumentation holds one buffer pointer per instrumentor. Global variables "
          "are\n"
          "redirected to address 0 (offline there is no application module): assemble the output,\n"
-         "do not run it.\n\n"
+         "do not run it. FILE - reads standard input.\n\n"
       << options;
+  instrumentors::InstrumentorRegistry registry;
+  printInstrumentorHelp(out, registry);
 }
 
 } // namespace
@@ -92,43 +98,73 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
   }
 
   const std::string file = vm["file"].as<std::string>();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::cerr << "ocelot ptx instrument: cannot read " << file << "\n";
+  std::string text;
+  try {
+    if (vm.count("output"))
+      checkWritable("output", vm["output"].as<std::string>());
+    text = readInput(file);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ocelot ptx instrument: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ocelot ptx instrument: " << e.what() << "\n";
     return 1;
   }
-  std::stringstream text;
-  text << in.rdbuf();
 
   instrumentors::InstrumentOptions instrumentOptions;
-  instrumentOptions.label = file;
+  instrumentOptions.label = inputName(file);
   instrumentOptions.linked = vm.count("linked") != 0;
+  // Parsed where it was read and freed: a large module's text is not kept beside its IR.
+  auto parseStart = std::chrono::steady_clock::now();
+  ir::ParseResult parsed = ir::parsePtxBuffer(std::move(text), instrumentOptions.label);
+  double parseMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - parseStart)
+          .count();
+  if (!parsed.ok()) {
+    std::cerr << parsed.firstError() << "\n";
+    return 1;
+  }
+  // The text goes out function by function as the passes finish them (each function is dropped
+  // once written), to the file or to standard output.
+  const bool toFile = vm.count("output") != 0;
+  const std::string outputPath = toFile ? vm["output"].as<std::string>() : std::string();
+  std::ofstream outputFile;
+  if (toFile)
+    outputFile.open(outputPath, std::ios::binary | std::ios::trunc);
+  std::ostream& out = toFile ? static_cast<std::ostream&>(outputFile) : std::cout;
+  if (!out) {
+    std::cerr << "ocelot ptx instrument: cannot write " << outputPath << "\n";
+    return 1;
+  }
+  instrumentOptions.write = [&](std::string_view piece) {
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  };
   instrumentors::InstrumentedModule result =
-      instrumentors::instrumentModule(text.str(), slots, instrumentOptions);
-  if (!result.ok) {
-    std::cerr << "ocelot ptx instrument: " << file << ": " << result.error << "\n";
+      instrumentors::instrumentModule(std::move(parsed.module), slots, instrumentOptions);
+  result.timings.parseMs = parseMs;
+  out.flush();
+  if (!result.ok || !out) {
+    if (!result.ok)
+      std::cerr << "ocelot ptx instrument: " << inputName(file) << ": " << result.error << "\n";
+    else
+      std::cerr << "ocelot ptx instrument: cannot write " << (toFile ? outputPath : "the output")
+                << "\n";
+    if (toFile) { // no half-written file
+      outputFile.close();
+      std::remove(outputPath.c_str());
+    }
     return 1;
   }
   if (vm.count("verbose")) {
     const auto& t = result.timings;
-    std::cerr << "parse " << t.parseMs << " ms, analyze " << t.analyzeMs << " ms, passes "
-              << t.passesMs << " ms, emit " << t.emitMs << " ms; " << result.kernels.size()
+    std::cerr << "parse " << t.parseMs << " ms, analyze " << t.analyzeMs
+              << " ms, passes and emission " << t.passesMs << " ms; " << result.kernels.size()
               << " kernels instrumented, " << result.redirectedVariables
               << " variables redirected, " << result.translatedFunctions
               << " address-taken functions (" << result.materializedAddresses
               << " names as values, " << result.translatedCalls << " indirect calls translated)\n";
     for (const auto& exclusion : result.exclusions)
       std::cerr << "not instrumented: " << exclusion.function << ": " << exclusion.reason << "\n";
-  }
-  if (vm.count("output")) {
-    std::ofstream out(vm["output"].as<std::string>(), std::ios::binary);
-    out << result.ptx;
-    if (!out) {
-      std::cerr << "ocelot ptx instrument: cannot write " << vm["output"].as<std::string>() << "\n";
-      return 1;
-    }
-  } else {
-    std::cout << result.ptx;
   }
   return 0;
 }

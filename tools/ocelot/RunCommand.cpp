@@ -5,11 +5,14 @@
 
 #include "instrumentors/InstrumentorRegistry.h"
 #include "ocelot/KernelSelection.h"
+#include "tools/ocelot/ApplicationCheck.h"
+#include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
 #include "tools/ocelot/MpiRank.h"
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -30,7 +33,12 @@ void printUsage(std::ostream& out, const po::options_description& options) {
          "need no rebuild). With instrumentors, the runtime prints a summary to stderr when APP\n"
          "exits: top kernels, hottest basic blocks with source lines, per-SM imbalance.\n\n"
       << options;
+  instrumentors::InstrumentorRegistry registry;
+  printInstrumentorHelp(out, registry);
 }
+
+/// The levels of OCELOT_LOG (runtime/core/Logger.cpp).
+constexpr std::string_view kLogLevels[] = {"off", "none", "warn", "info", "debug"};
 
 /// The folder holding Ocelot's libcudart.so.13: $OCELOT_CUDART_DIR, else ../lib next to this
 /// executable (an installed Ocelot), else ../runtime (a build tree, also one copied elsewhere, as
@@ -96,18 +104,21 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   options.add_options()("help,h", "show this help")(
       "instrumentors,i", po::value<std::string>(),
       "instrumentors: bbcount, bbcount-thread, ctaclock, plugin paths (comma-separated, with "
-      ":key=value options)")("kernel", po::value<std::string>(),
-                             "instrument only kernels whose name matches this regex")(
+      ":key=value options; see below)")("kernel", po::value<std::string>(),
+                                        "instrument only kernels whose name matches this regex")(
       "launches", po::value<std::string>(), "instrument only matching launches N:M (1-based)")(
-      "every", po::value<uint64_t>(), "instrument every N-th matching launch")(
-      "max-per-kernel", po::value<uint64_t>(), "stop instrumenting a kernel after K launches")(
+      "every", po::value<std::string>(), "instrument every N-th matching launch (N >= 1)")(
+      "max-per-kernel", po::value<std::string>(), "stop instrumenting a kernel after K launches")(
       "device", po::value<std::string>(),
       "gpu or cpu (Ocelot's CPU back end); default: the GPU if there is one, else the CPU")(
       "output,o", po::value<std::string>(), "write every KernelProfile to this JSON file")(
       "summary", po::value<std::string>(),
       "where the summary goes at exit: stderr (default), off, or a file")(
-      "budget-mb", po::value<uint64_t>(), "memory budget of bbcount's per-thread matrix")(
-      "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): error, warn, info, debug")(
+      "budget-mb", po::value<std::string>(), "memory budget of bbcount's per-thread matrix")(
+      "memcheck", "CPU device: check every global access against its allocation (OCELOT_MEMCHECK)")(
+      "watchdog-ms", po::value<std::string>(),
+      "CPU device: fail a launch that runs longer than N ms (OCELOT_CPU_WATCHDOG_MS; 0: off)")(
+      "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): off, warn, info, debug")(
       "dry-run", "print the environment and command instead of running it");
   po::variables_map vm;
   try {
@@ -158,13 +169,48 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       environment.emplace_back("OCELOT_LAUNCHES", vm["launches"].as<std::string>());
     }
     if (vm.count("every")) {
-      rules.every = vm["every"].as<uint64_t>();
+      rules.every = parseCount("every", vm["every"].as<std::string>(), 1);
       environment.emplace_back("OCELOT_EVERY", std::to_string(rules.every));
     }
     if (vm.count("max-per-kernel"))
-      environment.emplace_back("OCELOT_MAX_PER_KERNEL",
-                               std::to_string(vm["max-per-kernel"].as<uint64_t>()));
+      environment.emplace_back(
+          "OCELOT_MAX_PER_KERNEL",
+          std::to_string(parseCount("max-per-kernel", vm["max-per-kernel"].as<std::string>())));
     KernelSelection check(rules); // throws on a bad regex or every=0
+    if (vm.count("budget-mb"))
+      environment.emplace_back(
+          "OCELOT_BBCOUNT_BUDGET_MB",
+          std::to_string(parseCount("budget-mb", vm["budget-mb"].as<std::string>())));
+    if (vm.count("watchdog-ms"))
+      environment.emplace_back(
+          "OCELOT_CPU_WATCHDOG_MS",
+          std::to_string(parseCount("watchdog-ms", vm["watchdog-ms"].as<std::string>())));
+    if (vm.count("memcheck"))
+      environment.emplace_back("OCELOT_MEMCHECK", "1");
+    if (vm.count("log")) {
+      std::string level = vm["log"].as<std::string>();
+      if (std::find(std::begin(kLogLevels), std::end(kLogLevels), level) == std::end(kLogLevels))
+        throw std::invalid_argument("--log " + level + ": expected off, warn, info or debug");
+      environment.emplace_back("OCELOT_LOG", level);
+    }
+    // Files the runtime writes when the application exits: a wrong folder is an error now, not
+    // after the whole run. Under MPI every rank runs this command: each writes its own files
+    // (profile.rank3.json).
+    const std::optional<int> rank = mpiRank();
+    auto perRank = [&](const std::string& path) { return rank ? rankedPath(path, *rank) : path; };
+    if (vm.count("output")) {
+      fs::path output = vm["output"].as<std::string>();
+      checkWritable("output", output);
+      environment.emplace_back("OCELOT_PROFILE_OUTPUT", perRank(fs::absolute(output).string()));
+    }
+    if (vm.count("summary")) {
+      std::string summary = vm["summary"].as<std::string>();
+      if (summary != "stderr" && summary != "off") {
+        checkWritable("summary", summary);
+        summary = perRank(fs::absolute(summary).string());
+      }
+      environment.emplace_back("OCELOT_SUMMARY", summary);
+    }
   } catch (const std::exception& e) {
     std::cerr << "ocelot run: " << e.what() << "\n";
     return 2;
@@ -177,23 +223,15 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
     }
     environment.emplace_back("OCELOT_DEVICE", device);
   }
-  // Under MPI every rank runs this command: each writes its own files (profile.rank3.json).
-  const std::optional<int> rank = mpiRank();
-  auto perRank = [&](const std::string& path) { return rank ? rankedPath(path, *rank) : path; };
-  if (vm.count("output"))
-    environment.emplace_back("OCELOT_PROFILE_OUTPUT",
-                             perRank(fs::absolute(vm["output"].as<std::string>()).string()));
-  if (vm.count("summary")) {
-    std::string summary = vm["summary"].as<std::string>();
-    if (summary != "stderr" && summary != "off")
-      summary = perRank(fs::absolute(summary).string());
-    environment.emplace_back("OCELOT_SUMMARY", summary);
+  // An application that carries NVIDIA's runtime inside it never calls Ocelot: say so (it still
+  // runs, as it would without Ocelot).
+  if (auto file = resolveCommand(application[0])) {
+    if (inspectApplication(*file).staticRuntime())
+      std::cerr << "ocelot run: warning: " << application[0]
+                << " is linked with NVIDIA's static CUDA runtime (nvcc's default), so Ocelot "
+                   "cannot see its kernels; rebuild it with `nvcc -cudart shared` (or link "
+                   "-lcudart) to run it under Ocelot\n";
   }
-  if (vm.count("budget-mb"))
-    environment.emplace_back("OCELOT_BBCOUNT_BUDGET_MB",
-                             std::to_string(vm["budget-mb"].as<uint64_t>()));
-  if (vm.count("log"))
-    environment.emplace_back("OCELOT_LOG", vm["log"].as<std::string>());
 
   auto libraries = libraryDirectory(self);
   if (!libraries) {

@@ -1,5 +1,6 @@
 // `ocelot`: the command line of the Ocelot dynamic PTX instrumentation framework.
 
+#include "ir/PtxVersion.h"
 #include "tools/ocelot/Commands.h"
 
 #include <iostream>
@@ -24,7 +25,13 @@ void printUsage(std::ostream& out) {
          "  report PROFILE.json... [-o report.html] [--trace trace.json] [--tau DIR]\n"
          "                     the HTML report, a Perfetto trace, TAU profiles; merges ranks\n"
          "\n"
-         "Run `ocelot <command> --help` for the options of a command.\n";
+         "FILE - reads standard input. `ocelot --version` prints the version.\n"
+         "Run `ocelot <command> --help` for the options of a command (and the instrumentors).\n";
+}
+
+void printVersion(std::ostream& out) {
+  out << "ocelot " << OCELOT_VERSION << " (CUDA 13.0 runtime API, PTX ISA up to "
+      << ocelot::ir::kNewestPtxVersion.toString() << ")\n";
 }
 
 } // namespace
@@ -34,6 +41,10 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     printUsage(args.empty() ? std::cerr : std::cout);
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version" || args[0] == "-V" || args[0] == "version") {
+    printVersion(std::cout);
+    return 0;
   }
   std::string command = args[0];
   args.erase(args.begin());

@@ -1,0 +1,255 @@
+// The `ocelot` command line as users meet it: bad options fail before anything runs, with the
+// valid values named; --version; `-` reads standard input; --help lists every instrumentor's
+// options; `ocelot run` warns about applications linked with NVIDIA's static runtime.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string quote(const std::string& word) {
+  std::string quoted = "'";
+  for (char c : word)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class ToolTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/ocelot-tool-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::permissions(dir_, fs::perms::owner_all, ignored);
+    fs::remove_all(dir_, ignored);
+  }
+
+  /// Runs `ocelot ARGS` (with `input` on standard input) and collects what it printed.
+  Outcome ocelot(const std::vector<std::string>& args, const std::string& input = "") {
+    std::ofstream(dir_ / "stdin") << input;
+    std::string command = quote(OCELOT_TOOL);
+    for (const auto& arg : args)
+      command += " " + quote(arg);
+    command += " <" + quote((dir_ / "stdin").string()) + " >" + quote((dir_ / "stdout").string()) +
+               " 2>" + quote((dir_ / "stderr").string());
+    int raw = std::system(command.c_str());
+    Outcome outcome;
+    outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    outcome.out = readFile(dir_ / "stdout");
+    outcome.err = readFile(dir_ / "stderr");
+    return outcome;
+  }
+
+  fs::path dir_;
+};
+
+constexpr const char* kModule = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [k_param_0];
+	mov.u32 %r1, %tid.x;
+	setp.eq.s32 %p1, %r1, 0;
+	@%p1 bra $L__done;
+	st.global.u32 [%rd1], %r1;
+$L__done:
+	ret;
+}
+)";
+
+TEST_F(ToolTest, CountsRejectNegativeOverflowingAndMalformedValues) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--every=-1"}, "--every -1: expected a whole number from 1"},
+      {{"--every", "0"}, "--every 0: expected a whole number from 1"},
+      {{"--every", "18446744073709551616"}, "(too large)"},
+      {{"--every", "1e3"}, "--every 1e3: expected a whole number"},
+      {{"--max-per-kernel=-3"}, "--max-per-kernel -3: expected a whole number from 0"},
+      {{"--budget-mb", "abc"}, "--budget-mb abc: expected a whole number"},
+      {{"--watchdog-ms", "1s"}, "--watchdog-ms 1s: expected a whole number"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"run", "--dry-run"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.insert(args.end(), {"--", "true"});
+    Outcome outcome = ocelot(args);
+    EXPECT_EQ(outcome.status, 2) << c.args[0];
+    EXPECT_NE(outcome.err.find(c.message), std::string::npos) << outcome.err;
+    EXPECT_EQ(outcome.out, "") << "nothing may run after a bad option";
+  }
+  // `--every -1` as two words is refused too (Boost takes -1 for an option).
+  Outcome split = ocelot({"run", "--dry-run", "--every", "-1", "--", "true"});
+  EXPECT_EQ(split.status, 2);
+  EXPECT_EQ(split.out, "");
+
+  Outcome good =
+      ocelot({"run", "--dry-run", "--every", "5", "--max-per-kernel", "0", "--", "true"});
+  EXPECT_EQ(good.status, 0) << good.err;
+  EXPECT_NE(good.out.find("OCELOT_EVERY=5\n"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("OCELOT_MAX_PER_KERNEL=0\n"), std::string::npos) << good.out;
+}
+
+TEST_F(ToolTest, LogLevelMustBeOneOfTheValidOnes) {
+  Outcome bad = ocelot({"run", "--dry-run", "--log", "shouty", "--", "true"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--log shouty: expected off, warn, info or debug"), std::string::npos)
+      << bad.err;
+  for (const char* level : {"off", "warn", "info", "debug"}) {
+    Outcome good = ocelot({"run", "--dry-run", "--log", level, "--", "true"});
+    EXPECT_EQ(good.status, 0) << level << ": " << good.err;
+    EXPECT_NE(good.out.find("OCELOT_LOG=" + std::string(level) + "\n"), std::string::npos);
+  }
+}
+
+TEST_F(ToolTest, OutputFilesAreCheckedBeforeTheApplicationStarts) {
+  // The application would leave a mark: it must not run at all.
+  const std::string mark = (dir_ / "ran").string();
+  const std::vector<std::string> app = {"--", "touch", mark};
+  auto run = [&](std::vector<std::string> options) {
+    std::vector<std::string> args = {"run"};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), app.begin(), app.end());
+    return ocelot(args);
+  };
+  Outcome missing = run({"-o", (dir_ / "no" / "such" / "folder" / "p.json").string()});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+
+  Outcome folder = run({"-o", dir_.string()});
+  EXPECT_EQ(folder.status, 2);
+  EXPECT_NE(folder.err.find("is a folder"), std::string::npos) << folder.err;
+
+  // A folder nobody may write to (root may write anywhere chmod allows: then /proc/self, where
+  // no file can be created, stands in).
+  fs::path locked = dir_ / "locked";
+  fs::create_directory(locked);
+  fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+  if (::access(locked.c_str(), W_OK) == 0)
+    locked = "/proc/self";
+  Outcome readOnly = run({"--summary", (locked / "summary.txt").string()});
+  EXPECT_EQ(readOnly.status, 2);
+  EXPECT_NE(readOnly.err.find("cannot create files in"), std::string::npos) << readOnly.err;
+  EXPECT_FALSE(fs::exists(mark)) << "the application ran despite an unwritable output";
+
+  Outcome fine = ocelot({"run", "--dry-run", "-o", (dir_ / "p.json").string(), "--", "true"});
+  EXPECT_EQ(fine.status, 0) << fine.err;
+}
+
+TEST_F(ToolTest, MemcheckAndWatchdogReachTheApplication) {
+  Outcome outcome =
+      ocelot({"run", "--dry-run", "--memcheck", "--watchdog-ms", "250", "--", "true"});
+  EXPECT_EQ(outcome.status, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("OCELOT_MEMCHECK=1\n"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("OCELOT_CPU_WATCHDOG_MS=250\n"), std::string::npos) << outcome.out;
+}
+
+TEST_F(ToolTest, VersionIsPrinted) {
+  Outcome outcome = ocelot({"--version"});
+  EXPECT_EQ(outcome.status, 0);
+  EXPECT_EQ(outcome.out.rfind("ocelot ", 0), 0u) << outcome.out;
+  EXPECT_NE(outcome.out.find("PTX ISA up to 9.0"), std::string::npos) << outcome.out;
+}
+
+TEST_F(ToolTest, DashReadsStandardInput) {
+  Outcome parsed = ocelot({"ptx", "parse", "-"}, kModule);
+  EXPECT_EQ(parsed.status, 0) << parsed.err;
+  EXPECT_EQ(parsed.out, "<stdin>: ok, 1 kernels, 0 functions, 6 instructions\n");
+
+  std::ofstream(dir_ / "k.ptx") << kModule;
+  Outcome fromFile = ocelot({"ptx", "emit", (dir_ / "k.ptx").string()});
+  Outcome fromInput = ocelot({"ptx", "emit", "-"}, kModule);
+  EXPECT_EQ(fromInput.status, 0) << fromInput.err;
+  EXPECT_EQ(fromInput.out, fromFile.out);
+
+  Outcome cfg = ocelot({"ptx", "cfg", "-"}, kModule);
+  EXPECT_EQ(cfg.status, 0) << cfg.err;
+  EXPECT_NE(cfg.out.find("function k (.entry)"), std::string::npos) << cfg.out;
+
+  Outcome instrumented = ocelot({"ptx", "instrument", "-i", "bbcount", "-"}, kModule);
+  EXPECT_EQ(instrumented.status, 0) << instrumented.err;
+  EXPECT_NE(instrumented.out.find("__ocelot_instrumentation"), std::string::npos);
+
+  Outcome broken = ocelot({"ptx", "parse", "-"}, "\tnot ptx;\n");
+  EXPECT_EQ(broken.status, 1);
+  EXPECT_EQ(broken.err.rfind("<stdin>:1:", 0), 0u) << broken.err;
+}
+
+TEST_F(ToolTest, HelpListsEveryInstrumentorWithItsOptions) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"run", "--help"}, {"ptx", "instrument", "--help"}}) {
+    Outcome outcome = ocelot(args);
+    EXPECT_EQ(outcome.status, 0);
+    for (const char* expected :
+         {"  bbcount\n", "  bbcount-thread\n", "  bbcount-warp\n", "  ctaclock\n",
+          "bbcount:mode=per-warp|per-thread", "bbcount:budget-mb=N", "bbcount:stripes=N",
+          "bbcount:registers=N", "bbcount:derive=on|off", "bbcount-thread:budget-mb=N"})
+      EXPECT_NE(outcome.out.find(expected), std::string::npos) << args[0] << ": " << expected;
+    EXPECT_EQ(outcome.out.find("bbcount-thread:mode="), std::string::npos);
+  }
+}
+
+#if defined(OCELOT_TINY_STATIC) && defined(OCELOT_TINY_SHARED)
+TEST_F(ToolTest, StaticRuntimeIsReportedWithHowToRebuild) {
+  Outcome linkedStatically = ocelot({"run", "--dry-run", "--", OCELOT_TINY_STATIC});
+  EXPECT_EQ(linkedStatically.status, 0) << linkedStatically.err;
+  EXPECT_NE(linkedStatically.err.find("linked with NVIDIA's static CUDA runtime"),
+            std::string::npos)
+      << linkedStatically.err;
+  EXPECT_NE(linkedStatically.err.find("nvcc -cudart shared"), std::string::npos);
+  // Still run (here: printed) as asked.
+  EXPECT_NE(linkedStatically.out.find(OCELOT_TINY_STATIC), std::string::npos);
+
+  Outcome linkedShared = ocelot({"run", "--dry-run", "--", OCELOT_TINY_SHARED});
+  EXPECT_EQ(linkedShared.status, 0) << linkedShared.err;
+  EXPECT_EQ(linkedShared.err.find("static CUDA runtime"), std::string::npos) << linkedShared.err;
+
+  // Programs without CUDA and scripts get no warning.
+  Outcome plain = ocelot({"run", "--dry-run", "--", "true"});
+  EXPECT_EQ(plain.err, "");
+  std::ofstream(dir_ / "script.sh") << "#!/bin/sh\nexit 0\n";
+  fs::permissions(dir_ / "script.sh", fs::perms::owner_all);
+  Outcome script = ocelot({"run", "--dry-run", "--", (dir_ / "script.sh").string()});
+  EXPECT_EQ(script.err, "");
+}
+#else
+TEST_F(ToolTest, StaticRuntimeIsReportedWithHowToRebuild) {
+  GTEST_SKIP() << "nvcc was not found: no program to check";
+}
+#endif
+
+} // namespace
