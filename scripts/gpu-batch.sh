@@ -28,6 +28,8 @@
 #            to the driver's JIT (the paper's Figure 9)
 #   scheduler  tools/online/credit_scheduler.cu: the paper's Experiment 4, GPU-time shares per
 #            window without and with the credit scheduler (also $OUT/scheduler.tsv)
+#   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
+#            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu)
 #   report   the README's main job on the GPU (scripts/main-job.sh): profile, `ocelot report`
 #            (HTML, trace, TAU); $OUT/report.html; the profile's CFG and SM lanes checked
 #
@@ -50,7 +52,8 @@ TIMEOUT_S=${GPU_BATCH_TIMEOUT_S:-60}
 BUDGET_S=${GPU_BATCH_BUDGET_S:-420}
 OCELOT_ENV=${GPU_BATCH_OCELOT_ENV:-}
 NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench report)
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench host-measures
+          report)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -703,6 +706,27 @@ PY
   [ -f "$work/report.html" ] && cp "$work/report.html" "$OUT/report.html" && md "The report: report.html."
   md ""
   say "gpu-batch: report: rc=$rc"
+}
+
+# ---------------------------------------------------------------------------------------------
+section_host-measures() {
+  mkdir -p "$LOGS/host-measures"
+  md "## Host-side measures (issue 16): launch-site call paths on the GPU"
+  md ""
+  local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
+  if [ -d "$WORK/e2e-bin" ]; then bindir=$WORK/e2e-bin; fi
+  if [ ! -x "$ocelot" ] || [ ! -x "$bindir/launch_sites" ]; then
+    md "Skipped: \`$ocelot\` or \`$bindir/launch_sites\` is not built."
+    return
+  fi
+  local rc=0
+  md '```'
+  python3 "$ROOT/tests/tools/check_report.py" callpaths --device gpu --ocelot "$ocelot" \
+    --program "$bindir/launch_sites" --work "$LOGS/host-measures" >>"$SUMMARY" 2>&1 || rc=$?
+  md '```'
+  md "callpaths: rc=$rc (0: two call paths, prepare_weights 1 launch, apply_weights 2; none with --no-call-stacks)"
+  md ""
+  say "gpu-batch: host-measures: rc=$rc"
 }
 
 # ---------------------------------------------------------------------------------------------

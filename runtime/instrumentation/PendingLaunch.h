@@ -4,6 +4,7 @@
 #include "ocelot/LaunchInfo.h"
 #include "runtime/core/Device.h"
 #include "runtime/instrumentation/BufferPool.h"
+#include "runtime/instrumentation/LaunchCallPath.h"
 
 #include <cstdint>
 #include <memory>
@@ -40,6 +41,8 @@ struct PendingLaunch {
   /// application's stream, which would hold the stream until the host has run it).
   cudaEvent_t done = nullptr;
   int64_t enqueuedNs = 0;
+  /// The launching thread's return addresses; named on the profile thread.
+  CapturedCallPath callPath;
   /// The hidden parameter's value: one device pointer per slot.
   std::vector<uint64_t> parameter;
 };

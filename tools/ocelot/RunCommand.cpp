@@ -107,6 +107,7 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "where the summary goes at exit: stderr (default), off, or a file")(
       "budget-mb", po::value<uint64_t>(), "memory budget of bbcount's per-thread matrix")(
       "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): error, warn, info, debug")(
+      "no-call-stacks", "do not record each launch's host call path (OCELOT_CALL_STACKS=0)")(
       "dry-run", "print the environment and command instead of running it");
   po::variables_map vm;
   try {
@@ -193,6 +194,8 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
                              std::to_string(vm["budget-mb"].as<uint64_t>()));
   if (vm.count("log"))
     environment.emplace_back("OCELOT_LOG", vm["log"].as<std::string>());
+  if (vm.count("no-call-stacks"))
+    environment.emplace_back("OCELOT_CALL_STACKS", "0");
 
   auto libraries = libraryDirectory(self);
   if (!libraries) {
