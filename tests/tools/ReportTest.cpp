@@ -213,6 +213,11 @@ TEST(KernelTotals, LaunchSitesByKernelCallPathDeviceAndStream) {
   // Outermost first, one function per line.
   EXPECT_NE(html.find("<div>main</div><div>runA()</div><div>__device_stub__Z1kv()</div>"),
             std::string::npos);
+  // The trace's launch calls carry their call path.
+  TraceEvents trace;
+  addProfilesToTrace(set, trace, 0);
+  std::string text = trace.json().dump();
+  EXPECT_NE(text.find("main > runA() > __device_stub__Z1kv()"), std::string::npos) << text;
   // Without call paths there is no such section.
   EXPECT_EQ(htmlReport(twoRanks(), {}).find("id=\"launch-sites\""), std::string::npos);
 }
