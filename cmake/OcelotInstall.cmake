@@ -5,6 +5,7 @@
 #   Ocelot::cudart  the runtime with the in-process API (ocelot/ocelot.h, version node OCELOT_1)
 #   Ocelot::plugin  headers and C++ standard only: a plugin's references to Ocelot resolve against
 #                   the libcudart.so.13 that loads it
+#   ocelot_add_probe_tool(NAME probes.cu host.cpp)  probe tools (cmake/OcelotProbeTool.cmake)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -17,10 +18,16 @@ install(TARGETS ocelot_cudart EXPORT OcelotTargets
 install(TARGETS ocelot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(dir ocelot ir passes)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${OCELOT_INSTALL_INCLUDEDIR}/${dir}
-          FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "parser" EXCLUDE)
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh" PATTERN "*.def" PATTERN "parser" EXCLUDE)
 endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/plugins/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ocelot/examples/plugins)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/probes/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/ocelot/examples/probes)
+# ocelot_add_probe_tool and the script it embeds PTX with.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/OcelotProbeTool.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/OcelotEmbed.cmake
+        DESTINATION ${OCELOT_INSTALL_CMAKEDIR})
 
 install(EXPORT OcelotTargets NAMESPACE Ocelot:: DESTINATION ${OCELOT_INSTALL_CMAKEDIR})
 set_target_properties(ocelot_cudart PROPERTIES EXPORT_NAME cudart)

@@ -2,6 +2,7 @@
 
 #include "instrumentors/BasicBlockCounter.h"
 #include "instrumentors/CtaClock.h"
+#include "instrumentors/ProbeFileTool.h"
 
 #include <cstdio>
 #include <exception>
@@ -56,6 +57,7 @@ int registerBuiltinInstrumentors(const ocelot_plugin_host_v1* host) {
       host->registry, "bbcount-thread",
       "bbcount with the paper's per-thread counter matrix (no atomics; memory budget applies)",
       &bbcountWithMode<kThread>, nullptr);
+  failures += registerProbeFileTool(host);
   return failures == 0 ? 0 : 1;
 }
 

@@ -50,6 +50,19 @@ typedef int (*ocelot_plugin_entry_v1_fn)(const ocelot_plugin_host_v1* host);
 #ifdef __cplusplus
 } /* extern "C" */
 
+/* Defines ocelot_plugin_abi_version() with the version of the header the plugin is built with. */
+#define OCELOT_PLUGIN_DEFINE_ABI_VERSION()                                                         \
+  extern "C" __attribute__((visibility("default"))) uint32_t ocelot_plugin_abi_version(void) {     \
+    return OCELOT_PLUGIN_ABI_VERSION;                                                              \
+  }
+#endif /* __cplusplus */
+
+#endif /* OCELOT_PLUGIN_H */
+
+/* The C++ side: the instrumentor interface and pluginFactory. Defining OCELOT_PLUGIN_C_ONLY leaves
+ * it out (ocelot/ProbeTool.h: probe tools name no IR type); a later plain include still adds it. */
+#if defined(__cplusplus) && !defined(OCELOT_PLUGIN_C_ONLY) && !defined(OCELOT_PLUGIN_CXX_H)
+#define OCELOT_PLUGIN_CXX_H
 #include "ocelot/Instrumentor.h"
 #include "ocelot/InstrumentorOptions.h"
 
@@ -76,12 +89,4 @@ template <class T> ocelot_instrumentor_factory_v1 pluginFactory() {
 }
 
 } // namespace ocelot
-
-/* Defines ocelot_plugin_abi_version() with the version of the header the plugin is built with. */
-#define OCELOT_PLUGIN_DEFINE_ABI_VERSION()                                                         \
-  extern "C" __attribute__((visibility("default"))) uint32_t ocelot_plugin_abi_version(void) {     \
-    return OCELOT_PLUGIN_ABI_VERSION;                                                              \
-  }
-#endif /* __cplusplus */
-
-#endif /* OCELOT_PLUGIN_H */
+#endif /* the C++ side */

@@ -37,6 +37,12 @@
 #            to the driver's JIT (the paper's Figure 9)
 #   scheduler  tools/online/credit_scheduler.cu: the paper's Experiment 4, GPU-time shares per
 #            window without and with the credit scheduler (also $OUT/scheduler.tsv)
+#   probes   probe tools (docs/probes.md) on the GPU: the analytic programs under the empty probe,
+#            probecount (bbcount's counting as a probe) next to bbcount, the oracle probes and a
+#            refused probe (tests/probes/check_probe_tools.py); every e2e program under the empty
+#            probe and bbcount+probecount (same output, equal counts); then the slowdown benchmark
+#            with --tools emptyprobe,probecount next to bbcount (also $OUT/probes-bench.tsv).
+#            The tools come from <build>/tests/probes (libocelot-*.so), else are built here.
 #   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
 #            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu)
 #   report   the README's main job on the GPU (scripts/main-job.sh): profile, `ocelot report`
@@ -64,7 +70,7 @@ NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
 # The GPU machine has no python3-jsonschema and no package registry: the checkers skip the schema
 # check there (with a note) and keep their own checks; CI validates every profile against it.
 export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler cpu-bench
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler probes cpu-bench
           host-measures report)
 
 ONLY=""
@@ -718,6 +724,125 @@ section_scheduler() {
   md '```'
   md ""
   say "gpu-batch: scheduler: rc=$rc $(tail -1 "$dir/stdout.txt")"
+}
+
+# ---------------------------------------------------------------------------------------------
+# probe_tool NAME: $PROBE_TOOL = the probe tool libocelot-NAME.so of examples/probes/NAME (or
+# tests/probes/tools/NAME.cu): the prebuilt one in <build>/tests/probes, else built here with nvcc
+# (probes to PTX), cmake -P (embedded) and nvcc's host compiler (the default tool, no host code).
+probe_tool() {
+  local name=$1 dir=$WORK/probe-tools/$1 source
+  PROBE_TOOL=$BUILD/tests/probes/libocelot-$name.so
+  [ -e "$PROBE_TOOL" ] && return 0
+  source=$ROOT/examples/probes/$name/probes.cu
+  [ -e "$source" ] || source=$ROOT/tests/probes/tools/$name.cu
+  mkdir -p "$dir"
+  PROBE_TOOL=$dir/libocelot-$name.so
+  [ -n "$NVCC" ] && command -v cmake >/dev/null || return 1
+  "$NVCC" -rdc=true -ptx -arch=compute_75 -O3 -std=c++17 -I"$ROOT" -I"$ROOT/tests/probes/tools" \
+    -o "$dir/probes.ptx" "$source" >"$dir/build.log" 2>&1 || return 1
+  cmake -DINPUTS="$dir/probes.ptx" -DOUTPUT="$dir/modules.cpp" -DFORMAT=modules \
+    -P "$ROOT/cmake/OcelotEmbed.cmake" >>"$dir/build.log" 2>&1 || return 1
+  printf '#include "ocelot/ProbeTool.h"\nstatic ocelot::ProbeToolDefinition definition() {\n  return {"%s", "probe tool %s", ocelot::embeddedProbeModules(), {}, {}};\n}\nOCELOT_PROBE_TOOL(definition)\n' \
+    "$name" "$name" >"$dir/tool.cpp"
+  "$NVCC" -shared -Xcompiler -fPIC -std=c++20 -I"$ROOT" "$dir/tool.cpp" "$dir/modules.cpp" \
+    -o "$PROBE_TOOL" >>"$dir/build.log" 2>&1
+}
+
+section_probes() {
+  mkdir -p "$LOGS/probes"
+  md "## Probes: exact counts and unchanged output under probe tools, and their cost"
+  md ""
+  local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
+  local checker=$ROOT/tests/probes/check_probe_tools.py
+  if [ ! -x "$ocelot" ] || [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
+    md "Skipped: \`$ocelot\` or Ocelot's libcudart.so.13 is not built."
+    return
+  fi
+  if [ -d "$WORK/e2e-bin" ]; then bindir=$WORK/e2e-bin; fi
+  local empty probecount oracle bad
+  probe_tool emptyprobe && empty=$PROBE_TOOL
+  probe_tool probecount && probecount=$PROBE_TOOL
+  probe_tool oracle && oracle=$PROBE_TOOL
+  bad=$WORK/probe-tools/recursion.ptx
+  mkdir -p "$WORK/probe-tools"
+  [ -n "$NVCC" ] && "$NVCC" -rdc=true -ptx -arch=compute_75 -O3 -std=c++17 -I"$ROOT" -o "$bad" \
+    "$ROOT/tests/probes/bad/recursion.cu" >/dev/null 2>&1 || bad=""
+  if [ -z "${empty:-}" ] || [ -z "${probecount:-}" ]; then
+    md "Skipped: the probe tools are neither prebuilt (\`$BUILD/tests/probes\`) nor buildable here (see logs)."
+    cp -r "$WORK/probe-tools" "$LOGS/probes/" 2>/dev/null
+    return
+  fi
+  local nvlib=""
+  if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
+  local path="${nvlib:+$nvlib:}${LD_LIBRARY_PATH:-}"
+  md "Tools: \`${empty#"$ROOT"/}\`, \`${probecount#"$ROOT"/}\`${oracle:+, \`${oracle#"$ROOT"/}\`}."
+  md ""
+  md "| program | check | seconds |"
+  md "|---|---|---|"
+  local name t0 t1 rc n_pass=0 n_fail=0
+  for bin in "$bindir"/analytic_*; do
+    [ -x "$bin" ] || continue
+    name=$(basename "$bin")
+    t0=$(now)
+    LD_LIBRARY_PATH="$path" timeout -k 5 600 python3 "$checker" --ocelot "$ocelot" --device gpu \
+      --tools "$empty,$probecount" ${oracle:+--oracle "$oracle"} ${bad:+--bad "$bad"} --analytic \
+      "$bin" >"$LOGS/probes/$name.log" 2>&1
+    rc=$?
+    t1=$(now)
+    if [ "$rc" = 0 ]; then n_pass=$((n_pass + 1)); else n_fail=$((n_fail + 1)); fi
+    md "| $name | $(tail -1 "$LOGS/probes/$name.log" | tr '|' '/') | $(elapsed "$t0" "$t1") |"
+    say "probes $name: rc=$rc $(tail -1 "$LOGS/probes/$name.log")"
+  done
+  md ""
+  for f in "$LOGS"/probes/analytic_*.log; do
+    [ -e "$f" ] || continue
+    if ! tail -1 "$f" | grep -q '^ok'; then
+      { echo "### $(basename "$f" .log)"; echo '```'; tail -30 "$f"; echo '```'; } >>"$SUMMARY"
+    fi
+  done
+
+  # Every e2e program: same output under the empty probe; probecount's counts equal bbcount's.
+  local ok=0 failed=0 skipped=0 list=""
+  for bin in "$bindir"/*; do
+    [ -x "$bin" ] || continue
+    name=$(basename "$bin")
+    case "$name" in analytic_*) continue ;; esac
+    if [ -n "$PROGRAM_FILTER" ] && ! [[ $name =~ $PROGRAM_FILTER ]]; then continue; fi
+    (cd "$WORK/cwd" && LD_LIBRARY_PATH="$path" timeout -k 5 $((4 * TIMEOUT_S)) python3 "$checker" \
+      --ocelot "$ocelot" --device gpu --tools "$empty,$probecount" --timeout "$TIMEOUT_S" "$bin" \
+      >"$LOGS/probes/e2e.$name.log" 2>&1)
+    rc=$?
+    if [ "$rc" = 0 ]; then ok=$((ok + 1));
+    elif [ "$rc" = 77 ]; then skipped=$((skipped + 1));
+    else failed=$((failed + 1)); list="$list $name"; fi
+  done
+  md "Every e2e program under the empty probe and under bbcount+probecount: ok $ok, failed $failed, skipped $skipped.${list:+ Failed:$list}"
+  md ""
+  for f in "$LOGS"/probes/e2e.*.log; do
+    [ -e "$f" ] || continue
+    if grep -q '^FAIL' "$f"; then
+      { echo "### $(basename "$f" .log)"; echo '```'; tail -15 "$f"; echo '```'; } >>"$SUMMARY"
+    fi
+  done
+
+  # The cost: the slowdown benchmark's kernels plain, under bbcount and under the probe tools.
+  ocelot_api_build probes-bench "$ROOT/tests/benchmarks/instrumentation/instrumentation_bench.cu" || return
+  local dir=$LOGS/probes
+  # shellcheck disable=SC2086
+  (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
+    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount" \
+    --tsv "$OUT/probes-bench.tsv") >"$dir/bench.stdout.txt" 2>"$dir/bench.stderr.txt"
+  rc=$?
+  md "Slowdown benchmark with \`--tools emptyprobe,probecount\` (exit status $rc; TSV in probes-bench.tsv):"
+  md ""
+  md '```'
+  awk -F'\t' '$1 == "kernel" && $2 == "config" { exit } { print }' "$dir/bench.stdout.txt" >>"$SUMMARY"
+  tail -1 "$dir/bench.stdout.txt" >>"$SUMMARY"
+  [ "$rc" = 0 ] || { echo "--- stderr (tail)"; tail -15 "$dir/bench.stderr.txt"; } >>"$SUMMARY"
+  md '```'
+  md ""
+  say "gpu-batch: probes: analytic ok $n_pass failed $n_fail; e2e ok $ok failed $failed skipped $skipped; bench rc=$rc"
 }
 
 # cpu-bench: the CPU back end's throughput (1 and 2 workers) next to the same PTX on the GPU.

@@ -3,6 +3,7 @@
 #include "runtime/cpu/BlockCountTracer.h"
 #include "runtime/cpu/ExecutionTracer.h"
 #include "runtime/cpu/TextureObjects.h"
+#include "runtime/cpu/llvm/NativeCompiler.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -56,6 +57,7 @@ std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
   device->options_.watchdogMs = environmentNumber("OCELOT_CPU_WATCHDOG_MS", 0);
   device->options_.deterministic = environmentFlag("OCELOT_CPU_DETERMINISTIC");
   device->options_.workers = defaultWorkerCount();
+  device->options_.compiler = NativeCompiler::fromEnvironment();
   device->runner_ = std::make_unique<LaunchRunner>(device->options_.workers);
   device->heap_ = std::make_unique<DeviceHeap>(*device->memory_, size_t{8} << 20);
   device->textureSlots_.assign(kMaxTextureObjects, nullptr);
@@ -94,7 +96,8 @@ void CpuDevice::setWorkers(uint32_t workers) {
 }
 
 std::string CpuDevice::name() const {
-  return "Ocelot CPU device (" + std::to_string(runner_->workers()) + " host threads)";
+  return "Ocelot CPU device (" + std::to_string(runner_->workers()) + " host threads, " +
+         (options_.compiler != nullptr ? "LLVM executor" : "interpreter") + ")";
 }
 
 std::string CpuDevice::faultMessage() const {

@@ -5,6 +5,7 @@
 #include "runtime/cpu/DevicePrintf.h"
 #include "runtime/cpu/ExecutionTracer.h"
 #include "runtime/cpu/MemoryAccess.h"
+#include "runtime/cpu/NativeCode.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -19,12 +20,6 @@ namespace {
 constexpr uint32_t kQuantum = 4096;
 constexpr uint32_t kFrameAlignment = 16;
 constexpr uint32_t kBarrierCount = 16;
-
-struct SimtEntry {
-  uint32_t pc;
-  uint32_t reconverge;
-  LaneMask mask;
-};
 
 struct CallFrame {
   uint32_t depth; ///< SIMT stack size when the call was made
@@ -70,7 +65,8 @@ struct CtaExecutor::Warp {
   uint32_t barrier = 0;
 };
 
-CtaExecutor::CtaExecutor(uint32_t worker) : worker_(worker) {}
+CtaExecutor::CtaExecutor(uint32_t worker)
+    : worker_(worker), native_(std::make_unique<NativeWarpState>()) {}
 
 CtaExecutor::~CtaExecutor() = default;
 
@@ -110,7 +106,14 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
     local_.resize(localBytes);
   while (warps_.size() < warpCount_)
     warps_.push_back(std::make_unique<Warp>());
-  barriers_.assign(kBarrierCount, Barrier{});
+  // Released barriers are reset as they release; the others (a faulted or odd CTA) here, in
+  // place: the waiting lists keep their storage from CTA to CTA.
+  if (waitingBarriers_ != 0 || barriers_.size() != kBarrierCount) {
+    barriers_.resize(kBarrierCount);
+    for (Barrier& barrier : barriers_)
+      resetBarrier(barrier);
+    waitingBarriers_ = 0;
+  }
 
   context_ = ExecutionContext{};
   context_.memory.arenaBase = launch.memory->arenaBase();
@@ -129,9 +132,28 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
   services_.launch = &launch;
   services_.ctaOutput = output_;
   services_.ctaIndex = cta;
+  if (launch.native != nullptr) {
+    NativeWarpState& s = *native_;
+    s.context = &context_;
+    s.code = k.code.data();
+    s.shared = context_.shared;
+    s.sharedSize = context_.sharedSize;
+    s.localStride = context_.localStride;
+    s.localSize = context_.localSize;
+    s.arenaBase = context_.memory.arenaBase;
+    s.arenaSize = context_.memory.arenaSize;
+    s.sharedWindow = context_.memory.sharedWindow;
+    s.localWindow = context_.memory.localWindow;
+    s.checked = context_.memory.checked ? 1 : 0;
+  }
 
+  // Constant rows and most special rows are the same for every CTA of a launch (and nothing
+  // writes them): a worker fills them for its first CTA of a launch, later CTAs only their %ctaid.
+  const bool sameLaunch = preparedKernel_ == &k && preparedGrid_ == launch.gridId &&
+                          preparedParameters_ == launch.parameters;
   for (uint32_t w = 0; w < warpCount_; ++w) {
     Warp& warp = *warps_[w];
+    const bool ctaOnly = sameLaunch && w < preparedWarps_;
     warp.index = w;
     warp.rows = rows_.data() + rowWords * w;
     warp.predicates = predicates_.data() + size_t{k.predicateCount} * w;
@@ -149,27 +171,62 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
     std::fill_n(warp.predicates, k.predicateCount, LaneMask{0});
     warp.predicates[k.truePredicate] = kAllLanes;
     for (const ConstantRow& constant : k.constants) {
+      if (ctaOnly)
+        break;
       const uint64_t value = constant.kind == ConstantRow::Kind::ParameterBase
                                  ? launch.parameters + constant.value
                                  : constant.value;
       std::fill_n(warp.rows + size_t{constant.row} * kWarpSize, kWarpSize, value);
     }
+    // The lanes' thread indices, counted up from the warp's first thread (no division per lane).
+    uint32_t tid[3][kWarpSize];
+    dim3 next = ctaOnly ? dim3() : unlinear(first, launch.block);
+    for (uint32_t lane = 0; lane < kWarpSize && !ctaOnly; ++lane) {
+      tid[0][lane] = next.x;
+      tid[1][lane] = next.y;
+      tid[2][lane] = next.z;
+      if (++next.x == launch.block.x) {
+        next.x = 0;
+        if (++next.y == launch.block.y) {
+          next.y = 0;
+          ++next.z;
+        }
+      }
+    }
     for (const SpecialRow& special : k.specials) {
       uint64_t* row = warp.rows + size_t{special.row} * kWarpSize;
-      for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-        const dim3 tid = unlinear(first + lane, launch.block);
+      using S = SpecialRegister;
+      if (ctaOnly && (special.kind < S::CtaidX || special.kind > S::CtaidZ) &&
+          (special.kind < S::ClusterIdX || special.kind > S::ClusterIdZ))
+        continue;
+      if (ctaOnly && launch.native != nullptr && launch.native->ctaRowsInLaneZero) {
+        // Only native code reads %ctaid, from lane 0.
+        row[0] = special.kind == S::CtaidX || special.kind == S::ClusterIdX   ? ctaid_.x
+                 : special.kind == S::CtaidY || special.kind == S::ClusterIdY ? ctaid_.y
+                                                                              : ctaid_.z;
+        continue;
+      }
+      switch (special.kind) {
+      case S::TidX:
+      case S::TidY:
+      case S::TidZ: {
+        const uint32_t* values =
+            tid[static_cast<uint32_t>(special.kind) - static_cast<uint32_t>(S::TidX)];
+        for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+          row[lane] = values[lane];
+        continue;
+      }
+      case S::LaneId:
+      case S::LaneMaskEq:
+      case S::LaneMaskLt:
+      case S::LaneMaskLe:
+      case S::LaneMaskGt:
+      case S::LaneMaskGe:
+        break;
+      default: {
+        // The same in every lane.
         uint64_t value = 0;
-        using S = SpecialRegister;
         switch (special.kind) {
-        case S::TidX:
-          value = tid.x;
-          break;
-        case S::TidY:
-          value = tid.y;
-          break;
-        case S::TidZ:
-          value = tid.z;
-          break;
         case S::NtidX:
           value = launch.block.x;
           break;
@@ -203,9 +260,6 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
         case S::NClusterIdZ:
           value = launch.grid.z;
           break;
-        case S::LaneId:
-          value = lane;
-          break;
         case S::WarpId:
           value = w;
           break;
@@ -227,21 +281,6 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
         case S::GridWorkspaceLow:
           value = launch.gridWorkspace & 0xffffffffu;
           break;
-        case S::LaneMaskEq:
-          value = uint64_t{1} << lane;
-          break;
-        case S::LaneMaskLt:
-          value = (uint64_t{1} << lane) - 1;
-          break;
-        case S::LaneMaskLe:
-          value = (uint64_t{2} << lane) - 1;
-          break;
-        case S::LaneMaskGt:
-          value = 0xffffffffull & ~((uint64_t{2} << lane) - 1);
-          break;
-        case S::LaneMaskGe:
-          value = 0xffffffffull & ~((uint64_t{1} << lane) - 1);
-          break;
         case S::DynamicSmemSize:
           value = launch.dynamicShared;
           break;
@@ -258,10 +297,40 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
           value = 0;
           break;
         }
+        std::fill_n(row, kWarpSize, value);
+        continue;
+      }
+      }
+      for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+        uint64_t value = 0;
+        switch (special.kind) {
+        case S::LaneId:
+          value = lane;
+          break;
+        case S::LaneMaskEq:
+          value = uint64_t{1} << lane;
+          break;
+        case S::LaneMaskLt:
+          value = (uint64_t{1} << lane) - 1;
+          break;
+        case S::LaneMaskLe:
+          value = (uint64_t{2} << lane) - 1;
+          break;
+        case S::LaneMaskGt:
+          value = 0xffffffffull & ~((uint64_t{2} << lane) - 1);
+          break;
+        default:
+          value = 0xffffffffull & ~((uint64_t{1} << lane) - 1);
+          break;
+        }
         row[lane] = value;
       }
     }
   }
+  preparedWarps_ = sameLaunch ? std::max(preparedWarps_, warpCount_) : warpCount_;
+  preparedKernel_ = &k;
+  preparedGrid_ = launch.gridId;
+  preparedParameters_ = launch.parameters;
   return true;
 }
 
@@ -648,6 +717,8 @@ bool CtaExecutor::arrive(Warp& warp, const DecodedInstruction& in, LaneMask acti
   Barrier& barrier = barriers_[id];
   if (in.op[1] != kNone)
     barrier.expected = static_cast<uint32_t>(warp.rows[size_t{in.op[1]} * kWarpSize + first]);
+  if (barrier.arrived == 0)
+    ++waitingBarriers_;
   barrier.arrived += static_cast<uint32_t>(std::popcount(live));
   if (in.aux & kBarrierReduce) {
     const LaneMask value = warp.predicates[in.op[3]] & lanes;
@@ -669,7 +740,29 @@ bool CtaExecutor::arrive(Warp& warp, const DecodedInstruction& in, LaneMask acti
   return true;
 }
 
+void CtaExecutor::resetBarrier(Barrier& barrier) {
+  barrier.arrived = barrier.expected = barrier.popc = 0;
+  barrier.all = true;
+  barrier.any = false;
+  barrier.waiting.clear();
+}
+
+void CtaExecutor::arriveNative(Warp& warp, uint32_t id) {
+  // arrive() for bar.sync of a constant barrier without a thread count, reached by every live
+  // lane (native code checked): the warp waits, resuming after the barrier.
+  Barrier& barrier = barriers_[id];
+  if (barrier.arrived == 0)
+    ++waitingBarriers_;
+  barrier.arrived += static_cast<uint32_t>(std::popcount(warp.valid & ~warp.exited));
+  warp.reduceDestination = kNone;
+  barrier.waiting.push_back(warp.index);
+  warp.state = Warp::State::Waiting;
+  warp.barrier = id;
+}
+
 bool CtaExecutor::releaseBarriers(bool* released) {
+  if (waitingBarriers_ == 0)
+    return true;
   for (Barrier& barrier : barriers_) {
     if (barrier.arrived == 0)
       continue;
@@ -692,7 +785,8 @@ bool CtaExecutor::releaseBarriers(bool* released) {
         warp.reduceDestination = kNone;
       }
     }
-    barrier = Barrier{};
+    resetBarrier(barrier);
+    --waitingBarriers_;
     if (released != nullptr)
       *released = true;
   }
@@ -708,6 +802,8 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
   uint64_t executed = 0;
   TraceSite site{static_cast<uint32_t>(cta_), warp.index, worker_};
   bool ok = true;
+  const NativeKernel* native = Traced ? nullptr : launch_->native;
+  uint32_t interpret = kNone;
   while (budget != 0) {
     if (warp.stack.empty()) {
       warp.state = Warp::State::Done;
@@ -722,6 +818,38 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       continue;
     }
     const uint32_t pc = top.pc;
+    if constexpr (!Traced) {
+      // The LLVM executor's code runs from its entries until it hands an instruction back
+      // (`interpret`), which the loop below then runs once.
+      if (native != nullptr && pc != interpret && native->isEntry(pc)) {
+        const NativeExit exit = runNative(warp, *native, &budget, &executed);
+        if (exit == NativeExit::Fault) {
+          fault(warp, c.fault, warp.stack.back().pc);
+          ok = false;
+          break;
+        }
+        if (exit == NativeExit::Exit) {
+          // What Control::Exit does (native code ran the instruction and counted it).
+          const LaneMask lanes = native_->exited;
+          warp.exited |= lanes;
+          liveThreads_ -= static_cast<uint32_t>(std::popcount(lanes));
+          removeLanes(warp, lanes, 0);
+          if (!settle(warp)) {
+            ok = false;
+            break;
+          }
+          interpret = kNone;
+          continue;
+        }
+        if (exit == NativeExit::Barrier) {
+          arriveNative(warp, native_->barrier);
+          break;
+        }
+        interpret = exit == NativeExit::Interpret ? warp.stack.back().pc : kNone;
+        continue;
+      }
+      interpret = kNone;
+    }
     if (pc >= codeSize) {
       faultAt(warp, FaultKind::InvalidPc, static_cast<uint32_t>(std::countr_zero(top.mask)), pc,
               "no instruction there");
@@ -892,6 +1020,38 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
   if (warp.stack.empty() && warp.state != Warp::State::Waiting)
     warp.state = Warp::State::Done;
   return ok;
+}
+
+NativeExit CtaExecutor::runNative(Warp& warp, const NativeKernel& native, uint32_t* budget,
+                                  uint64_t* executed) {
+  // The CTA's fields were set by prepare(); these change from warp to warp and call to call.
+  NativeWarpState& s = *native_;
+  const ExecutionContext& c = context_;
+  s.rows = warp.rows;
+  s.predicates = warp.predicates;
+  s.local = c.local;
+  s.frameBase = c.frameBase;
+  s.live = warp.valid & ~warp.exited;
+  const SimtEntry top = warp.stack.back();
+  s.pc = top.pc;
+  s.reconverge = top.reconverge;
+  s.mask = top.mask;
+  s.depth = 0;
+  s.budget = *budget;
+  s.executed = 0;
+  const auto exit = static_cast<NativeExit>(native.function(&s));
+  *budget = s.budget > 0 ? static_cast<uint32_t>(s.budget) : 0;
+  *executed += s.executed;
+  // The entries native code pushed go below the (new) top entry, as the interpreter would have
+  // pushed them.
+  if (s.depth == 0) {
+    warp.stack.back() = {s.pc, s.reconverge, s.mask};
+  } else {
+    warp.stack.pop_back();
+    warp.stack.insert(warp.stack.end(), s.stack, s.stack + s.depth);
+    warp.stack.push_back({s.pc, s.reconverge, s.mask});
+  }
+  return exit;
 }
 
 bool CtaExecutor::run(LaunchState& launch, uint64_t cta, std::string* output) {

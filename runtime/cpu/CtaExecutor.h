@@ -3,6 +3,7 @@
 #include "runtime/cpu/DecodedKernel.h"
 #include "runtime/cpu/ExecutionContext.h"
 #include "runtime/cpu/LaunchServices.h"
+#include "runtime/cpu/NativeCode.h"
 
 #include <cstdint>
 #include <memory>
@@ -40,6 +41,8 @@ public:
 
 private:
   template <bool Traced> bool runWarp(Warp& warp, uint32_t budget);
+  NativeExit runNative(Warp& warp, const NativeKernel& native, uint32_t* budget,
+                       uint64_t* executed);
   bool prepare(LaunchState& launch, uint64_t cta);
   void bindContext(Warp& warp);
   void removeLanes(Warp& warp, LaneMask lanes, size_t fromDepth);
@@ -48,6 +51,7 @@ private:
   bool builtin(Warp& warp, const CallSite& site, LaneMask lanes);
   bool finishCall(Warp& warp);
   bool arrive(Warp& warp, const DecodedInstruction& in, LaneMask active, LaneMask lanes);
+  void arriveNative(Warp& warp, uint32_t id);
   bool releaseBarriers(bool* released);
   void fault(const Warp& warp, const Fault& fault, uint32_t pc);
   void faultAt(const Warp& warp, FaultKind kind, uint32_t lane, uint32_t pc, std::string detail);
@@ -71,7 +75,14 @@ private:
   std::vector<std::byte> shared_;
   std::vector<std::byte> local_;
   std::vector<std::unique_ptr<Warp>> warps_;
+  std::unique_ptr<NativeWarpState> native_; ///< what the LLVM executor's code sees of a warp
   uint32_t warpCount_ = 0;
+  uint32_t waitingBarriers_ = 0; ///< barriers some thread has arrived at
+  // The launch whose constant and special rows the register file holds (see prepare()).
+  const DecodedKernel* preparedKernel_ = nullptr;
+  uint64_t preparedGrid_ = 0;
+  uintptr_t preparedParameters_ = 0;
+  uint32_t preparedWarps_ = 0;
   uint32_t liveThreads_ = 0;
 
   struct Barrier {
@@ -82,6 +93,7 @@ private:
     std::vector<uint32_t> waiting; ///< warp indices
   };
   std::vector<Barrier> barriers_;
+  static void resetBarrier(Barrier& barrier);
   uint64_t threadInstructions_ = 0;
 };
 

@@ -4,14 +4,22 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+namespace ocelot::ir {
+class Function;
+class Instruction;
+} // namespace ocelot::ir
+
 namespace ocelot::runtime::cpu {
 
 struct ExecutionContext;
+struct NativeKernel;
 struct DecodedInstruction;
 
 /// Executes one straight-line instruction for the lanes in `mask` (the active lanes whose guard
@@ -71,11 +79,20 @@ struct DecodedInstruction {
 
 /// Where a decoded instruction came from, for error messages and the trace.
 struct InstructionSource {
+  /// The PTX instruction (decoder-made instructions: the one they serve), or null for
+  /// instructions of the decoder's own (end of function, empty block).
+  const ir::Instruction* instruction = nullptr;
   uint32_t ptxLine = 0;
   uint32_t sourceFile = 0; ///< `.file` index from `.loc`, 0: none
   uint32_t sourceLine = 0;
   uint32_t function = 0; ///< index into DecodedKernel::functions
   std::string_view text; ///< the instruction spelling ("ld.global.u32")
+};
+
+/// The registers a PTX instruction's operands read and write, as rows and predicates (what its
+/// handler touches besides constant rows; decoder-made instructions have none recorded).
+struct RegisterAccesses {
+  std::vector<uint32_t> reads, writes, predicateReads, predicateWrites;
 };
 
 /// Functions Ocelot provides itself (declared `.extern .func` in the PTX).
@@ -93,6 +110,7 @@ enum class Builtin : uint8_t {
 /// then its rows are spilled for the duration of the inner call.
 struct DecodedFunction {
   std::string name;
+  const ir::Function* ir = nullptr; ///< the function decoded (null for builtins)
   uint32_t entryPc = 0;
   uint32_t frameSize = 0;              ///< bytes of local memory per thread for one activation
   uint32_t rowBegin = 0, rowEnd = 0;   ///< its register rows
@@ -205,6 +223,7 @@ struct DecodedKernel {
   std::string name;
   std::vector<DecodedInstruction> code;
   std::vector<InstructionSource> sources; ///< per pc
+  std::vector<RegisterAccesses> accesses; ///< per pc (empty for decoder-made instructions)
   std::vector<DecodedFunction> functions; ///< [0] is the kernel
   std::vector<CallSite> callSites;
   std::vector<BranchTable> branchTables;
@@ -216,6 +235,8 @@ struct DecodedKernel {
 
   // Register file.
   uint32_t rowCount = 0;
+  /// Per row: the declared width in bytes of the register it holds (8 for every other row).
+  std::vector<uint8_t> rowBytes;
   uint32_t predicateCount = 0;
   uint32_t truePredicate = 0, falsePredicate = 0; ///< constant predicates
   std::vector<ConstantRow> constants;
@@ -237,6 +258,12 @@ struct DecodedKernel {
   uint32_t requiredCluster[3] = {0, 0, 0};
   bool clusterRequired = false;
   bool usesClock = false;
+
+  /// The LLVM executor's native code (runtime/cpu/llvm), made at the kernel's first launch with
+  /// that executor; `nativeTried` says it was attempted (null code: the kernel is interpreted).
+  mutable std::mutex nativeMutex;
+  mutable std::shared_ptr<const NativeKernel> native;
+  mutable bool nativeTried = false;
 
   uint32_t dynamicSharedOffset() const {
     return (staticSharedSize + dynamicSharedAlign - 1) / dynamicSharedAlign * dynamicSharedAlign;

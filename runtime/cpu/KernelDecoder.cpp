@@ -219,6 +219,7 @@ Expected<std::shared_ptr<const DecodedKernel>, ModuleError> Decoder::run() {
     }
   }
   builder_.finish();
+  k.accesses.resize(k.code.size());
 
   const ir::Function& entry = *kernelFunction_.function;
   const FunctionFrame& frame = frames_[0];
@@ -288,6 +289,7 @@ std::string Decoder::decodeFunction(uint32_t index) {
     return {};
   }
   ir::Function& function = *moduleFunction.function;
+  decoded.ir = &function;
   const bool isKernel = index == 0;
   const FunctionFrame& frame = frames_[index];
   decoded.frameSize = frame.frameSize();
@@ -320,6 +322,7 @@ std::string Decoder::decodeFunction(uint32_t index) {
       if (instruction == nullptr)
         continue;
       InstructionSource source;
+      source.instruction = instruction;
       source.ptxLine = instruction->line();
       source.sourceFile = instruction->sourceLoc().file;
       source.sourceLine = instruction->sourceLoc().line;
@@ -567,6 +570,8 @@ std::string Decoder::decodeInstruction(uint32_t function, OperandDecoder& operan
   if (out.control == Control::None && out.execute == nullptr)
     return "instruction " + where(instruction, irFunction) + ": no handler";
   const uint32_t pc = builder_.emit(out, source);
+  result_->accesses.resize(pc + 1);
+  result_->accesses[pc] = operands.accesses();
   if (branch)
     reconvergeFixups_.push_back({pc, blockIndex});
   return {};

@@ -1,9 +1,11 @@
 #include "runtime/cpu/LaunchRunner.h"
 
 #include "runtime/cpu/ExecutionTracer.h"
+#include "runtime/cpu/llvm/NativeCompiler.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <thread>
 
@@ -63,6 +65,18 @@ void runCooperative(LaunchState& launch, std::string* output) {
 }
 
 void LaunchRunner::run(LaunchState& launch, std::string* output) {
+  // The executor: the LLVM executor's native code where there is a compiler and the kernel
+  // compiles (traced launches are always interpreted: the trace follows every instruction).
+  if (launch.options.compiler != nullptr && launch.memory != nullptr) {
+    if (launch.tracer != nullptr) {
+      launch.options.compiler->noteInterpreted(*launch.kernel, "its launches are traced");
+    } else {
+      // The watchdog limits the kernel's run, not its compilation.
+      const auto start = std::chrono::steady_clock::now();
+      launch.native = launch.options.compiler->nativeFor(*launch.kernel, *launch.memory);
+      launch.deadline += std::chrono::steady_clock::now() - start;
+    }
+  }
   if (launch.cooperative) {
     if (launch.tracer != nullptr)
       launch.tracer->launchBegin(*launch.kernel);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@ namespace ocelot::runtime::cpu {
 
 class DeviceMemory;
 class ExecutionTracer;
+class NativeCompiler;
+struct NativeKernel;
 struct TextureObject;
 
 /// The device malloc() heap: allocations from device memory, bounded by cudaLimitMallocHeapSize.
@@ -50,12 +53,16 @@ struct ExecutionOptions {
   uint32_t workers = 0;       ///< OCELOT_CPU_WORKERS: 0 = one per core
   bool deterministic = false; ///< OCELOT_CPU_DETERMINISTIC=1: one worker, CTAs in order
   uint32_t stackBytes = 1024; ///< cudaLimitStackSize: local memory per thread beyond frames
+  /// OCELOT_CPU_EXECUTOR: the LLVM executor (runtime/cpu/llvm), or null to interpret everything.
+  std::shared_ptr<NativeCompiler> compiler;
 };
 
 /// One launch as every worker sees it: the kernel, its geometry and parameters, and what the
 /// launch produces besides memory writes (printf output, the first fault).
 struct LaunchState {
   const DecodedKernel* kernel = nullptr;
+  /// The kernel's native code when the LLVM executor runs it (set by LaunchRunner).
+  const NativeKernel* native = nullptr;
   dim3 grid, block;
   uint32_t dynamicShared = 0;
   uintptr_t parameters = 0; ///< the parameter buffer in device memory

@@ -131,6 +131,7 @@ void OperandDecoder::beginInstruction(const ir::Instruction& instruction,
                                       const InstructionSource& source) {
   instruction_ = &instruction;
   source_ = source;
+  accesses_ = RegisterAccesses{};
   builder_.beginInstruction();
 }
 
@@ -157,11 +158,18 @@ uint32_t OperandDecoder::registerRow(ir::RegisterRef ref, ir::VectorComponent co
     return fail(".b128 registers are not supported by the CPU device");
   const uint32_t width = std::max(declarator.vectorWidth, 1u);
   auto [it, inserted] = rows_.try_emplace(registerKey(ref), 0);
-  if (inserted)
-    it->second = builder_.newRegisterRows(width);
+  if (inserted) {
+    // Registers of a type this build does not know are kept at full width.
+    const unsigned bits = declarator.type ? ir::scalarTypeBits(*declarator.type) : 64;
+    it->second = builder_.newRegisterRows(width, static_cast<uint8_t>(bits == 8    ? 1
+                                                                      : bits == 16 ? 2
+                                                                      : bits == 32 ? 4
+                                                                                   : 8));
+  }
   const uint32_t index = componentIndex(component);
   if (index >= width && component != ir::VectorComponent::None)
     return fail("component of a register that is not a vector");
+  (writing_ ? accesses_.writes : accesses_.reads).push_back(it->second + index);
   return it->second + index;
 }
 
@@ -171,6 +179,7 @@ uint32_t OperandDecoder::registerPredicate(ir::RegisterRef ref) {
   auto [it, inserted] = predicates_.try_emplace(registerKey(ref), 0);
   if (inserted)
     it->second = builder_.newPredicate();
+  (writing_ ? accesses_.predicateWrites : accesses_.predicateReads).push_back(it->second);
   return it->second;
 }
 
@@ -284,8 +293,12 @@ uint32_t OperandDecoder::source(const ir::Operand& operand, ir::ScalarType type)
 }
 
 uint32_t OperandDecoder::destination(const ir::Operand& operand) {
-  if (const auto* reg = operand.getIf<ir::RegisterOperand>())
-    return registerRow(reg->reg, reg->component);
+  if (const auto* reg = operand.getIf<ir::RegisterOperand>()) {
+    writing_ = true;
+    const uint32_t row = registerRow(reg->reg, reg->component);
+    writing_ = false;
+    return row;
+  }
   if (operand.is<ir::SinkOperand>())
     return builder_.sinkRow();
   return fail("unsupported destination operand");
@@ -305,8 +318,12 @@ uint32_t OperandDecoder::predicateSource(const ir::Operand& operand) {
 }
 
 uint32_t OperandDecoder::predicateDestination(const ir::Operand& operand) {
-  if (const auto* reg = operand.getIf<ir::RegisterOperand>())
-    return registerPredicate(reg->reg);
+  if (const auto* reg = operand.getIf<ir::RegisterOperand>()) {
+    writing_ = true;
+    const uint32_t predicate = registerPredicate(reg->reg);
+    writing_ = false;
+    return predicate;
+  }
   if (operand.is<ir::SinkOperand>())
     return ProgramBuilder::kSinkPredicate;
   return fail("unsupported predicate destination");

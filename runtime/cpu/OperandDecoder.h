@@ -86,6 +86,10 @@ public:
   bool isKernel() const { return isKernel_; }
   const InstructionSource& source() const { return source_; }
 
+  /// The registers the current instruction's operands read and write (for the LLVM executor,
+  /// which must know what a handler touches).
+  const RegisterAccesses& accesses() const { return accesses_; }
+
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   /// Records `message` unless an error is already recorded; returns kNone for convenience.
@@ -107,6 +111,8 @@ private:
   InstructionSource source_;
   std::unordered_map<uint64_t, uint32_t> rows_;       ///< (declarator, index) -> first row
   std::unordered_map<uint64_t, uint32_t> predicates_; ///< (declarator, index) -> predicate
+  RegisterAccesses accesses_;
+  bool writing_ = false; ///< registerRow/registerPredicate are resolving a destination
   std::string error_;
 };
 

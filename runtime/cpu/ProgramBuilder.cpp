@@ -17,9 +17,10 @@ void ProgramBuilder::endFunction(uint32_t function) {
   kernel_.functions[function].predEnd = predicates_;
 }
 
-uint32_t ProgramBuilder::newRegisterRows(uint32_t count) {
+uint32_t ProgramBuilder::newRegisterRows(uint32_t count, uint8_t bytes) {
   const uint32_t first = functionRows_;
   functionRows_ += count;
+  rowBytes_.resize(functionRows_, bytes);
   return first;
 }
 
@@ -106,6 +107,8 @@ void ProgramBuilder::finish() {
   for (SpecialRow& special : kernel_.specials)
     fix(special.row);
   kernel_.rowCount = base + sharedRows_;
+  kernel_.rowBytes = rowBytes_;
+  kernel_.rowBytes.resize(kernel_.rowCount, 8);
   kernel_.predicateCount = predicates_;
 }
 

@@ -28,7 +28,8 @@ public:
   // --- Registers of the function being decoded -----------------------------------------------
   void beginFunction(uint32_t function);
   void endFunction(uint32_t function);
-  uint32_t newRegisterRows(uint32_t count);
+  /// `count` rows for a register (or vector register) whose elements are `bytes` wide.
+  uint32_t newRegisterRows(uint32_t count, uint8_t bytes = 8);
   uint32_t newPredicate();
 
   // --- Shared rows -----------------------------------------------------------------------------
@@ -59,6 +60,7 @@ private:
 
   DecodedKernel& kernel_;
   uint32_t functionRows_ = 0;
+  std::vector<uint8_t> rowBytes_; ///< of the function rows
   uint32_t sharedRows_ = 0;
   uint32_t predicates_ = kScratchPredicates + kScratchCount;
   std::unordered_map<uint64_t, uint32_t> constants_;

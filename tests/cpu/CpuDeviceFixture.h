@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -15,6 +16,9 @@ namespace ocelot::runtime::cpu::test {
 class CpuDeviceTest : public ::testing::Test {
 protected:
   void SetUp() override {
+#ifdef OCELOT_CPU_LLVM_COMPONENT
+    setenv("OCELOT_CPU_LLVM_LIBRARY", OCELOT_CPU_LLVM_COMPONENT, 0);
+#endif
     std::string error;
     device_ = CpuDevice::create(&error);
     ASSERT_TRUE(device_) << error;

@@ -96,3 +96,21 @@ extern "C" __global__ void countdown(cudaGraphConditionalHandle handle, int* cou
     cudaGraphSetConditional(handle, c > 0 ? 1u : 0u);
   }
 }
+// Lanes of a warp take different paths and loops of different lengths (the executor benchmark's
+// divergent workload).
+extern "C" __global__ void divergent(const int* in, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  int v = in[i], acc = 0;
+  if (v % 3 == 0) {
+    for (int k = 0; k < (v & 15); ++k)
+      acc += k * v;
+  } else if (v % 3 == 1) {
+    for (int k = 0; k < (v & 7); ++k)
+      acc ^= acc * 31 + k;
+  } else {
+    acc = v * v;
+  }
+  out[i] = acc;
+}

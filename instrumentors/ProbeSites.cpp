@@ -1,0 +1,283 @@
+#include "instrumentors/ProbeSites.h"
+
+#include "instrumentors/InstructionClass.h"
+#include "ir/Casting.h"
+#include "ocelot/Demangle.h"
+#include "passes/Liveness.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ocelot::instrumentors {
+
+namespace {
+
+constexpr uint32_t kMaxRegisters = 255;
+/// Registers the context values of one site may take beside the probe's own (an address, a
+/// predicate, a buffer pointer).
+constexpr uint32_t kContextRegisters = 6;
+
+/// Inline order of sites at one anchor: entries first, then what runs after the previous
+/// instruction, then what runs before this one.
+enum Phase : uint64_t {
+  kKernelEntryPhase = 0,
+  kBlockEntryPhase = 1,
+  kAfterPhase = 2,
+  kBeforePhase = 3,
+  kEndPhase = 4
+};
+
+uint64_t orderKey(uint64_t block, uint64_t position, Phase phase) {
+  return (block << 40) | (position << 4) | phase;
+}
+
+bool matches(const std::optional<std::regex>& pattern, const std::string& a, const std::string& b) {
+  if (!pattern)
+    return true;
+  return std::regex_search(a, *pattern) || std::regex_search(b, *pattern);
+}
+
+template <class T> bool allowed(const std::vector<T>& set, T value) {
+  return set.empty() || std::find(set.begin(), set.end(), value) != set.end();
+}
+
+bool instructionMatches(const Placement& p, const ir::Instruction& inst, const std::string& file) {
+  const ir::InstructionForm& form = inst.form();
+  if (!allowed(p.classes, opcodeClassOf(form)))
+    return false;
+  if (!p.opcodes.empty() &&
+      std::find(p.opcodes.begin(), p.opcodes.end(), form.opcode()) == p.opcodes.end())
+    return false;
+  if (!p.spaces.empty() && !allowed(p.spaces, stateSpaceOf(form)))
+    return false;
+  if (!p.kinds.empty() && !allowed(p.kinds, accessKindOf(form)))
+    return false;
+  if (p.file && !std::regex_search(file, *p.file))
+    return false;
+  return true;
+}
+
+/// The statement after position `i` of `block`, or null at the end.
+const ir::Statement* next(const ir::BasicBlock& block, size_t i) {
+  return i + 1 < block.statements().size() ? block.statements()[i + 1].get() : nullptr;
+}
+
+std::string labelOf(const ir::BasicBlock& block) {
+  const ir::Label* label = block.label();
+  return label != nullptr ? std::string(label->name()) : std::string();
+}
+
+} // namespace
+
+uint32_t kernelRegisterLimit(const ir::Function& kernel) {
+  uint32_t limit = kMaxRegisters;
+  if (const auto* maxnreg = kernel.directive(".maxnreg"); maxnreg && !maxnreg->values.empty())
+    limit = std::min<uint64_t>(limit, maxnreg->values.front());
+  const auto* maxntid = kernel.directive(".maxntid");
+  const auto* minBlocks = kernel.directive(".minnctapersm");
+  if (maxntid != nullptr && minBlocks != nullptr && !minBlocks->values.empty()) {
+    uint64_t threads = 1;
+    for (uint64_t v : maxntid->values)
+      threads *= std::max<uint64_t>(v, 1);
+    uint64_t perThread = 65536 / std::max<uint64_t>(threads * minBlocks->values.front(), 1);
+    limit = std::min<uint64_t>(limit, perThread / 8 * 8);
+  }
+  return limit;
+}
+
+std::unique_ptr<ProbeModuleState> placeProbes(ir::Module& module, passes::AnalysisManager& analyses,
+                                              const ProbeProgram& program,
+                                              const BufferAccess& buffer, uint32_t sampledOut) {
+  auto state = std::make_unique<ProbeModuleState>();
+  state->program = &program;
+  ProbeModuleTables& tables = *state->tables;
+  for (const auto& probe : program.probes())
+    tables.probes.push_back(probe.spec.name);
+  for (const auto& item : module.items())
+    if (const auto* file = ir::dyn_cast<ir::FileDirective>(item.get())) {
+      if (tables.files.size() <= file->index())
+        tables.files.resize(file->index() + 1);
+      tables.files[file->index()] = std::string(file->path());
+    }
+  auto fileName = [&](uint32_t index) {
+    return index < tables.files.size() ? tables.files[index] : std::string();
+  };
+
+  // The tables: functions, blocks and instructions in layout order.
+  std::map<const ir::Instruction*, uint32_t> instructionIds;
+  std::map<const ir::BasicBlock*, uint32_t> blockIds;
+  uint32_t kernels = 0;
+  for (ir::Function* f : module.functions()) {
+    if (!f->hasBody())
+      continue;
+    ProbeFunction function;
+    function.name = std::string(f->name());
+    function.kernel = f->isEntry();
+    if (function.kernel)
+      function.kernelId = kernels++;
+    if (!buffer.reaches(*f))
+      function.notes.push_back("not instrumented: probes cannot reach their buffer here");
+    state->functionIndex[f] = static_cast<uint32_t>(tables.functions.size());
+    tables.functions.push_back(std::move(function));
+    uint32_t position = 0;
+    for (size_t b = 0; b < f->blocks().size(); ++b) {
+      const ir::BasicBlock& block = *f->blocks()[b];
+      ProbeBlock info;
+      info.function = std::string(f->name());
+      info.index = static_cast<uint32_t>(b);
+      info.label = labelOf(block);
+      info.firstInstruction = static_cast<uint32_t>(tables.instructions.size());
+      blockIds[&block] = static_cast<uint32_t>(tables.blocks.size());
+      block.forEachInstruction([&](const ir::Instruction& inst) {
+        ProbeInstruction i;
+        i.function = info.function;
+        i.block = static_cast<uint32_t>(tables.blocks.size());
+        i.index = position++;
+        i.opcode = std::string(inst.form().spelling());
+        i.opcodeClass = opcodeClassOf(inst.form());
+        i.space = stateSpaceOf(inst.form());
+        i.access = accessKindOf(inst.form());
+        i.accessBytes = accessBytesOf(inst.form());
+        i.guarded = inst.guard().has_value();
+        i.file = inst.sourceLoc().file;
+        i.line = inst.sourceLoc().line;
+        if (info.file == 0 && i.file != 0)
+          info.file = i.file, info.line = i.line;
+        instructionIds[&inst] = static_cast<uint32_t>(tables.instructions.size());
+        tables.instructions.push_back(std::move(i));
+        ++info.instructions;
+      });
+      tables.blocks.push_back(std::move(info));
+    }
+  }
+  state->counts.instructions = tables.instructions.size();
+  state->counts.blocks = tables.blocks.size();
+  state->counts.kernels = kernels;
+
+  // The sites.
+  for (ir::Function* f : module.functions()) {
+    if (!f->hasBody() || !buffer.reaches(*f))
+      continue;
+    uint32_t functionIndex = state->functionIndex.at(f);
+    ProbeFunction& info = tables.functions[functionIndex];
+    std::string demangled = demangle(f->name());
+    std::string mangled(f->name());
+    uint32_t limit = f->isEntry() ? kernelRegisterLimit(*f) : kMaxRegisters;
+    std::vector<ProbeSiteRecord>& records = state->sites[f];
+    for (uint32_t p = 0; p < program.probes().size(); ++p) {
+      if ((sampledOut >> p) & 1)
+        continue;
+      const ProbeProgram::Probe& probe = program.probes()[p];
+      const Placement& placement = probe.spec.placement;
+      if (!matches(placement.kernel, mangled, demangled))
+        continue;
+      if (placement.at == Placement::At::KernelEntry && !f->isEntry())
+        continue;
+      // Registers: a probe the kernel cannot hold beside the application is left out of it.
+      uint32_t needs = probe.body.registerPressure() + kContextRegisters;
+      if (!probe.body.empty() && needs > limit) {
+        info.notes.push_back("probe '" + probe.spec.name + "' left out: it needs about " +
+                             std::to_string(needs) + " registers, the kernel may use " +
+                             std::to_string(limit));
+        continue;
+      }
+      std::vector<ProbeSiteRecord> placed;
+      auto add = [&](ir::BasicBlock* block, const ir::Statement* anchor,
+                     const ir::Instruction* inst, bool after, uint64_t order) {
+        ProbeSiteRecord r;
+        r.probe = p;
+        r.block = block;
+        r.anchor = anchor;
+        r.instruction = inst;
+        r.after = after;
+        r.instructionId = inst != nullptr ? instructionIds.at(inst) : ProbeSite::kNoInstruction;
+        r.blockId = blockIds.at(block != nullptr ? block : f->blocks().front().get());
+        r.order = order;
+        placed.push_back(r);
+      };
+      if (placement.at == Placement::At::KernelEntry)
+        add(nullptr, nullptr, nullptr, false, 0);
+      for (size_t b = 0; placement.at != Placement::At::KernelEntry && b < f->blocks().size();
+           ++b) {
+        ir::BasicBlock& block = *f->blocks()[b];
+        const auto& statements = block.statements();
+        if (placement.at == Placement::At::BlockEntry) {
+          size_t start = ir::IRBuilder::startIndex(block);
+          add(&block, start < statements.size() ? statements[start].get() : nullptr, nullptr, false,
+              orderKey(b, start, kBlockEntryPhase));
+          continue;
+        }
+        for (size_t i = 0; i < statements.size(); ++i) {
+          const auto* inst = ir::dyn_cast<ir::Instruction>(statements[i].get());
+          if (inst == nullptr)
+            continue;
+          const ir::InstructionForm& form = inst->form();
+          if (placement.at == Placement::At::KernelExit) {
+            bool leaves = form.has(ir::kExit) || (f->isEntry() && form.has(ir::kReturn));
+            if (leaves)
+              add(&block, inst, inst, false, orderKey(b, i, kBeforePhase));
+            continue;
+          }
+          if (!instructionMatches(placement, *inst, fileName(inst->sourceLoc().file)))
+            continue;
+          if (placement.before)
+            add(&block, inst, inst, false, orderKey(b, i, kBeforePhase));
+          bool leavesBlock = form.isTerminator() || form.has(ir::kExit);
+          if (placement.after && !leavesBlock)
+            add(&block, next(block, i), inst, true, orderKey(b, i + 1, kAfterPhase));
+        }
+        // A kernel whose last block has no terminator ends by falling off it.
+        if (placement.at == Placement::At::KernelExit && f->isEntry() &&
+            b + 1 == f->blocks().size() && block.terminator() == nullptr)
+          add(&block, nullptr, nullptr, false, orderKey(b, statements.size(), kEndPhase));
+      }
+      // Registers beside the application's live ones, where a probe is big for the kernel.
+      if (!probe.body.empty() && !placed.empty() && needs * 2 > limit) {
+        auto& liveness = analyses.getResult<passes::LivenessAnalysis>(*f);
+        unsigned busiest = 0;
+        for (size_t b = 0; b < f->blocks().size(); ++b) {
+          ir::BasicBlock& block = *f->blocks()[b];
+          passes::LiveScanner scan(liveness, static_cast<passes::ControlFlowGraph::Node>(b));
+          const auto& statements = block.statements();
+          for (size_t i = statements.size(); i-- > 0;) {
+            for (const auto& r : placed)
+              if (r.anchor == statements[i].get())
+                busiest = std::max(busiest, scan.liveUnits());
+            if (const auto* inst = ir::dyn_cast<ir::Instruction>(statements[i].get()))
+              scan.step(*inst);
+          }
+        }
+        if (busiest < limit && needs + busiest > limit) {
+          info.notes.push_back("probe '" + probe.spec.name + "' left out: it needs about " +
+                               std::to_string(needs) + " registers beside the " +
+                               std::to_string(busiest) + " the kernel keeps live; it may use " +
+                               std::to_string(limit));
+          continue;
+        }
+      }
+      if (!probe.body.empty())
+        info.probeRegisters = std::max(info.probeRegisters, needs);
+      records.insert(records.end(), placed.begin(), placed.end());
+    }
+    std::stable_sort(
+        records.begin(), records.end(),
+        [](const ProbeSiteRecord& a, const ProbeSiteRecord& b) { return a.order < b.order; });
+    for (auto& r : records) {
+      r.site = static_cast<uint32_t>(tables.sites.size());
+      ProbeSite site;
+      site.probe = program.probes()[r.probe].spec.name;
+      site.function = functionIndex;
+      site.block = r.blockId;
+      site.instruction = r.instructionId;
+      site.when = r.after ? probe::kAfter : probe::kBefore;
+      tables.sites.push_back(std::move(site));
+    }
+    info.sites = static_cast<uint32_t>(records.size());
+  }
+  state->counts.sites = tables.sites.size();
+  state->fixedLayout =
+      ProbeLayout::compute(program.regions(), program.probes().size(), state->counts, {});
+  return state;
+}
+
+} // namespace ocelot::instrumentors

@@ -1,0 +1,273 @@
+// The LLVM component of the CPU device (libocelot_cpu_llvm.so): plans become LLVM IR
+// (KernelTranslator), are optimized and compiled for the host CPU, cached on disk as object
+// files, and linked into the process by an ORC LLJIT.
+
+#include "runtime/cpu/llvm/CodeCache.h"
+#include "runtime/cpu/llvm/KernelTranslator.h"
+#include "runtime/cpu/llvm/NativeBackend.h"
+
+#include <chrono>
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/JITEventListener.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SHA256.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+#include <map>
+#include <mutex>
+
+namespace ocelot::runtime::cpu::native {
+namespace {
+
+/// Bumped when the way plans become machine code changes without the plan changing.
+constexpr uint32_t kCodeGeneratorVersion = 1;
+
+std::string hex(llvm::ArrayRef<uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text;
+  for (uint8_t byte : bytes) {
+    text += kDigits[byte >> 4];
+    text += kDigits[byte & 15];
+  }
+  return text;
+}
+
+std::string errorText(llvm::Error error) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  stream << error;
+  return stream.str();
+}
+
+/// The JIT and what it holds; shared with every kernel whose code lives in it.
+struct Jit {
+  std::unique_ptr<llvm::orc::LLJIT> lljit;
+  std::mutex mutex;
+  std::map<std::string, NativeFunction> loaded; ///< by symbol
+};
+
+class LlvmBackend final : public Backend {
+public:
+  static std::unique_ptr<LlvmBackend> create(const BackendOptions& options, std::string* error);
+
+  std::string description() const override;
+  CompiledCode compile(const Plan& plan, std::string* error) override;
+
+private:
+  LlvmBackend(llvm::orc::JITTargetMachineBuilder builder, std::shared_ptr<Jit> jit, CodeCache cache)
+      : builder_(std::move(builder)), jit_(std::move(jit)), cache_(std::move(cache)) {}
+
+  /// Object code for `plan` under `symbol`.
+  bool generate(const Plan& plan, const std::string& symbol, std::string* object,
+                std::string* error) const;
+
+  llvm::orc::JITTargetMachineBuilder builder_;
+  std::shared_ptr<Jit> jit_;
+  CodeCache cache_;
+  std::string target_; ///< triple, CPU and features: part of every key
+};
+
+std::unique_ptr<LlvmBackend> LlvmBackend::create(const BackendOptions& options,
+                                                 std::string* error) {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // X86's mask-register domain reassignment costs more than half of the code generation of
+    // large kernels (it is superlinear in their size) for little gain here.
+    auto& options = llvm::cl::getRegisteredOptions();
+    if (auto it = options.find("disable-x86-domain-reassignment"); it != options.end())
+      it->second->addOccurrence(0, "disable-x86-domain-reassignment", "true");
+  });
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    *error = "cannot describe the host for LLVM: " + errorText(builder.takeError());
+    return nullptr;
+  }
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  llvm::orc::LLJITBuilder jitBuilder;
+  jitBuilder.setJITTargetMachineBuilder(*builder);
+  if (const char* perf = std::getenv("OCELOT_CPU_LLVM_PERF"); perf != nullptr && *perf == '1') {
+    // For developers: jitdump files for `perf inject --jit` (see docs/cpu-backend.md).
+    jitBuilder.setObjectLinkingLayerCreator(
+        [](llvm::orc::ExecutionSession& session,
+           const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+          auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+              session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+          if (llvm::JITEventListener* listener =
+                  llvm::JITEventListener::createPerfJITEventListener())
+            layer->registerJITEventListener(*listener);
+          return layer;
+        });
+  }
+  auto lljit = jitBuilder.create();
+  if (!lljit) {
+    *error = "cannot create the LLVM JIT: " + errorText(lljit.takeError());
+    return nullptr;
+  }
+  // Generated code may call the C library (memcpy, math functions without instructions).
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*lljit)->getDataLayout().getGlobalPrefix());
+  if (!process) {
+    *error = "cannot expose the process to the LLVM JIT: " + errorText(process.takeError());
+    return nullptr;
+  }
+  (*lljit)->getMainJITDylib().addGenerator(std::move(*process));
+  auto jit = std::make_shared<Jit>();
+  jit->lljit = std::move(*lljit);
+  std::unique_ptr<LlvmBackend> backend(
+      new LlvmBackend(*builder, std::move(jit), CodeCache(options.cacheDirectory)));
+  std::string target = builder->getTargetTriple().str() + " " + builder->getCPU();
+  for (const std::string& feature : builder->getFeatures().getFeatures())
+    target += " " + feature;
+  backend->target_ = target;
+  return backend;
+}
+
+std::string LlvmBackend::description() const {
+  std::string text = "LLVM " LLVM_VERSION_STRING ", " + builder_.getTargetTriple().str() + ", " +
+                     builder_.getCPU();
+  text += cache_.enabled() ? ", code cache " + cache_.directory() : ", no code cache";
+  return text;
+}
+
+bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::string* object,
+                           std::string* error) const {
+  auto machine = llvm::orc::JITTargetMachineBuilder(builder_).createTargetMachine();
+  if (!machine) {
+    *error = "no target machine: " + errorText(machine.takeError());
+    return false;
+  }
+  llvm::LLVMContext context;
+  llvm::Module module("ocelot." + plan.name, context);
+  module.setDataLayout((*machine)->createDataLayout());
+  module.setTargetTriple((*machine)->getTargetTriple().str());
+  const char* dump = std::getenv("OCELOT_CPU_LLVM_DUMP");
+  std::string analysis;
+  TargetInfo target;
+  for (const std::string& feature : builder_.getFeatures().getFeatures())
+    target.avx512 = target.avx512 || feature == "+avx512f";
+  if (translateKernel(plan, target, symbol, module, error,
+                      dump != nullptr && *dump != 0 ? &analysis : nullptr) == nullptr)
+    return false;
+  if (dump != nullptr && *dump != 0) {
+    std::error_code failure;
+    llvm::raw_fd_ostream out(std::string(dump) + "/" + plan.name + ".analysis", failure);
+    if (!failure)
+      out << analysis;
+  }
+
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder passes(machine->get());
+  passes.registerModuleAnalyses(modules);
+  passes.registerCGSCCAnalyses(sccs);
+  passes.registerFunctionAnalyses(functions);
+  passes.registerLoopAnalyses(loops);
+  passes.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager pipeline =
+      passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  pipeline.run(module, modules);
+  // For developers: OCELOT_CPU_LLVM_DUMP=directory writes each kernel's optimized IR there.
+  if (dump != nullptr && *dump != 0) {
+    std::error_code failure;
+    llvm::raw_fd_ostream out(std::string(dump) + "/" + plan.name + ".ll", failure);
+    if (!failure)
+      module.print(out, nullptr);
+  }
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager codegen;
+  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile)) {
+    *error = "the target cannot emit object files";
+    return false;
+  }
+  codegen.run(module);
+  object->assign(buffer.begin(), buffer.end());
+  return true;
+}
+
+CompiledCode LlvmBackend::compile(const Plan& plan, std::string* error) {
+  const auto start = std::chrono::steady_clock::now();
+  llvm::SHA256 hash;
+  hash.update(serialize(plan));
+  hash.update(llvm::StringRef(target_));
+  const uint32_t versions[] = {kCodeGeneratorVersion, LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR,
+                               LLVM_VERSION_PATCH};
+  hash.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(versions), sizeof versions));
+  const auto digest = hash.final();
+  const std::string key = hex(digest);
+  const std::string symbol = "ocelot_native_" + key.substr(0, 32);
+
+  CompiledCode result;
+  result.owner = jit_;
+  {
+    std::lock_guard lock(jit_->mutex);
+    if (auto it = jit_->loaded.find(symbol); it != jit_->loaded.end()) {
+      result.function = it->second;
+      result.fromCache = true;
+      return result;
+    }
+  }
+  std::string object;
+  if (cache_.load(key, &object)) {
+    result.fromCache = true;
+  } else {
+    if (!generate(plan, symbol, &object, error))
+      return {};
+    cache_.store(key, object);
+  }
+  std::lock_guard lock(jit_->mutex);
+  if (auto it = jit_->loaded.find(symbol); it != jit_->loaded.end()) {
+    result.function = it->second;
+    return result;
+  }
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, symbol);
+  if (llvm::Error failure = jit_->lljit->addObjectFile(std::move(buffer))) {
+    *error = "the JIT cannot link the kernel's code: " + errorText(std::move(failure));
+    return {};
+  }
+  auto address = jit_->lljit->lookup(symbol);
+  if (!address) {
+    *error = "the kernel's code has no entry point: " + errorText(address.takeError());
+    return {};
+  }
+  result.function = address->toPtr<NativeFunction>();
+  jit_->loaded[symbol] = result.function;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+} // namespace
+} // namespace ocelot::runtime::cpu::native
+
+extern "C" __attribute__((visibility("default"))) ocelot::runtime::cpu::native::Backend*
+ocelot_cpu_llvm_create_backend(uint32_t abi,
+                               const ocelot::runtime::cpu::native::BackendOptions& options,
+                               std::string* error) {
+  using namespace ocelot::runtime::cpu::native;
+  if (abi != kBackendAbi) {
+    *error = "the LLVM component was built for another version of Ocelot";
+    return nullptr;
+  }
+  return LlvmBackend::create(options, error).release();
+}

@@ -1,0 +1,101 @@
+// Every module of the PTX corpus with probes: an empty probe at every basic block (which must add
+// nothing but the buffer parameter), probecount (a counter probe at every block), and on modules
+// up to 100 KB the oracle tool's probes (block counters, memory traces before and after accesses,
+// branch predicates). Each result must verify and assemble with ptxas for the module's own
+// target. One test per module.
+
+#include "instrumentors/ModuleInstrumenter.h"
+#include "instrumentors/ProbeInstrumentor.h"
+#include "tests/instrumentors/InstrumentorTestSupport.h"
+#include "tests/support/CorpusManifest.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace ocelot::test {
+
+void PrintTo(const CorpusEntry& entry, std::ostream* out) {
+  *out << entry.name();
+}
+
+namespace {
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::shared_ptr<instrumentors::ProbeInstrumentor> tool(const std::string& name,
+                                                       const std::string& options = "") {
+  auto shared = std::make_shared<instrumentors::ProbeInstrumentor::Shared>();
+  shared->definition.name = name;
+  shared->definition.ptx = {readText(std::string(OCELOT_PROBE_PTX_DIR) + "/" + name + ".ptx")};
+  return std::make_shared<instrumentors::ProbeInstrumentor>(shared,
+                                                            InstrumentorOptions::parse(options));
+}
+
+class CorpusProbes : public ::testing::TestWithParam<CorpusEntry> {};
+
+TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
+  const CorpusEntry& entry = GetParam();
+  const std::string ptx = readText(entry.ptx);
+  ASSERT_FALSE(ptx.empty()) << entry.ptx;
+  const bool linked = ptx.find(".extern .func") != std::string::npos ||
+                      entry.name().starts_with("rdc_") ||
+                      entry.name().starts_with("dynamic_parallelism");
+  instrumentors::InstrumentOptions options;
+  options.label = entry.name();
+  options.linked = linked;
+
+  // The empty probe at every block: the same PTX as the same tool placing nothing (only the
+  // buffer parameter and the framework's changes).
+  auto empty = tool("emptyprobe");
+  auto out = instrumentors::instrumentModule(ptx, {{empty.get(), 0}}, options);
+  ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
+  auto nowhere = tool("emptyprobe", "nothing.kernel=^no kernel has this name$");
+  auto reference = instrumentors::instrumentModule(ptx, {{nowhere.get(), 0}}, options);
+  ASSERT_TRUE(reference.ok) << reference.error;
+  EXPECT_TRUE(out.ptx == reference.ptx) << "the empty probe added code";
+  EXPECT_EQ(out.ptx.find("$L__ocp"), std::string::npos);
+
+  PtxasRun run = runPtxas(out.ptx, entry.arch);
+  ASSERT_TRUE(run.ran) << "ptxas did not run";
+  EXPECT_EQ(run.status, 0) << entry.name() << " (empty probe):\n" << run.output.substr(0, 4000);
+
+  // bbcount's counting as a probe (probecount): a counter probe at every block.
+  auto counts = tool("probecount");
+  out = instrumentors::instrumentModule(ptx, {{counts.get(), 0}}, options);
+  ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
+  run = runPtxas(out.ptx, entry.arch);
+  ASSERT_TRUE(run.ran) << "ptxas did not run";
+  EXPECT_EQ(run.status, 0) << entry.name() << " (probecount):\n" << run.output.substr(0, 4000);
+
+  // The oracle's probes but the one before every instruction (ProbeOracleTest runs that one):
+  // block counters, memory traces before and after accesses, branch predicates. On modules up to
+  // 100 KB: ptxas spends minutes on the largest with a probe at every memory access.
+  if (ptx.size() > 100 * 1024)
+    return;
+  auto oracle = tool("oracle", "countInstructions.kernel=^no kernel has this name$");
+  out = instrumentors::instrumentModule(ptx, {{oracle.get(), 0}}, options);
+  ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
+  run = runPtxas(out.ptx, entry.arch);
+  ASSERT_TRUE(run.ran) << "ptxas did not run";
+  EXPECT_EQ(run.status, 0) << entry.name() << " (oracle):\n" << run.output.substr(0, 4000);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusProbes, ::testing::ValuesIn(corpusEntries()),
+                         [](const ::testing::TestParamInfo<CorpusEntry>& entry) {
+                           std::string name = entry.param.name();
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           return name;
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusProbes);
+
+} // namespace
+} // namespace ocelot::test
