@@ -38,6 +38,8 @@ Json KernelProfile::json() const {
   out["block"] = dim(launch_.block);
   out["dynamic_shared_memory"] = static_cast<uint64_t>(launch_.dynamicSharedMemory);
   out["stream"] = launch_.stream;
+  if (!launch_.callPath.empty())
+    out["call_path"] = launch_.callPath;
   out["enqueued_ns"] = timing_.enqueuedNs;
   out["completed_ns"] = timing_.completedNs;
   out["gpu_ms"] = timing_.gpuMilliseconds ? Json(*timing_.gpuMilliseconds) : Json();

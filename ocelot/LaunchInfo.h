@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ocelot {
 
@@ -27,6 +28,10 @@ struct LaunchInfo {
   Dim3 block;
   size_t dynamicSharedMemory = 0;
   uint64_t stream = 0; ///< the cudaStream_t handle as an integer (0: the legacy default stream)
+  /// The host functions that made the launch, innermost first (the kernel's host stub, its
+  /// caller, ... up to main): named when the profile is completed; empty when call stacks are off
+  /// (OCELOT_CALL_STACKS=0) or not yet named.
+  std::vector<std::string> callPath;
 
   uint64_t ctas() const { return grid.volume(); }
   uint64_t threadsPerCta() const { return block.volume(); }

@@ -42,10 +42,32 @@ std::string number(uint64_t value) {
   return text;
 }
 
+/// The launch sites the summary lists at most (the profile file has them all).
+constexpr size_t kMaxSites = 30;
+
 } // namespace
+
+std::string ProfileSummary::callPathText(const std::vector<std::string>& innermostFirst) {
+  std::string text;
+  for (auto frame = innermostFirst.rbegin(); frame != innermostFirst.rend(); ++frame)
+    text += (text.empty() ? "" : " > ") + *frame;
+  return text;
+}
 
 void ProfileSummary::add(const KernelProfile& profile) {
   std::lock_guard lock(mutex_);
+  if (!profile.launch().callPath.empty()) {
+    Site& site = sites_[{profile.kernelName(), callPathText(profile.launch().callPath),
+                         profile.launch().device, profile.launch().stream}];
+    ++site.launches;
+    site.gpuMs += profile.timing().gpuMilliseconds.value_or(0);
+  }
+  DeviceTimes& device = devices_[profile.launch().device];
+  device.device = profile.launch().device;
+  ++device.kernels;
+  device.kernelNs += profile.timing().gpuMilliseconds.value_or(0) * 1e6;
+  firstEnqueuedNs_ = std::min(firstEnqueuedNs_, profile.timing().enqueuedNs);
+  lastCompletedNs_ = std::max(lastCompletedNs_, profile.timing().completedNs);
   Kernel& k = kernels_[profile.kernelName()];
   k.demangled = profile.demangledName();
   ++k.launches;
@@ -187,6 +209,54 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t c
                     k.imbalanceSum / static_cast<double>(k.clockLaunches), k.imbalanceMax,
                     k.smsUsed, k.sms);
       out += "  " + pad(shorten(k.demangled, kernelWidth), kernelWidth) + line;
+    }
+  }
+  if (!sites_.empty()) {
+    // Per kernel (in the top kernels' order), its call paths by launches.
+    out += "\nlaunch sites (kernel, device, stream; host call path, outermost first)\n";
+    std::snprintf(line, sizeof line, " %6s %18s %9s %10s\n", "device", "stream", "launches",
+                  "gpu ms");
+    out += "  " + pad("kernel", kernelWidth) + line;
+    size_t shown = 0;
+    for (const auto* entry : kernels) {
+      std::vector<const std::pair<const SiteKey, Site>*> sites;
+      for (const auto& site : sites_)
+        if (std::get<0>(site.first) == entry->first)
+          sites.push_back(&site);
+      std::stable_sort(sites.begin(), sites.end(), [](const auto* a, const auto* b) {
+        return a->second.launches > b->second.launches;
+      });
+      for (const auto* site : sites) {
+        if (shown++ == kMaxSites)
+          break;
+        const auto& [kernel, path, device, stream] = site->first;
+        std::snprintf(line, sizeof line, " %6d %18llx %9llu %10.3f\n", device,
+                      static_cast<unsigned long long>(stream),
+                      static_cast<unsigned long long>(site->second.launches), site->second.gpuMs);
+        out += "  " + pad(shorten(entry->second.demangled, kernelWidth), kernelWidth) + line;
+        out += "    at " +
+               (columns != 0 && path.size() + 6 > columns
+                    ? shorten(path, std::max<size_t>(columns - 6, 20))
+                    : path) +
+               "\n";
+      }
+    }
+  }
+  if (!devices_.empty() && lastCompletedNs_ > firstEnqueuedNs_) {
+    // Seed 001's measures; transfers are not recorded yet, so GCP counts kernels only (1.00).
+    double spanNs = static_cast<double>(lastCompletedNs_ - firstEnqueuedNs_);
+    std::snprintf(line, sizeof line,
+                  "\nhost-side measures (seed 001) over the profiled span of %.3f ms\n",
+                  spanNs / 1e6);
+    out += line;
+    std::snprintf(line, sizeof line, "  %-8s %9s %14s %14s %8s %8s\n", "device", "kernels",
+                  "kernel ms", "transfer ms", "GCP", "GLB");
+    out += line;
+    for (const auto& [ordinal, d] : devices_) {
+      std::snprintf(line, sizeof line, "  GPU %-4d %9llu %14.3f %14s %8.3f %8.3f\n", ordinal,
+                    static_cast<unsigned long long>(d.kernels), d.kernelNs / 1e6, "not recorded",
+                    d.gcp().value_or(0), d.glb(spanNs).value_or(0));
+      out += line;
     }
   }
   bool notes = std::any_of(kernels_.begin(), kernels_.end(),

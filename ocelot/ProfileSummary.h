@@ -1,12 +1,15 @@
 #pragma once
 
+#include "ocelot/HostMeasures.h"
 #include "ocelot/KernelProfile.h"
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace ocelot {
 
@@ -38,11 +41,22 @@ public:
   };
   /// (kernel, function, block index)
   using BlockKey = std::tuple<std::string, std::string, uint32_t>;
+  /// One launch site (issue 16, like TAUcuda's): launches of a kernel from one host call path on
+  /// one device and stream.
+  struct Site {
+    uint64_t launches = 0;
+    double gpuMs = 0;
+  };
+  /// (kernel, call path outermost first as "main > f > g", device, stream)
+  using SiteKey = std::tuple<std::string, std::string, int, uint64_t>;
+  /// The call path of a launch as the summary and the report print it: outermost first.
+  static std::string callPathText(const std::vector<std::string>& innermostFirst);
 
   void add(const KernelProfile& profile);
   bool empty() const;
   /// The report: top kernels by dynamic instructions (then launches), the hottest blocks, the
-  /// per-SM imbalance of each kernel CtaClock measured, and notes. Lines fit in `columns`
+  /// per-SM imbalance of each kernel CtaClock measured, the launch sites (kernel, call path,
+  /// device, stream; when launches carry call paths), and notes. Lines fit in `columns`
   /// (default: the terminal's width, terminalColumns()); names are cut only where they would not
   /// fit, and never with `columns` 0 (no limit: a file, a pipe).
   std::string format(size_t topKernels = 10, size_t topBlocks = 15,
@@ -53,6 +67,11 @@ private:
   mutable std::mutex mutex_;
   std::map<std::string, Kernel> kernels_;
   std::map<BlockKey, Block> blocks_;
+  std::map<SiteKey, Site> sites_; ///< launches that carry a call path
+  /// Per device: kernel device time for GCP and GLB (ocelot/HostMeasures.h), over the profiled
+  /// span from the first launch call to the last delivery.
+  std::map<int, DeviceTimes> devices_;
+  int64_t firstEnqueuedNs_ = INT64_MAX, lastCompletedNs_ = INT64_MIN;
 };
 
 } // namespace ocelot

@@ -43,6 +43,8 @@
 #            probe and bbcount+probecount (same output, equal counts); then the slowdown benchmark
 #            with --tools emptyprobe,probecount next to bbcount (also $OUT/probes-bench.tsv).
 #            The tools come from <build>/tests/probes (libocelot-*.so), else are built here.
+#   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
+#            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu)
 #   report   the README's main job on the GPU (scripts/main-job.sh): profile, `ocelot report`
 #            (HTML, trace, TAU); $OUT/report.html; the profile's CFG and SM lanes checked
 #   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
@@ -72,7 +74,8 @@ NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
 # The GPU machine has no python3-jsonschema and no package registry: the checkers skip the schema
 # check there (with a note) and keep their own checks; CI validates every profile against it.
 export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler probes cpu-bench report static-runtime)
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler probes cpu-bench
+          host-measures report static-runtime)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -946,6 +949,27 @@ PY
   [ -f "$work/report.html" ] && cp "$work/report.html" "$OUT/report.html" && md "The report: report.html."
   md ""
   say "gpu-batch: report: rc=$rc"
+}
+
+# ---------------------------------------------------------------------------------------------
+section_host-measures() {
+  mkdir -p "$LOGS/host-measures"
+  md "## Host-side measures (issue 16): launch-site call paths on the GPU"
+  md ""
+  local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
+  if [ -d "$WORK/e2e-bin" ]; then bindir=$WORK/e2e-bin; fi
+  if [ ! -x "$ocelot" ] || [ ! -x "$bindir/launch_sites" ]; then
+    md "Skipped: \`$ocelot\` or \`$bindir/launch_sites\` is not built."
+    return
+  fi
+  local rc=0
+  md '```'
+  python3 "$ROOT/tests/tools/check_report.py" callpaths --device gpu --ocelot "$ocelot" \
+    --program "$bindir/launch_sites" --work "$LOGS/host-measures" >>"$SUMMARY" 2>&1 || rc=$?
+  md '```'
+  md "callpaths: rc=$rc (0: two call paths, prepare_weights 1 launch, apply_weights 2; none with --no-call-stacks)"
+  md ""
+  say "gpu-batch: host-measures: rc=$rc"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -120,6 +120,8 @@ void InstrumentationRuntime::configureFromEnvironment() {
   // OCELOT_KEEP_OCCUPANCY=0: instrumented kernels use what registers ptxas gives them (to compare,
   // or where spilling would cost more than the lost CTAs).
   keepOccupancy_.store(environment("OCELOT_KEEP_OCCUPANCY") != "0", std::memory_order_relaxed);
+  // OCELOT_CALL_STACKS=0 (`ocelot run --no-call-stacks`): launches do not unwind the host stack.
+  callStacks_.store(environment("OCELOT_CALL_STACKS") != "0", std::memory_order_relaxed);
   summaryTarget_ = environment("OCELOT_SUMMARY");
   if (summaryTarget_.empty() && !environment("OCELOT_INSTRUMENTORS").empty())
     summaryTarget_ = "stderr";
@@ -359,6 +361,8 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   pending->generation = pending->resources->generation();
   pending->info = info;
   pending->enqueuedNs = nowNs();
+  if (callStacks_.load(std::memory_order_relaxed))
+    callPathCapture_.capture(pending->callPath);
   for (const Active& a : *active)
     pending->instrumentors.push_back(a.description);
 
@@ -713,6 +717,7 @@ void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
       }
     }
     release(*pending);
+    pending->info.callPath = callPathSymbolizer_.symbolize(pending->callPath);
     timing.completedNs = nowNs();
     auto profile = std::make_shared<const KernelProfile>(
         pending->info, timing,

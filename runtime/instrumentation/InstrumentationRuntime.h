@@ -7,6 +7,7 @@
 #include "runtime/core/ModulePipeline.h"
 #include "runtime/instrumentation/DeviceResources.h"
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
+#include "runtime/instrumentation/LaunchCallPath.h"
 #include "runtime/instrumentation/LaunchSite.h"
 #include "runtime/instrumentation/ModuleCatalog.h"
 #include "runtime/instrumentation/OccupancyGuard.h"
@@ -135,6 +136,10 @@ private:
   InstrumentedModuleCache modules_;
   OccupancyGuard occupancy_;
   std::atomic<bool> keepOccupancy_{true}; ///< OCELOT_KEEP_OCCUPANCY (on unless "0")
+  /// OCELOT_CALL_STACKS (on unless "0"): each selected launch records its host call path.
+  std::atomic<bool> callStacks_{true};
+  CallPathCapture callPathCapture_ = CallPathCapture::forThisLibrary();
+  CallPathSymbolizer callPathSymbolizer_;
   ProfileHub hub_;
   ProfileSummary summary_;
   /// Where the summary goes at exit: "stderr", a file, or empty for nowhere (OCELOT_SUMMARY;

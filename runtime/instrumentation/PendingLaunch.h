@@ -5,6 +5,7 @@
 #include "runtime/core/Device.h"
 #include "runtime/core/Event.h"
 #include "runtime/instrumentation/BufferPool.h"
+#include "runtime/instrumentation/LaunchCallPath.h"
 
 #include <cstdint>
 #include <memory>
@@ -41,6 +42,8 @@ struct PendingLaunch {
   /// application's stream, which would hold the stream until the host has run it).
   Event* done = nullptr;
   int64_t enqueuedNs = 0;
+  /// The launching thread's return addresses; named on the profile thread.
+  CapturedCallPath callPath;
   /// DeviceResources::generation() when the launch began: a device reset since then destroyed its
   /// buffers and events, and its results are not reported.
   uint64_t generation = 0;

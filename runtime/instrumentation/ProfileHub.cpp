@@ -1,8 +1,52 @@
 #include "runtime/instrumentation/ProfileHub.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
 #include <vector>
 
 namespace ocelot::runtime::instrumentation {
+
+namespace {
+
+int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// When the process started, in ns since the Unix epoch (the kernel's record: boot time plus the
+/// process's start in clock ticks, so 10 ms resolution), else `fallback`.
+int64_t processStartNs(int64_t fallback) {
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  size_t afterName = text.rfind(')'); // the command name may hold spaces and parentheses
+  if (afterName == std::string::npos)
+    return fallback;
+  std::istringstream fields(text.substr(afterName + 2));
+  std::string field;
+  // After "pid (comm) ": state is field 3, starttime field 22.
+  for (int i = 3; i < 22 && fields >> field; ++i) {
+  }
+  unsigned long long startTicks = 0;
+  if (!(fields >> startTicks))
+    return fallback;
+  std::ifstream system("/proc/stat");
+  std::string line;
+  long long bootSeconds = -1;
+  while (std::getline(system, line))
+    if (line.rfind("btime ", 0) == 0)
+      bootSeconds = std::atoll(line.c_str() + 6);
+  long ticks = sysconf(_SC_CLK_TCK);
+  if (bootSeconds < 0 || ticks <= 0)
+    return fallback;
+  return bootSeconds * 1000000000LL + static_cast<int64_t>(startTicks) * (1000000000LL / ticks);
+}
+
+} // namespace
 
 void ProfileHub::publish(std::shared_ptr<const KernelProfile> profile) {
   if (!profile)
@@ -74,6 +118,7 @@ bool ProfileHub::openFile(const std::string& path) {
   file_.clear();
   file_.open(path, std::ios::out | std::ios::trunc);
   fileProfiles_ = 0;
+  fileOpenedNs_ = nowNs();
   if (file_.is_open())
     file_ << "{\"schema\":" << kProfileSchemaVersion << ",\"profiles\":[";
   return file_.is_open();
@@ -83,7 +128,11 @@ void ProfileHub::closeFile() {
   std::lock_guard lock(fileMutex_);
   if (!file_.is_open())
     return;
-  file_ << "\n]}\n";
+  // The application's wall clock (GLB's denominator, docs/report.md): from the process's start to
+  // now, its exit.
+  int64_t end = nowNs();
+  int64_t start = std::min(processStartNs(fileOpenedNs_), end);
+  file_ << "\n],\"wall\":{\"start_ns\":" << start << ",\"end_ns\":" << end << "}}\n";
   file_.close();
 }
 

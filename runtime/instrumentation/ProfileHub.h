@@ -39,7 +39,8 @@ public:
   /// opened.
   bool openFile(const std::string& path);
   void flushFile();
-  /// Ends the JSON document and closes the file (at exit).
+  /// Ends the JSON document with the process's wall clock (`wall`: its start and now, the exit)
+  /// and closes the file (at exit).
   void closeFile();
 
 private:
@@ -59,6 +60,7 @@ private:
   std::mutex fileMutex_;
   std::ofstream file_;
   uint64_t fileProfiles_ = 0;
+  int64_t fileOpenedNs_ = 0;
 };
 
 } // namespace ocelot::runtime::instrumentation

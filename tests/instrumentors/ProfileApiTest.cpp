@@ -284,6 +284,67 @@ TEST(Summary, KernelNamesUseTheWidthTheyAreGiven) {
   }
 }
 
+/// A launch of loop(int*, int) from `path` on `device`, enqueued at `enqueuedMs` and delivered
+/// at `completedMs` (ms of the host clock), `gpuMs` long on the device.
+std::shared_ptr<const KernelProfile> timedLaunch(std::vector<std::string> path, int device,
+                                                 double enqueuedMs, double completedMs,
+                                                 double gpuMs) {
+  auto base = sampleProfile();
+  LaunchInfo launch = base->launch();
+  launch.callPath = std::move(path);
+  launch.device = device;
+  KernelProfile::Timing timing;
+  timing.enqueuedNs = static_cast<int64_t>(enqueuedMs * 1e6);
+  timing.completedNs = static_cast<int64_t>(completedMs * 1e6);
+  timing.gpuMilliseconds = gpuMs;
+  return std::make_shared<KernelProfile>(launch, timing, base->execution(), base->instrumentors(),
+                                         base->notes(), base->results());
+}
+
+TEST(Summary, LaunchSitesAreKernelCallPathDeviceAndStream) {
+  ProfileSummary summary;
+  std::vector<std::string> fromA = {"__device_stub__Z4loopPii(int*, int)", "runA()", "main"};
+  std::vector<std::string> fromB = {"__device_stub__Z4loopPii(int*, int)", "runB()", "main"};
+  summary.add(*timedLaunch(fromA, 0, 0, 1, 0.25));
+  summary.add(*timedLaunch(fromA, 0, 1, 2, 0.25));
+  summary.add(*timedLaunch(fromB, 0, 2, 3, 0.125));
+  summary.add(*timedLaunch(fromB, 1, 3, 4, 0.125));
+  std::string text = summary.format(10, 15, 0);
+  ASSERT_NE(text.find("launch sites"), std::string::npos) << text;
+  // Outermost first; the most launches first within the kernel.
+  size_t a = text.find("    at main > runA() > __device_stub__Z4loopPii(int*, int)\n");
+  size_t b = text.find("    at main > runB() > __device_stub__Z4loopPii(int*, int)\n");
+  ASSERT_NE(a, std::string::npos) << text;
+  ASSERT_NE(b, std::string::npos) << text;
+  EXPECT_LT(a, b);
+  // runB's launches on devices 0 and 1 are two sites.
+  EXPECT_NE(text.find("    at main > runB()", b + 1), std::string::npos) << text;
+  EXPECT_NE(text.find("         0                  0         2      0.500\n    at main > runA()"),
+            std::string::npos)
+      << text;
+  // Without call paths (sampleProfile) there is no such section.
+  ProfileSummary none;
+  none.add(*sampleProfile());
+  EXPECT_EQ(none.format().find("launch sites"), std::string::npos);
+}
+
+TEST(Summary, GcpAndGlbPerDeviceOverTheProfiledSpan) {
+  ProfileSummary summary;
+  // Launch calls from 0 ms, the last delivery at 10 ms: device 0 ran kernels 2 + 1 ms, device 1
+  // 0.5 ms. GLB = device time / 10 ms; no transfers are recorded, so GCP = 1.
+  summary.add(*timedLaunch({}, 0, 0, 4, 2));
+  summary.add(*timedLaunch({}, 0, 4, 10, 1));
+  summary.add(*timedLaunch({}, 1, 5, 6, 0.5));
+  std::string text = summary.format(10, 15, 0);
+  EXPECT_NE(text.find("over the profiled span of 10.000 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("  GPU 0            2          3.000   not recorded    1.000    0.300\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  GPU 1            1          0.500   not recorded    1.000    0.050\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(Summary, ColumnsComeFromTheEnvironment) {
   ::setenv("COLUMNS", "123", 1);
   EXPECT_EQ(ProfileSummary::defaultColumns(), 123u);

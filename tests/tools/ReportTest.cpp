@@ -178,6 +178,50 @@ TEST(KernelTotals, MergeRanksWithMinMeanMaxAndImbalance) {
   EXPECT_DOUBLE_EQ(t.imbalance, 2.0);
 }
 
+TEST(KernelTotals, LaunchSitesByKernelCallPathDeviceAndStream) {
+  auto at = [](uint64_t id, double ms, std::vector<std::string> path, int device, uint64_t stream) {
+    json l = launch("_Z1kv", id, ms, 1, false);
+    l["call_path"] = path;
+    l["device"] = device;
+    l["stream"] = stream;
+    return l;
+  };
+  std::vector<std::string> fromA = {"__device_stub__Z1kv()", "runA()", "main"};
+  std::vector<std::string> fromB = {"__device_stub__Z1kv()", "runB(int)", "main"};
+  ProfileSet set;
+  set.add("p.json", 0,
+          document({at(1, 1.0, fromA, 0, 0), at(2, 2.0, fromA, 0, 0), at(3, 4.0, fromB, 0, 0),
+                    at(4, 8.0, fromB, 1, 0), at(5, 0.5, fromB, 1, 0x42),
+                    launch("_Z1kv", 6, 16.0, 1, false)})); // no call path: not a site
+  auto sites = aggregateLaunchSites(set);
+  ASSERT_EQ(sites.size(), 4u);
+  // The most GPU time first: (runB, device 1, stream 0), (runB, 0, 0), (runA, 0, 0), (runB, 1,
+  // 0x42).
+  EXPECT_EQ(sites[0].callPath, fromB);
+  EXPECT_EQ(sites[0].device, 1);
+  EXPECT_EQ(sites[0].launches, 1u);
+  EXPECT_DOUBLE_EQ(sites[0].gpuMs, 8.0);
+  EXPECT_EQ(sites[1].callPath, fromB);
+  EXPECT_EQ(sites[1].device, 0);
+  EXPECT_DOUBLE_EQ(sites[1].gpuMs, 4.0);
+  EXPECT_EQ(sites[2].callPath, fromA);
+  EXPECT_EQ(sites[2].launches, 2u);
+  EXPECT_DOUBLE_EQ(sites[2].gpuMs, 3.0);
+  EXPECT_EQ(sites[3].stream, 0x42u);
+  std::string html = htmlReport(set, {});
+  EXPECT_NE(html.find("id=\"launch-sites\""), std::string::npos);
+  // Outermost first, one function per line.
+  EXPECT_NE(html.find("<div>main</div><div>runA()</div><div>__device_stub__Z1kv()</div>"),
+            std::string::npos);
+  // The trace's launch calls carry their call path.
+  TraceEvents trace;
+  addProfilesToTrace(set, trace, 0);
+  std::string text = trace.json().dump();
+  EXPECT_NE(text.find("main > runA() > __device_stub__Z1kv()"), std::string::npos) << text;
+  // Without call paths there is no such section.
+  EXPECT_EQ(htmlReport(twoRanks(), {}).find("id=\"launch-sites\""), std::string::npos);
+}
+
 TEST(SmTimeline, CtasResidentTogetherGetTheirOwnSlots) {
   json clock = launch("_Z1kv", 1, 1, 1, false)["results"]["ctaclock"];
   auto spans = ctaSpans(clock);
@@ -200,6 +244,9 @@ TEST(HtmlReport, SelfContainedWithHeatMapTimelineAndEscapedNames) {
   EXPECT_NE(html.find("class=\"trend\""), std::string::npos);
   EXPECT_NE(html.find("id=\"coverage\""), std::string::npos);
   EXPECT_NE(html.find("id=\"ranks\""), std::string::npos);
+  // GCP and GLB per rank and device (values: HostMeasuresTest).
+  EXPECT_NE(html.find("id=\"host-measures\""), std::string::npos);
+  EXPECT_NE(html.find("1.000 (kernels only)"), std::string::npos);
   EXPECT_NE(html.find("back-edge"), std::string::npos);                 // the loop
   EXPECT_NE(html.find("k&lt;int&gt;(char const*)"), std::string::npos); // full, escaped
   EXPECT_EQ(html.find("k<int>"), std::string::npos);

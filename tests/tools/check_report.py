@@ -7,6 +7,8 @@
     check_report.py tau     --ocelot O --work DIR   # TAU profile.N.C.T files: TAU's grammar
     check_report.py browser --ocelot O --work DIR   # the HTML report in headless Chromium
     check_report.py mpi --ocelot O --program P --work DIR [--mpirun M]   # 2 ranks, merged
+    check_report.py callpaths --ocelot O --program P --work DIR [--device gpu]
+                                                    # launch-site call paths of e2e launch_sites
 
 Exit 77 (skipped, with a one-line reason) when something the check needs is missing.
 """
@@ -362,21 +364,82 @@ def check_mpi(args):
           ", ".join(os.path.basename(f) for f in files))
 
 
+# --- callpaths -----------------------------------------------------------------------------------
+
+def validated_or_loaded(path):
+    """The document, validated against the schema where python3-jsonschema is installed (CI);
+    only loaded where it is not (the GPU machine), with a note."""
+    try:
+        return profile_schema.validate_file(path)
+    except profile_schema.ProfileSchemaError as e:
+        if "not installed" not in str(e):
+            raise
+        print("note: %s: schema not checked (%s)" % (path, e))
+        with open(path) as f:
+            return json.load(f)
+
+
+def check_callpaths(args):
+    """tests/e2e/programs/launch_sites.cu launches add_one once from prepare_weights() and twice
+    from apply_weights(): two call paths, in the profile and in the summary; none when switched
+    off."""
+    os.makedirs(args.work, exist_ok=True)
+    profile = os.path.join(args.work, "callpaths.json")
+    summary = os.path.join(args.work, "callpaths.summary.txt")
+    run([args.ocelot, "run", "-i", "bbcount", "--device", args.device, "--summary", summary,
+         "-o", profile, "--", args.program])
+    document = validated_or_loaded(profile)
+    paths = {}
+    for p in document["profiles"]:
+        if "call_path" not in p:
+            raise CheckError("launch %d has no call_path" % p["launch_id"])
+        key = (p["kernel"], tuple(p["call_path"]), p["device"], p["stream"])
+        paths[key] = paths.get(key, 0) + 1
+    if len(paths) != 2:
+        raise CheckError("expected 2 launch sites, got %d: %s" % (len(paths), paths))
+    by_caller = {}
+    for (kernel, path, _, _), launches in paths.items():
+        if path[-1] != "main":
+            raise CheckError("a call path must end in main: %s" % list(path))
+        callers = [f for f in path if f.startswith(("prepare_weights(", "apply_weights("))]
+        if len(callers) != 1:
+            raise CheckError("expected one of the two launching functions in %s" % list(path))
+        by_caller[callers[0].split("(")[0]] = launches
+    if by_caller != {"prepare_weights": 1, "apply_weights": 2}:
+        raise CheckError("launches per launching function: %s" % by_caller)
+    with open(summary) as f:
+        text = f.read()
+    for caller in ("main > prepare_weights(int*) > ", "main > apply_weights(int*, int) > "):
+        if caller not in text:
+            raise CheckError("the summary has no launch site %r:\n%s" % (caller, text))
+    # Switched off: no call paths at all.
+    run([args.ocelot, "run", "-i", "bbcount", "--device", args.device, "--summary", "off",
+         "--no-call-stacks", "-o", profile, "--", args.program])
+    document = validated_or_loaded(profile)
+    if any("call_path" in p for p in document["profiles"]) or not document["profiles"]:
+        raise CheckError("--no-call-stacks: profiles still carry call paths")
+    print("callpaths: add_one from prepare_weights (1 launch) and apply_weights (2 launches); "
+          "none with --no-call-stacks")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("check", choices=["profile", "trace", "tau", "browser", "mpi"])
+    parser.add_argument("check", choices=["profile", "trace", "tau", "browser", "mpi",
+                                          "callpaths"])
     parser.add_argument("--ocelot", required=True)
     parser.add_argument("--program")
     parser.add_argument("--work", required=True)
     parser.add_argument("--mpirun")
+    parser.add_argument("--device", default="cpu", help="callpaths: cpu (CI) or gpu")
     args = parser.parse_args()
     try:
-        if args.check in ("profile", "mpi") and not (args.program and os.access(args.program,
+        if args.check in ("profile", "mpi", "callpaths") and not (args.program and os.access(args.program,
                                                                                 os.X_OK)):
             print("SKIP: %s is not built (needs nvcc)" % args.program)
             return SKIP
         result = {"profile": check_profile, "trace": check_trace, "tau": check_tau,
-                  "browser": check_browser, "mpi": check_mpi}[args.check](args)
+                  "browser": check_browser, "mpi": check_mpi,
+                  "callpaths": check_callpaths}[args.check](args)
         return result or 0
     except (CheckError, profile_schema.ProfileSchemaError, subprocess.TimeoutExpired) as e:
         print("FAIL: %s" % e)

@@ -119,6 +119,7 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "watchdog-ms", po::value<std::string>(),
       "CPU device: fail a launch that runs longer than N ms (OCELOT_CPU_WATCHDOG_MS; 0: off)")(
       "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): off, warn, info, debug")(
+      "no-call-stacks", "do not record each launch's host call path (OCELOT_CALL_STACKS=0)")(
       "dry-run", "print the environment and command instead of running it");
   po::variables_map vm;
   try {
@@ -232,6 +233,8 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
                    "cannot see its kernels; rebuild it with `nvcc -cudart shared` (or link "
                    "-lcudart) to run it under Ocelot\n";
   }
+  if (vm.count("no-call-stacks"))
+    environment.emplace_back("OCELOT_CALL_STACKS", "0");
 
   auto libraries = libraryDirectory(self);
   if (!libraries) {

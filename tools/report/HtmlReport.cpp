@@ -3,6 +3,7 @@
 #include "tools/report/CfgHeatMap.h"
 #include "tools/report/Html.h"
 #include "tools/report/KernelTotals.h"
+#include "tools/report/RunMeasures.h"
 #include "tools/report/SmTimeline.h"
 #include "tools/report/SourceView.h"
 #include "tools/report/TrendChart.h"
@@ -36,6 +37,7 @@ table.sortable th.sorted-desc::after { content: " \25BC"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.name { word-break: break-all; max-width: 520px; }
 .mangled { color: #777; font-size: 11px; }
+td.call-path div { font-family: monospace; font-size: 12px; }
 .panel { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px;
          margin: 8px 0; overflow-x: auto; }
 .note, .empty { color: #666; font-size: 12px; }
@@ -393,8 +395,71 @@ std::string ranksPanel(const ProfileSet& set, const std::vector<KernelTotals>& k
 
 } // namespace
 
+/// The launch sites: per (kernel, host call path, device, stream) launches and GPU time; the path
+/// outermost first, one function per line.
+std::string launchSitesTable(const std::vector<LaunchSiteTotals>& sites) {
+  std::string html = "<table id=\"launch-sites\" class=\"sortable sites\"><thead><tr>"
+                     "<th>kernel</th><th>host call path (outermost first)</th><th>device</th>"
+                     "<th>stream</th><th>launches</th><th>GPU ms</th></tr></thead><tbody>\n";
+  for (const LaunchSiteTotals& site : sites) {
+    html += "<tr><td class=\"name\" data-v=\"\">" + escapeHtml(site.demangled) +
+            "</td><td class=\"call-path\" data-v=\"\">";
+    for (auto frame = site.callPath.rbegin(); frame != site.callPath.rend(); ++frame)
+      html += "<div>" + escapeHtml(*frame) + "</div>";
+    html += "</td>";
+    html += numericCell(site.device, std::to_string(site.device));
+    char stream[32];
+    std::snprintf(stream, sizeof stream, "0x%llx", static_cast<unsigned long long>(site.stream));
+    html += numericCell(static_cast<double>(site.stream), stream);
+    html += numericCell(static_cast<double>(site.launches), groupDigits(site.launches));
+    html += numericCell(site.gpuMs, site.timedLaunches == 0 ? "-" : number(site.gpuMs));
+    html += "</tr>\n";
+  }
+  html += "</tbody></table>\n";
+  return html;
+}
+
+std::string ratio(const std::optional<double>& value) {
+  return value ? number(*value, 3) : "-";
+}
+
+/// GCP and GLB (seed 001) per rank and device and across devices, with the times they come from.
+std::string hostMeasuresPanel(const std::vector<RunMeasures>& runs) {
+  std::string html =
+      "<table id=\"host-measures\" class=\"sortable measures\"><thead><tr><th>rank</th>"
+      "<th>device</th><th>kernels</th><th>kernel device ms</th><th>transfers</th>"
+      "<th>transfer device ms</th><th>device ms</th><th>busy ms</th><th>wall ms</th>"
+      "<th>GCP</th><th>GLB</th></tr></thead><tbody>\n";
+  for (const RunMeasures& run : runs) {
+    const HostMeasures& m = run.measures;
+    auto row = [&](const DeviceTimes& d, const std::string& device, std::optional<double> glb) {
+      html += "<tr>" + numericCell(run.rank, std::to_string(run.rank)) +
+              "<td class=\"device\" data-v=\"\">" + escapeHtml(device) + "</td>" +
+              numericCell(static_cast<double>(d.kernels), groupDigits(d.kernels)) +
+              numericCell(d.kernelNs / 1e6, number(d.kernelNs / 1e6)) +
+              numericCell(static_cast<double>(d.transfers),
+                          d.transfers == 0 ? "not recorded" : groupDigits(d.transfers)) +
+              numericCell(d.transferNs / 1e6, number(d.transferNs / 1e6)) +
+              numericCell(d.deviceNs() / 1e6, number(d.deviceNs() / 1e6)) +
+              numericCell(d.busyNs / 1e6, number(d.busyNs / 1e6)) +
+              numericCell(m.wallNs / 1e6,
+                          number(m.wallNs / 1e6) + (run.wallFromFile ? "" : " (profiled span)")) +
+              numericCell(d.gcp().value_or(0),
+                          d.transfers == 0 ? ratio(d.gcp()) + " (kernels only)" : ratio(d.gcp())) +
+              numericCell(glb.value_or(0), ratio(glb)) + "</tr>\n";
+    };
+    for (const DeviceTimes& d : m.devices)
+      row(d, "GPU " + std::to_string(d.device), d.glb(m.wallNs));
+    if (m.devices.size() > 1)
+      row(m.all, "all " + std::to_string(m.devices.size()) + " devices", m.glbAcrossDevices());
+  }
+  html += "</tbody></table>\n";
+  return html;
+}
+
 std::string htmlReport(const ProfileSet& set, const HtmlReportOptions& options) {
   std::vector<KernelTotals> kernels = aggregateKernels(set);
+  std::vector<LaunchSiteTotals> sites = aggregateLaunchSites(set);
   std::vector<int> ranks = set.ranks();
   uint64_t launches = 0, instrumented = 0;
   double gpuMs = 0;
@@ -419,10 +484,27 @@ std::string htmlReport(const ProfileSet& set, const HtmlReportOptions& options) 
           "</a><a href=\"#coverage\">coverage</a>";
   if (ranks.size() > 1)
     html += "<a href=\"#ranks\">ranks</a>";
+  if (!sites.empty())
+    html += "<a href=\"#sites\">launch sites</a>";
+  html += "<a href=\"#measures\">GCP / GLB</a>";
   html += "</nav>\n<main>\n";
   html += "<h2 id=\"kernels\">Kernels</h2>\n<p class=\"note\">Click a column to sort; click a "
           "kernel for its CFG, source lines, SM timeline and trends.</p>\n";
   html += kernelTable(kernels, ranks);
+  if (!sites.empty()) {
+    html += "<h2 id=\"sites\">Launch sites</h2>\n<p class=\"note\">Launches by kernel, host "
+            "call path, device and stream: where in the application each kernel was launched "
+            "from.</p>\n";
+    html += launchSitesTable(sites);
+  }
+  html += "<h2 id=\"measures\">Host-side measures: GCP and GLB</h2>\n<p class=\"note\">As "
+          "seed 001 defines them (sections 3.2, 3.3): device time = kernel device time + data "
+          "movement device time (sums of each operation's GPU time); GCP = kernel device time / "
+          "device time; GLB = device time / wall clock time, per device, and across devices the "
+          "sums over devices with each device having the whole wall time (the mean of the "
+          "devices' GLB). Busy = the union of the device's intervals (concurrent streams count "
+          "once). Kernel times of instrumented launches include the instrumentation's cost.</p>\n";
+  html += hostMeasuresPanel(runMeasures(set));
   html += "<h2 id=\"details\">Per kernel</h2>\n";
   for (size_t i = 0; i < kernels.size(); ++i)
     html += kernelSection(set, kernels[i], i, ranks, options);

@@ -1,6 +1,7 @@
 #include "tools/report/KernelTotals.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ocelot::report {
 
@@ -129,6 +130,35 @@ RankSpread spreadAcrossRanks(const KernelTotals& kernel, const std::vector<int>&
   s.mean = sum / static_cast<double>(ranks.size());
   s.imbalance = s.mean > 0 ? s.max / s.mean : 0;
   return s;
+}
+
+std::vector<LaunchSiteTotals> aggregateLaunchSites(const ProfileSet& set) {
+  using Key = std::tuple<std::string, std::vector<std::string>, int, uint64_t>;
+  std::map<Key, LaunchSiteTotals> sites;
+  for (const Launch& l : set.launches()) {
+    if (l.callPath.empty())
+      continue;
+    LaunchSiteTotals& site = sites[{l.kernel, l.callPath, l.device, l.stream}];
+    site.kernel = l.kernel;
+    site.demangled = l.demangled;
+    site.callPath = l.callPath;
+    site.device = l.device;
+    site.stream = l.stream;
+    ++site.launches;
+    if (l.gpuMs) {
+      site.gpuMs += *l.gpuMs;
+      ++site.timedLaunches;
+    }
+  }
+  std::vector<LaunchSiteTotals> out;
+  for (auto& [key, site] : sites)
+    out.push_back(std::move(site));
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    if (a.gpuMs != b.gpuMs)
+      return a.gpuMs > b.gpuMs;
+    return a.launches > b.launches;
+  });
+  return out;
 }
 
 } // namespace ocelot::report

@@ -61,6 +61,22 @@ struct KernelTotals {
 /// Every kernel of `set`, the most GPU time first (then the most instructions, then the name).
 std::vector<KernelTotals> aggregateKernels(const ProfileSet& set);
 
+/// Launches of one kernel from one host call path on one device and stream (issue 16, like
+/// TAUcuda's attribution of GPU work to the launching call path), summed over ranks.
+struct LaunchSiteTotals {
+  std::string kernel, demangled;
+  std::vector<std::string> callPath; ///< innermost first, as in the profile
+  int device = 0;
+  uint64_t stream = 0;
+  uint64_t launches = 0;
+  double gpuMs = 0;
+  uint64_t timedLaunches = 0;
+};
+
+/// Every (kernel, call path, device, stream) of the launches that carry a call path, the most
+/// GPU time first (then the most launches); empty when none does.
+std::vector<LaunchSiteTotals> aggregateLaunchSites(const ProfileSet& set);
+
 /// A value across ranks: min, mean, max, and the imbalance max / mean (1 = even; 0 when the mean
 /// is 0). Ranks that never launched the kernel count as 0.
 struct RankSpread {

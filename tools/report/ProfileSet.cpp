@@ -75,6 +75,8 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
     throw std::runtime_error(source + ": profile schema " +
                              std::to_string(field<int>(document, "schema", 0)) +
                              ", this Ocelot reads schema 1");
+  if (auto wall = document.find("wall"); wall != document.end() && wall->is_object())
+    walls_[rank] = {field<int64_t>(*wall, "start_ns", 0), field<int64_t>(*wall, "end_ns", 0)};
   documents_.push_back(std::make_unique<nlohmann::json>(std::move(document)));
   sources_.push_back(source);
   const nlohmann::json& profiles = (*documents_.back())["profiles"];
@@ -99,6 +101,7 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
       l.gpuMs = p["gpu_ms"].get<double>();
     l.instrumented = field<std::string>(p, "execution", "") == "instrumented";
     l.notes = field<std::vector<std::string>>(p, "notes", {});
+    l.callPath = field<std::vector<std::string>>(p, "call_path", {});
     if (auto results = p.find("results"); results != p.end() && results->is_object()) {
       for (auto it = results->begin(); it != results->end(); ++it) {
         if (!it->is_object())
@@ -122,6 +125,13 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
 const nlohmann::json* ProfileSet::structure(const std::string& id) const {
   auto it = structures_.find(id);
   return it == structures_.end() ? nullptr : it->second;
+}
+
+std::optional<std::pair<int64_t, int64_t>> ProfileSet::wall(int rank) const {
+  auto it = walls_.find(rank);
+  if (it == walls_.end())
+    return std::nullopt;
+  return it->second;
 }
 
 std::vector<int> ProfileSet::ranks() const {

@@ -25,6 +25,8 @@ struct Launch {
   std::optional<double> gpuMs;
   bool instrumented = false;
   std::vector<std::string> notes;
+  /// The host functions that made the launch, innermost first; empty when not recorded.
+  std::vector<std::string> callPath;
   const nlohmann::json* bbcount = nullptr;
   const nlohmann::json* ctaclock = nullptr;
   /// Results of other instrumentors (plugins, probes), by name.
@@ -45,6 +47,9 @@ public:
   const std::vector<Launch>& launches() const { return launches_; }
   /// The `cfg` written for module `id`, or nullptr.
   const nlohmann::json* structure(const std::string& id) const;
+  /// The process's wall clock [start, end] in ns (the file's `wall`, written at exit), or
+  /// nullopt for files without it.
+  std::optional<std::pair<int64_t, int64_t>> wall(int rank) const;
   /// Ranks present, ascending.
   std::vector<int> ranks() const;
   const std::vector<std::string>& sources() const { return sources_; }
@@ -55,6 +60,7 @@ private:
   std::vector<std::string> sources_;
   std::vector<Launch> launches_;
   std::map<std::string, const nlohmann::json*> structures_;
+  std::map<int, std::pair<int64_t, int64_t>> walls_;
 };
 
 /// The rank a profile file's name gives (`profile.rank3.json` -> 3), or nullopt.

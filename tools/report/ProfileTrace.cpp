@@ -106,8 +106,15 @@ size_t addProfilesToTrace(const ProfileSet& set, TraceEvents& trace, size_t maxC
     if (i + 1 < launchCalls.size() && std::get<1>(launchCalls[i + 1])->rank == l->rank)
       next = std::get<0>(launchCalls[i + 1]);
     double duration = std::min(1.0, std::max(0.0, next - ts));
-    trace.slice(host, calls, "launch " + l->demangled, "launch", ts, duration,
-                TraceEvents::Json{{"launch_id", l->launchId}, {"stream", l->stream}});
+    TraceEvents::Json args{{"launch_id", l->launchId}, {"stream", l->stream}};
+    if (!l->callPath.empty()) {
+      // The launch site (docs/instrumentation.md), outermost first as Perfetto lists call stacks.
+      std::string path;
+      for (auto frame = l->callPath.rbegin(); frame != l->callPath.rend(); ++frame)
+        path += (path.empty() ? "" : " > ") + *frame;
+      args["call_path"] = path;
+    }
+    trace.slice(host, calls, "launch " + l->demangled, "launch", ts, duration, std::move(args));
     trace.flow("launch", "launch", host, calls, ts, gpu, lane, kernelStart);
   }
   return added;

@@ -5,6 +5,11 @@
 // "driver floor" and subtracted.
 //
 //   ocelot_launch_bench [--launches N] [--runs R] [--idle-only]
+//   ocelot_launch_bench --selected [--launches N] [--runs R]
+//
+// --selected: every launch selected and instrumented (bbcount) on the fake driver, the path whose
+// launches record their host call path (issue 16); run it with OCELOT_CALL_STACKS=0 and without
+// to see what the call path costs per launch.
 //
 // Under callgrind (valgrind --tool=callgrind --dump-before=none ... ocelot_launch_bench), each row
 // runs once and dumps its own counts ("desc: Trigger: Client Request: <row>"): instructions per
@@ -32,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <dlfcn.h>
 #include <string>
 #include <thread>
@@ -218,6 +224,36 @@ bool underCallgrind() {
 #endif
 }
 
+/// The launching thread's CPU time in nanoseconds: what an instrumented launch costs the
+/// application's thread, without the profile thread (which finishes the launches on another
+/// core) and without other processes' time on a loaded machine.
+double threadCpuNs() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
+}
+
+template <class Body>
+double bestThreadCpuNsPer(const std::string& label, uint64_t n, int runs, Body&& body) {
+#ifdef OCELOT_HAVE_CALLGRIND
+  if (underCallgrind()) {
+    CALLGRIND_ZERO_STATS;
+    body();
+    CALLGRIND_DUMP_STATS_AT(label.c_str());
+    return 0;
+  }
+#else
+  (void)label;
+#endif
+  double best = 1e300;
+  for (int run = 0; run < runs; ++run) {
+    double start = threadCpuNs();
+    body();
+    best = std::min(best, (threadCpuNs() - start) / static_cast<double>(n));
+  }
+  return best;
+}
+
 /// The best time of `runs` runs of `body`, per launch; under callgrind, one run whose counts are
 /// dumped under `label`.
 template <class Body>
@@ -276,6 +312,7 @@ struct Options {
   uint64_t launches = 200000;
   int runs = 7;
   bool idleOnly = false; ///< skip the instrumentation columns and the threads
+  bool selected = false; ///< only instrumented launches (call-path cost)
 };
 
 Options parse(int argc, char** argv) {
@@ -288,8 +325,11 @@ Options parse(int argc, char** argv) {
       options.runs = std::atoi(argv[++i]);
     } else if (arg == "--idle-only") {
       options.idleOnly = true;
+    } else if (arg == "--selected") {
+      options.selected = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--launches N] [--runs R] [--idle-only]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--launches N] [--runs R] [--idle-only | --selected]\n",
+                   argv[0]);
       std::exit(2);
     }
   }
@@ -309,8 +349,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cannot load the fake driver: %s\n", dlerror());
     return 1;
   }
-  for (const char* variable : {"OCELOT_FAKE_DRIVER", "OCELOT_FAKE_DRIVER_LOG", "OCELOT_DEVICE",
-                               "OCELOT_INSTRUMENTORS", "OCELOT_DUMP_PTX", "CUDA_VISIBLE_DEVICES"})
+  for (const char* variable :
+       {"OCELOT_FAKE_DRIVER", "OCELOT_FAKE_DRIVER_LOG", "OCELOT_DEVICE", "OCELOT_INSTRUMENTORS",
+        "OCELOT_DUMP_PTX", "CUDA_VISIBLE_DEVICES", "OCELOT_PROFILE_OUTPUT", "OCELOT_SUMMARY"})
     unsetenv(variable);
   setenv("OCELOT_LOG", "warn", 0);
 
@@ -359,6 +400,31 @@ int main(int argc, char** argv) {
     return bestNsPer(label(row, column), count, runs,
                      [&] { launches(row.path, row.arguments, stream, count); });
   };
+
+  if (options.selected) {
+    // Every launch instrumented: the host side of an instrumented launch (buffers, events, the
+    // hand-over to the profile thread) plus, unless OCELOT_CALL_STACKS=0, its call path.
+    ocelot::InstrumentorHandle instrumentor = ocelot::addInstrumentor("bbcount");
+    const char* stacks = std::getenv("OCELOT_CALL_STACKS");
+    bool on = stacks == nullptr || std::string(stacks) != "0";
+    uint64_t fewer = std::max<uint64_t>(n / 10, 1000);
+    launches(Path::LaunchKernel, 1, nullptr, 100); // builds the instrumented module
+    ocelot::flushProfiles();
+    std::printf("| path | args | stream | instrumented launch (launching thread's CPU ns), call "
+                "stacks %s |\n|---|---:|---|---:|\n",
+                on ? "on" : "off (OCELOT_CALL_STACKS=0)");
+    for (const Row& row : rows) {
+      if (row.createdStream || row.arguments != 1)
+        continue;
+      double ns = bestThreadCpuNsPer(label(row, "selected"), fewer, runs, [&] {
+        launches(row.path, row.arguments, nullptr, fewer);
+        ocelot::flushProfiles();
+      });
+      std::printf("| %s | %d | default | %.1f |\n", pathName(row.path), row.arguments, ns);
+    }
+    ocelot::removeInstrumentor(instrumentor);
+    return gFailures == 0 ? 0 : 1;
+  }
 
   // Idle hook first, then an instrumentor that selects none of these kernels (every launch goes
   // through the selection), then idle again once it is removed.
