@@ -28,6 +28,10 @@
 #            to the driver's JIT (the paper's Figure 9)
 #   scheduler  tools/online/credit_scheduler.cu: the paper's Experiment 4, GPU-time shares per
 #            window without and with the credit scheduler (also $OUT/scheduler.tsv)
+#   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
+#   sweep    tests/cpu/sweep/instruction_sweep.cu (built here with nvcc): the GPU's result of every
+#            instruction of the sweep, as $OUT/sweep-reference.tar (sweep-<group>.bin.zst, or .bin
+#            without a zstd command), which `tar -xf` into tests/cpu/reference refreshes
 #
 # Output (at most 8 files come back from $OUT, so everything is aggregated):
 #   $OUT/summary.md    readable report: GPU, per-program table, details of every difference
@@ -48,7 +52,7 @@ TIMEOUT_S=${GPU_BATCH_TIMEOUT_S:-60}
 BUDGET_S=${GPU_BATCH_BUDGET_S:-420}
 OCELOT_ENV=${GPU_BATCH_OCELOT_ENV:-}
 NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench)
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench sweep)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -657,6 +661,50 @@ section_cpu-bench() {
   md '```'
   md ""
   say "gpu-batch: cpu-bench: rc=$rc"
+}
+
+# sweep: the GPU's results of the instruction sweep, the references of tests/cpu/CpuSweepTest.cpp.
+section_sweep() {
+  md "## Instruction sweep (tests/cpu/sweep)"
+  md ""
+  local dir=$LOGS/sweep tables=$WORK/sweep rc
+  mkdir -p "$dir" "$tables"
+  if [ -z "$NVCC" ]; then
+    md "nvcc not found: skipped."
+    return
+  fi
+  "$NVCC" -std=c++17 -O2 -arch=sm_90 -o "$WORK/instruction_sweep" \
+    "$ROOT/tests/cpu/sweep/instruction_sweep.cu" >"$dir/build.txt" 2>&1
+  rc=$?
+  if [ "$rc" != 0 ]; then
+    md "Build failed (exit $rc):"
+    md '```'
+    tail -20 "$dir/build.txt" >>"$SUMMARY"
+    md '```'
+    return
+  fi
+  (cd "$WORK/cwd" && timeout -k 5 300 "$WORK/instruction_sweep" "$tables") >"$dir/stdout.txt" \
+    2>"$dir/stderr.txt"
+  rc=$?
+  local compressed=no
+  if command -v zstd >/dev/null 2>&1; then
+    for f in "$tables"/sweep-*.bin; do
+      [ -e "$f" ] || continue
+      zstd -q -19 -f "$f" -o "$f.zst" && rm -f "$f"
+    done
+    compressed=yes
+  fi
+  tar -C "$tables" -cf "$OUT/sweep-reference.tar" . 2>>"$dir/stderr.txt"
+  local hint=""
+  [ "$compressed" = yes ] || hint=", then \`zstd -19\` each .bin into .bin.zst"
+  md "Exit status $rc; GPU $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1); tables in sweep-reference.tar. Refresh the references with \`tar -xf sweep-reference.tar -C tests/cpu/reference\`$hint."
+  md ""
+  md '```'
+  cat "$dir/stdout.txt" >>"$SUMMARY"
+  [ "$rc" = 0 ] || tail -5 "$dir/stderr.txt" >>"$SUMMARY"
+  md '```'
+  md ""
+  say "gpu-batch: sweep: rc=$rc"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -73,7 +73,7 @@ double roundIntegral(double value, RoundingMode mode) {
 template <Kind K> uint64_t writeFloat(double value, RoundingMode mode, uint32_t flags) {
   if (flags & kSat)
     value = saturate(value);
-  if ((flags & kRelu) && !(value >= 0.0))
+  if ((flags & kRelu) && !(value > 0.0)) // -0.0 becomes +0.0 too
     value = std::isnan(value) ? value : 0.0;
   if constexpr (K == Kind::F16)
     return doubleToHalf(value, mode);
@@ -85,7 +85,35 @@ template <Kind K> uint64_t writeFloat(double value, RoundingMode mode, uint32_t 
       result = flushSubnormal(result);
     return std::bit_cast<uint32_t>(result);
   } else
-    return std::bit_cast<uint64_t>(canonical(value));
+    return std::bit_cast<uint64_t>(std::isnan(value) ? quieted(value) : value);
+}
+
+/// A NaN converted between floating-point formats, as the GPU does it: from binary64 the sign and
+/// the leading payload bits survive (made quiet); bfloat16 widens by a plain shift; binary32 to
+/// binary64 keeps the payload, quieted (with .ftz: the canonical NaN, widened); every other
+/// conversion gives the canonical NaN.
+template <Kind D, Kind S> uint64_t convertNan(uint64_t row, uint32_t flags) {
+  if constexpr (D == Kind::F64 && S == Kind::F32) {
+    if (flags & kFtz) // the flushing form canonicalizes first
+      return 0x7fffffffe0000000ull;
+  }
+  if constexpr (S == Kind::F64 && D != Kind::F64) {
+    const uint64_t sign = row >> 63, payload = row & 0xfffffffffffffull;
+    if constexpr (D == Kind::F32)
+      return (sign << 31) | 0x7fc00000u | (payload >> 29);
+    else if constexpr (D == Kind::F16)
+      return (sign << 15) | 0x7e00u | (payload >> 42);
+    else
+      return (sign << 15) | 0x7fc0u | (payload >> 45);
+  } else if constexpr (S == Kind::BF16 && D == Kind::F32) {
+    return (row & 0xffff) << 16;
+  } else if constexpr (D == Kind::F64) {
+    return std::bit_cast<uint64_t>(quieted(readFloat<S>(row, false)));
+  } else if constexpr (D == Kind::F32) {
+    return 0x7fffffffu;
+  } else {
+    return 0x7fffu;
+  }
 }
 
 template <Kind K> int64_t minOf() {
@@ -126,10 +154,15 @@ template <Kind D, Kind S> uint64_t convert(uint64_t row, RoundingMode mode, uint
     }
     return integerRow<D>(source);
   } else if constexpr (isFloat(S) && !isFloat(D)) {
-    // Float to integer: round, NaN is 0, out of range saturates (always, in PTX).
+    // Float to integer: round, out of range saturates (always, in PTX). NaN gives 0, except
+    // into 64-bit integers and from binary64 into 32-bit ones, where the GPU gives the most
+    // negative signed value's bit pattern.
     const double value = roundIntegral(readFloat<S>(row, flags & kFtz), mode);
-    if (std::isnan(value))
+    if (std::isnan(value)) {
+      if constexpr (bits(D) == 64 || (bits(D) == 32 && S == Kind::F64))
+        return integerRow<D>(uint64_t{1} << (bits(D) - 1));
       return 0;
+    }
     if (value <= static_cast<double>(minOf<D>()))
       return integerRow<D>(static_cast<uint64_t>(minOf<D>()));
     if (value >= static_cast<double>(maxOf<D>()))
@@ -158,6 +191,8 @@ template <Kind D, Kind S> uint64_t convert(uint64_t row, RoundingMode mode, uint
     return result;
   } else {
     double value = readFloat<S>(row, flags & kFtz);
+    if (std::isnan(value) && !(flags & kSat))
+      return convertNan<D, S>(row, flags);
     if (flags & kIntegerRounding)
       value = roundIntegral(value, mode);
     return writeFloat<D>(value, mode, flags);

@@ -44,10 +44,10 @@ uint16_t apply(uint32_t op, uint32_t flags, RoundingMode mode, uint16_t a, uint1
   }
   uint16_t result = 0;
   switch (op) {
-  case kNeg:
-    return static_cast<uint16_t>(a ^ 0x8000);
+  case kNeg: // a NaN becomes the canonical NaN (measured on the GPU for neg.f16)
+    return isNan<Bf16>(a) ? uint16_t{0x7fff} : static_cast<uint16_t>(a ^ 0x8000);
   case kAbs:
-    return static_cast<uint16_t>(a & 0x7fff);
+    return isNan<Bf16>(a) ? uint16_t{0x7fff} : static_cast<uint16_t>(a & 0x7fff);
   case kMin:
   case kMax: {
     const bool aNan = isNan<Bf16>(a), bNan = isNan<Bf16>(b);

@@ -125,8 +125,9 @@ TEST_F(InstructionTest, FloatArithmeticAndRounding) {
         });
   check("mul.sat.f32 %f2, %f11, %f12; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", kFloats,
         [](uint64_t a, uint64_t b, uint32_t) {
+          // .sat clamps to [+0.0, 1.0]: NaN and -0.0 become +0.0 (as the GPU does).
           const float r = asF32(a) * asF32(b);
-          return f32(std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f));
+          return f32(r > 0.0f ? std::min(r, 1.0f) : 0.0f);
         });
   check("cvt.rzi.s32.f32 %r2, %f11; cvt.rmi.s32.f32 %r3, %f12; add.s32 %r2, %r2, %r3; "
         "cvt.s64.s32 %rd10, %r2;",
@@ -150,8 +151,10 @@ TEST_F(InstructionTest, FloatArithmeticAndRounding) {
         });
   check("cvt.f64.f32 %fd1, %f11; sqrt.rn.f64 %fd2, %fd1; mov.b64 %rd10, %fd2;", kFloats,
         [](uint64_t a, uint64_t, uint32_t) {
+          // An invalid double-precision operation gives the default NaN 0xfff8000000000000, as
+          // on the GPU (double precision does not canonicalize NaNs).
           const double r = std::sqrt(static_cast<double>(asF32(a)));
-          return std::isnan(r) ? uint64_t{0x7fffffffffffffffull} : std::bit_cast<uint64_t>(r);
+          return std::isnan(r) ? uint64_t{0xfff8000000000000ull} : std::bit_cast<uint64_t>(r);
         });
 }
 

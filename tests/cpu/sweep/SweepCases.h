@@ -62,7 +62,7 @@
   X(f32, cvt_rz_bf16_f32,       R16, R32, NO, NO, NO, "cvt.rz.bf16.f32 %0, %1;")               \
   X(f32, cvt_rn_relu_f16_f32,   R16, R32, NO, NO, NO, "cvt.rn.relu.f16.f32 %0, %1;")           \
   X(f32, testp_classes_f32,     R32, R32, NO, NO, NO,                                         \
-    "{ .reg .pred p<6>; testp.finite.f32 p0, %1; testp.infinite.f32 p1, %1; "                   \
+    "{ .reg .pred p0, p1, p2, p3, p4, p5; testp.finite.f32 p0, %1; testp.infinite.f32 p1, %1; "                   \
     "testp.number.f32 p2, %1; testp.notanumber.f32 p3, %1; testp.normal.f32 p4, %1; "           \
     "testp.subnormal.f32 p5, %1; selp.u32 %0, 1, 0, p0; "                                       \
     "@p1 or.b32 %0, %0, 2; @p2 or.b32 %0, %0, 4; @p3 or.b32 %0, %0, 8; "                       \
@@ -93,7 +93,7 @@
   X(f32, min_xorsign_f32,       R32, R32, R32, NO, NO, "min.xorsign.abs.f32 %0, %1, %2;")      \
   X(f32, copysign_f32,          R32, R32, R32, NO, NO, "copysign.f32 %0, %1, %2;")             \
   X(f32, setp_f32,              R32, R32, R32, NO, NO,                                        \
-    "{ .reg .pred p<6>; setp.lt.f32 p0, %1, %2; setp.ltu.f32 p1, %1, %2; "                      \
+    "{ .reg .pred p0, p1, p2, p3, p4, p5; setp.lt.f32 p0, %1, %2; setp.ltu.f32 p1, %1, %2; "                      \
     "setp.ne.f32 p2, %1, %2; setp.equ.f32 p3, %1, %2; setp.num.f32 p4, %1, %2; "                \
     "setp.ge.ftz.f32 p5, %1, %2; selp.u32 %0, 1, 0, p0; @p1 or.b32 %0, %0, 2; "                 \
     "@p2 or.b32 %0, %0, 4; @p3 or.b32 %0, %0, 8; @p4 or.b32 %0, %0, 16; "                       \
@@ -128,8 +128,18 @@
   X(f64, cvt_rzi_s32_f64,       R32, R64, NO, NO, NO, "cvt.rzi.s32.f64 %0, %1;")               \
   X(f64, cvt_rni_s64_f64,       R64, R64, NO, NO, NO, "cvt.rni.s64.f64 %0, %1;")               \
   X(f64, cvt_rmi_u64_f64,       R64, R64, NO, NO, NO, "cvt.rmi.u64.f64 %0, %1;")               \
+  X(f64, cvt_rzi_u32_f64,       R32, R64, NO, NO, NO, "cvt.rzi.u32.f64 %0, %1;")               \
+  X(f64, cvt_rni_s16_f64,       R16, R64, NO, NO, NO, "cvt.rni.s16.f64 %0, %1;")               \
+  X(f64, cvt_rn_bf16_f64,       R16, R64, NO, NO, NO, "cvt.rn.bf16.f64 %0, %1;")               \
+  X(f64, testp_classes_f64,     R32, R64, NO, NO, NO,                                         \
+    "{ .reg .pred p0, p1, p2, p3, p4, p5; testp.finite.f64 p0, %1; testp.infinite.f64 p1, %1; " \
+    "testp.number.f64 p2, %1; testp.notanumber.f64 p3, %1; testp.normal.f64 p4, %1; "           \
+    "testp.subnormal.f64 p5, %1; selp.u32 %0, 1, 0, p0; "                                       \
+    "@p1 or.b32 %0, %0, 2; @p2 or.b32 %0, %0, 4; @p3 or.b32 %0, %0, 8; "                       \
+    "@p4 or.b32 %0, %0, 16; @p5 or.b32 %0, %0, 32; }")                                          \
   X(f64, add_rn_f64,            R64, R64, R64, NO, NO, "add.rn.f64 %0, %1, %2;")               \
   X(f64, add_rz_f64,            R64, R64, R64, NO, NO, "add.rz.f64 %0, %1, %2;")               \
+  X(f64, sub_rn_f64,            R64, R64, R64, NO, NO, "sub.rn.f64 %0, %1, %2;")               \
   X(f64, mul_rn_f64,            R64, R64, R64, NO, NO, "mul.rn.f64 %0, %1, %2;")               \
   X(f64, mul_rp_f64,            R64, R64, R64, NO, NO, "mul.rp.f64 %0, %1, %2;")               \
   X(f64, div_rn_f64,            R64, R64, R64, NO, NO, "div.rn.f64 %0, %1, %2;")               \
@@ -143,6 +153,9 @@
   X(h16, cvt_f32_f16,           R32, R16, NO, NO, NO, "cvt.f32.f16 %0, %1;")                   \
   X(h16, cvt_f32_bf16,          R32, R16, NO, NO, NO, "cvt.f32.bf16 %0, %1;")                  \
   X(h16, cvt_rni_s32_f16,       R32, R16, NO, NO, NO, "cvt.rni.s32.f16 %0, %1;")               \
+  X(h16, cvt_rzi_s64_f16,       R64, R16, NO, NO, NO, "cvt.rzi.s64.f16 %0, %1;")               \
+  X(h16, cvt_f64_f16,           R64, R16, NO, NO, NO, "cvt.f64.f16 %0, %1;")                   \
+  X(h16, abs_bf16,              R16, R16, NO, NO, NO, "abs.bf16 %0, %1;")                      \
   X(h16, ex2_approx_f16,        R16, R16, NO, NO, NO, "ex2.approx.f16 %0, %1;")                \
   X(h16, tanh_approx_f16,       R16, R16, NO, NO, NO, "tanh.approx.f16 %0, %1;")               \
   X(h16, neg_f16,               R16, R16, NO, NO, NO, "neg.f16 %0, %1;")                       \
