@@ -80,5 +80,6 @@ bool decodeWarp(DecodeContext& context);
 bool decodeTexture(DecodeContext& context);
 bool decodeAsyncCopy(DecodeContext& context);
 bool decodeHint(DecodeContext& context);
+bool decodeVideo(DecodeContext& context);
 
 } // namespace ocelot::runtime::cpu

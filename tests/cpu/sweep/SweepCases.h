@@ -273,6 +273,10 @@
     "vshr.s32.s32.u32.wrap.add %0, %1, %2, %3;")                                                \
   X(i32, vset_lt,               R32, R32, R32, R32, NO, "vset.u32.u32.lt %0, %1.b1, %2.b2, %3;")\
   X(i32, vset_s_le_add,         R32, R32, R32, R32, NO, "vset.s32.s32.le.add %0, %1, %2, %3;")  \
+  X(i32, vadd_merge_sat,        R32, R32, R32, R32, NO,                                        \
+    "{ .reg .b32 t; mov.b32 t, %3; vadd.u32.u32.s32.sat t.b1, %1.b3, %2.h0, t; mov.b32 %0, t; }")\
+  X(i32, vset_merge_h1,         R32, R32, R32, R32, NO,                                        \
+    "{ .reg .b32 t; mov.b32 t, %3; vset.s32.u32.gt t.h1, %1, %2.b2, t; mov.b32 %0, t; }")     \
   X(i32, vmad_u32,              R32, R32, R32, R32, NO, "vmad.u32.u32.u32 %0, %1.h0, %2.h1, %3;")\
   X(i32, vmad_s32_shr15,        R32, R32, R32, R32, NO,                                        \
     "vmad.s32.s32.s32.sat.shr15 %0, %1.h1, %2.h0, %3;")                                         \
