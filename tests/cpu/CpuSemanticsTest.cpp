@@ -72,5 +72,61 @@ TEST_F(SemanticsTest, PerBucketFloatSumWithLabeledPartitionAndShuffles) {
     EXPECT_EQ(sums[b], expected[b]) << "bucket " << b;
 }
 
+TEST_F(SemanticsTest, HuffmanCodesAndPackingAtEveryBitOffset) {
+  DeviceFunction codesKernel = load(semanticsPtx(), "huffman_codes");
+  DeviceFunction packKernel = load(semanticsPtx(), "huffman_pack");
+  ASSERT_NE(codesKernel, nullptr);
+  ASSERT_NE(packKernel, nullptr);
+  // Lengths of the deepest tree of 46 symbols (Fibonacci weights): 1, 2, ..., 44, 45, 45.
+  const int symbols = 46;
+  unsigned* lengths = allocate<unsigned>(symbols);
+  for (int s = 0; s < symbols; ++s)
+    lengths[s] = s == symbols - 1 ? 45u : static_cast<unsigned>(s + 1);
+  auto* codes = allocate<unsigned long long>(symbols);
+  ASSERT_EQ(launch(codesKernel, dim3(1), dim3(64), 0, lengths, symbols, codes), cudaSuccess);
+  ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+  // Canonical codes, MSB first: symbol s < 45 is s ones then a zero; the last is 45 ones.
+  for (int s = 0; s < symbols; ++s) {
+    uint64_t msbFirst = 0;
+    for (unsigned b = 0; b < lengths[s]; ++b)
+      msbFirst = (msbFirst << 1) | ((codes[s] >> b) & 1);
+    const uint64_t ones = (uint64_t{1} << lengths[s]) - 1;
+    EXPECT_EQ(msbFirst, s == symbols - 1 ? ones : ones - 1) << "symbol " << s;
+  }
+  // Pack a stream that puts codes at every offset in a 64-bit word, long ones across words.
+  const int n = 4000;
+  auto* data = allocate<unsigned char>(n);
+  auto* offsets = allocate<unsigned long long>(n);
+  std::vector<unsigned char> symbolsOf(n);
+  unsigned long long position = 0;
+  for (int i = 0; i < n; ++i) {
+    symbolsOf[i] = static_cast<unsigned char>((i * 7 + i / 13) % symbols);
+    data[i] = symbolsOf[i];
+    offsets[i] = position;
+    position += lengths[symbolsOf[i]];
+  }
+  const size_t words = position / 64 + 2;
+  auto* stream = allocate<unsigned long long>(words);
+  std::fill_n(stream, words, 0ull);
+  ASSERT_EQ(launch(packKernel, dim3((n + 127) / 128), dim3(128), 0, data, n, lengths, codes,
+                   offsets, stream),
+            cudaSuccess);
+  ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+  for (int i = 0; i < n; ++i) {
+    const unsigned length = lengths[symbolsOf[i]];
+    uint64_t got = 0;
+    for (unsigned b = 0; b < length; ++b) {
+      const unsigned long long at = offsets[i] + b;
+      got |= ((stream[at >> 6] >> (at & 63)) & 1) << b;
+    }
+    ASSERT_EQ(got, codes[symbolsOf[i]]) << "code " << i << " at bit " << offsets[i];
+  }
+  const unsigned long long tail = position & 63;
+  if (tail != 0) {
+    EXPECT_EQ(stream[position >> 6] >> tail, 0u) << "bits past the stream";
+  }
+  EXPECT_EQ(stream[position / 64 + 1], 0u);
+}
+
 } // namespace
 } // namespace ocelot::runtime::cpu::test
