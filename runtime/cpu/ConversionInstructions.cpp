@@ -222,6 +222,24 @@ bool executePackPair(ExecutionContext& c, const DecodedInstruction& in, LaneMask
   return true;
 }
 
+/// cvt.{rn,rna,rz}{.satfinite}.tf32.f32: binary32 rounded to tf32's 10 mantissa bits, kept in a
+/// binary32 container (what wmma/mma read as tf32).
+bool executeToTf32(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
+  const uint64_t* a = c.row(in.op[1]);
+  const auto mode = static_cast<RoundingMode>(in.aux);
+  const bool satfinite = (in.aux2 & kSat) != 0;
+  writeLanes(m, c.row(in.op[0]), [&](uint32_t l) -> uint64_t {
+    float value = std::bit_cast<float>(static_cast<uint32_t>(a[l]));
+    if (std::isnan(value))
+      return 0x7fffffffu;
+    uint32_t bits = floatToTf32(value, mode);
+    if (satfinite && std::isinf(std::bit_cast<float>(bits)))
+      bits = (bits & 0x80000000u) | 0x7f7fe000u; // the largest finite tf32
+    return bits;
+  });
+  return true;
+}
+
 std::optional<Kind> kindOf(ir::ScalarType type) {
   using T = ir::ScalarType;
   switch (type) {
@@ -345,6 +363,15 @@ bool decodeConversion(DecodeContext& c) {
     c.out.op[2] = c.source(2, ir::ScalarType::F32);
     c.out.execute = *destinationType == ir::ScalarType::F16x2 ? &executePackPair<Kind::F16>
                                                               : &executePackPair<Kind::BF16>;
+    return c.ok();
+  }
+  if (*destinationType == ir::ScalarType::TF32) {
+    if (*sourceType != ir::ScalarType::F32 || !c.expectOperands(2))
+      return c.unsupported("conversion to tf32 from a type other than f32");
+    c.out.aux2 = flags & kSat;
+    c.out.op[0] = c.destination(0);
+    c.out.op[1] = c.source(1, ir::ScalarType::B32);
+    c.out.execute = &executeToTf32;
     return c.ok();
   }
   const auto d = kindOf(*destinationType), s = kindOf(*sourceType);

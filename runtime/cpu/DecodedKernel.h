@@ -127,6 +127,14 @@ struct BranchTable {
   std::vector<uint32_t> targets; ///< pcs
 };
 
+/// The fragments of a tensor-core instruction (wmma, mma, ldmatrix, stmatrix): more registers
+/// than DecodedInstruction holds. Rows of d, a, b and c in fragment order (unused ones empty).
+struct MatrixOperands {
+  std::vector<uint32_t> fragments[4];
+  uint64_t form = 0;                ///< the instruction's packed form (MatrixInstructions.cpp)
+  uint32_t slots[4] = {0, 0, 0, 0}; ///< elements per lane of each fragment
+};
+
 /// An IR basic block as the program sees it, for the trace and block-level statistics.
 struct ProgramBlock {
   uint32_t function = 0;
@@ -207,6 +215,7 @@ struct DecodedKernel {
   std::vector<DecodedFunction> functions; ///< [0] is the kernel
   std::vector<CallSite> callSites;
   std::vector<BranchTable> branchTables;
+  std::vector<MatrixOperands> matrixOperands; ///< by DecodedInstruction::aux2 of their handlers
   std::vector<ProgramBlock> blocks;
   std::vector<std::string> sourceFiles; ///< `.file` names by index ("" where none)
   /// Module function ordinal -> index into `functions` (kNone: not part of this program), for

@@ -145,6 +145,10 @@ constexpr std::pair<std::string_view, FamilyDecoder> kFamilies[] = {
     {"vmin4", &decodeVideo},
     {"vmax4", &decodeVideo},
     {"vset4", &decodeVideo},
+    {"wmma", &decodeMatrix},
+    {"mma", &decodeMatrix},
+    {"ldmatrix", &decodeMatrix},
+    {"stmatrix", &decodeMatrix},
 };
 
 } // namespace

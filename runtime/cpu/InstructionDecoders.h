@@ -81,5 +81,6 @@ bool decodeTexture(DecodeContext& context);
 bool decodeAsyncCopy(DecodeContext& context);
 bool decodeHint(DecodeContext& context);
 bool decodeVideo(DecodeContext& context);
+bool decodeMatrix(DecodeContext& context);
 
 } // namespace ocelot::runtime::cpu

@@ -44,9 +44,8 @@ size_t callTargetIndex(const ir::Instruction& call) {
 
 /// Instructions the CPU device deliberately does not run yet, with the feature they belong to.
 std::string_view laterFeature(std::string_view opcode, const ir::InstructionForm& form) {
-  if (opcode == "mma" || opcode == "wmma" || opcode == "wgmma" || opcode == "ldmatrix" ||
-      opcode == "stmatrix" || opcode == "movmatrix" || opcode == "tcgen05")
-    return "tensor cores";
+  if (opcode == "wgmma" || opcode == "movmatrix" || opcode == "tcgen05")
+    return "tensor cores beyond wmma, mma.sync and ldmatrix/stmatrix";
   if (opcode == "mbarrier")
     return "mbarrier";
   if (opcode == "cp" && (form.hasModifier("bulk") || form.hasModifier("tensor")))

@@ -61,6 +61,7 @@
   X(f32, cvt_rn_bf16_f32,       R16, R32, NO, NO, NO, "cvt.rn.bf16.f32 %0, %1;")               \
   X(f32, cvt_rz_bf16_f32,       R16, R32, NO, NO, NO, "cvt.rz.bf16.f32 %0, %1;")               \
   X(f32, cvt_rn_relu_f16_f32,   R16, R32, NO, NO, NO, "cvt.rn.relu.f16.f32 %0, %1;")           \
+  X(f32, cvt_rna_tf32_f32,      R32, R32, NO, NO, NO, "cvt.rna.tf32.f32 %0, %1;")              \
   X(f32, testp_classes_f32,     R32, R32, NO, NO, NO,                                         \
     "{ .reg .pred p0, p1, p2, p3, p4, p5; testp.finite.f32 p0, %1; testp.infinite.f32 p1, %1; "                   \
     "testp.number.f32 p2, %1; testp.notanumber.f32 p3, %1; testp.normal.f32 p4, %1; "           \
