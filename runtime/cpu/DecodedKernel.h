@@ -10,6 +10,7 @@
 
 namespace ocelot::runtime::cpu {
 
+class CpuModule;
 struct ExecutionContext;
 struct DecodedInstruction;
 
@@ -85,6 +86,16 @@ enum class Builtin : uint8_t {
   Free,
   AssertFail,
   GraphSetConditional,
+  // The device runtime of dynamic parallelism (cudadevrt, the __cudaCDP2* functions).
+  DeviceGetParameterBufferV2, ///< (function, grid, block, shared) -> parameter buffer
+  DeviceGetParameterBuffer,   ///< (alignment, size) -> parameter buffer
+  DeviceLaunchV2,             ///< (parameter buffer, stream) -> cudaError_t
+  DeviceLaunch,               ///< (function, buffer, grid, block, shared, stream) -> cudaError_t
+  DeviceStreamCreate,         ///< (cudaStream_t*, flags) -> cudaError_t
+  DeviceGetLastError,         ///< () -> cudaError_t, clearing it
+  DevicePeekAtLastError,      ///< () -> cudaError_t
+  DeviceGetDevice,            ///< (int*) -> cudaError_t
+  DeviceSuccess,              ///< stream/event bookkeeping with nothing to do here: cudaSuccess
 };
 
 /// A function of the program (the kernel is function 0). Registers of different functions live in
@@ -210,6 +221,7 @@ struct SpecialRow {
 /// of instructions, with the layouts of its registers and memory.
 struct DecodedKernel {
   std::string name;
+  CpuModule* module = nullptr; ///< where it came from (device-side launches decode its kernels)
   std::vector<DecodedInstruction> code;
   std::vector<InstructionSource> sources; ///< per pc
   std::vector<DecodedFunction> functions; ///< [0] is the kernel

@@ -59,7 +59,9 @@ class Decoder {
 public:
   Decoder(CpuModule& module, const ModuleFunction& kernel)
       : module_(module), kernelFunction_(kernel), result_(std::make_shared<DecodedKernel>()),
-        builder_(*result_) {}
+        builder_(*result_) {
+    result_->module = &module;
+  }
 
   Expected<std::shared_ptr<const DecodedKernel>, ModuleError> run();
 

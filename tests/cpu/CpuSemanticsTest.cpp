@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace ocelot::runtime::cpu::test {
@@ -126,6 +128,37 @@ TEST_F(SemanticsTest, HuffmanCodesAndPackingAtEveryBitOffset) {
     EXPECT_EQ(stream[position >> 6] >> tail, 0u) << "bits past the stream";
   }
   EXPECT_EQ(stream[position / 64 + 1], 0u);
+}
+
+TEST_F(SemanticsTest, DeviceSideLaunchesRunAfterTheirParentTailLaunchesLast) {
+  const std::string ptx = [] {
+    std::ifstream in(OCELOT_CPU_DEVICE_LAUNCH_PTX);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }();
+  DeviceFunction kernel = load(ptx, "launcher");
+  ASSERT_NE(kernel, nullptr);
+  const int n = 3 * 64;
+  int* out = allocate<int>(n);
+  int* seen = allocate<int>(1);
+  int* counts = allocate<int>(3);
+  int* errors = allocate<int>(2);
+  std::fill_n(out, n, -1);
+  *seen = -1;
+  std::fill_n(counts, 3, 0);
+  std::fill_n(errors, 2, -1);
+  ASSERT_EQ(launch(kernel, dim3(3), dim3(32), 0, out, seen, counts, errors), cudaSuccess);
+  ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], i) << "element " << i;
+  EXPECT_EQ(*seen, n) << "the tail launch ran before another child had finished";
+  // depth 2: one grid of 4 threads; depth 1: two grids of 4 from one thread; depth 0: twice that.
+  EXPECT_EQ(counts[2], 4);
+  EXPECT_EQ(counts[1], 2 * 4);
+  EXPECT_EQ(counts[0], 2 * 2 * 4);
+  EXPECT_EQ(errors[0], cudaErrorInvalidConfiguration);
+  EXPECT_EQ(errors[1], cudaSuccess);
 }
 
 } // namespace
