@@ -372,14 +372,21 @@ bool executeUnary(ExecutionContext& c, const DecodedInstruction& in, LaneMask m)
   return true;
 }
 
+/// Signs of a contracted `a - p` / `p - a` (DecodedInstruction::aux2 of an fma).
+enum FmaFlags : uint32_t { kNegateProduct = 1, kNegateAddend = 2 };
+
 template <class T, bool Ftz, bool Sat>
 bool executeFma(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
   const uint64_t* a = c.row(in.op[1]);
   const uint64_t* b = c.row(in.op[2]);
   const uint64_t* addend = c.row(in.op[3]);
   RoundingScope rounding(static_cast<RoundingMode>(in.imm));
+  // Negation by multiplying with -1 is exact and keeps NaN handling unchanged.
+  const T productSign = (in.aux2 & kNegateProduct) ? T{-1} : T{1};
+  const T addendSign = (in.aux2 & kNegateAddend) ? T{-1} : T{1};
   writeLanes(m, c.row(in.op[0]), [&](uint32_t l) {
-    const T p = input<T, Ftz>(a, l), q = input<T, Ftz>(b, l), s = input<T, Ftz>(addend, l);
+    const T p = productSign * input<T, Ftz>(a, l), q = input<T, Ftz>(b, l),
+            s = addendSign * input<T, Ftz>(addend, l);
     T r = std::fma(p, q, s);
     if constexpr (std::is_same_v<T, double>) {
       // The GPU keeps the payload of b, then c, then a.
@@ -460,6 +467,25 @@ std::optional<FloatOp> opNamed(std::string_view opcode) {
 }
 
 } // namespace
+
+bool decodeContractedAdd(DecodeContext& c, const ir::Instruction& multiply, size_t productOperand) {
+  const auto type = c.type();
+  if (type && *type != ir::ScalarType::F32 && *type != ir::ScalarType::F64)
+    return decodeContractedHalfAdd(c, multiply, productOperand);
+  if (!type || c.operandCount() != 3 || multiply.operands().size() != 3)
+    return c.fail("contraction of an unexpected add");
+  const bool subtract = c.form.opcode() == "sub";
+  // add d, p, s / add d, s, p: fma(a, b, s); sub d, p, s: fma(a, b, -s); sub d, s, p: fma(-a, b, s)
+  c.out.aux = kFma;
+  c.out.aux2 = subtract ? (productOperand == 1 ? kNegateAddend : kNegateProduct) : 0u;
+  c.out.imm = static_cast<int64_t>(RoundingMode::NearestEven);
+  c.out.op[0] = c.destination(0);
+  c.out.op[1] = c.operands.source(multiply.operands()[1], *type);
+  c.out.op[2] = c.operands.source(multiply.operands()[2], *type);
+  c.out.op[3] = c.source(productOperand == 1 ? 2 : 1, *type);
+  c.out.execute = selectByType<Fma>(*type, c.has("ftz"), c.has("sat"));
+  return c.ok();
+}
 
 bool decodeFloatArithmetic(DecodeContext& c) {
   const auto type = c.type();

@@ -60,6 +60,14 @@ struct DecodeContext {
   bool hasIntegerRounding() const;
 };
 
+/// An add/sub that executes as a fused multiply-add with the product of `multiply` (see
+/// Contraction.h); `productOperand` is the add's source that the product feeds.
+bool decodeContractedAdd(DecodeContext& context, const ir::Instruction& multiply,
+                         size_t productOperand);
+/// decodeContractedAdd for .f16, .f16x2, .bf16 and .bf16x2.
+bool decodeContractedHalfAdd(DecodeContext& context, const ir::Instruction& multiply,
+                             size_t productOperand);
+
 /// Decodes one family of instructions into `context.out`. Returns false with context.error set.
 using FamilyDecoder = bool (*)(DecodeContext& context);
 

@@ -158,6 +158,86 @@ TEST_F(InstructionTest, FloatArithmeticAndRounding) {
         });
 }
 
+// ptxas contracts a mul and a dependent add/sub that carry no rounding modifier into one fused
+// multiply-add; with a rounding modifier on either they stay two roundings (PTX ISA, mul/add).
+TEST_F(InstructionTest, MulAddWithoutRoundingModifierIsFused) {
+  // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: the separate product rounds the 2^-24 away.
+  const float x = 1.0f + 0x1p-12f;
+  const std::vector<std::pair<uint64_t, uint64_t>> inputs = {
+      {f32(x), f32(x)}, {f32(-x), f32(x)}, {f32(3.0f), f32(0.1f)}};
+  const char* store = " mov.b32 %r2, %f3; cvt.u64.u32 %rd10, %r2;";
+  const float c = 1.0f + 0x1p-11f;
+  auto fused = [&](float sa, float sc) {
+    return [=](uint64_t a, uint64_t b, uint32_t) {
+      return f32(std::fma(sa * asF32(a), asF32(b), sc * c));
+    };
+  };
+  auto separate = [&](float sa, float sc) {
+    return [=](uint64_t a, uint64_t b, uint32_t) {
+      volatile float product = asF32(a) * asF32(b);
+      return f32(sa * product + sc * c);
+    };
+  };
+  check(std::string("mul.f32 %f2, %f11, %f12; add.f32 %f3, %f2, 0fBF801000;") + store, inputs,
+        fused(1, -1));
+  check(std::string("mul.f32 %f2, %f11, %f12; sub.f32 %f3, %f2, 0f3F801000;") + store, inputs,
+        fused(1, -1));
+  check(std::string("mul.f32 %f2, %f11, %f12; sub.f32 %f3, 0f3F801000, %f2;") + store, inputs,
+        fused(-1, 1));
+  // The product feeds two adds: each is fused.
+  check(std::string("mul.f32 %f2, %f11, %f12; add.f32 %f4, %f2, 0f3F801000; "
+                    "sub.f32 %f5, %f2, 0f3F801000; sub.f32 %f3, %f5, %f4;") +
+            store,
+        inputs, [&](uint64_t a, uint64_t b, uint32_t) {
+          const float p = asF32(a), q = asF32(b);
+          volatile float sum = std::fma(p, q, c), difference = std::fma(p, q, -c);
+          return f32(difference - sum);
+        });
+  check(std::string("mul.rn.f32 %f2, %f11, %f12; add.f32 %f3, %f2, 0fBF801000;") + store, inputs,
+        separate(1, -1));
+  check(std::string("mul.f32 %f2, %f11, %f12; add.rn.f32 %f3, %f2, 0fBF801000;") + store, inputs,
+        separate(1, -1));
+  // A product that something other than an add/sub also reads stays rounded for the add too.
+  check(std::string("mul.f32 %f2, %f11, %f12; add.f32 %f4, %f2, 0fBF801000; "
+                    "abs.f32 %f5, %f2; sub.f32 %f3, %f4, %f5;") +
+            store,
+        inputs, [&](uint64_t a, uint64_t b, uint32_t) {
+          volatile float product = asF32(a) * asF32(b);
+          volatile float sum = product - c;
+          return f32(sum - std::fabs(product));
+        });
+  // Across blocks: a product made before a branch and absorbed after it.
+  check(std::string("mul.f32 %f2, %f11, %f12; setp.eq.u32 %p1, %r1, 0; @%p1 bra SKIP; "
+                    "mov.f32 %f6, 0f00000000; SKIP: add.f32 %f3, %f2, 0fBF801000;") +
+            store,
+        inputs, fused(1, -1));
+  // Two products into one sub: the first mul is fused (the GPU's FFMA t - u: fma(a, a, -u)).
+  check(std::string("mul.f32 %f2, %f11, %f11; mul.f32 %f4, %f12, %f12; sub.f32 %f3, %f2, %f4;") +
+            store,
+        inputs, [&](uint64_t a, uint64_t b, uint32_t) {
+          volatile float u = asF32(b) * asF32(b);
+          return f32(std::fma(asF32(a), asF32(a), -u));
+        });
+  // .ftz on only one of the two keeps them apart.
+  check(std::string("mul.ftz.f32 %f2, %f11, %f12; add.f32 %f3, %f2, 0fBF801000;") + store, inputs,
+        separate(1, -1));
+  // f64 (DFMA): (1 + 2^-40)^2 - (1 + 2^-39) = 2^-80 fused, 0 separately.
+  check("mov.b64 %fd1, %rd11; mul.f64 %fd2, %fd1, %fd1; add.f64 %fd3, %fd2, 0dBFF0000000002000; "
+        "mov.b64 %rd10, %fd3;",
+        {{std::bit_cast<uint64_t>(1.0 + 0x1p-40), 0}}, [](uint64_t a, uint64_t, uint32_t) {
+          const double v = std::bit_cast<double>(a);
+          return std::bit_cast<uint64_t>(std::fma(v, v, -(1.0 + 0x1p-39)));
+        });
+  // f16 (HFMA2): (1 + 2^-6)^2 - (1 + 2^-5) = 2^-12 = 0x0c00 fused, 0 separately.
+  check("mov.b32 {%h1, %h2}, %r11; mul.f16 %h3, %h1, %h1; mov.b16 %h4, 0xbc20; "
+        "add.f16 %h5, %h3, %h4; mov.b32 %r2, {%h5, %h5}; cvt.u64.u32 %rd10, %r2;",
+        {{0x3c10, 0}}, [](uint64_t, uint64_t, uint32_t) { return uint64_t{0x0c000c00}; });
+  // An operand written between the mul and the add ends the pair.
+  check(std::string("mul.f32 %f2, %f11, %f12; mov.f32 %f2, %f2; add.f32 %f3, %f2, 0fBF801000;") +
+            store,
+        inputs, separate(1, -1));
+}
+
 TEST_F(InstructionTest, HalfPrecision) {
   check("cvt.rn.f16.f32 %h1, %f11; cvt.rn.f16.f32 %h2, %f12; add.f16 %h3, %h1, %h2; "
         "cvt.f32.f16 %f2, %h3; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;",
