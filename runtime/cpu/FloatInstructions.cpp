@@ -372,21 +372,22 @@ bool executeUnary(ExecutionContext& c, const DecodedInstruction& in, LaneMask m)
   return true;
 }
 
-/// Signs of a contracted `a - p` / `p - a` (DecodedInstruction::aux2 of an fma).
-enum FmaFlags : uint32_t { kNegateProduct = 1, kNegateAddend = 2 };
+/// Signs of a contracted `s - p` / `p - s` (a template argument: plain fma pays nothing).
+enum FmaSigns : uint32_t { kNegateProduct = 1, kNegateAddend = 2 };
 
-template <class T, bool Ftz, bool Sat>
+template <class T, bool Ftz, bool Sat, uint32_t Signs = 0>
 bool executeFma(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
   const uint64_t* a = c.row(in.op[1]);
   const uint64_t* b = c.row(in.op[2]);
   const uint64_t* addend = c.row(in.op[3]);
   RoundingScope rounding(static_cast<RoundingMode>(in.imm));
-  // Negation by multiplying with -1 is exact and keeps NaN handling unchanged.
-  const T productSign = (in.aux2 & kNegateProduct) ? T{-1} : T{1};
-  const T addendSign = (in.aux2 & kNegateAddend) ? T{-1} : T{1};
   writeLanes(m, c.row(in.op[0]), [&](uint32_t l) {
-    const T p = productSign * input<T, Ftz>(a, l), q = input<T, Ftz>(b, l),
-            s = addendSign * input<T, Ftz>(addend, l);
+    T p = input<T, Ftz>(a, l), s = input<T, Ftz>(addend, l);
+    const T q = input<T, Ftz>(b, l);
+    if constexpr ((Signs & kNegateProduct) != 0)
+      p = -p;
+    if constexpr ((Signs & kNegateAddend) != 0)
+      s = -s;
     T r = std::fma(p, q, s);
     if constexpr (std::is_same_v<T, double>) {
       // The GPU keeps the payload of b, then c, then a.
@@ -448,6 +449,16 @@ template <class T, bool F, bool S> struct Fma {
     return executeFma<T, F, S>(c, in, m);
   }
 };
+template <class T, bool F, bool S> struct FmaNegatedProduct {
+  static bool run(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
+    return executeFma<T, F, S, kNegateProduct>(c, in, m);
+  }
+};
+template <class T, bool F, bool S> struct FmaNegatedAddend {
+  static bool run(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
+    return executeFma<T, F, S, kNegateAddend>(c, in, m);
+  }
+};
 
 template <template <class, bool, bool> class H>
 ExecuteFn selectByType(ir::ScalarType type, bool ftz, bool sat) {
@@ -477,13 +488,15 @@ bool decodeContractedAdd(DecodeContext& c, const ir::Instruction& multiply, size
   const bool subtract = c.form.opcode() == "sub";
   // add d, p, s / add d, s, p: fma(a, b, s); sub d, p, s: fma(a, b, -s); sub d, s, p: fma(-a, b, s)
   c.out.aux = kFma;
-  c.out.aux2 = subtract ? (productOperand == 1 ? kNegateAddend : kNegateProduct) : 0u;
   c.out.imm = static_cast<int64_t>(RoundingMode::NearestEven);
   c.out.op[0] = c.destination(0);
   c.out.op[1] = c.operands.source(multiply.operands()[1], *type);
   c.out.op[2] = c.operands.source(multiply.operands()[2], *type);
   c.out.op[3] = c.source(productOperand == 1 ? 2 : 1, *type);
-  c.out.execute = selectByType<Fma>(*type, c.has("ftz"), c.has("sat"));
+  const bool ftz = c.has("ftz"), sat = c.has("sat");
+  c.out.execute = !subtract             ? selectByType<Fma>(*type, ftz, sat)
+                  : productOperand == 1 ? selectByType<FmaNegatedAddend>(*type, ftz, sat)
+                                        : selectByType<FmaNegatedProduct>(*type, ftz, sat);
   return c.ok();
 }
 
