@@ -108,19 +108,20 @@ __global__ void bit_offsets(const unsigned char* data, int n, const unsigned* le
   __shared__ unsigned long long warp_totals[kThreads / 32];
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned long long own = pack_bits(data, thread * kPerThread, n, lengths);
-  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  // warpSize, as such scans are usually written: nvcc turns it into PTX's WARP_SZ.
+  const unsigned lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
   unsigned long long inclusive = own;
-  for (int d = 1; d < 32; d <<= 1) {
+  for (int d = 1; d < warpSize; d <<= 1) {
     const unsigned long long up = __shfl_up_sync(0xffffffffu, inclusive, d);
     if (lane >= static_cast<unsigned>(d))
       inclusive += up;
   }
-  if (lane == 31)
+  if (lane == warpSize - 1)
     warp_totals[warp] = inclusive;
   __syncthreads();
   if (warp == 0) {
     unsigned long long total = lane < kThreads / 32 ? warp_totals[lane] : 0;
-    for (int d = 1; d < 32; d <<= 1) {
+    for (int d = 1; d < warpSize; d <<= 1) {
       const unsigned long long up = __shfl_up_sync(0xffffffffu, total, d);
       if (lane >= static_cast<unsigned>(d))
         total += up;
