@@ -1,6 +1,7 @@
 # `cmake --install`: Ocelot's libcudart.so.13, the `ocelot` tool, the headers of the public API
-# (ocelot/, and ir/ and passes/ which the instrumentor interface exposes), and a CMake package so
-# that clients and plugin authors can write find_package(Ocelot):
+# (ocelot/, and ir/ and passes/ which the instrumentor interface exposes; ir/Opcodes.def is the
+# instruction table ir/Opcode.h expands), and a CMake package so that clients and plugin authors
+# can write find_package(Ocelot):
 #   Ocelot::cudart  the runtime with the in-process API (ocelot/ocelot.h, version node OCELOT_1)
 #   Ocelot::plugin  headers and C++ standard only: a plugin's references to Ocelot resolve against
 #                   the libcudart.so.13 that loads it
@@ -16,13 +17,16 @@ install(TARGETS ocelot_cudart EXPORT OcelotTargets
 install(TARGETS ocelot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(dir ocelot ir passes)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${OCELOT_INSTALL_INCLUDEDIR}/${dir}
-          FILES_MATCHING PATTERN "*.h" PATTERN "parser" EXCLUDE)
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "parser" EXCLUDE)
 endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/plugins/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ocelot/examples/plugins)
 
 install(EXPORT OcelotTargets NAMESPACE Ocelot:: DESTINATION ${OCELOT_INSTALL_CMAKEDIR})
 set_target_properties(ocelot_cudart PROPERTIES EXPORT_NAME cudart)
+# Plugins exchange nlohmann JSON values with Ocelot (InstrumentorResult::json()): the config asks for
+# the version Ocelot was built with.
+set(OCELOT_NLOHMANN_JSON_VERSION ${nlohmann_json_VERSION})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/OcelotConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/OcelotConfig.cmake INSTALL_DESTINATION ${OCELOT_INSTALL_CMAKEDIR}
   PATH_VARS OCELOT_INSTALL_INCLUDEDIR)

@@ -7,10 +7,12 @@
 #include "ocelot/BasicBlockCounts.h"
 #include "passes/CallGraph.h"
 #include "passes/ControlFlowGraph.h"
+#include "passes/LoopInfo.h"
 #include "passes/SourceLines.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -81,6 +83,58 @@ bool registerCountersMayWrap(const DeviceFacts& device) {
   double clockKHz = device.clockRateKHz > 0 ? device.clockRateKHz : kFastestClockKHz;
   return device.kernelMilliseconds * clockKHz >= 4294967296.0;
 }
+
+/// Collects CodeStructure functions while the module is analyzed; files are numbered in the order
+/// they are first seen.
+class StructureBuilder {
+public:
+  void addFunction(ir::Function& f, passes::AnalysisManager& analyses) {
+    const auto& cfg = analyses.getResult<passes::ControlFlowGraphAnalysis>(f);
+    const auto& loops = analyses.getResult<passes::LoopAnalysis>(f);
+    const auto& lines = analyses.getResult<passes::SourceLineAnalysis>(f);
+    CodeStructure::Function function;
+    function.name = std::string(f.name());
+    function.entry = f.isEntry();
+    for (uint32_t b = 0; b < cfg.blockCount(); ++b) {
+      CodeStructure::Block block;
+      for (const auto& edge : cfg.successors(b)) {
+        if (cfg.isVirtual(edge.to))
+          block.exits = true;
+        else
+          block.successors.push_back(edge.to);
+      }
+      block.loopDepth = loops.depth(b);
+      block.loopHeader = loops.isHeader(b);
+      std::map<std::pair<uint32_t, uint32_t>, uint32_t> perLine;
+      cfg.block(b)->forEachInstruction([&](const ir::Instruction& inst) {
+        const ir::SourceLoc& loc = inst.sourceLoc();
+        if (loc.file != 0 && loc.line != 0)
+          ++perLine[{fileIndex(lines, loc.file), loc.line}];
+      });
+      for (const auto& [where, count] : perLine)
+        block.lines.push_back({where.first, where.second, count});
+      function.blocks.push_back(std::move(block));
+    }
+    functions_.push_back(std::move(function));
+  }
+
+  std::shared_ptr<const CodeStructure> take() {
+    return std::make_shared<const CodeStructure>(std::move(files_), std::move(functions_));
+  }
+
+private:
+  uint32_t fileIndex(const passes::SourceLineMap& lines, uint32_t moduleFile) {
+    std::string name(lines.fileName(moduleFile));
+    auto [it, added] = index_.emplace(name, static_cast<uint32_t>(files_.size()));
+    if (added)
+      files_.push_back(name);
+    return it->second;
+  }
+
+  std::vector<std::string> files_;
+  std::map<std::string, uint32_t> index_;
+  std::vector<CodeStructure::Function> functions_;
+};
 
 } // namespace
 
@@ -205,6 +259,11 @@ BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses
     }
     state->kernels.emplace(std::string(f->name()), std::move(kernel));
   }
+  StructureBuilder structure;
+  for (ir::Function* f : module.functions())
+    if (f->hasBody())
+      structure.addFunction(*f, analyses);
+  state->structure = structure.take();
   return state;
 }
 
@@ -282,9 +341,10 @@ BasicBlockCounter::finalize(const ModuleInstrumentation& state, const LaunchInfo
     }
     blocks.push_back(std::move(block));
   }
+  bool firstOfModule = !counts.structureWritten.exchange(true);
   return std::make_shared<BasicBlockCounts>(
       counts.perThread ? BasicBlockCounts::Mode::PerThread : BasicBlockCounts::Mode::PerWarp,
-      launch.threads(), std::move(blocks), std::move(perThread));
+      launch.threads(), std::move(blocks), std::move(perThread), counts.structure, firstOfModule);
 }
 
 } // namespace ocelot::instrumentors

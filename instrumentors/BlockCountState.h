@@ -1,9 +1,12 @@
 #pragma once
 
 #include "instrumentors/CounterPlacement.h"
+#include "ocelot/CodeStructure.h"
 #include "ocelot/Instrumentor.h"
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -46,6 +49,11 @@ public:
   std::unordered_map<const ir::BasicBlock*, uint32_t> registerOf;
   /// Register counters per function and the rows they count.
   std::unordered_map<const ir::Function*, std::vector<uint32_t>> registerRows;
+  /// The module's code as analyzed (blocks, edges, loops, lines), for reports.
+  std::shared_ptr<const CodeStructure> structure;
+  /// Set by the first launch whose result carries `structure` into the profile file; later
+  /// launches refer to it by id.
+  mutable std::atomic<bool> structureWritten{false};
 
   uint32_t functionRowCount() const { return static_cast<uint32_t>(functionRows.size()); }
   const CountedBlock& row(const Kernel& kernel, uint32_t index) const {

@@ -37,7 +37,7 @@ bool isCall(const ir::Instruction& inst) {
 
 /// The spelling with its `const` state-space modifier replaced by `global`.
 std::string globalSpelling(const ir::InstructionForm& form) {
-  std::string text(form.opcode());
+  std::string text(form.opcodeName());
   bool replaced = false;
   for (std::string_view modifier : form.modifiers()) {
     text += '.';
@@ -118,8 +118,8 @@ RedirectResult redirectGlobals(ir::Module& module, passes::AnalysisManager& anal
           }
           constUsed = constUsed || it->second.space == ir::StateSpace::Const;
         }
-        if (inst.form().hasModifier("const") && inst.form().opcode() != "ld" &&
-            inst.form().opcode() != "cvta")
+        if (inst.form().hasModifier("const") && inst.form().opcode() != ir::Opcode::Ld &&
+            inst.form().opcode() != ir::Opcode::Cvta)
           fail("`" + std::string(inst.form().spelling()) + "` cannot read constant memory " +
                "through global memory");
       });

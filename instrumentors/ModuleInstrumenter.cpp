@@ -42,7 +42,7 @@ bool setsMaxRegisters(const ir::Function& function) {
   bool found = false;
   for (const auto& block : function.blocks())
     block->forEachInstruction([&](const ir::Instruction& inst) {
-      found = found || inst.form().opcode() == "setmaxnreg";
+      found = found || inst.form().opcode() == ir::Opcode::Setmaxnreg;
     });
   return found;
 }

@@ -7,7 +7,8 @@ namespace ocelot::ir {
 
 InstructionForm::InstructionForm(std::string_view spelling) : spelling_(spelling) {
   size_t dot = spelling.find('.');
-  opcode_ = spelling.substr(0, dot);
+  opcodeName_ = spelling.substr(0, dot);
+  opcode_ = opcodeFromName(opcodeName_);
   while (dot != std::string_view::npos) {
     size_t next = spelling.find('.', dot + 1);
     modifiers_.push_back(spelling.substr(
@@ -33,10 +34,8 @@ InstructionForm::InstructionForm(std::string_view spelling) : spelling_(spelling
                     [](char c) { return c >= '0' && c <= '9'; }))
       vectorWidth_ = static_cast<unsigned>(std::stoul(std::string(modifier.substr(1))));
   }
-  if (stateSpace_ == StateSpace::None && has(kTexture))
-    stateSpace_ = StateSpace::Tex;
-  else if (stateSpace_ == StateSpace::None && accessesMemory() && !has(kUnknown))
-    stateSpace_ = StateSpace::Generic;
+  if (stateSpace_ == StateSpace::None)
+    stateSpace_ = traits_->space;
 }
 
 bool InstructionForm::hasModifier(std::string_view modifier) const {

@@ -19,15 +19,20 @@ public:
   explicit InstructionForm(std::string_view spelling);
 
   std::string_view spelling() const { return spelling_; }
-  std::string_view opcode() const { return opcode_; }
+  /// What the instruction is (Opcode::Unknown for opcodes the table does not know).
+  Opcode opcode() const { return opcode_; }
+  /// The opcode as written (`ld` of `ld.global.u32`), also for unknown opcodes.
+  std::string_view opcodeName() const { return opcodeName_; }
   /// Modifiers in source order, without the leading dot: {"global", "nc", "L2::cache_hint", ...}.
   const std::vector<std::string_view>& modifiers() const { return modifiers_; }
   bool hasModifier(std::string_view modifier) const;
 
   const OpcodeTraits& traits() const { return *traits_; }
   bool has(InstructionFlag flag) const { return traits_->has(flag); }
+  /// What the executor does with it (the family the CPU back end dispatches on).
+  SemanticFamily family() const { return traits_->family; }
   /// Control leaves the straight-line sequence here: bra, brx, ret, exit, trap.
-  bool isTerminator() const { return has(kBranch) || has(kReturn) || has(kExit) || has(kTrap); }
+  bool isTerminator() const { return has(kTerminator); }
   bool accessesMemory() const { return has(kMemoryRead) || has(kMemoryWrite); }
 
   /// The state space named by the first state-space modifier (`ld.shared` -> Shared); Generic for
@@ -42,7 +47,8 @@ public:
 
 private:
   std::string_view spelling_;
-  std::string_view opcode_;
+  std::string_view opcodeName_;
+  Opcode opcode_ = Opcode::Unknown;
   std::vector<std::string_view> modifiers_;
   const OpcodeTraits* traits_;
   StateSpace stateSpace_ = StateSpace::None;

@@ -41,17 +41,6 @@ namespace {
 
 using Severity = VerifierDiagnostic::Severity;
 
-/// Opcodes whose register operands all carry the instruction's type, with their operand count.
-struct TypedOpcode {
-  std::string_view opcode;
-  int operands; ///< exact count, or -1 when it varies
-};
-constexpr TypedOpcode kTypedOpcodes[] = {
-    {"add", 3},  {"sub", 3},  {"mul", 3}, {"mad", 4},  {"div", 3}, {"rem", 3},
-    {"min", -1}, {"max", -1}, {"and", 3}, {"or", 3},   {"xor", 3}, {"not", 2},
-    {"neg", 2},  {"abs", 2},  {"mov", 2}, {"selp", 4},
-};
-
 class FunctionVerifier {
 public:
   FunctionVerifier(const Function& function, std::vector<VerifierDiagnostic>& out)
@@ -406,13 +395,16 @@ void FunctionVerifier::checkInstruction(const Instruction& inst, bool isLastInst
       error(text + "guard " + f_.registerName(guard->predicate) + " is not a .pred register");
   }
 
+  // The operands that name labels, tables and functions (what the table's rule says they are).
   const auto& operands = inst.operands();
-  if (form.opcode() == "bra") {
+  switch (form.traits().operands.shape) {
+  case OperandShape::Label:
     if (operands.size() != 1)
-      error(text + "bra takes exactly one label");
+      error(text + std::string(form.opcodeName()) + " takes exactly one label");
     else
       checkLabelOperand(operands[0], inst.scope(), "branch target");
-  } else if (form.opcode() == "brx") {
+    break;
+  case OperandShape::BranchTable: {
     const SymbolOperand* table =
         operands.size() == 2 ? operands[1].getIf<SymbolOperand>() : nullptr;
     if (table == nullptr) {
@@ -425,7 +417,9 @@ void FunctionVerifier::checkInstruction(const Instruction& inst, bool isLastInst
       if (!visible)
         error(text + "no .branchtargets table '" + std::string(table->name) + "' is visible here");
     }
-  } else if (form.opcode() == "call") {
+    break;
+  }
+  case OperandShape::Call: {
     // call [(ret)], target, [(args)], [prototype]
     size_t targetIndex = !operands.empty() && operands[0].is<ArgumentListOperand>() ? 1 : 0;
     if (targetIndex >= operands.size()) {
@@ -439,6 +433,10 @@ void FunctionVerifier::checkInstruction(const Instruction& inst, bool isLastInst
       if (proto == nullptr || !prototypes_.contains(proto->name))
         report(Severity::Warning, text + "indirect call without a visible .callprototype");
     }
+    break;
+  }
+  default:
+    break;
   }
   if (printable)
     checkTypes(inst);
@@ -464,7 +462,6 @@ void FunctionVerifier::checkRegisterWidth(const Operand& operand, unsigned bits,
 void FunctionVerifier::checkTypes(const Instruction& inst) {
   const InstructionForm& form = inst.form();
   const auto& operands = inst.operands();
-  std::string_view opcode = form.opcode();
   auto type = form.lastType();
 
   // Address registers hold 32- or 64-bit addresses.
@@ -476,11 +473,21 @@ void FunctionVerifier::checkTypes(const Instruction& inst) {
                 f_.registerName(base->reg) + " is " + std::to_string(*bits) +
                 "-bit; addresses are 32 or 64 bits");
 
-  if (opcode == "setp") {
-    if (operands.size() != 3 && operands.size() != 4) {
-      error("`" + instructionToString(f_, inst) + "`: setp takes 3 or 4 operands");
-      return;
-    }
+  // The operand count and types, as the instruction table's rule for this form says.
+  const OperandRule rule = form.traits().operands;
+  if (rule.countChecked() &&
+      (operands.size() < rule.minOperands || operands.size() > rule.maxOperands)) {
+    std::string expected =
+        rule.minOperands == rule.maxOperands
+            ? std::to_string(rule.minOperands) + " operands, not " + std::to_string(operands.size())
+            : std::to_string(rule.minOperands) + " or " + std::to_string(rule.maxOperands) +
+                  " operands";
+    error("`" + instructionToString(f_, inst) + "`: " + std::string(form.opcodeName()) + " takes " +
+          expected);
+    return;
+  }
+  switch (rule.shape) {
+  case OperandShape::Comparison:
     if (const auto* dual = operands[0].getIf<DualOperand>()) {
       for (const auto& part : dual->parts)
         checkRegisterWidth(part, 1, true, "destination", inst);
@@ -494,8 +501,9 @@ void FunctionVerifier::checkTypes(const Instruction& inst) {
     if (operands.size() == 4)
       checkRegisterWidth(operands[3], 1, true, "source", inst);
     return;
-  }
-  if (opcode == "cvt" && operands.size() == 2) {
+  case OperandShape::Conversion: {
+    if (operands.size() != 2)
+      return;
     // ld, st and cvt accept registers wider than their types.
     auto to = form.firstType();
     for (size_t i = 0; i < 2; ++i) {
@@ -513,24 +521,21 @@ void FunctionVerifier::checkTypes(const Instruction& inst) {
     }
     return;
   }
-  const auto* entry = std::find_if(std::begin(kTypedOpcodes), std::end(kTypedOpcodes),
-                                   [&](const TypedOpcode& t) { return t.opcode == opcode; });
-  if (entry == std::end(kTypedOpcodes))
-    return;
-  bool wide = form.hasModifier("wide");
-  if (entry->operands >= 0 && operands.size() != static_cast<size_t>(entry->operands)) {
-    error("`" + instructionToString(f_, inst) + "`: " + std::string(opcode) + " takes " +
-          std::to_string(entry->operands) + " operands, not " + std::to_string(operands.size()));
+  case OperandShape::Uniform:
+  case OperandShape::Selection: {
+    if (!type)
+      return;
+    bool predicate = *type == ScalarType::Pred;
+    unsigned bits = scalarTypeBits(*type);
+    for (size_t i = 0; i < operands.size(); ++i) {
+      bool selector = rule.shape == OperandShape::Selection && i + 1 == operands.size();
+      checkRegisterWidth(operands[i], selector ? 1 : bits, selector || predicate,
+                         i == 0 ? "destination" : "source", inst);
+    }
     return;
   }
-  if (!type || wide)
+  default:
     return;
-  bool predicate = *type == ScalarType::Pred;
-  unsigned bits = scalarTypeBits(*type);
-  for (size_t i = 0; i < operands.size(); ++i) {
-    bool selector = opcode == "selp" && i == 3;
-    checkRegisterWidth(operands[i], selector ? 1 : bits, selector || predicate,
-                       i == 0 ? "destination" : "source", inst);
   }
 }
 

@@ -1,8 +1,7 @@
 #include "ocelot/BasicBlockCounts.h"
 
-#include "ocelot/JsonWriter.h"
-
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace ocelot {
 
@@ -11,9 +10,11 @@ std::string_view modeName(BasicBlockCounts::Mode mode) {
 }
 
 BasicBlockCounts::BasicBlockCounts(Mode mode, uint64_t threads, std::vector<Block> blocks,
-                                   std::vector<uint64_t> perThread)
-    : mode_(mode), threads_(threads), blocks_(std::move(blocks)), perThread_(std::move(perThread)) {
-}
+                                   std::vector<uint64_t> perThread,
+                                   std::shared_ptr<const CodeStructure> structure,
+                                   bool writeStructure)
+    : mode_(mode), threads_(threads), blocks_(std::move(blocks)), perThread_(std::move(perThread)),
+      structure_(std::move(structure)), writeStructure_(writeStructure && structure_ != nullptr) {}
 
 uint64_t BasicBlockCounts::entryCount() const {
   return blocks_.empty() ? 0 : blocks_.front().count;
@@ -47,33 +48,39 @@ std::span<const uint64_t> BasicBlockCounts::threadCounts(size_t row) const {
   return std::span<const uint64_t>(perThread_).subspan(row * threads_, threads_);
 }
 
-void BasicBlockCounts::writeJson(JsonWriter& out) const {
-  out.beginObject();
-  out.key("mode").value(modeName(mode_));
-  out.key("threads").value(threads_);
-  out.key("block_executions").value(blockExecutions());
-  out.key("dynamic_instructions").value(dynamicInstructions());
-  out.key("blocks").beginArray();
+Json BasicBlockCounts::json() const {
+  Json out = Json::object();
+  out["mode"] = modeName(mode_);
+  out["threads"] = threads_;
+  out["block_executions"] = blockExecutions();
+  out["dynamic_instructions"] = dynamicInstructions();
+  Json blocks = Json::array();
   for (const Block& b : blocks_) {
-    out.beginObject();
-    out.key("function").value(b.function);
-    out.key("index").value(b.index);
-    out.key("label").value(b.label);
-    out.key("instructions").value(b.instructions);
-    out.key("location").value(b.location);
-    out.key("count").value(b.count);
+    Json block = Json::object();
+    block["function"] = b.function;
+    block["index"] = b.index;
+    block["label"] = b.label;
+    block["instructions"] = b.instructions;
+    block["location"] = b.location;
+    block["count"] = b.count;
+    // The exceptional flags are written only when set, to keep large profiles small.
     if (!b.counted)
-      out.key("counted").value(false);
+      block["counted"] = false;
     if (b.derived)
-      out.key("derived").value(true);
+      block["derived"] = true;
     if (b.mayHaveWrapped)
-      out.key("may_have_wrapped").value(true);
+      block["may_have_wrapped"] = true;
     if (mode_ == Mode::PerThread)
-      out.key("active_threads").value(b.activeThreads);
-    out.endObject();
+      block["active_threads"] = b.activeThreads;
+    blocks.push_back(std::move(block));
   }
-  out.endArray();
-  out.endObject();
+  out["blocks"] = std::move(blocks);
+  if (structure_) {
+    out["module"] = structure_->id();
+    if (writeStructure_)
+      out["cfg"] = structure_->json();
+  }
+  return out;
 }
 
 std::string BasicBlockCounts::summary() const {

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "ocelot/CodeStructure.h"
 #include "ocelot/InstrumentorResult.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,11 +47,16 @@ public:
     uint64_t activeThreads = 0;
   };
 
+  /// `structure`: the module's code (blocks, edges, lines) the counts refer to, when known;
+  /// `writeStructure`: whether json() includes it (the first launch of each instrumented module
+  /// does, later ones refer to it by id).
   BasicBlockCounts(Mode mode, uint64_t threads, std::vector<Block> blocks,
-                   std::vector<uint64_t> perThread = {});
+                   std::vector<uint64_t> perThread = {},
+                   std::shared_ptr<const CodeStructure> structure = nullptr,
+                   bool writeStructure = false);
 
   std::string_view instrumentor() const override { return "bbcount"; }
-  void writeJson(JsonWriter& out) const override;
+  Json json() const override;
   std::string summary() const override;
 
   Mode mode() const { return mode_; }
@@ -67,12 +74,16 @@ public:
   /// PerThread mode: the count of each thread (global linear thread id) for block number `row`
   /// of blocks(); empty in PerWarp mode.
   std::span<const uint64_t> threadCounts(size_t row) const;
+  /// The module's code the blocks belong to; nullptr when unknown.
+  const std::shared_ptr<const CodeStructure>& structure() const { return structure_; }
 
 private:
   Mode mode_;
   uint64_t threads_;
   std::vector<Block> blocks_;
   std::vector<uint64_t> perThread_; ///< rows x threads, row-major
+  std::shared_ptr<const CodeStructure> structure_;
+  bool writeStructure_ = false;
 };
 
 std::string_view modeName(BasicBlockCounts::Mode mode); ///< "per-thread" / "per-warp"

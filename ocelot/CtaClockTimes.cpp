@@ -1,10 +1,9 @@
 #include "ocelot/CtaClockTimes.h"
 
-#include "ocelot/JsonWriter.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace ocelot {
 
@@ -108,32 +107,24 @@ CtaClockTimes::CtaClockTimes(const LaunchInfo& launch, const DeviceFacts& device
   problem(badSm, ("ran on an SM id at or above the device's " + std::to_string(tableSize)).c_str());
 }
 
-void CtaClockTimes::writeJson(JsonWriter& out) const {
-  out.beginObject();
-  out.key("kernel_ns").value(kernelNs_);
-  out.key("imbalance").value(imbalance_);
-  out.key("complete").value(complete());
-  out.key("problems").beginArray();
-  for (const auto& p : problems_)
-    out.value(p);
-  out.endArray();
-  out.key("sms").beginArray();
-  for (const Sm& s : sms_) {
-    out.beginObject();
-    out.key("sm").value(s.sm);
-    out.key("ctas").value(s.ctas);
-    out.key("busy_cycles").value(s.busyCycles);
-    out.key("busy_ns").value(s.busyNs);
-    out.endObject();
-  }
-  out.endArray();
+Json CtaClockTimes::json() const {
+  Json out = Json::object();
+  out["kernel_ns"] = kernelNs_;
+  out["imbalance"] = imbalance_;
+  out["complete"] = complete();
+  out["problems"] = problems_;
+  Json sms = Json::array();
+  for (const Sm& s : sms_)
+    sms.push_back(
+        Json{{"sm", s.sm}, {"ctas", s.ctas}, {"busy_cycles", s.busyCycles}, {"busy_ns", s.busyNs}});
+  out["sms"] = std::move(sms);
   // Per CTA as parallel arrays: compact for large grids.
-  out.key("ctas").beginObject();
+  Json ctas = Json::object();
   auto column = [&](const char* name, auto field) {
-    out.key(name).beginArray();
+    Json values = Json::array();
     for (const Cta& c : ctas_)
-      out.value(static_cast<uint64_t>(field(c)));
-    out.endArray();
+      values.push_back(static_cast<uint64_t>(field(c)));
+    ctas[name] = std::move(values);
   };
   column("sm", [](const Cta& c) { return c.sm; });
   column("start_cycle", [](const Cta& c) { return c.startCycle; });
@@ -142,8 +133,8 @@ void CtaClockTimes::writeJson(JsonWriter& out) const {
   column("end_ns", [](const Cta& c) { return c.endNs; });
   column("warps_started", [](const Cta& c) { return c.warpsStarted; });
   column("threads_exited", [](const Cta& c) { return c.threadsExited; });
-  out.endObject();
-  out.endObject();
+  out["ctas"] = std::move(ctas);
+  return out;
 }
 
 std::string CtaClockTimes::summary() const {

@@ -37,7 +37,7 @@ public:
   CtaClockTimes(const LaunchInfo& launch, const DeviceFacts& device, std::vector<Cta> ctas);
 
   std::string_view instrumentor() const override { return "ctaclock"; }
-  void writeJson(JsonWriter& out) const override;
+  Json json() const override;
   std::string summary() const override;
 
   const std::vector<Cta>& ctas() const { return ctas_; }

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "ocelot/Json.h"
+
 #include <string>
 #include <string_view>
 
 namespace ocelot {
-
-class JsonWriter;
 
 /// What one instrumentor measured in one launch. Each instrumentor has its own result type
 /// (BasicBlockCounts, CtaClockTimes, or a plugin's); a KernelProfile holds one per instrumentor
@@ -16,8 +16,9 @@ public:
 
   /// The name of the instrumentor that produced it ("bbcount").
   virtual std::string_view instrumentor() const = 0;
-  /// Writes the result as one JSON object (the writer is positioned where a value goes).
-  virtual void writeJson(JsonWriter& out) const = 0;
+  /// The result as one JSON object: the profile's `results.<instrumentor>` member. Built-in
+  /// results are described by docs/profile.schema.json; a plugin's may hold anything.
+  virtual Json json() const = 0;
   /// One line for people ("12 blocks, 1.2e6 block executions, 3.4e7 instructions").
   virtual std::string summary() const = 0;
 

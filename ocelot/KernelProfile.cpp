@@ -1,6 +1,6 @@
 #include "ocelot/KernelProfile.h"
 
-#include "ocelot/JsonWriter.h"
+#include <nlohmann/json.hpp>
 
 namespace ocelot {
 
@@ -20,55 +20,39 @@ const InstrumentorResult* KernelProfile::result(std::string_view name) const {
 
 namespace {
 
-void writeDim(JsonWriter& out, const Dim3& d) {
-  out.beginArray().value(d.x).value(d.y).value(d.z).endArray();
+Json dim(const Dim3& d) {
+  return Json::array({d.x, d.y, d.z});
 }
 
 } // namespace
 
-void KernelProfile::writeJson(JsonWriter& out) const {
-  out.beginObject();
-  out.key("schema").value(kProfileSchemaVersion);
-  out.key("kernel").value(launch_.kernelName);
-  out.key("demangled").value(launch_.demangledName);
-  out.key("launch_id").value(launch_.launchId);
-  out.key("kernel_launch").value(launch_.kernelLaunchIndex);
-  out.key("device").value(launch_.device);
-  out.key("grid");
-  writeDim(out, launch_.grid);
-  out.key("block");
-  writeDim(out, launch_.block);
-  out.key("dynamic_shared_memory").value(static_cast<uint64_t>(launch_.dynamicSharedMemory));
-  out.key("stream").value(launch_.stream);
-  out.key("enqueued_ns").value(timing_.enqueuedNs);
-  out.key("completed_ns").value(timing_.completedNs);
-  out.key("gpu_ms");
-  if (timing_.gpuMilliseconds)
-    out.value(*timing_.gpuMilliseconds);
-  else
-    out.null();
-  out.key("execution").value(execution_ == Execution::Instrumented ? "instrumented" : "original");
-  out.key("instrumentors").beginArray();
-  for (const auto& name : instrumentors_)
-    out.value(name);
-  out.endArray();
-  out.key("notes").beginArray();
-  for (const auto& note : notes_)
-    out.value(note);
-  out.endArray();
-  out.key("results").beginObject();
-  for (const auto& r : results_) {
-    out.key(r->instrumentor());
-    r->writeJson(out);
-  }
-  out.endObject();
-  out.endObject();
+Json KernelProfile::json() const {
+  Json out = Json::object();
+  out["schema"] = kProfileSchemaVersion;
+  out["kernel"] = launch_.kernelName;
+  out["demangled"] = launch_.demangledName;
+  out["launch_id"] = launch_.launchId;
+  out["kernel_launch"] = launch_.kernelLaunchIndex;
+  out["device"] = launch_.device;
+  out["grid"] = dim(launch_.grid);
+  out["block"] = dim(launch_.block);
+  out["dynamic_shared_memory"] = static_cast<uint64_t>(launch_.dynamicSharedMemory);
+  out["stream"] = launch_.stream;
+  out["enqueued_ns"] = timing_.enqueuedNs;
+  out["completed_ns"] = timing_.completedNs;
+  out["gpu_ms"] = timing_.gpuMilliseconds ? Json(*timing_.gpuMilliseconds) : Json();
+  out["execution"] = execution_ == Execution::Instrumented ? "instrumented" : "original";
+  out["instrumentors"] = instrumentors_;
+  out["notes"] = notes_;
+  Json results = Json::object();
+  for (const auto& r : results_)
+    results[std::string(r->instrumentor())] = r->json();
+  out["results"] = std::move(results);
+  return out;
 }
 
 std::string KernelProfile::toJson() const {
-  JsonWriter out;
-  writeJson(out);
-  return out.take();
+  return dumpJson(json());
 }
 
 } // namespace ocelot

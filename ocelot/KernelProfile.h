@@ -11,8 +11,6 @@
 
 namespace ocelot {
 
-class JsonWriter;
-
 /// Everything Ocelot learned about one kernel launch: which kernel, how it was launched, when,
 /// whether it ran instrumented (and if not, why), and one result per instrumentor that measured
 /// it. Profiles are immutable and shared (std::shared_ptr<const KernelProfile>); they reach
@@ -61,8 +59,9 @@ public:
   /// The result of the instrumentor named `name`, or nullptr.
   const InstrumentorResult* result(std::string_view name) const;
 
-  /// The profile as one JSON object (docs/instrumentation.md describes the schema).
-  void writeJson(JsonWriter& out) const;
+  /// The profile as one JSON object (docs/profile.schema.json, docs/instrumentation.md).
+  Json json() const;
+  /// json() as compact text on one line.
   std::string toJson() const;
 
 private:
@@ -74,7 +73,7 @@ private:
   std::vector<std::shared_ptr<const InstrumentorResult>> results_;
 };
 
-/// The version of the JSON schema KernelProfile::writeJson writes ("schema" member).
+/// The version of the JSON schema KernelProfile::json writes ("schema" member).
 inline constexpr int kProfileSchemaVersion = 1;
 
 } // namespace ocelot

@@ -22,7 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OCELOT_PLUGIN_ABI_VERSION 1u
+/* 2: results write JSON as nlohmann values (InstrumentorResult::json()), not through JsonWriter. */
+#define OCELOT_PLUGIN_ABI_VERSION 2u
 
 #ifdef __cplusplus
 extern "C" {

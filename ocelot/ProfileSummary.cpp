@@ -2,6 +2,7 @@
 
 #include "ocelot/BasicBlockCounts.h"
 #include "ocelot/CtaClockTimes.h"
+#include "ocelot/TerminalWidth.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +14,22 @@ namespace {
 
 std::string shorten(const std::string& name, size_t width) {
   return name.size() <= width ? name : name.substr(0, width - 3) + "...";
+}
+
+/// `name` padded to `width` columns (a name longer than that is kept whole).
+std::string pad(const std::string& name, size_t width) {
+  return name.size() >= width ? name : name + std::string(width - name.size(), ' ');
+}
+
+/// The width of a name column: as wide as the longest name, but so that a line of `columns`
+/// (0: no limit) still has room for the `rest` of the line; never under `least`.
+size_t nameWidth(size_t longest, size_t columns, size_t rest, size_t least) {
+  size_t width = std::max(longest, least);
+  if (columns != 0 && columns > rest)
+    width = std::min(width, std::max(least, columns - rest));
+  else if (columns != 0)
+    width = least;
+  return width;
 }
 
 /// 1234567 -> "1.23e+06" only when large; plain digits otherwise, so small counts stay exact.
@@ -67,7 +84,11 @@ bool ProfileSummary::empty() const {
   return kernels_.empty();
 }
 
-std::string ProfileSummary::format(size_t topKernels, size_t topBlocks) const {
+size_t ProfileSummary::defaultColumns() {
+  return terminalColumns(2);
+}
+
+std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t columns) const {
   std::lock_guard lock(mutex_);
   std::string out;
   char line[512];
@@ -92,17 +113,22 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks) const {
       return a->second.instructions > b->second.instructions;
     return a->second.launches > b->second.launches;
   });
+  size_t longestKernel = 0;
+  for (const auto& [name, k] : kernels_)
+    longestKernel = std::max(longestKernel, k.demangled.size());
+  // "  " + name + the numeric columns of each table
+  const size_t kernelWidth = nameWidth(longestKernel, columns, 2 + 62, 20);
   out += "\ntop kernels\n";
-  std::snprintf(line, sizeof line, "  %-44s %9s %9s %14s %14s %10s\n", "kernel", "launches",
-                "instr.", "block execs", "instructions", "gpu ms");
-  out += line;
+  std::snprintf(line, sizeof line, " %9s %9s %14s %14s %10s\n", "launches", "instr.", "block execs",
+                "instructions", "gpu ms");
+  out += "  " + pad("kernel", kernelWidth) + line;
   for (size_t i = 0; i < kernels.size() && i < topKernels; ++i) {
     const Kernel& k = kernels[i]->second;
-    std::snprintf(line, sizeof line, "  %-44s %9llu %9llu %14s %14s %10.3f\n",
-                  shorten(k.demangled, 44).c_str(), static_cast<unsigned long long>(k.launches),
+    std::snprintf(line, sizeof line, " %9llu %9llu %14s %14s %10.3f\n",
+                  static_cast<unsigned long long>(k.launches),
                   static_cast<unsigned long long>(k.instrumented),
                   number(k.blockExecutions).c_str(), number(k.instructions).c_str(), k.gpuMs);
-    out += line;
+    out += "  " + pad(shorten(k.demangled, kernelWidth), kernelWidth) + line;
   }
 
   if (!blocks_.empty()) {
@@ -113,9 +139,8 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks) const {
       return a->second.instructions > b->second.instructions;
     });
     out += "\nhottest basic blocks (by executed instructions)\n";
-    std::snprintf(line, sizeof line, "  %-34s %-6s %-16s %14s %14s  %s\n", "kernel", "block",
-                  "label", "executions", "instructions", "source");
-    out += line;
+    std::vector<std::string> names;
+    size_t longest = 0, longestSource = 6;
     for (size_t i = 0; i < blocks.size() && i < topBlocks; ++i) {
       const auto& [key, b] = *blocks[i];
       const auto& [kernel, function, index] = key;
@@ -123,11 +148,20 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks) const {
       std::string who = k != kernels_.end() ? k->second.demangled : kernel;
       if (function != kernel)
         who += " > " + function;
-      std::snprintf(line, sizeof line, "  %-34s B%-5u %-16s %14s %14s  %s\n",
-                    shorten(who, 34).c_str(), index, shorten(b.label, 16).c_str(),
-                    number(b.count).c_str(), number(b.instructions).c_str(),
-                    b.location.empty() ? "-" : b.location.c_str());
-      out += line;
+      longest = std::max(longest, who.size());
+      longestSource = std::max(longestSource, b.location.size());
+      names.push_back(std::move(who));
+    }
+    const size_t blockWidth = nameWidth(longest, columns, 2 + 55 + 2 + longestSource, 20);
+    std::snprintf(line, sizeof line, " %-6s %-16s %14s %14s  %s\n", "block", "label", "executions",
+                  "instructions", "source");
+    out += "  " + pad("kernel", blockWidth) + line;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const auto& [key, b] = *blocks[i];
+      std::snprintf(line, sizeof line, " B%-5u %-16s %14s %14s  %s\n", std::get<2>(key),
+                    shorten(b.label, 16).c_str(), number(b.count).c_str(),
+                    number(b.instructions).c_str(), b.location.empty() ? "-" : b.location.c_str());
+      out += "  " + pad(shorten(names[i], blockWidth), blockWidth) + line;
     }
   }
 
@@ -135,18 +169,18 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks) const {
                            [](const auto& e) { return e.second.clockLaunches > 0; });
   if (clock) {
     out += "\nper-SM load (ctaclock; imbalance = busiest SM / mean SM busy time, 1.00 = even)\n";
-    std::snprintf(line, sizeof line, "  %-44s %9s %10s %10s %10s\n", "kernel", "launches",
-                  "mean imb.", "max imb.", "SMs used");
-    out += line;
+    std::snprintf(line, sizeof line, " %9s %10s %10s %10s\n", "launches", "mean imb.", "max imb.",
+                  "SMs used");
+    out += "  " + pad("kernel", kernelWidth) + line;
     for (const auto* entry : kernels) {
       const Kernel& k = entry->second;
       if (k.clockLaunches == 0)
         continue;
-      std::snprintf(
-          line, sizeof line, "  %-44s %9llu %10.2f %10.2f %6u/%-4u\n",
-          shorten(k.demangled, 44).c_str(), static_cast<unsigned long long>(k.clockLaunches),
-          k.imbalanceSum / static_cast<double>(k.clockLaunches), k.imbalanceMax, k.smsUsed, k.sms);
-      out += line;
+      std::snprintf(line, sizeof line, " %9llu %10.2f %10.2f %6u/%-4u\n",
+                    static_cast<unsigned long long>(k.clockLaunches),
+                    k.imbalanceSum / static_cast<double>(k.clockLaunches), k.imbalanceMax,
+                    k.smsUsed, k.sms);
+      out += "  " + pad(shorten(k.demangled, kernelWidth), kernelWidth) + line;
     }
   }
   bool notes = std::any_of(kernels_.begin(), kernels_.end(),
@@ -155,7 +189,7 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks) const {
     out += "\nnotes\n";
     for (const auto& [name, k] : kernels_)
       if (!k.lastNote.empty())
-        out += "  " + shorten(k.demangled, 44) + ": " + k.lastNote + "\n";
+        out += "  " + k.demangled + ": " + k.lastNote + "\n";
   }
   return out;
 }

@@ -40,8 +40,12 @@ public:
   void add(const KernelProfile& profile);
   bool empty() const;
   /// The report: top kernels by dynamic instructions (then launches), the hottest blocks, the
-  /// per-SM imbalance of each kernel CtaClock measured, and notes.
-  std::string format(size_t topKernels = 10, size_t topBlocks = 15) const;
+  /// per-SM imbalance of each kernel CtaClock measured, and notes. Lines fit in `columns`
+  /// (default: the terminal's width, terminalColumns()); names are cut only where they would not
+  /// fit, and never with `columns` 0 (no limit: a file, a pipe).
+  std::string format(size_t topKernels = 10, size_t topBlocks = 15,
+                     size_t columns = defaultColumns()) const;
+  static size_t defaultColumns();
 
 private:
   mutable std::mutex mutex_;

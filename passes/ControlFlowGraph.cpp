@@ -97,7 +97,7 @@ void ControlFlowGraph::addEdges(Node n, std::vector<Edge>& edges) {
   }
   const ir::InstructionForm& form = last->form();
   if (form.has(ir::kBranch)) {
-    if (form.opcode() == "brx") {
+    if (form.opcode() == ir::Opcode::Brx) {
       if (!tablesCollected_) {
         for (const auto& b : function_->blocks())
           for (const auto& s : b->statements())

@@ -83,7 +83,7 @@ ir::BasicBlock* splitEdge(ir::IRBuilder& builder, ir::BasicBlock& from, ir::Basi
       if (auto* l = operand.getIf<ir::LabelOperand>(); l && holdsLabel(to, l->label))
         l->label = label.id();
   };
-  if (branch->form().opcode() == "brx") {
+  if (branch->form().opcode() == ir::Opcode::Brx) {
     auto* name =
         branch->operands().size() >= 2 ? branch->operands()[1].getIf<ir::SymbolOperand>() : nullptr;
     const ir::BranchTargets* table = nullptr;

@@ -32,6 +32,8 @@
 #   sweep    tests/cpu/sweep/instruction_sweep.cu (built here with nvcc): the GPU's result of every
 #            instruction of the sweep, as $OUT/sweep-reference.tar (sweep-<group>.bin.zst, or .bin
 #            without a zstd command), which `tar -xf` into tests/cpu/reference refreshes
+#   report   the README's main job on the GPU (scripts/main-job.sh): profile, `ocelot report`
+#            (HTML, trace, TAU); $OUT/report.html; the profile's CFG and SM lanes checked
 #
 # Output (at most 8 files come back from $OUT, so everything is aggregated):
 #   $OUT/summary.md    readable report: GPU, per-program table, details of every difference
@@ -52,7 +54,7 @@ TIMEOUT_S=${GPU_BATCH_TIMEOUT_S:-60}
 BUDGET_S=${GPU_BATCH_BUDGET_S:-420}
 OCELOT_ENV=${GPU_BATCH_OCELOT_ENV:-}
 NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench sweep)
+SECTIONS=(gpuinfo e2e runtime-bench instrumentation instr-bench scheduler cpu-bench sweep report)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -705,6 +707,50 @@ section_sweep() {
   md '```'
   md ""
   say "gpu-batch: sweep: rc=$rc"
+}
+
+# report: the main job on the GPU, then what `ocelot report` makes of its profile.
+section_report() {
+  md "## The main job and its report (scripts/main-job.sh, ocelot report)"
+  md ""
+  mkdir -p "$LOGS/report"
+  (cd "$WORK/cwd" && env OCELOT_BUILD_DIR="$BUILD" OCELOT_MAIN_JOB_DEVICE=gpu timeout -k 5 300 \
+    "$ROOT/scripts/main-job.sh") >"$LOGS/report/stdout.txt" 2>"$LOGS/report/stderr.txt"
+  local rc=$? work=$BUILD/main-job
+  md "Exit status $rc."
+  md ""
+  md '```'
+  tail -40 "$LOGS/report/stderr.txt" >>"$SUMMARY"
+  tail -8 "$LOGS/report/stdout.txt" >>"$SUMMARY"
+  if [ -f "$work/profile.json" ]; then
+    # The CFG once per module, every CTA on an SM below the device's count, more than the CPU
+    # device's 2 SMs.
+    python3 - "$work/profile.json" "$ROOT/tests/support" >>"$SUMMARY" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+profiles = d["profiles"]
+cfgs = sum(1 for p in profiles if "cfg" in p["results"].get("bbcount", {}))
+sms = max(len(p["results"].get("ctaclock", {}).get("sms", [])) for p in profiles)
+complete = all(p["results"].get("ctaclock", {}).get("complete", False) for p in profiles)
+print("profile: %d launches, CFG written %d time(s), %d SMs, ctaclock complete: %s" %
+      (len(profiles), cfgs, sms, complete))
+try:
+    sys.path.insert(0, sys.argv[2])
+    import profile_schema
+    profile_schema.validate_file(sys.argv[1])
+    print("profile: valid against docs/profile.schema.json")
+except ImportError:
+    print("profile: schema not checked (no python3-jsonschema here)")
+except Exception as e:
+    print("profile: SCHEMA ERROR %s" % e)
+PY
+    cp "$work/profile.json" "$LOGS/report/" 2>/dev/null
+    cp -r "$work/trace.json" "$work/tau" "$LOGS/report/" 2>/dev/null
+  fi
+  md '```'
+  [ -f "$work/report.html" ] && cp "$work/report.html" "$OUT/report.html" && md "The report: report.html."
+  md ""
+  say "gpu-batch: report: rc=$rc"
 }
 
 # ---------------------------------------------------------------------------------------------

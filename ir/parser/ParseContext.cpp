@@ -767,7 +767,7 @@ void ParseContext::addInstruction(std::string_view mnemonic, SourceRange at,
   if (form.isTerminator())
     startNewBlock_ = true;
   // Branch targets are labels; they may be defined later in this or an enclosing scope.
-  if (form.opcode() == "bra") {
+  if (form.traits().operands.shape == OperandShape::Label) {
     for (auto& operand : inst.operands())
       if (auto* symbol = operand.getIf<SymbolOperand>();
           symbol && !symbol->generic && !symbol->explicitOffset)

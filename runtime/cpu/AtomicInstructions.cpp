@@ -191,7 +191,7 @@ ExecuteFn selectAtomic(ir::ScalarType type, AtomicOp op) {
 } // namespace
 
 bool decodeAtomic(DecodeContext& c) {
-  const bool reduction = c.form.opcode() == "red";
+  const bool reduction = c.opcode() == ir::Opcode::Red;
   const auto type = c.type();
   if (!type)
     return c.fail("no type");

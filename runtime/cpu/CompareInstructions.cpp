@@ -249,20 +249,23 @@ bool decodeCompareModifiers(DecodeContext& c, uint32_t* compare, uint32_t* boolO
 } // namespace
 
 bool decodeComparison(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
+  using Op = ir::Opcode;
+  const Op opcode = c.opcode();
   const auto type = c.type();
   if (!type)
     return c.fail("no type");
   using T = ir::ScalarType;
 
-  if (opcode == "setp" || opcode == "set") {
+  switch (opcode) {
+  case Op::Setp:
+  case Op::Set: {
     uint32_t compare = 0, boolOp = 0;
     if (!decodeCompareModifiers(c, &compare, &boolOp))
       return false;
     const size_t expected = boolOp != kNoBool ? 4 : 3;
     if (!c.expectOperands(expected))
       return false;
-    if (opcode == "setp") {
+    if (opcode == Op::Setp) {
       if (const auto* dual = c.operand(0).getIf<ir::DualOperand>()) {
         c.out.op[0] = c.operands.predicateDestination(dual->parts[0]);
         c.out.op[1] = c.operands.predicateDestination(dual->parts[1]);
@@ -278,7 +281,7 @@ bool decodeComparison(DecodeContext& c) {
       c.out.op[4] = c.predicateSource(3);
     c.out.aux = compare | (c.has("ftz") ? kFtzFlag : 0u);
     c.out.aux2 = boolOp;
-    if (opcode == "set") {
+    if (opcode == Op::Set) {
       const auto destination = c.firstType();
       if (destination == T::F32)
         c.out.aux2 |= 0x100;
@@ -292,7 +295,7 @@ bool decodeComparison(DecodeContext& c) {
     }
     return c.ok() && (c.out.execute != nullptr || c.unsupported("type"));
   }
-  if (opcode == "selp") {
+  case Op::Selp: {
     if (!c.expectOperands(4))
       return false;
     c.out.op[0] = c.destination(0);
@@ -302,7 +305,7 @@ bool decodeComparison(DecodeContext& c) {
     c.out.execute = &executeSelp;
     return c.ok();
   }
-  if (opcode == "slct") {
+  case Op::Slct: {
     if (!c.expectOperands(4))
       return false;
     const auto destination = c.firstType();
@@ -316,7 +319,9 @@ bool decodeComparison(DecodeContext& c) {
     c.out.execute = &executeSlct;
     return c.ok();
   }
-  return c.unsupported();
+  default:
+    return c.unsupported();
+  }
 }
 
 } // namespace ocelot::runtime::cpu

@@ -3,6 +3,7 @@
 #include "ir/BasicBlock.h"
 #include "ir/Casting.h"
 #include "ir/InstructionForm.h"
+#include "ir/Opcode.h"
 #include "ir/RegisterAccess.h"
 
 #include <vector>
@@ -23,7 +24,7 @@ bool hasRounding(const ir::InstructionForm& form) {
 
 /// A floating-point instruction of `opcode` (f32, f64 or a 16-bit float type) the code generator
 /// may contract.
-bool contractible(const ir::Instruction& instruction, std::string_view opcode) {
+bool contractible(const ir::Instruction& instruction, ir::Opcode opcode) {
   const ir::InstructionForm& form = instruction.form();
   if (form.opcode() != opcode || hasRounding(form))
     return false;
@@ -73,7 +74,8 @@ planContractions(const ir::Function& function) {
                                   writes[keyOf(ref)] += access.written ? 1 : 0;
                                   reads[keyOf(ref)] += access.read ? 1 : 0;
                                 });
-      if (contractible(*instruction, "add") || contractible(*instruction, "sub")) {
+      if (contractible(*instruction, ir::Opcode::Add) ||
+          contractible(*instruction, ir::Opcode::Sub)) {
         const auto* first = plainRegister(instruction->operands()[1]);
         const auto* second = plainRegister(instruction->operands()[2]);
         // `add d, p, p` keeps its product: it is not counted as a use that can absorb it.
@@ -84,7 +86,7 @@ planContractions(const ir::Function& function) {
         if (second)
           uses[keyOf(second->reg)].push_back({instruction, 2, {b, i}});
       }
-      if (contractible(*instruction, "mul") && !instruction->guard() &&
+      if (contractible(*instruction, ir::Opcode::Mul) && !instruction->guard() &&
           !instruction->form().hasModifier("sat"))
         multiplies.push_back({instruction, {b, i}});
     }

@@ -465,16 +465,49 @@ ExecuteFn selectByType(ir::ScalarType type, bool ftz, bool sat) {
   return type == ir::ScalarType::F64 ? select<H, double>(ftz, sat) : select<H, float>(ftz, sat);
 }
 
-std::optional<FloatOp> opNamed(std::string_view opcode) {
-  static constexpr std::pair<std::string_view, FloatOp> kOps[] = {
-      {"add", kAdd}, {"sub", kSub},           {"mul", kMul}, {"div", kDiv},   {"min", kMin},
-      {"max", kMax}, {"copysign", kCopySign}, {"rcp", kRcp}, {"sqrt", kSqrt}, {"rsqrt", kRsqrt},
-      {"sin", kSin}, {"cos", kCos},           {"lg2", kLg2}, {"ex2", kEx2},   {"tanh", kTanh},
-      {"abs", kAbs}, {"neg", kNeg},           {"fma", kFma}, {"mad", kFma}};
-  for (const auto& [name, op] : kOps)
-    if (name == opcode)
-      return op;
-  return std::nullopt;
+std::optional<FloatOp> floatOp(ir::Opcode opcode) {
+  using Op = ir::Opcode;
+  switch (opcode) {
+  case Op::Add:
+    return kAdd;
+  case Op::Sub:
+    return kSub;
+  case Op::Mul:
+    return kMul;
+  case Op::Div:
+    return kDiv;
+  case Op::Min:
+    return kMin;
+  case Op::Max:
+    return kMax;
+  case Op::Copysign:
+    return kCopySign;
+  case Op::Rcp:
+    return kRcp;
+  case Op::Sqrt:
+    return kSqrt;
+  case Op::Rsqrt:
+    return kRsqrt;
+  case Op::Sin:
+    return kSin;
+  case Op::Cos:
+    return kCos;
+  case Op::Lg2:
+    return kLg2;
+  case Op::Ex2:
+    return kEx2;
+  case Op::Tanh:
+    return kTanh;
+  case Op::Abs:
+    return kAbs;
+  case Op::Neg:
+    return kNeg;
+  case Op::Fma:
+  case Op::Mad:
+    return kFma;
+  default:
+    return std::nullopt;
+  }
 }
 
 } // namespace
@@ -485,7 +518,7 @@ bool decodeContractedAdd(DecodeContext& c, const ir::Instruction& multiply, size
     return decodeContractedHalfAdd(c, multiply, productOperand);
   if (!type || c.operandCount() != 3 || multiply.operands().size() != 3)
     return c.fail("contraction of an unexpected add");
-  const bool subtract = c.form.opcode() == "sub";
+  const bool subtract = c.opcode() == ir::Opcode::Sub;
   // add d, p, s / add d, s, p: fma(a, b, s); sub d, p, s: fma(a, b, -s); sub d, s, p: fma(-a, b, s)
   c.out.aux = kFma;
   c.out.imm = static_cast<int64_t>(RoundingMode::NearestEven);
@@ -504,9 +537,7 @@ bool decodeFloatArithmetic(DecodeContext& c) {
   const auto type = c.type();
   if (!type || (*type != ir::ScalarType::F32 && *type != ir::ScalarType::F64))
     return c.unsupported("type");
-  const std::string_view opcode = c.form.opcode();
-
-  if (opcode == "testp") {
+  if (c.opcode() == ir::Opcode::Testp) {
     static constexpr std::pair<std::string_view, TestProperty> kProperties[] = {
         {"finite", kFinite},         {"infinite", kInfinite}, {"number", kNumber},
         {"notanumber", kNotANumber}, {"normal", kNormal},     {"subnormal", kSubnormal}};
@@ -524,7 +555,7 @@ bool decodeFloatArithmetic(DecodeContext& c) {
     return c.ok();
   }
 
-  auto op = opNamed(opcode);
+  auto op = floatOp(c.opcode());
   if (!op)
     return c.unsupported();
   // The approximate forms (only .approx, or .full for div) are separate operations.

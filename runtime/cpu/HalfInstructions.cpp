@@ -134,6 +134,35 @@ HalfExecute halfExecutor(ir::ScalarType type) {
               : (pair ? &executeHalf<false, true> : &executeHalf<false, false>);
 }
 
+std::optional<HalfOp> halfOp(ir::Opcode opcode) {
+  using Op = ir::Opcode;
+  switch (opcode) {
+  case Op::Add:
+    return kAdd;
+  case Op::Sub:
+    return kSub;
+  case Op::Mul:
+    return kMul;
+  case Op::Fma:
+  case Op::Mad:
+    return kFma;
+  case Op::Neg:
+    return kNeg;
+  case Op::Abs:
+    return kAbs;
+  case Op::Min:
+    return kMin;
+  case Op::Max:
+    return kMax;
+  case Op::Ex2:
+    return kEx2;
+  case Op::Tanh:
+    return kTanh;
+  default:
+    return std::nullopt;
+  }
+}
+
 } // namespace
 
 bool decodeContractedHalfAdd(DecodeContext& c, const ir::Instruction& multiply,
@@ -144,7 +173,7 @@ bool decodeContractedHalfAdd(DecodeContext& c, const ir::Instruction& multiply,
   using T = ir::ScalarType;
   const T registerType = *type == T::F16x2 || *type == T::BF16x2 ? T::B32 : T::B16;
   c.out.aux = kFma;
-  const bool subtract = c.form.opcode() == "sub";
+  const bool subtract = c.opcode() == ir::Opcode::Sub;
   c.out.aux2 = (c.has("ftz") ? kFtz : 0u) | (c.has("sat") ? kSat : 0u) |
                (subtract ? (productOperand == 1 ? kNegateAddend : kNegateProduct) : 0u);
   c.out.imm = static_cast<int64_t>(RoundingMode::NearestEven);
@@ -162,18 +191,10 @@ bool decodeHalfArithmetic(DecodeContext& c) {
   if (!type)
     return c.fail("no type");
   const bool pair = *type == T::F16x2 || *type == T::BF16x2;
-  static constexpr std::pair<std::string_view, HalfOp> kOps[] = {
-      {"add", kAdd}, {"sub", kSub}, {"mul", kMul}, {"fma", kFma}, {"mad", kFma},  {"neg", kNeg},
-      {"abs", kAbs}, {"min", kMin}, {"max", kMax}, {"ex2", kEx2}, {"tanh", kTanh}};
-  const std::string_view opcode = c.form.opcode();
-  bool found = false;
-  for (const auto& [name, op] : kOps)
-    if (name == opcode) {
-      c.out.aux = op;
-      found = true;
-    }
-  if (!found)
+  const auto op = halfOp(c.opcode());
+  if (!op)
     return c.unsupported();
+  c.out.aux = *op;
   if (c.has("relu") || c.has("xorsign"))
     return c.unsupported(".relu/.xorsign on 16-bit floats");
   const T registerType = pair ? T::B32 : T::B16;

@@ -55,7 +55,7 @@ bool decodeHint(DecodeContext& c) {
 }
 
 bool decodeAsyncCopy(DecodeContext& c) {
-  if (c.form.opcode() != "cp" || !c.has("async") || c.has("bulk") || c.has("tensor"))
+  if (c.opcode() != ir::Opcode::Cp || !c.has("async") || c.has("bulk") || c.has("tensor"))
     return c.unsupported();
   if (c.has("commit_group") || c.has("wait_group") || c.has("wait_all")) {
     c.out.execute = &executeNop;

@@ -2,9 +2,6 @@
 
 #include "ir/Types.h"
 
-#include <array>
-#include <utility>
-
 namespace ocelot::runtime::cpu {
 namespace {
 
@@ -36,128 +33,69 @@ bool decodeFloatOrHalf(DecodeContext& context) {
   return decodeFloatArithmetic(context);
 }
 
-constexpr std::pair<std::string_view, FamilyDecoder> kFamilies[] = {
-    {"add", &decodeArithmetic},
-    {"sub", &decodeArithmetic},
-    {"mul", &decodeArithmetic},
-    {"mad", &decodeArithmetic},
-    {"div", &decodeArithmetic},
-    {"abs", &decodeArithmetic},
-    {"neg", &decodeArithmetic},
-    {"min", &decodeArithmetic},
-    {"max", &decodeArithmetic},
-    {"fma", &decodeFloatOrHalf},
-    {"rcp", &decodeFloatOrHalf},
-    {"sqrt", &decodeFloatOrHalf},
-    {"rsqrt", &decodeFloatOrHalf},
-    {"sin", &decodeFloatOrHalf},
-    {"cos", &decodeFloatOrHalf},
-    {"lg2", &decodeFloatOrHalf},
-    {"ex2", &decodeFloatOrHalf},
-    {"tanh", &decodeFloatOrHalf},
-    {"copysign", &decodeFloatArithmetic},
-    {"testp", &decodeFloatArithmetic},
-    {"addc", &decodeIntegerArithmetic},
-    {"subc", &decodeIntegerArithmetic},
-    {"madc", &decodeIntegerArithmetic},
-    {"mul24", &decodeIntegerArithmetic},
-    {"mad24", &decodeIntegerArithmetic},
-    {"sad", &decodeIntegerArithmetic},
-    {"rem", &decodeIntegerArithmetic},
-    {"popc", &decodeIntegerArithmetic},
-    {"clz", &decodeIntegerArithmetic},
-    {"bfind", &decodeIntegerArithmetic},
-    {"fns", &decodeIntegerArithmetic},
-    {"brev", &decodeIntegerArithmetic},
-    {"bfe", &decodeIntegerArithmetic},
-    {"bfi", &decodeIntegerArithmetic},
-    {"szext", &decodeIntegerArithmetic},
-    {"bmsk", &decodeIntegerArithmetic},
-    {"dp4a", &decodeIntegerArithmetic},
-    {"dp2a", &decodeIntegerArithmetic},
-    {"and", &decodeLogic},
-    {"or", &decodeLogic},
-    {"xor", &decodeLogic},
-    {"not", &decodeLogic},
-    {"cnot", &decodeLogic},
-    {"lop3", &decodeLogic},
-    {"shf", &decodeLogic},
-    {"shl", &decodeLogic},
-    {"shr", &decodeLogic},
-    {"setp", &decodeComparison},
-    {"set", &decodeComparison},
-    {"selp", &decodeComparison},
-    {"slct", &decodeComparison},
-    {"mov", &decodeMove},
-    {"prmt", &decodeMove},
-    {"cvta", &decodeMove},
-    {"isspacep", &decodeMove},
-    {"cvt", &decodeConversion},
-    {"ld", &decodeMemory},
-    {"ldu", &decodeMemory},
-    {"st", &decodeMemory},
-    {"membar", &decodeMemory},
-    {"fence", &decodeMemory},
-    {"atom", &decodeAtomic},
-    {"red", &decodeAtomic},
-    {"shfl", &decodeWarp},
-    {"vote", &decodeWarp},
-    {"match", &decodeWarp},
-    {"redux", &decodeWarp},
-    {"activemask", &decodeWarp},
-    {"elect", &decodeWarp},
-    {"tex", &decodeTexture},
-    {"tld4", &decodeTexture},
-    {"txq", &decodeTexture},
-    {"suld", &decodeTexture},
-    {"sust", &decodeTexture},
-    {"suq", &decodeTexture},
-    {"cp", &decodeAsyncCopy},
-    {"mbarrier", &decodeAsyncCopy},
-    {"prefetch", &decodeHint},
-    {"prefetchu", &decodeHint},
-    {"griddepcontrol", &decodeHint},
-    {"pmevent", &decodeHint},
-    {"applypriority", &decodeHint},
-    {"discard", &decodeHint},
-    {"createpolicy", &decodeHint},
-    {"setmaxnreg", &decodeHint},
-    {"vadd", &decodeVideo},
-    {"vsub", &decodeVideo},
-    {"vabsdiff", &decodeVideo},
-    {"vmin", &decodeVideo},
-    {"vmax", &decodeVideo},
-    {"vshl", &decodeVideo},
-    {"vshr", &decodeVideo},
-    {"vmad", &decodeVideo},
-    {"vset", &decodeVideo},
-    {"vadd2", &decodeVideo},
-    {"vsub2", &decodeVideo},
-    {"vavrg2", &decodeVideo},
-    {"vabsdiff2", &decodeVideo},
-    {"vmin2", &decodeVideo},
-    {"vmax2", &decodeVideo},
-    {"vset2", &decodeVideo},
-    {"vadd4", &decodeVideo},
-    {"vsub4", &decodeVideo},
-    {"vavrg4", &decodeVideo},
-    {"vabsdiff4", &decodeVideo},
-    {"vmin4", &decodeVideo},
-    {"vmax4", &decodeVideo},
-    {"vset4", &decodeVideo},
-    {"wmma", &decodeMatrix},
-    {"mma", &decodeMatrix},
-    {"ldmatrix", &decodeMatrix},
-    {"stmatrix", &decodeMatrix},
-};
-
 } // namespace
 
-FamilyDecoder familyDecoder(std::string_view opcode) {
-  for (const auto& [name, decoder] : kFamilies)
-    if (name == opcode)
-      return decoder;
+FamilyDecoder familyDecoder(ir::SemanticFamily family) {
+  using F = ir::SemanticFamily;
+  switch (family) {
+  case F::Arithmetic:
+    return &decodeArithmetic;
+  case F::FloatOrHalf:
+    return &decodeFloatOrHalf;
+  case F::Float:
+    return &decodeFloatArithmetic;
+  case F::Integer:
+    return &decodeIntegerArithmetic;
+  case F::Logic:
+    return &decodeLogic;
+  case F::Comparison:
+    return &decodeComparison;
+  case F::Move:
+    return &decodeMove;
+  case F::Conversion:
+    return &decodeConversion;
+  case F::Memory:
+    return &decodeMemory;
+  case F::Atomic:
+    return &decodeAtomic;
+  case F::Warp:
+    return &decodeWarp;
+  case F::Texture:
+    return &decodeTexture;
+  case F::AsyncCopy:
+    return &decodeAsyncCopy;
+  case F::Hint:
+    return &decodeHint;
+  case F::Barrier:
+    return &decodeBarrier;
+  case F::Video:
+    return &decodeVideo;
+  case F::TensorCore:
+    return &decodeMatrix;
+  case F::None:
+  case F::ThreadControl:
+  case F::AsyncTensorCore:
+  case F::MBarrier:
+  case F::BulkCopy:
+  case F::Cluster:
+    return nullptr;
+  }
   return nullptr;
+}
+
+std::string_view laterFeature(ir::SemanticFamily family) {
+  switch (family) {
+  case ir::SemanticFamily::AsyncTensorCore:
+    return "tensor cores beyond wmma, mma.sync, ldmatrix/stmatrix and movmatrix";
+  case ir::SemanticFamily::MBarrier:
+    return "mbarrier";
+  case ir::SemanticFamily::BulkCopy:
+    return "TMA / cp.async.bulk";
+  case ir::SemanticFamily::Cluster:
+    return "thread-block clusters";
+  default:
+    return {};
+  }
 }
 
 RoundingMode DecodeContext::rounding(RoundingMode fallback) const {

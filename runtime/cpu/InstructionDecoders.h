@@ -21,6 +21,8 @@ struct DecodeContext {
   DecodedInstruction& out;
   std::string error;
 
+  /// What the instruction is: a family's decoder switches on it.
+  ir::Opcode opcode() const { return form.opcode(); }
   size_t operandCount() const { return instruction.operands().size(); }
   const ir::Operand& operand(size_t index) const { return instruction.operands()[index]; }
   bool has(std::string_view modifier) const { return form.hasModifier(modifier); }
@@ -71,8 +73,14 @@ bool decodeContractedHalfAdd(DecodeContext& context, const ir::Instruction& mult
 /// Decodes one family of instructions into `context.out`. Returns false with context.error set.
 using FamilyDecoder = bool (*)(DecodeContext& context);
 
-/// The decoder for an opcode, or nullptr when the CPU device has none.
-FamilyDecoder familyDecoder(std::string_view opcode);
+/// The decoder of a family (ir/Opcodes.def gives each opcode's), or nullptr for the families the
+/// CPU device does not run (None and the features of laterFeature()) and ThreadControl, which the
+/// kernel decoder handles itself (it lays out branches and calls).
+FamilyDecoder familyDecoder(ir::SemanticFamily family);
+
+/// For families the CPU device does not run yet, the feature they belong to ("tensor cores");
+/// empty for every other family.
+std::string_view laterFeature(ir::SemanticFamily family);
 
 // Families (one file each).
 bool decodeIntegerArithmetic(DecodeContext& context);
@@ -90,5 +98,6 @@ bool decodeAsyncCopy(DecodeContext& context);
 bool decodeHint(DecodeContext& context);
 bool decodeVideo(DecodeContext& context);
 bool decodeMatrix(DecodeContext& context);
+bool decodeBarrier(DecodeContext& context);
 
 } // namespace ocelot::runtime::cpu

@@ -528,7 +528,7 @@ bool decodeAddSub(DecodeContext& c, ir::ScalarType type, bool subtract, bool car
 
 bool decodeMultiply(DecodeContext& c, ir::ScalarType type, bool mad) {
   const bool wide = c.has("wide"), high = c.has("hi");
-  const bool carryIn = c.form.opcode() == "madc", carryOut = c.has("cc");
+  const bool carryIn = c.opcode() == ir::Opcode::Madc, carryOut = c.has("cc");
   const ir::ScalarType addendType = wide ? widerType(type) : type;
   if (!binaryOperands(c, type, addendType, mad))
     return false;
@@ -568,23 +568,29 @@ bool unaryOperands(DecodeContext& c, ir::ScalarType type) {
 } // namespace
 
 bool decodeIntegerArithmetic(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
+  using Op = ir::Opcode;
+  const Op opcode = c.opcode();
   auto typeOrNone = c.type();
   if (!typeOrNone)
     return c.fail("no type");
   const ir::ScalarType type = *typeOrNone;
   using T = ir::ScalarType;
 
-  if (opcode == "add" || opcode == "addc")
-    return decodeAddSub(c, type, false, opcode == "addc");
-  if (opcode == "sub" || opcode == "subc")
-    return decodeAddSub(c, type, true, opcode == "subc");
-  if (opcode == "mul")
+  switch (opcode) {
+  case Op::Add:
+  case Op::Addc:
+    return decodeAddSub(c, type, false, opcode == Op::Addc);
+  case Op::Sub:
+  case Op::Subc:
+    return decodeAddSub(c, type, true, opcode == Op::Subc);
+  case Op::Mul:
     return decodeMultiply(c, type, false);
-  if (opcode == "mad" || opcode == "madc")
+  case Op::Mad:
+  case Op::Madc:
     return decodeMultiply(c, type, true);
-  if (opcode == "mul24" || opcode == "mad24") {
-    const bool mad = opcode == "mad24";
+  case Op::Mul24:
+  case Op::Mad24: {
+    const bool mad = opcode == Op::Mad24;
     if (!binaryOperands(c, type, type, mad))
       return false;
     if (c.has("sat"))
@@ -595,59 +601,66 @@ bool decodeIntegerArithmetic(DecodeContext& c) {
                                      : nullptr;
     return c.out.execute != nullptr || c.unsupported("type");
   }
-  if (opcode == "sad") {
+  case Op::Sad: {
     if (!binaryOperands(c, type, type, true))
       return false;
     c.out.execute = byIntegerType(type, []<class U>() { return &executeSad<U>; });
     return c.out.execute != nullptr || c.unsupported("type");
   }
-  if (opcode == "div" || opcode == "rem") {
+  case Op::Div:
+  case Op::Rem: {
     if (!binaryOperands(c, type, type, false))
       return false;
-    c.out.execute = opcode == "div" ? byIntegerType(type, []<class U>() { return &executeDiv<U>; })
-                                    : byIntegerType(type, []<class U>() { return &executeRem<U>; });
+    c.out.execute = opcode == Op::Div
+                        ? byIntegerType(type, []<class U>() { return &executeDiv<U>; })
+                        : byIntegerType(type, []<class U>() { return &executeRem<U>; });
     return c.out.execute != nullptr || c.unsupported("type");
   }
-  if (opcode == "abs" || opcode == "neg") {
+  case Op::Abs:
+  case Op::Neg: {
     if (!unaryOperands(c, type))
       return false;
-    c.out.execute = opcode == "abs" ? byIntegerType(type,
-                                                    []<class U>() -> ExecuteFn {
-                                                      if constexpr (std::is_signed_v<U>)
-                                                        return &executeAbs<U>;
-                                                      else
-                                                        return nullptr;
-                                                    })
-                                    : byIntegerType(type, []<class U>() { return &executeNeg<U>; });
+    c.out.execute = opcode == Op::Abs
+                        ? byIntegerType(type,
+                                        []<class U>() -> ExecuteFn {
+                                          if constexpr (std::is_signed_v<U>)
+                                            return &executeAbs<U>;
+                                          else
+                                            return nullptr;
+                                        })
+                        : byIntegerType(type, []<class U>() { return &executeNeg<U>; });
     return c.out.execute != nullptr || c.unsupported("type");
   }
-  if (opcode == "min" || opcode == "max") {
+  case Op::Min:
+  case Op::Max: {
     if (!binaryOperands(c, type, type, false))
       return false;
-    c.out.aux = (opcode == "max" ? 1u : 0u) | (c.has("relu") ? 2u : 0u);
+    c.out.aux = (opcode == Op::Max ? 1u : 0u) | (c.has("relu") ? 2u : 0u);
     c.out.execute = byIntegerType(type, []<class U>() { return &executeMinMax<U>; });
     return c.out.execute != nullptr || c.unsupported("type");
   }
-  if (opcode == "popc" || opcode == "clz" || opcode == "brev") {
+  case Op::Popc:
+  case Op::Clz:
+  case Op::Brev: {
     if (!unaryOperands(c, type))
       return false;
     const bool is64 = type == T::B64 || type == T::U64 || type == T::S64;
-    if (opcode == "popc")
+    if (opcode == Op::Popc)
       c.out.execute = is64 ? &executePopc<uint64_t> : &executePopc<uint32_t>;
-    else if (opcode == "clz")
+    else if (opcode == Op::Clz)
       c.out.execute = is64 ? &executeClz<uint64_t> : &executeClz<uint32_t>;
     else
       c.out.execute = is64 ? &executeBrev<uint64_t> : &executeBrev<uint32_t>;
     return true;
   }
-  if (opcode == "bfind") {
+  case Op::Bfind: {
     if (!unaryOperands(c, type))
       return false;
     c.out.aux = c.has("shiftamt") ? 1 : 0;
     c.out.execute = byWordType(type, []<class U>() { return &executeBfind<U>; });
     return c.out.execute != nullptr || c.unsupported("type");
   }
-  if (opcode == "fns") {
+  case Op::Fns: {
     if (!c.expectOperands(4))
       return false;
     c.out.op[0] = c.destination(0);
@@ -657,7 +670,7 @@ bool decodeIntegerArithmetic(DecodeContext& c) {
     c.out.execute = &executeFns;
     return c.ok();
   }
-  if (opcode == "bfe") {
+  case Op::Bfe: {
     if (!c.expectOperands(4))
       return false;
     c.out.op[0] = c.destination(0);
@@ -667,7 +680,7 @@ bool decodeIntegerArithmetic(DecodeContext& c) {
     c.out.execute = byWordType(type, []<class U>() { return &executeBfe<U>; });
     return c.ok() && (c.out.execute != nullptr || c.unsupported("type"));
   }
-  if (opcode == "bfi") {
+  case Op::Bfi: {
     if (!c.expectOperands(5))
       return false;
     c.out.op[0] = c.destination(0);
@@ -679,7 +692,7 @@ bool decodeIntegerArithmetic(DecodeContext& c) {
     c.out.execute = is64 ? &executeBfi<uint64_t> : &executeBfi<uint32_t>;
     return c.ok();
   }
-  if (opcode == "szext") {
+  case Op::Szext: {
     if (!binaryOperands(c, type, T::U32, false))
       return false;
     c.out.aux = c.has("wrap") ? 1 : 0;
@@ -688,14 +701,15 @@ bool decodeIntegerArithmetic(DecodeContext& c) {
                                      : nullptr;
     return c.out.execute != nullptr || c.unsupported("type");
   }
-  if (opcode == "bmsk") {
+  case Op::Bmsk: {
     if (!binaryOperands(c, T::U32, T::U32, false))
       return false;
     c.out.aux = c.has("wrap") ? 1 : 0;
     c.out.execute = &executeBmsk;
     return true;
   }
-  if (opcode == "dp4a" || opcode == "dp2a") {
+  case Op::Dp4a:
+  case Op::Dp2a: {
     // dp4a.atype.btype d, a, b, c
     const auto& modifiers = c.form.modifiers();
     std::vector<ir::ScalarType> types;
@@ -709,12 +723,14 @@ bool decodeIntegerArithmetic(DecodeContext& c) {
     c.out.op[1] = c.source(1, T::B32);
     c.out.op[2] = c.source(2, T::B32);
     c.out.op[3] = c.source(3, (aSigned || bSigned) ? T::S32 : T::U32);
-    c.out.aux = (aSigned ? 1u : 0u) | (bSigned ? 2u : 0u) | (opcode == "dp2a" ? 4u : 0u) |
+    c.out.aux = (aSigned ? 1u : 0u) | (bSigned ? 2u : 0u) | (opcode == Op::Dp2a ? 4u : 0u) |
                 (c.has("hi") ? 8u : 0u);
     c.out.execute = &executeDotProduct;
     return c.ok();
   }
-  return c.unsupported();
+  default:
+    return c.unsupported();
+  }
 }
 
 } // namespace ocelot::runtime::cpu

@@ -43,16 +43,13 @@ size_t callTargetIndex(const ir::Instruction& call) {
   return !ops.empty() && ops[0].is<ir::ArgumentListOperand>() ? 1 : 0;
 }
 
-/// Instructions the CPU device deliberately does not run yet, with the feature they belong to.
-std::string_view laterFeature(std::string_view opcode, const ir::InstructionForm& form) {
-  if (opcode == "wgmma" || opcode == "movmatrix" || opcode == "tcgen05")
-    return "tensor cores beyond wmma, mma.sync and ldmatrix/stmatrix";
-  if (opcode == "mbarrier")
-    return "mbarrier";
-  if (opcode == "cp" && (form.hasModifier("bulk") || form.hasModifier("tensor")))
-    return "TMA / cp.async.bulk";
-  if (form.hasModifier("cluster") || opcode == "mapa" || opcode == "getctarank")
-    return "thread-block clusters";
+/// Why the CPU device does not run `form` yet, or empty: its family's feature, or a `.cluster`
+/// modifier (thread-block clusters) on any instruction.
+std::string_view notYetSupported(const ir::InstructionForm& form) {
+  if (std::string_view feature = laterFeature(form.family()); !feature.empty())
+    return feature;
+  if (form.hasModifier("cluster"))
+    return laterFeature(ir::SemanticFamily::Cluster);
   return {};
 }
 
@@ -73,9 +70,9 @@ private:
   std::string decodeInstruction(uint32_t function, OperandDecoder& operands,
                                 const ir::Instruction& instruction, const InstructionSource& source,
                                 uint32_t blockIndex);
+  bool decodeThreadControl(uint32_t function, DecodeContext& context, bool* branch);
   bool decodeCall(uint32_t function, OperandDecoder& operands, const ir::Instruction& instruction,
                   DecodedInstruction& out, std::string* error);
-  bool decodeBarrier(DecodeContext& context);
   std::string where(const ir::Instruction& instruction, const ir::Function& function) const;
 
   CpuModule& module_;
@@ -140,7 +137,7 @@ std::string Decoder::discover() {
         const auto* instruction = ir::dyn_cast<ir::Instruction>(statement.get());
         if (instruction == nullptr)
           continue;
-        if (instruction->form().opcode() == "call") {
+        if (instruction->form().opcode() == ir::Opcode::Call) {
           const size_t target = callTargetIndex(*instruction);
           if (target < instruction->operands().size() &&
               instruction->operands()[target].is<ir::RegisterOperand>())
@@ -398,41 +395,6 @@ std::string Decoder::decodeFunction(uint32_t index) {
   return {};
 }
 
-bool Decoder::decodeBarrier(DecodeContext& c) {
-  // bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive a, b;
-  // bar.red.popc.u32 d, a{, b}, {!}c; bar.red.{and,or}.pred p, a{, b}, {!}c.
-  uint32_t flags = 0;
-  if (c.has("aligned") || c.form.opcode() == "bar")
-    flags |= kBarrierAligned;
-  size_t first = 0;
-  if (c.has("red")) {
-    flags |= kBarrierWait | kBarrierReduce;
-    if (c.has("popc"))
-      flags |= kBarrierRedPopc;
-    else if (c.has("and"))
-      flags |= kBarrierRedAnd;
-    else if (c.has("or"))
-      flags |= kBarrierRedOr;
-    else
-      return c.unsupported("barrier reduction");
-    if (c.operandCount() < 3)
-      return c.fail("bar.red needs a destination, a barrier and a predicate");
-    c.out.op[2] = (flags & kBarrierRedPopc) ? c.destination(0) : c.predicateDestination(0);
-    c.out.op[3] = c.predicateSource(c.operandCount() - 1);
-    first = 1;
-  } else if (c.has("arrive")) {
-    flags |= 0;
-  } else {
-    flags |= kBarrierWait;
-  }
-  const size_t last = (flags & kBarrierReduce) ? c.operandCount() - 1 : c.operandCount();
-  c.out.op[0] = first < last ? c.source(first, ir::ScalarType::U32) : builder_.zeroRow();
-  c.out.op[1] = first + 1 < last ? c.source(first + 1, ir::ScalarType::U32) : kNone;
-  c.out.aux = flags;
-  c.out.control = Control::Barrier;
-  return c.ok();
-}
-
 bool Decoder::decodeCall(uint32_t function, OperandDecoder& operands,
                          const ir::Instruction& instruction, DecodedInstruction& out,
                          std::string* error) {
@@ -515,12 +477,74 @@ bool Decoder::decodeCall(uint32_t function, OperandDecoder& operands,
   return operands.ok();
 }
 
+bool Decoder::decodeThreadControl(uint32_t function, DecodeContext& c, bool* branch) {
+  const ir::Instruction& instruction = c.instruction;
+  DecodedInstruction& out = c.out;
+  switch (c.opcode()) {
+  case ir::Opcode::Bra: {
+    const auto* label = instruction.operands().empty()
+                            ? nullptr
+                            : instruction.operands()[0].getIf<ir::LabelOperand>();
+    if (label == nullptr)
+      return c.fail("branch without a label");
+    out.control = Control::Branch;
+    branchFixups_.push_back({builder_.nextPc(), label->label});
+    *branch = true;
+    return true;
+  }
+  case ir::Opcode::Brx: {
+    if (instruction.operands().size() != 2)
+      return c.fail("brx.idx needs an index and a table");
+    out.op[0] = c.source(0, ir::ScalarType::U32);
+    const auto* table = instruction.operands()[1].getIf<ir::SymbolOperand>();
+    const ir::BranchTargets* found = nullptr;
+    for (const auto& block : functions_[function]->function->blocks())
+      for (const auto& statement : block->statements())
+        if (const auto* targets = ir::dyn_cast<ir::BranchTargets>(statement.get()))
+          if (table != nullptr && targets->name() == table->name)
+            found = targets;
+    if (found == nullptr)
+      return c.fail("brx.idx names no .branchtargets table");
+    out.aux = static_cast<uint32_t>(result_->branchTables.size());
+    result_->branchTables.emplace_back();
+    for (const ir::Operand& target : found->targets())
+      if (const auto* label = target.getIf<ir::LabelOperand>())
+        tableFixups_.push_back({out.aux, label->label});
+    out.control = Control::IndexedBranch;
+    *branch = true;
+    return true;
+  }
+  case ir::Opcode::Call: {
+    std::string error;
+    if (decodeCall(function, c.operands, instruction, out, &error))
+      return true;
+    if (!error.empty())
+      c.fail(error);
+    return false;
+  }
+  case ir::Opcode::Ret:
+    out.control = function == 0 ? Control::Exit : Control::Return;
+    return true;
+  case ir::Opcode::Exit:
+    out.control = Control::Exit;
+    return true;
+  case ir::Opcode::Trap:
+  case ir::Opcode::Brkpt:
+    out.control = Control::Trap;
+    return true;
+  case ir::Opcode::Nanosleep:
+    out.control = Control::Sleep;
+    return true;
+  default:
+    return c.fail("not supported by the CPU device");
+  }
+}
+
 std::string Decoder::decodeInstruction(uint32_t function, OperandDecoder& operands,
                                        const ir::Instruction& instruction,
                                        const InstructionSource& source, uint32_t blockIndex) {
   const ir::Function& irFunction = *functions_[function]->function;
   const ir::InstructionForm& form = instruction.form();
-  const std::string_view opcode = form.opcode();
   operands.beginInstruction(instruction, source);
   DecodedInstruction out;
   if (const auto& guard = instruction.guard()) {
@@ -531,63 +555,13 @@ std::string Decoder::decodeInstruction(uint32_t function, OperandDecoder& operan
   DecodeContext context{instruction, form, operands, out, {}};
   bool ok = true;
   bool branch = false;
-  if (std::string_view feature = laterFeature(opcode, form); !feature.empty()) {
+  if (std::string_view feature = notYetSupported(form); !feature.empty()) {
     ok = context.fail("not supported by the CPU device yet (" + std::string(feature) + ")");
-  } else if (opcode == "bra") {
-    const auto* label = instruction.operands().empty()
-                            ? nullptr
-                            : instruction.operands()[0].getIf<ir::LabelOperand>();
-    if (label == nullptr) {
-      ok = context.fail("branch without a label");
-    } else {
-      out.control = Control::Branch;
-      branchFixups_.push_back({builder_.nextPc(), label->label});
-      branch = true;
-    }
-  } else if (opcode == "brx") {
-    if (instruction.operands().size() != 2) {
-      ok = context.fail("brx.idx needs an index and a table");
-    } else {
-      out.op[0] = context.source(0, ir::ScalarType::U32);
-      const auto* table = instruction.operands()[1].getIf<ir::SymbolOperand>();
-      const ir::BranchTargets* found = nullptr;
-      for (const auto& block : irFunction.blocks())
-        for (const auto& statement : block->statements())
-          if (const auto* targets = ir::dyn_cast<ir::BranchTargets>(statement.get()))
-            if (table != nullptr && targets->name() == table->name)
-              found = targets;
-      if (found == nullptr) {
-        ok = context.fail("brx.idx names no .branchtargets table");
-      } else {
-        out.aux = static_cast<uint32_t>(result_->branchTables.size());
-        result_->branchTables.emplace_back();
-        for (const ir::Operand& target : found->targets())
-          if (const auto* label = target.getIf<ir::LabelOperand>())
-            tableFixups_.push_back({out.aux, label->label});
-        out.control = Control::IndexedBranch;
-        branch = true;
-      }
-    }
-  } else if (opcode == "call") {
-    std::string error;
-    ok = decodeCall(function, operands, instruction, out, &error);
-    if (!ok && !error.empty())
-      context.fail(error);
-  } else if (opcode == "ret") {
-    out.control = function == 0 ? Control::Exit : Control::Return;
-  } else if (opcode == "exit") {
-    out.control = Control::Exit;
-  } else if (opcode == "trap" || opcode == "brkpt") {
-    out.control = Control::Trap;
-  } else if ((opcode == "bar" || opcode == "barrier") && form.hasModifier("warp")) {
-    out.execute = &executeNop; // warps run in lockstep here: bar.warp.sync is always satisfied
-  } else if (opcode == "bar" || opcode == "barrier") {
-    ok = decodeBarrier(context);
-  } else if (opcode == "nanosleep") {
-    out.control = Control::Sleep;
+  } else if (form.family() == ir::SemanticFamily::ThreadControl) {
+    ok = decodeThreadControl(function, context, &branch);
   } else if (auto fused = contractions_.find(&instruction); fused != contractions_.end()) {
     ok = decodeContractedAdd(context, *fused->second.multiply, fused->second.productOperand);
-  } else if (FamilyDecoder decoder = familyDecoder(opcode)) {
+  } else if (FamilyDecoder decoder = familyDecoder(form.family())) {
     ok = decoder(context);
     if (ok && out.execute == nullptr && out.control == Control::None)
       ok = context.fail("decoder produced nothing");

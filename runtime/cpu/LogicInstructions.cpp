@@ -128,21 +128,22 @@ template <class T> bool executeShr(ExecutionContext& c, const DecodedInstruction
 } // namespace
 
 bool decodeLogic(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
+  using Op = ir::Opcode;
+  const Op opcode = c.opcode();
   const auto type = c.type();
   if (!type)
     return c.fail("no type");
   using T = ir::ScalarType;
-  const LogicOp op = opcode == "and" ? kAnd : opcode == "or" ? kOr : kXor;
+  const LogicOp op = opcode == Op::And ? kAnd : opcode == Op::Or ? kOr : kXor;
 
   if (*type == T::Pred) {
-    if (opcode == "not") {
+    if (opcode == Op::Not) {
       if (!c.expectOperands(2))
         return false;
       c.out.op[0] = c.predicateDestination(0);
       c.out.op[1] = c.predicateSource(1);
       c.out.aux = 3;
-    } else if (opcode == "and" || opcode == "or" || opcode == "xor") {
+    } else if (opcode == Op::And || opcode == Op::Or || opcode == Op::Xor) {
       if (!c.expectOperands(3))
         return false;
       c.out.op[0] = c.predicateDestination(0);
@@ -156,7 +157,10 @@ bool decodeLogic(DecodeContext& c) {
     return c.ok();
   }
 
-  if (opcode == "and" || opcode == "or" || opcode == "xor") {
+  switch (opcode) {
+  case Op::And:
+  case Op::Or:
+  case Op::Xor: {
     if (!c.expectOperands(3))
       return false;
     c.out.op[0] = c.destination(0);
@@ -166,17 +170,18 @@ bool decodeLogic(DecodeContext& c) {
     c.out.execute = &executeLogic;
     return c.ok();
   }
-  if (opcode == "not" || opcode == "cnot") {
+  case Op::Not:
+  case Op::Cnot: {
     if (!c.expectOperands(2))
       return false;
     c.out.op[0] = c.destination(0);
     c.out.op[1] = c.source(1, *type);
-    c.out.execute = opcode == "not"
+    c.out.execute = opcode == Op::Not
                         ? &executeNot
                         : byIntegerType(*type, []<class U>() { return &executeCnot<U>; });
     return c.ok() && (c.out.execute != nullptr || c.unsupported("type"));
   }
-  if (opcode == "lop3") {
+  case Op::Lop3: {
     if (c.operandCount() != 5)
       return c.unsupported("lop3 with a predicate result");
     const auto* lut = c.operand(4).getIf<ir::ImmediateOperand>();
@@ -190,7 +195,7 @@ bool decodeLogic(DecodeContext& c) {
     c.out.execute = &executeLop3;
     return c.ok();
   }
-  if (opcode == "shf") {
+  case Op::Shf: {
     if (!c.expectOperands(4))
       return false;
     c.out.op[0] = c.destination(0);
@@ -201,20 +206,23 @@ bool decodeLogic(DecodeContext& c) {
     c.out.execute = &executeFunnelShift;
     return c.ok();
   }
-  if (opcode == "shl" || opcode == "shr") {
+  case Op::Shl:
+  case Op::Shr: {
     if (!c.expectOperands(3))
       return false;
     c.out.op[0] = c.destination(0);
     c.out.op[1] = c.source(1, *type);
     c.out.op[2] = c.source(2, T::U32);
-    if (opcode == "shl")
+    if (opcode == Op::Shl)
       c.out.execute =
           byIntegerType(*type, []<class U>() { return &executeShl<std::make_unsigned_t<U>>; });
     else
       c.out.execute = byIntegerType(*type, []<class U>() { return &executeShr<U>; });
     return c.ok() && (c.out.execute != nullptr || c.unsupported("type"));
   }
-  return c.unsupported();
+  default:
+    return c.unsupported();
+  }
 }
 
 } // namespace ocelot::runtime::cpu

@@ -443,6 +443,26 @@ bool executeMatrixMove(ExecutionContext& c, const DecodedInstruction& in, LaneMa
   return ok;
 }
 
+/// movmatrix.m8n8.trans.b16: the 8x8 matrix the warp holds (lane l: row l/4, columns 2(l%4) and
+/// 2(l%4)+1, low half first), transposed, in the same layout. Every lane's element comes from
+/// another lane, so all 32 must take part.
+bool executeMatrixTranspose(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
+  if (m != kAllLanes)
+    return c.fail(FaultKind::IllegalInstruction, 0, 0, 0,
+                  "movmatrix: every lane of the warp must execute it");
+  uint16_t matrix[8][8];
+  const uint64_t* source = c.row(in.op[1]);
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+    for (uint32_t h = 0; h < 2; ++h)
+      matrix[lane >> 2][2 * (lane & 3) + h] = static_cast<uint16_t>(source[lane] >> (16 * h));
+  uint64_t* destination = c.row(in.op[0]);
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    const uint32_t r = lane >> 2, col = 2 * (lane & 3);
+    destination[lane] = uint64_t{matrix[col][r]} | (uint64_t{matrix[col + 1][r]} << 16);
+  }
+  return true;
+}
+
 /// The shape modifier: m<M>n<N>[k<K>].
 std::optional<Shape> shapeOf(const ir::InstructionForm& form) {
   for (std::string_view modifier : form.modifiers()) {
@@ -554,12 +574,12 @@ MemorySpace spaceOf(DecodeContext& c) {
 } // namespace
 
 bool decodeMatrix(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
+  const ir::Opcode opcode = c.opcode();
   MatrixForm form;
   const uint32_t index = registerOperandsIndex(c);
   c.out.aux2 = index;
-  if (opcode == "ldmatrix" || opcode == "stmatrix") {
-    const bool store = opcode == "stmatrix";
+  if (opcode == ir::Opcode::Ldmatrix || opcode == ir::Opcode::Stmatrix) {
+    const bool store = opcode == ir::Opcode::Stmatrix;
     const auto shape = shapeOf(c.form);
     if (!shape || shape->m != 8 || shape->n != 8 || !c.has("b16"))
       return c.unsupported("ldmatrix/stmatrix shapes other than m8n8.b16");
@@ -585,7 +605,18 @@ bool decodeMatrix(DecodeContext& c) {
     c.out.memoryAccess = true;
     return c.ok();
   }
-  const bool wmma = opcode == "wmma";
+  if (opcode == ir::Opcode::Movmatrix) {
+    const auto shape = shapeOf(c.form);
+    if (!shape || shape->m != 8 || shape->n != 8 || !c.has("trans") || !c.has("b16"))
+      return c.unsupported("movmatrix shapes other than m8n8.trans.b16");
+    if (!c.expectOperands(2))
+      return false;
+    c.out.op[0] = c.destination(0);
+    c.out.op[1] = c.source(1, ir::ScalarType::B32);
+    c.out.execute = &executeMatrixTranspose;
+    return c.ok();
+  }
+  const bool wmma = opcode == ir::Opcode::Wmma;
   form.specified = !wmma;
   const auto shape = shapeOf(c.form);
   if (!shape)
@@ -638,7 +669,7 @@ bool decodeMatrix(DecodeContext& c) {
     c.out.memoryAccess = true;
     return c.ok();
   }
-  if (!(wmma ? c.has("mma") : opcode == "mma"))
+  if (!(wmma ? c.has("mma") : opcode == ir::Opcode::Mma))
     return c.unsupported();
   form.kind = MatrixForm::Kind::Mma;
   form.saturate = c.has("satfinite");

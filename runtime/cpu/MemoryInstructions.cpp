@@ -135,8 +135,9 @@ bool decodeAddressOperand(DecodeContext& c, size_t index, ir::StateSpace space) 
 }
 
 bool decodeMemory(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
-  if (opcode == "membar" || opcode == "fence") {
+  using Op = ir::Opcode;
+  const Op opcode = c.opcode();
+  if (opcode == Op::Membar || opcode == Op::Fence) {
     if (c.has("proxy") && (c.has("async") || c.has("tensormap")))
       return c.unsupported("async proxy fences");
     c.out.execute = &executeNop;
@@ -147,7 +148,7 @@ bool decodeMemory(DecodeContext& c) {
     return c.fail("no type");
   if (*type == ir::ScalarType::B128)
     return c.unsupported(".b128 accesses");
-  const bool store = opcode == "st";
+  const bool store = opcode == Op::St;
   if (!c.expectOperands(2))
     return false;
   const uint32_t width = c.form.vectorWidth();

@@ -215,14 +215,15 @@ bool decodeMov(DecodeContext& c, ir::ScalarType type) {
 } // namespace
 
 bool decodeMove(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
+  using Op = ir::Opcode;
+  const Op opcode = c.opcode();
   // isspacep has no type; everything else does.
-  const auto type = opcode == "isspacep" ? std::optional(ir::ScalarType::U64) : c.type();
+  const auto type = opcode == Op::Isspacep ? std::optional(ir::ScalarType::U64) : c.type();
   if (!type)
     return c.fail("no type");
-  if (opcode == "mov")
+  if (opcode == Op::Mov)
     return decodeMov(c, *type);
-  if (opcode == "prmt") {
+  if (opcode == Op::Prmt) {
     if (!c.expectOperands(4))
       return false;
     c.out.op[0] = c.destination(0);
@@ -264,7 +265,7 @@ bool decodeMove(DecodeContext& c) {
   }
   if (!c.expectOperands(2))
     return false;
-  if (opcode == "cvta") {
+  if (opcode == Op::Cvta) {
     c.out.op[0] = c.destination(0);
     c.out.op[1] = c.source(1, *type);
     c.out.imm = static_cast<int64_t>(window);
@@ -273,7 +274,7 @@ bool decodeMove(DecodeContext& c) {
     c.out.execute = &executeCvta;
     return c.ok();
   }
-  if (opcode == "isspacep") {
+  if (opcode == Op::Isspacep) {
     c.out.op[0] = c.predicateDestination(0);
     c.out.op[1] = c.source(1, ir::ScalarType::U64);
     c.out.aux = test;

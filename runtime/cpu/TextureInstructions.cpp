@@ -445,9 +445,10 @@ void vectorDestinations(DecodeContext& c, const ir::Operand& operand, bool sourc
 } // namespace
 
 bool decodeTexture(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
+  using Op = ir::Opcode;
+  const Op opcode = c.opcode();
   c.out.memoryAccess = false; // not a plain address: the trace's memory hook does not see it
-  if (opcode == "txq" || opcode == "suq") {
+  if (opcode == Op::Txq || opcode == Op::Suq) {
     if (!c.expectOperands(2))
       return false;
     c.out.aux = c.has("width") ? 0 : c.has("height") ? 1 : c.has("depth") ? 2 : 3;
@@ -464,7 +465,7 @@ bool decodeTexture(DecodeContext& c) {
   if (dimensions == 0)
     return c.unsupported("texture geometry");
   c.out.aux = flags | dimensions;
-  if (opcode == "tex") {
+  if (opcode == Op::Tex) {
     if (c.has("grad"))
       return c.unsupported("tex.grad");
     const auto resultType = c.firstType(), coordinateType = c.type();
@@ -494,7 +495,7 @@ bool decodeTexture(DecodeContext& c) {
     c.out.execute = &executeTexture;
     return c.ok();
   }
-  if (opcode == "suld" || opcode == "sust") {
+  if (opcode == Op::Suld || opcode == Op::Sust) {
     if (!c.has("b") || (flags & (kLayered | kCube)))
       return c.unsupported("formatted or layered surface access");
     const auto type = c.type();
@@ -504,7 +505,7 @@ bool decodeTexture(DecodeContext& c) {
       c.out.aux |= kClampOut;
     else if (c.has("zero"))
       c.out.aux |= kZeroOut;
-    const bool store = opcode == "sust";
+    const bool store = opcode == Op::Sust;
     c.out.imm = store ? 1 : 0;
     c.out.aux2 = (ir::scalarTypeBits(*type) / 8) | (c.form.vectorWidth() << 8);
     vectorDestinations(c, c.operand(store ? 1 : 0), store, *type);

@@ -260,33 +260,33 @@ std::optional<Part> partOf(const ir::Operand& operand) {
 }
 
 struct VideoOpcode {
-  std::string_view name;
+  ir::Opcode opcode;
   VideoOp op;
   uint32_t lanes;
 };
 
 constexpr VideoOpcode kVideoOpcodes[] = {
-    {"vadd", VideoOp::Add, 1},          {"vsub", VideoOp::Sub, 1},
-    {"vabsdiff", VideoOp::AbsDiff, 1},  {"vmin", VideoOp::Min, 1},
-    {"vmax", VideoOp::Max, 1},          {"vshl", VideoOp::Shl, 1},
-    {"vshr", VideoOp::Shr, 1},          {"vmad", VideoOp::Mad, 1},
-    {"vset", VideoOp::SetEq, 1},        {"vadd2", VideoOp::Add, 2},
-    {"vsub2", VideoOp::Sub, 2},         {"vavrg2", VideoOp::Average, 2},
-    {"vabsdiff2", VideoOp::AbsDiff, 2}, {"vmin2", VideoOp::Min, 2},
-    {"vmax2", VideoOp::Max, 2},         {"vset2", VideoOp::SetEq, 2},
-    {"vadd4", VideoOp::Add, 4},         {"vsub4", VideoOp::Sub, 4},
-    {"vavrg4", VideoOp::Average, 4},    {"vabsdiff4", VideoOp::AbsDiff, 4},
-    {"vmin4", VideoOp::Min, 4},         {"vmax4", VideoOp::Max, 4},
-    {"vset4", VideoOp::SetEq, 4},
+    {ir::Opcode::Vadd, VideoOp::Add, 1},          {ir::Opcode::Vsub, VideoOp::Sub, 1},
+    {ir::Opcode::Vabsdiff, VideoOp::AbsDiff, 1},  {ir::Opcode::Vmin, VideoOp::Min, 1},
+    {ir::Opcode::Vmax, VideoOp::Max, 1},          {ir::Opcode::Vshl, VideoOp::Shl, 1},
+    {ir::Opcode::Vshr, VideoOp::Shr, 1},          {ir::Opcode::Vmad, VideoOp::Mad, 1},
+    {ir::Opcode::Vset, VideoOp::SetEq, 1},        {ir::Opcode::Vadd2, VideoOp::Add, 2},
+    {ir::Opcode::Vsub2, VideoOp::Sub, 2},         {ir::Opcode::Vavrg2, VideoOp::Average, 2},
+    {ir::Opcode::Vabsdiff2, VideoOp::AbsDiff, 2}, {ir::Opcode::Vmin2, VideoOp::Min, 2},
+    {ir::Opcode::Vmax2, VideoOp::Max, 2},         {ir::Opcode::Vset2, VideoOp::SetEq, 2},
+    {ir::Opcode::Vadd4, VideoOp::Add, 4},         {ir::Opcode::Vsub4, VideoOp::Sub, 4},
+    {ir::Opcode::Vavrg4, VideoOp::Average, 4},    {ir::Opcode::Vabsdiff4, VideoOp::AbsDiff, 4},
+    {ir::Opcode::Vmin4, VideoOp::Min, 4},         {ir::Opcode::Vmax4, VideoOp::Max, 4},
+    {ir::Opcode::Vset4, VideoOp::SetEq, 4},
 };
 
 } // namespace
 
 bool decodeVideo(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
+  const ir::Opcode opcode = c.opcode();
   const VideoOpcode* entry = nullptr;
   for (const VideoOpcode& candidate : kVideoOpcodes)
-    if (candidate.name == opcode)
+    if (candidate.opcode == opcode)
       entry = &candidate;
   if (entry == nullptr)
     return c.unsupported();

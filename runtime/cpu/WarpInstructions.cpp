@@ -253,22 +253,23 @@ void dualDestination(DecodeContext& c, size_t index, uint32_t* value, uint32_t* 
 } // namespace
 
 bool decodeWarp(DecodeContext& c) {
-  const std::string_view opcode = c.form.opcode();
-  if (opcode == "activemask") {
+  using Op = ir::Opcode;
+  switch (c.opcode()) {
+  case Op::Activemask: {
     if (!c.expectOperands(1))
       return false;
     c.out.op[0] = c.destination(0);
     c.out.execute = &executeActiveMask;
     return c.ok();
   }
-  if (opcode == "elect") {
+  case Op::Elect: {
     if (c.operandCount() < 1)
       return c.fail("elect needs a destination");
     dualDestination(c, 0, &c.out.op[0], &c.out.op[1]);
     c.out.execute = &executeElect;
     return c.ok();
   }
-  if (opcode == "shfl") {
+  case Op::Shfl: {
     if (c.operandCount() < 4)
       return c.fail("shfl needs d, a, b, c");
     dualDestination(c, 0, &c.out.op[0], &c.out.op[4]);
@@ -284,7 +285,7 @@ bool decodeWarp(DecodeContext& c) {
       return c.unsupported("shfl mode");
     return c.ok();
   }
-  if (opcode == "vote") {
+  case Op::Vote: {
     if (c.operandCount() < 2)
       return c.fail("vote needs d, a");
     const ir::Operand& source = c.operand(1);
@@ -310,7 +311,7 @@ bool decodeWarp(DecodeContext& c) {
       return c.unsupported("vote mode");
     return c.ok();
   }
-  if (opcode == "match") {
+  case Op::Match: {
     const auto type = c.type();
     if (!type || c.operandCount() < 2)
       return c.fail("match needs a type, d and a");
@@ -325,7 +326,7 @@ bool decodeWarp(DecodeContext& c) {
     c.out.execute = all ? &executeMatch<true> : &executeMatch<false>;
     return c.ok();
   }
-  if (opcode == "redux") {
+  case Op::Redux: {
     const auto type = c.type();
     if (!type || c.operandCount() < 2)
       return c.fail("redux needs a type, d and a");
@@ -351,7 +352,9 @@ bool decodeWarp(DecodeContext& c) {
     c.out.op[5] = memberMask(c, 2);
     return c.ok();
   }
-  return c.unsupported();
+  default:
+    return c.unsupported();
+  }
 }
 
 } // namespace ocelot::runtime::cpu

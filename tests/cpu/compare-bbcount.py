@@ -13,6 +13,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import profile_schema  # noqa: E402
+
 # Programs whose block counts legitimately differ between two runs, so they cannot be compared.
 BBCOUNT_SKIPS = {
     "cooperative_grid_sync": "grid.sync() spin loops run as often as scheduling makes them",
@@ -71,8 +74,11 @@ def main():
         measured = {}
         launches = 0
         if os.path.exists(profile):
-            with open(profile) as f:
-                document = json.load(f)
+            try:
+                document = profile_schema.validate_file(profile)
+            except profile_schema.ProfileSchemaError as e:
+                print("FAIL:", e)
+                return 1
             for launch in document.get("profiles", []):
                 result = launch.get("results", {}).get("bbcount")
                 if result is None:

@@ -4,12 +4,14 @@
 #include "InstrumentorTestSupport.h"
 #include "ocelot/BasicBlockCounts.h"
 #include "ocelot/CtaClockTimes.h"
-#include "ocelot/JsonValue.h"
 #include "ocelot/KernelProfile.h"
 #include "ocelot/KernelSelection.h"
 #include "ocelot/ProfileSummary.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace ocelot::test {
 namespace {
@@ -173,24 +175,65 @@ std::shared_ptr<const KernelProfile> sampleProfile() {
 
 TEST(KernelProfileJson, RoundTripsThroughTheParser) {
   auto profile = sampleProfile();
-  JsonParseResult parsed = parseJson(profile->toJson());
-  ASSERT_TRUE(parsed.ok()) << parsed.error;
-  const JsonValue& json = *parsed.value;
-  EXPECT_EQ(json["schema"].asUnsigned(), uint64_t(kProfileSchemaVersion));
-  EXPECT_EQ(json["kernel"].asString(), "_Z4loopPii");
-  EXPECT_EQ(json["demangled"].asString(), "loop(int*, int)");
-  EXPECT_EQ(json["launch_id"].asUnsigned(), 7u);
-  EXPECT_EQ(json["execution"].asString(), "instrumented");
-  EXPECT_EQ(json["grid"].asArray().size(), 3u);
-  EXPECT_DOUBLE_EQ(json["gpu_ms"].asDouble(), 0.5);
-  const JsonValue& bb = json["results"]["bbcount"];
-  ASSERT_TRUE(bb.has("blocks")) << profile->toJson();
-  EXPECT_EQ(bb["blocks"].asArray().size(), 2u);
-  EXPECT_EQ(bb["blocks"].asArray()[1]["count"].asUnsigned(), 640u);
-  EXPECT_EQ(bb["dynamic_instructions"].asUnsigned(), 64u * 5 + 640u * 3);
-  const JsonValue& clock = json["results"]["ctaclock"];
-  EXPECT_EQ(clock["sms"].asArray().size(), 4u);
-  EXPECT_GT(clock["imbalance"].asDouble(), 1.0);
+  const nlohmann::json json = nlohmann::json::parse(profile->toJson());
+  EXPECT_EQ(json["schema"].get<uint64_t>(), uint64_t(kProfileSchemaVersion));
+  EXPECT_EQ(json["kernel"], "_Z4loopPii");
+  EXPECT_EQ(json["demangled"], "loop(int*, int)");
+  EXPECT_EQ(json["launch_id"].get<uint64_t>(), 7u);
+  EXPECT_EQ(json["execution"], "instrumented");
+  EXPECT_EQ(json["grid"].size(), 3u);
+  EXPECT_DOUBLE_EQ(json["gpu_ms"].get<double>(), 0.5);
+  const nlohmann::json& bb = json["results"]["bbcount"];
+  ASSERT_TRUE(bb.contains("blocks")) << profile->toJson();
+  EXPECT_EQ(bb["blocks"].size(), 2u);
+  EXPECT_EQ(bb["blocks"][1]["count"].get<uint64_t>(), 640u);
+  EXPECT_EQ(bb["dynamic_instructions"].get<uint64_t>(), 64u * 5 + 640u * 3);
+  const nlohmann::json& clock = json["results"]["ctaclock"];
+  EXPECT_EQ(clock["sms"].size(), 4u);
+  EXPECT_GT(clock["imbalance"].get<double>(), 1.0);
+}
+
+TEST(KernelProfileJson, IsOneLineInTheDocumentedOrder) {
+  const std::string text = sampleProfile()->toJson();
+  EXPECT_EQ(text.find('\n'), std::string::npos);
+  EXPECT_EQ(text.rfind("{\"schema\":1,\"kernel\":\"_Z4loopPii\",\"demangled\":", 0), 0u) << text;
+  EXPECT_LT(text.find("\"grid\":[2,1,1]"), text.find("\"results\"")) << text;
+}
+
+TEST(KernelProfileJson, CountersKeepTheirExactValue) {
+  LaunchInfo launch;
+  launch.kernelName = "k";
+  std::vector<BasicBlockCounts::Block> blocks(1);
+  blocks[0].function = "k";
+  blocks[0].count = UINT64_MAX; // beyond a double's 53 bits
+  auto counts = std::make_shared<BasicBlockCounts>(BasicBlockCounts::Mode::PerWarp, 1, blocks);
+  KernelProfile profile(launch, {}, KernelProfile::Execution::Instrumented, {}, {}, {counts});
+  const nlohmann::json json = nlohmann::json::parse(profile.toJson());
+  EXPECT_EQ(json["results"]["bbcount"]["blocks"][0]["count"].get<uint64_t>(), UINT64_MAX);
+  EXPECT_TRUE(json["gpu_ms"].is_null()); // unmeasured
+}
+
+TEST(KernelProfileJson, BadUtf8AndNonFiniteNumbersStillGiveValidJson) {
+  LaunchInfo launch;
+  launch.kernelName = "k\xff\xfe";
+  launch.demangledName = "quote \" backslash \\ tab \t bell \a";
+  std::vector<BasicBlockCounts::Block> blocks(1);
+  blocks[0].function = launch.kernelName;
+  blocks[0].location = "caf\xc3\xa9.cu:3"; // valid UTF-8 passes through
+  auto counts = std::make_shared<BasicBlockCounts>(BasicBlockCounts::Mode::PerWarp, 1, blocks);
+  KernelProfile::Timing timing;
+  timing.gpuMilliseconds = std::nan("");
+  KernelProfile profile(launch, timing, KernelProfile::Execution::Original, {}, {"n\xc3"},
+                        {counts});
+  std::string text;
+  ASSERT_NO_THROW(text = profile.toJson());
+  nlohmann::json json;
+  ASSERT_NO_THROW(json = nlohmann::json::parse(text)) << text;
+  EXPECT_EQ(json["kernel"], "k\xef\xbf\xbd\xef\xbf\xbd"); // U+FFFD for each bad byte
+  EXPECT_EQ(json["demangled"], launch.demangledName);
+  EXPECT_EQ(json["results"]["bbcount"]["blocks"][0]["location"], "caf\xc3\xa9.cu:3");
+  EXPECT_TRUE(json["gpu_ms"].is_null()) << text;
+  EXPECT_EQ(json["execution"], "original");
 }
 
 TEST(Summary, NamesKernelsHotBlocksAndImbalance) {
@@ -206,6 +249,48 @@ TEST(Summary, NamesKernelsHotBlocksAndImbalance) {
   EXPECT_NE(text.find("2 launches profiled"), std::string::npos) << text;
   // The hottest block comes first: 2 x 640 x 3 instructions.
   EXPECT_LT(text.find("loop.cu:5"), text.find("loop.cu:3")) << text;
+}
+
+std::shared_ptr<const KernelProfile> profileNamed(const std::string& demangled) {
+  auto base = sampleProfile();
+  LaunchInfo launch = base->launch();
+  launch.demangledName = demangled;
+  return std::make_shared<KernelProfile>(launch, base->timing(), base->execution(),
+                                         base->instrumentors(), base->notes(), base->results());
+}
+
+TEST(Summary, KernelNamesUseTheWidthTheyAreGiven) {
+  const std::string name = "void ns::kernel<float, 256u, ns::Functor<double>>(float const*, "
+                           "float*, unsigned long)"; // 90 characters
+  ProfileSummary summary;
+  summary.add(*profileNamed(name));
+  // No limit (a file or a pipe): whole names.
+  std::string unlimited = summary.format(10, 15, 0);
+  EXPECT_NE(unlimited.find(name + " "), std::string::npos) << unlimited;
+  // A wide terminal: whole names too, and no line is wider than the terminal.
+  std::string wide = summary.format(10, 15, 200);
+  EXPECT_NE(wide.find(name + " "), std::string::npos) << wide;
+  // A narrow one: names are cut so that the kernel tables fit (the notes below them are prose
+  // and wrap).
+  std::string narrow = summary.format(10, 15, 100);
+  EXPECT_EQ(narrow.substr(0, narrow.find("\nnotes\n")).find(name), std::string::npos) << narrow;
+  EXPECT_NE(narrow.find("void ns::kernel<float, 256u"), std::string::npos) << narrow;
+  size_t start = narrow.find("top kernels");
+  size_t end = narrow.find("hottest basic blocks");
+  for (size_t at = narrow.find('\n', start) + 1; at < end;) {
+    size_t next = narrow.find('\n', at);
+    EXPECT_LE(next - at, 100u) << narrow.substr(at, next - at);
+    at = next + 1;
+  }
+}
+
+TEST(Summary, ColumnsComeFromTheEnvironment) {
+  ::setenv("COLUMNS", "123", 1);
+  EXPECT_EQ(ProfileSummary::defaultColumns(), 123u);
+  ::setenv("COLUMNS", "wide", 1);
+  size_t fallback = ProfileSummary::defaultColumns(); // the terminal's, or 0 without one
+  EXPECT_NE(fallback, 123u);
+  ::unsetenv("COLUMNS");
 }
 
 } // namespace

@@ -25,6 +25,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import profile_schema  # noqa: E402
+
 SKIP = 77
 
 
@@ -62,8 +65,8 @@ def expected_sets(stdout):
 
 
 def load_profiles(path):
-    with open(path) as f:
-        document = json.load(f)
+    # Raises ProfileSchemaError (the check fails) when the file does not match the schema.
+    document = profile_schema.validate_file(path)
     return [p for p in document.get("profiles", []) if p.get("execution") == "instrumented"]
 
 
@@ -156,7 +159,7 @@ def main():
             continue
         try:
             profiles = load_profiles(path)
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, profile_schema.ProfileSchemaError) as e:
             problems.append("%s %s: cannot read %s: %s" % (name, mode, path, e))
             continue
         by_mode[mode] = check_counts(name, mode, sets, profiles, problems)
@@ -176,7 +179,11 @@ def main():
         problems.append("%s ctaclock: exit %d, stdout %s\n%s" %
                         (name, rc, "same" if out == base_out else "differs", err[-1500:]))
     else:
-        clock_profiles = load_profiles(path)
+        try:
+            clock_profiles = load_profiles(path)
+        except (OSError, ValueError, profile_schema.ProfileSchemaError) as e:
+            problems.append("%s ctaclock: cannot read %s: %s" % (name, path, e))
+            clock_profiles = []
         for p in clock_profiles:
             clock = p.get("results", {}).get("ctaclock", {})
             if not clock.get("complete", False):

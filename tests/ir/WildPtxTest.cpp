@@ -166,7 +166,8 @@ TEST_F(WildPtxTest, VariableDeclarationWords) {
 TEST_F(WildPtxTest, InstructionFormsSplitModifiersGenerically) {
   const Instruction& load = instruction("ld.global.nc.L1::no_allocate.v4.f32");
   const InstructionForm& form = load.form();
-  EXPECT_EQ(form.opcode(), "ld");
+  EXPECT_EQ(form.opcode(), Opcode::Ld);
+  EXPECT_EQ(form.opcodeName(), "ld");
   EXPECT_EQ(form.modifiers(),
             (std::vector<std::string_view>{"global", "nc", "L1::no_allocate", "v4", "f32"}));
   EXPECT_EQ(form.vectorWidth(), 4u);
@@ -261,7 +262,7 @@ TEST_F(WildPtxTest, InlineAsmScopesResolveRegistersAndLabelsLocally) {
   // Two scopes each declare `p` and define `DONE`: four different entities.
   std::vector<const Instruction*> branches;
   for (const Instruction* inst : instructionsOf(*kernel_))
-    if (inst->form().opcode() == "bra" && inst->guard() && inst->scope() != 0)
+    if (inst->form().opcode() == Opcode::Bra && inst->guard() && inst->scope() != 0)
       branches.push_back(inst);
   ASSERT_EQ(branches.size(), 2u);
   EXPECT_NE(branches[0]->scope(), branches[1]->scope());
@@ -312,7 +313,7 @@ TEST_F(WildPtxTest, BlocksStartAtLabelsAndEndAtTerminators) {
   // The guarded `@%p1 bra $L__BB0_4` ends the entry block.
   const Instruction* entryTerminator = kernel_->blocks().front()->terminator();
   ASSERT_NE(entryTerminator, nullptr);
-  EXPECT_EQ(entryTerminator->form().opcode(), "bra");
+  EXPECT_EQ(entryTerminator->form().opcode(), Opcode::Bra);
   EXPECT_TRUE(entryTerminator->guard().has_value());
   // Two consecutive labels: the first one's block is empty apart from it.
   size_t labelOnly = 0;

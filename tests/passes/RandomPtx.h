@@ -145,26 +145,26 @@ inline Trace interpret(const ir::Function& f, size_t maxSteps = 200000, size_t m
         continue;
     }
     const auto& ops = inst->operands();
-    std::string_view opcode = inst->form().opcode();
-    if (opcode == "mov" || opcode == "ld") { // ld.param of the (zero) parameter
-      set(ops[0], opcode == "ld" ? 0 : value(ops[1]));
-    } else if (opcode == "add") {
+    const ir::Opcode opcode = inst->form().opcode();
+    if (opcode == ir::Opcode::Mov || opcode == ir::Opcode::Ld) { // ld.param of the zero parameter
+      set(ops[0], opcode == ir::Opcode::Ld ? 0 : value(ops[1]));
+    } else if (opcode == ir::Opcode::Add) {
       set(ops[0], static_cast<uint32_t>(value(ops[1]) + value(ops[2])));
-    } else if (opcode == "setp") {
+    } else if (opcode == ir::Opcode::Setp) {
       auto a = static_cast<int32_t>(value(ops[1])), b = static_cast<int32_t>(value(ops[2]));
       set(ops[0], inst->form().hasModifier("lt") ? a < b : a != b);
-    } else if (opcode == "selp") {
+    } else if (opcode == ir::Opcode::Selp) {
       set(ops[0], value(ops[3]) ? value(ops[1]) : value(ops[2]));
-    } else if (opcode == "st") {
+    } else if (opcode == ir::Opcode::St) {
       const auto& address = ops[0].as<ir::AddressOperand>();
       uint64_t base = 0;
       if (const auto* reg = std::get_if<ir::RegisterOperand>(&address.base))
         base = registers[key(reg->reg)];
       trace.stores.emplace_back(base + static_cast<uint64_t>(address.offset), value(ops[1]));
-    } else if (opcode == "bra") {
+    } else if (opcode == ir::Opcode::Bra) {
       block = blockOf.at(ops[0].as<ir::LabelOperand>().label);
       statement = 0;
-    } else if (opcode == "ret" || opcode == "exit") {
+    } else if (opcode == ir::Opcode::Ret || opcode == ir::Opcode::Exit) {
       trace.returned = true;
       return trace;
     } else {

@@ -17,4 +17,8 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args);
 /// `ocelot run [options] -- APP ARGS...`; `args` excludes "ocelot run".
 int runRunCommand(const std::vector<std::string>& args, const char* self);
 
+/// `ocelot report PROFILE.json... [-o report.html] [--trace F] [--tau DIR]`; `args` excludes
+/// "ocelot report".
+int runReportCommand(const std::vector<std::string>& args);
+
 } // namespace ocelot::tools

@@ -44,7 +44,7 @@ ModuleStatistics collectStatistics(const ir::Module& module) {
     for (const auto& block : f->blocks())
       block->forEachInstruction([&](const ir::Instruction& inst) {
         ++stats.instructions;
-        ++stats.opcodes[std::string(inst.form().opcode())];
+        ++stats.opcodes[std::string(inst.form().opcodeName())];
       });
   }
   return stats;

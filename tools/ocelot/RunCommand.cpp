@@ -6,6 +6,7 @@
 #include "instrumentors/InstrumentorRegistry.h"
 #include "ocelot/KernelSelection.h"
 #include "tools/ocelot/Commands.h"
+#include "tools/ocelot/MpiRank.h"
 
 #include <boost/program_options.hpp>
 
@@ -175,13 +176,16 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
     }
     environment.emplace_back("OCELOT_DEVICE", device);
   }
+  // Under MPI every rank runs this command: each writes its own files (profile.rank3.json).
+  const std::optional<int> rank = mpiRank();
+  auto perRank = [&](const std::string& path) { return rank ? rankedPath(path, *rank) : path; };
   if (vm.count("output"))
     environment.emplace_back("OCELOT_PROFILE_OUTPUT",
-                             fs::absolute(vm["output"].as<std::string>()).string());
+                             perRank(fs::absolute(vm["output"].as<std::string>()).string()));
   if (vm.count("summary")) {
     std::string summary = vm["summary"].as<std::string>();
     if (summary != "stderr" && summary != "off")
-      summary = fs::absolute(summary).string();
+      summary = perRank(fs::absolute(summary).string());
     environment.emplace_back("OCELOT_SUMMARY", summary);
   }
   if (vm.count("budget-mb"))

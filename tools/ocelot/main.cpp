@@ -21,6 +21,8 @@ void printUsage(std::ostream& out) {
          "                     the PTX a module becomes under instrumentation\n"
          "  run [-i LIST] [--kernel RE] [--launches N:M] [-o profile.json] -- APP ARGS\n"
          "                     run an unmodified CUDA application under Ocelot's runtime\n"
+         "  report PROFILE.json... [-o report.html] [--trace trace.json] [--tau DIR]\n"
+         "                     the HTML report, a Perfetto trace, TAU profiles; merges ranks\n"
          "\n"
          "Run `ocelot <command> --help` for the options of a command.\n";
 }
@@ -40,6 +42,8 @@ int main(int argc, char** argv) {
       return ocelot::tools::runPtxCommand(args);
     if (command == "run")
       return ocelot::tools::runRunCommand(args, argv[0]);
+    if (command == "report")
+      return ocelot::tools::runReportCommand(args);
   } catch (const std::exception& e) {
     std::cerr << "ocelot: " << e.what() << "\n";
     return 2;

@@ -5,10 +5,10 @@
 // run it with `ocelot run -i /path/libocelot-entrycount.so -- ./app`.
 
 #include "ir/IRBuilder.h"
-#include "ocelot/JsonWriter.h"
 #include "ocelot/Plugin.h"
 
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -19,9 +19,7 @@ class EntryCount final : public InstrumentorResult {
 public:
   explicit EntryCount(uint64_t threads) : threads_(threads) {}
   std::string_view instrumentor() const override { return "entrycount"; }
-  void writeJson(JsonWriter& out) const override {
-    out.beginObject().key("threads").value(threads_).endObject();
-  }
+  Json json() const override { return Json{{"threads", threads_}}; }
   std::string summary() const override { return std::to_string(threads_) + " threads entered"; }
   uint64_t threads() const { return threads_; }
 

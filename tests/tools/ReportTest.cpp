@@ -1,0 +1,292 @@
+// The report library (tools/report) on hand-made profiles: layout, aggregation and rank merging,
+// the HTML page, the trace, TAU files; and MPI rank file names (tools/ocelot/MpiRank).
+
+#include "tools/ocelot/MpiRank.h"
+#include "tools/report/CfgLayout.h"
+#include "tools/report/HtmlReport.h"
+#include "tools/report/KernelTotals.h"
+#include "tools/report/ProfileSet.h"
+#include "tools/report/ProfileTrace.h"
+#include "tools/report/SmTimeline.h"
+#include "tools/report/TauProfile.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ocelot::report {
+namespace {
+
+using nlohmann::json;
+
+/// A launch of kernel `name` on `rank`: bbcount over a loop (B0 -> B1 <-> B1 -> B2) and
+/// ctaclock of 4 CTAs on 2 SMs.
+json launch(const std::string& name, uint64_t id, double gpuMs, uint64_t loopCount, bool withCfg) {
+  json blocks = json::array();
+  uint64_t counts[3] = {64, loopCount, 64};
+  for (uint32_t b = 0; b < 3; ++b)
+    blocks.push_back({{"function", name},
+                      {"index", b},
+                      {"label", b ? "$L" + std::to_string(b) : ""},
+                      {"instructions", 4},
+                      {"location", "k.cu:" + std::to_string(10 + b)},
+                      {"count", counts[b]}});
+  json bbcount = {{"mode", "per-warp"},
+                  {"threads", 64},
+                  {"block_executions", 128 + loopCount},
+                  {"dynamic_instructions", 4 * (128 + loopCount)},
+                  {"blocks", blocks},
+                  {"module", "00000000000000aa"}};
+  if (withCfg)
+    bbcount["cfg"] = {
+        {"id", "00000000000000aa"},
+        {"files", {"/nonexistent/k.cu"}},
+        {"functions",
+         {{{"name", name},
+           {"entry", true},
+           {"blocks",
+            {{{"successors", {1}}, {"lines", {{0, 10, 4}}}},
+             {{"successors", {1, 2}},
+              {"loop_depth", 1},
+              {"loop_header", true},
+              {"lines", {{0, 11, 4}}}},
+             {{"successors", json::array()}, {"exits", true}, {"lines", {{0, 12, 4}}}}}}}}}};
+  json ctaclock = {{"kernel_ns", 3000},
+                   {"imbalance", 1.5},
+                   {"complete", true},
+                   {"problems", json::array()},
+                   {"sms",
+                    {{{"sm", 0}, {"ctas", 3}, {"busy_cycles", 3000}, {"busy_ns", 3000}},
+                     {{"sm", 1}, {"ctas", 1}, {"busy_cycles", 1000}, {"busy_ns", 1000}}}},
+                   {"ctas",
+                    {{"sm", {0, 0, 1, 0}},
+                     {"start_cycle", {0, 500, 0, 1000}},
+                     {"end_cycle", {1000, 2000, 1000, 3000}},
+                     {"start_ns", {100, 600, 100, 1100}},
+                     {"end_ns", {1100, 2100, 1100, 3100}},
+                     {"warps_started", {2, 2, 2, 2}},
+                     {"threads_exited", {32, 32, 32, 32}}}}};
+  return {{"schema", 1},
+          {"kernel", name},
+          {"demangled", name == "_Z1kv" ? "k<int>(char const*)" : name},
+          {"launch_id", id},
+          {"kernel_launch", id},
+          {"device", 0},
+          {"grid", {4, 1, 1}},
+          {"block", {16, 1, 1}},
+          {"dynamic_shared_memory", 0},
+          {"stream", 0},
+          {"enqueued_ns", 1000000 + 10000 * id},
+          {"completed_ns", 2000000 + 10000 * id},
+          {"gpu_ms", gpuMs},
+          {"execution", "instrumented"},
+          {"instrumentors", {"bbcount", "ctaclock"}},
+          {"notes", json::array()},
+          {"results", {{"bbcount", bbcount}, {"ctaclock", ctaclock}}}};
+}
+
+json document(std::vector<json> profiles) {
+  return {{"schema", 1}, {"profiles", std::move(profiles)}};
+}
+
+ProfileSet twoRanks() {
+  ProfileSet set;
+  set.add("profile.rank0.json", 0,
+          document({launch("_Z1kv", 1, 1.0, 640, true), launch("_Z1kv", 2, 1.0, 640, false)}));
+  json original = launch("_Z4tailv", 3, 0.5, 0, false);
+  original["execution"] = "original";
+  original["results"] = json::object();
+  original["notes"] = {"the instrumented module failed to JIT"};
+  set.add("profile.rank1.json", 1, document({launch("_Z1kv", 1, 3.0, 1280, true), original}));
+  return set;
+}
+
+TEST(CfgLayout, FindsLoopsAndLayersForwardEdgesDownward) {
+  // 0 -> 1 -> 2 -> 1 (loop), 1 -> 3, 0 -> 3
+  CfgLayout layout(std::vector<CfgLayout::Node>(4, {80, 40}),
+                   {{0, 1}, {1, 2}, {2, 1}, {1, 3}, {0, 3}, {3, 3}, {3, 9}});
+  EXPECT_EQ(layout.kind(2), CfgLayout::EdgeKind::Back);
+  EXPECT_EQ(layout.kind(5), CfgLayout::EdgeKind::Self);
+  EXPECT_EQ(layout.kind(6), CfgLayout::EdgeKind::Dropped);
+  for (size_t e = 0; e < layout.edges().size(); ++e) {
+    if (layout.kind(e) != CfgLayout::EdgeKind::Forward)
+      continue;
+    auto [from, to] = layout.edges()[e];
+    EXPECT_LT(layout.positions()[from].layer, layout.positions()[to].layer) << from << "->" << to;
+    EXPECT_LT(layout.positions()[from].y, layout.positions()[to].y);
+  }
+  for (uint32_t a = 0; a < 4; ++a) {
+    for (uint32_t b = a + 1; b < 4; ++b) {
+      if (layout.positions()[a].layer == layout.positions()[b].layer) {
+        EXPECT_GE(std::abs(layout.positions()[a].x - layout.positions()[b].x), 80.0);
+      }
+    }
+  }
+  EXPECT_GT(layout.width(), 0);
+}
+
+TEST(ProfileSet, RanksComeFromFileNamesAndBadFilesAreClearErrors) {
+  EXPECT_EQ(rankFromFileName("/a/b/profile.rank12.json"), 12);
+  EXPECT_EQ(rankFromFileName("out.rank3"), 3);
+  EXPECT_EQ(rankFromFileName("profile.json"), std::nullopt);
+  EXPECT_EQ(rankFromFileName("ranking.json"), std::nullopt);
+  auto dir = std::filesystem::temp_directory_path() / "ocelot-report-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "bad.json") << "{\"schema\":1,\"profiles\":[";
+  std::ofstream(dir / "v2.json") << "{\"schema\":2,\"profiles\":[]}";
+  try {
+    ProfileSet::load({(dir / "bad.json").string()});
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: not JSON"), std::string::npos) << e.what();
+  }
+  try {
+    ProfileSet::load({(dir / "v2.json").string()});
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("schema 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(KernelTotals, MergeRanksWithMinMeanMaxAndImbalance) {
+  ProfileSet set = twoRanks();
+  ASSERT_EQ(set.ranks(), (std::vector<int>{0, 1}));
+  auto kernels = aggregateKernels(set);
+  ASSERT_EQ(kernels.size(), 2u);
+  const KernelTotals& k = kernels[0]; // the most GPU time first
+  EXPECT_EQ(k.kernel, "_Z1kv");
+  EXPECT_EQ(k.launches, 3u);
+  EXPECT_DOUBLE_EQ(k.gpuMs, 5.0);
+  EXPECT_EQ(k.blocks.at({"_Z1kv", 1}).count, 640u + 640u + 1280u);
+  EXPECT_EQ(k.instructions, 4u * (3 * 128 + 2560));
+  RankSpread s = spreadAcrossRanks(k, set.ranks(), [](const RankTotal& r) { return r.gpuMs; });
+  EXPECT_DOUBLE_EQ(s.min, 2.0);
+  EXPECT_EQ(s.minRank, 0);
+  EXPECT_DOUBLE_EQ(s.max, 3.0);
+  EXPECT_EQ(s.maxRank, 1);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.imbalance, 1.2);
+  const KernelTotals& tail = kernels[1];
+  EXPECT_EQ(tail.instrumented, 0u);
+  EXPECT_EQ(tail.reasons.at("the instrumented module failed to JIT"), 1u);
+  // A kernel only rank 1 ran counts as 0 on rank 0.
+  RankSpread t = spreadAcrossRanks(tail, set.ranks(), [](const RankTotal& r) { return r.gpuMs; });
+  EXPECT_DOUBLE_EQ(t.min, 0);
+  EXPECT_DOUBLE_EQ(t.imbalance, 2.0);
+}
+
+TEST(SmTimeline, CtasResidentTogetherGetTheirOwnSlots) {
+  json clock = launch("_Z1kv", 1, 1, 1, false)["results"]["ctaclock"];
+  auto spans = ctaSpans(clock);
+  ASSERT_EQ(spans.size(), 4u);
+  std::vector<uint32_t> perSm;
+  auto slots = assignSlots(spans, &perSm);
+  // SM 0: CTA 0 [100,1100], CTA 1 [600,2100] overlap; CTA 3 [1100,3100] reuses CTA 0's slot.
+  EXPECT_EQ(slots[0], 0u);
+  EXPECT_EQ(slots[1], 1u);
+  EXPECT_EQ(slots[3], 0u);
+  EXPECT_EQ(perSm, (std::vector<uint32_t>{2, 1}));
+}
+
+TEST(HtmlReport, SelfContainedWithHeatMapTimelineAndEscapedNames) {
+  ProfileSet set = twoRanks();
+  std::string html = htmlReport(set, {});
+  EXPECT_NE(html.find("class=\"cfg-heatmap\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"sm-timeline\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"sm-load\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"trend\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"coverage\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"ranks\""), std::string::npos);
+  EXPECT_NE(html.find("back-edge"), std::string::npos);                 // the loop
+  EXPECT_NE(html.find("k&lt;int&gt;(char const*)"), std::string::npos); // full, escaped
+  EXPECT_EQ(html.find("k<int>"), std::string::npos);
+  EXPECT_NE(html.find("the instrumented module failed to JIT"), std::string::npos);
+  EXPECT_NE(html.find("(rank 0) / 2.500 / 3.000 (rank 1)"), std::string::npos);
+  // Instructions per rank: rank 0 2 x 4 x (128 + 640), rank 1 4 x (128 + 1280).
+  EXPECT_NE(html.find("5,632 (rank 1) / 5888.0 / 6,144 (rank 0)"), std::string::npos) << html;
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("href=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+}
+
+TEST(Trace, KernelsFollowTheirStreamAndFlowsLinkLaunchesToThem) {
+  ProfileSet set = twoRanks();
+  TraceEvents trace;
+  EXPECT_EQ(addProfilesToTrace(set, trace), 4u);
+  auto document = trace.json();
+  double last = -1;
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<std::pair<double, double>>> kernels;
+  int flows = 0;
+  for (const auto& e : document["traceEvents"]) {
+    if (e["ph"] == "M")
+      continue;
+    double ts = e["ts"].get<double>();
+    EXPECT_GE(ts, last);
+    last = ts;
+    if (e["ph"] == "s")
+      ++flows;
+    if (e["ph"] == "X" && e["cat"] == "kernel")
+      kernels[{e["pid"].get<uint64_t>(), e["tid"].get<uint64_t>()}].emplace_back(
+          ts, ts + e["dur"].get<double>());
+  }
+  EXPECT_EQ(flows, 4);
+  // Rank 0's two launches of one stream: the second starts when the first ends (1 ms later).
+  bool sawSerialized = false;
+  for (const auto& [lane, spans] : kernels)
+    for (size_t i = 1; i < spans.size(); ++i) {
+      EXPECT_GE(spans[i].first, spans[i - 1].second - 1e-9);
+      sawSerialized = sawSerialized || spans[i].first == spans[i - 1].second;
+    }
+  EXPECT_TRUE(sawSerialized);
+}
+
+TEST(Tau, OneFilePerStreamInTausGrammar) {
+  ProfileSet set = twoRanks();
+  auto dir = std::filesystem::temp_directory_path() / "ocelot-report-tau";
+  std::filesystem::remove_all(dir);
+  auto files = writeTauProfiles(set, dir.string());
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_TRUE(std::filesystem::exists(dir / "profile.0.0.0"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "profile.1.0.0"));
+  std::ifstream in(dir / "profile.0.0.0");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  EXPECT_EQ(s.rfind("1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl "
+                    "ProfileCalls<metadata>",
+                    0),
+            0u)
+      << s;
+  EXPECT_NE(s.find("\n\"k<int>(char const*)\" 2 0 2000 2000 0 GROUP=\"TAU_GPU\"\n0 aggregates\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("3 userevents\n# eventname numevents max min mean sumsqr\n"), std::string::npos);
+  EXPECT_NE(s.find("\"SM load imbalance : k<int>(char const*)\" 2 1.5 1.5 1.5 4.5\n"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(tauName("operator\"\" _x(char)\n"), "operator'' _x(char) ");
+}
+
+TEST(MpiRank, LaunchersEnvironmentNamesTheRank) {
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  ::unsetenv("PMI_RANK");
+  ::unsetenv("SLURM_PROCID");
+  EXPECT_EQ(tools::mpiRank(), std::nullopt);
+  ::setenv("PMI_RANK", "5", 1);
+  EXPECT_EQ(tools::mpiRank(), 5);
+  ::setenv("OMPI_COMM_WORLD_RANK", "2", 1);
+  EXPECT_EQ(tools::mpiRank(), 2); // Open MPI's own variable first
+  ::setenv("OMPI_COMM_WORLD_RANK", "x", 1);
+  EXPECT_EQ(tools::mpiRank(), 5);
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  ::unsetenv("PMI_RANK");
+  EXPECT_EQ(tools::rankedPath("/out/profile.json", 3), "/out/profile.rank3.json");
+  EXPECT_EQ(tools::rankedPath("summary", 0), "summary.rank0");
+  EXPECT_EQ(tools::rankedPath("a.b.json", 1), "a.b.rank1.json");
+}
+
+} // namespace
+} // namespace ocelot::report

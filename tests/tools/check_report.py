@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `ocelot report` on the main job's program (tools/demo/histogram_demo.cu).
+
+    check_report.py profile --ocelot O --program P --work DIR   # run P under ocelot on the CPU
+                                                                # device: DIR/profile.json
+    check_report.py trace   --ocelot O --work DIR   # the Perfetto trace: schema, order, nesting
+    check_report.py tau     --ocelot O --work DIR   # TAU profile.N.C.T files: TAU's grammar
+    check_report.py browser --ocelot O --work DIR   # the HTML report in headless Chromium
+    check_report.py mpi --ocelot O --program P --work DIR [--mpirun M]   # 2 ranks, merged
+
+Exit 77 (skipped, with a one-line reason) when something the check needs is missing.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "support"))
+import profile_schema  # noqa: E402
+
+SKIP = 77
+
+
+class CheckError(Exception):
+    pass
+
+
+def run(command, timeout=300, env=None):
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+    if done.returncode != 0:
+        raise CheckError("%s exited %d:\n%s\n%s" % (" ".join(command), done.returncode,
+                                                   done.stdout[-2000:], done.stderr[-3000:]))
+    return done
+
+
+def profile_path(work):
+    return os.path.join(work, "profile.json")
+
+
+def need_profile(work):
+    if not os.path.exists(profile_path(work)):
+        raise CheckError("no %s: the fixture report.main_job_profile did not run" %
+                         profile_path(work))
+
+
+# --- profile -------------------------------------------------------------------------------------
+
+def check_profile(args):
+    os.makedirs(args.work, exist_ok=True)
+    if os.path.exists(profile_path(args.work)):
+        os.remove(profile_path(args.work))
+    run([args.ocelot, "run", "-i", "bbcount,ctaclock", "--device", "cpu", "--summary", "off",
+         "-o", profile_path(args.work), "--", args.program])
+    document = profile_schema.validate_file(profile_path(args.work))
+    kernels = {p["kernel"] for p in document["profiles"]}
+    if len(kernels) != 3:
+        raise CheckError("expected the demo's 3 kernels, got %s" % sorted(kernels))
+    with_cfg = [p for p in document["profiles"] if "cfg" in p["results"].get("bbcount", {})]
+    if len(with_cfg) != 1:
+        raise CheckError("the module's CFG must be written once, it is written %d times" %
+                         len(with_cfg))
+    print("profile: %d launches of %d kernels, valid, CFG written once" %
+          (len(document["profiles"]), len(kernels)))
+
+
+# --- trace ---------------------------------------------------------------------------------------
+
+def trace_problems(trace):
+    """Event order and nesting rules, beyond the schema."""
+    problems = []
+    events = trace["traceEvents"]
+    metadata_done = False
+    last_ts = None
+    named_threads = {(e["pid"], e.get("tid")) for e in events
+                     if e["ph"] == "M" and e["name"] == "thread_name"}
+    named_processes = {e["pid"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
+    slices = {}
+    for i, e in enumerate(events):
+        if e["ph"] == "M":
+            if metadata_done:
+                problems.append("event %d: metadata after timed events" % i)
+            continue
+        metadata_done = True
+        if last_ts is not None and e["ts"] < last_ts:
+            problems.append("event %d (%s) at %s comes after one at %s" %
+                            (i, e.get("name"), e["ts"], last_ts))
+        last_ts = e["ts"]
+        if e["pid"] not in named_processes or (e["pid"], e["tid"]) not in named_threads:
+            problems.append("event %d is on an unnamed lane %s/%s" % (i, e["pid"], e["tid"]))
+        if e["ph"] == "X":
+            slices.setdefault((e["pid"], e["tid"]), []).append(e)
+    # Nesting: on one lane, a slice either ends before the next starts or contains it.
+    eps = 1e-6
+    for lane, lane_slices in slices.items():
+        stack = []
+        for s in lane_slices:
+            start, end = s["ts"], s["ts"] + s["dur"]
+            while stack and stack[-1] <= start + eps:
+                stack.pop()
+            if stack and end > stack[-1] + eps:
+                problems.append("lane %s: slice %r [%s, %s] overlaps the end of an enclosing "
+                                "slice at %s" % (lane, s["name"], start, end, stack[-1]))
+            stack.append(end)
+    # Flows: each id once as start and once as finish, finish not before start, each end inside a
+    # slice of its lane.
+    starts, finishes = {}, {}
+    for e in events:
+        if e["ph"] == "s":
+            starts.setdefault(e["id"], []).append(e)
+        elif e["ph"] == "f":
+            finishes.setdefault(e["id"], []).append(e)
+    for fid in set(starts) | set(finishes):
+        if len(starts.get(fid, [])) != 1 or len(finishes.get(fid, [])) != 1:
+            problems.append("flow %s has %d starts and %d finishes" %
+                            (fid, len(starts.get(fid, [])), len(finishes.get(fid, []))))
+            continue
+        s, f = starts[fid][0], finishes[fid][0]
+        if f["ts"] + eps < s["ts"]:
+            problems.append("flow %s finishes before it starts" % fid)
+        for end in (s, f):
+            inside = [x for x in slices.get((end["pid"], end["tid"]), [])
+                      if x["ts"] - eps <= end["ts"] <= x["ts"] + x["dur"] + eps]
+            if not inside:
+                problems.append("flow %s: its %s at %s is in no slice of its lane" %
+                                (fid, end["ph"], end["ts"]))
+    return problems
+
+
+def check_trace(args):
+    need_profile(args.work)
+    path = os.path.join(args.work, "trace.json")
+    run([args.ocelot, "report", profile_path(args.work), "--trace", path])
+    with open(path) as f:
+        trace = json.load(f)
+    import jsonschema
+    with open(os.path.join(HERE, "trace_event.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(trace))
+    if errors:
+        raise CheckError("the trace breaks the Trace Event Format: %s" % errors[0].message)
+    problems = trace_problems(trace)
+    if problems:
+        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
+    # The checker itself must catch what it is for: a slice made to end inside the next slice of
+    # its lane (order unchanged) is a crossing.
+    broken = json.loads(json.dumps(trace))
+    lanes = {}
+    for e in broken["traceEvents"]:
+        if e["ph"] == "X" and e["dur"] > 0:
+            lanes.setdefault((e["pid"], e["tid"]), []).append(e)
+    pairs = [(a, b) for lane in lanes.values() for a, b in zip(lane, lane[1:])
+             if b["ts"] >= a["ts"] + a["dur"]]
+    if not pairs:
+        raise CheckError("the trace has no lane with two slices to test the nesting check on")
+    a, b = pairs[0]
+    a["dur"] = (b["ts"] - a["ts"]) + b["dur"] / 2
+    if not any("overlaps" in p for p in trace_problems(broken)):
+        raise CheckError("the nesting check accepts crossing slices")
+    kinds = {e.get("cat") for e in trace["traceEvents"] if e["ph"] == "X"}
+    for needed in ("kernel", "cta", "launch"):
+        if needed not in kinds:
+            raise CheckError("the trace has no %s slices" % needed)
+    flows = sum(1 for e in trace["traceEvents"] if e["ph"] == "s")
+    print("trace: %d events, kernels, CTAs per SM and %d launch->kernel flows; schema, order and "
+          "nesting ok" % (len(trace["traceEvents"]), flows))
+
+
+# --- TAU -----------------------------------------------------------------------------------------
+
+def read_tau_profile(path):
+    """Reads a profile.N.C.T file the way TAU's readers do (pprof, ParaProf's TAU data source):
+    '<n> templated_functions...', a '# Name Calls Subrs Excl Incl ProfileCalls' line (optionally
+    with <metadata>), n lines '"name" calls subrs excl incl profilecalls GROUP="g"',
+    '<k> aggregates', and optionally '<m> userevents', a '# eventname ...' line, m event lines."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    at = 0
+
+    def take():
+        nonlocal at
+        if at >= len(lines):
+            raise CheckError("%s: ends early" % path)
+        at += 1
+        return lines[at - 1]
+
+    head = take().split()
+    if len(head) != 2 or not head[0].isdigit() or not head[1].startswith("templated_functions"):
+        raise CheckError("%s: bad first line %r" % (path, head))
+    count = int(head[0])
+    header = take()
+    if not header.startswith("# Name Calls Subrs Excl Incl ProfileCalls"):
+        raise CheckError("%s: bad column line %r" % (path, header))
+    if "<metadata>" in header and not header.rstrip().endswith("</metadata>"):
+        raise CheckError("%s: unterminated metadata" % path)
+    functions = {}
+    for _ in range(count):
+        line = take()
+        m = re.match(r'^"([^"]*)" (\S+) (\S+) (\S+) (\S+) (\d+) GROUP="([^"]*)"$', line)
+        if not m:
+            raise CheckError("%s: bad function line %r" % (path, line))
+        calls, subrs, excl, incl = (float(m.group(i)) for i in range(2, 6))
+        if int(m.group(6)) != 0:
+            raise CheckError("%s: profiled calls without their lines" % path)
+        if excl > incl + 1e-9 or calls < 0:
+            raise CheckError("%s: exclusive above inclusive in %r" % (path, line))
+        functions[m.group(1)] = (calls, subrs, excl, incl, m.group(7))
+    aggregates = take().split()
+    if len(aggregates) != 2 or aggregates[1] != "aggregates" or len(lines[at - 1]) >= 256:
+        raise CheckError("%s: bad aggregates line" % path)
+    events = {}
+    rest = [l for l in lines[at:] if l.strip()]
+    if rest:
+        head = rest[0].split()
+        if len(head) != 2 or head[1] != "userevents":
+            raise CheckError("%s: bad userevents line %r" % (path, rest[0]))
+        if not rest[1].startswith("# eventname numevents max min mean sumsqr"):
+            raise CheckError("%s: bad userevents column line" % path)
+        for line in rest[2:]:
+            m = re.match(r'^"([^"]*)" (\d+) (\S+) (\S+) (\S+) (\S+)$', line)
+            if not m:
+                raise CheckError("%s: bad user event line %r" % (path, line))
+            n, mx, mn, mean, sumsq = int(m.group(2)), *(float(m.group(i)) for i in range(3, 7))
+            if not (mn <= mean + 1e-9 <= mx + 2e-9):
+                raise CheckError("%s: mean outside [min, max] in %r" % (path, line))
+            events[m.group(1)] = (n, mx, mn, mean, sumsq)
+        if len(events) != int(head[0]):
+            raise CheckError("%s: %s user events announced, %d present" %
+                             (path, head[0], len(events)))
+    return functions, events
+
+
+def check_tau(args):
+    need_profile(args.work)
+    directory = os.path.join(args.work, "tau")
+    shutil.rmtree(directory, ignore_errors=True)
+    run([args.ocelot, "report", profile_path(args.work), "--tau", directory])
+    files = sorted(glob.glob(os.path.join(directory, "profile.*")))
+    if not files or not all(re.search(r"profile\.\d+\.\d+\.\d+$", f) for f in files):
+        raise CheckError("expected profile.N.C.T files, got %s" % files)
+    with open(profile_path(args.work)) as f:
+        document = json.load(f)
+    total_ms = {}
+    for p in document["profiles"]:
+        total_ms[p["demangled"]] = total_ms.get(p["demangled"], 0) + (p["gpu_ms"] or 0)
+    functions, events = read_tau_profile(files[0])
+    for name, ms in total_ms.items():
+        if name not in functions:
+            raise CheckError("%s: kernel %s missing" % (files[0], name))
+        if abs(functions[name][3] - ms * 1000) > 1e-3 * max(1, ms * 1000):
+            raise CheckError("%s: %s has %s us, the profile %s ms" %
+                             (files[0], name, functions[name][3], ms))
+    if not any(e.startswith("Dynamic PTX instructions : ") for e in events):
+        raise CheckError("no instruction counts among the user events")
+    if shutil.which("pprof") and os.access(shutil.which("pprof"), os.X_OK):
+        out = subprocess.run(["pprof"], cwd=directory, capture_output=True, text=True, timeout=60)
+        print("pprof (TAU) exit %d" % out.returncode)
+    print("TAU: %d files, %d functions and %d user events in %s read back" %
+          (len(files), len(functions), len(events), os.path.basename(files[0])))
+
+
+# --- browser -------------------------------------------------------------------------------------
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def check_browser(args):
+    need_profile(args.work)
+    browser = chromium()
+    if browser is None:
+        print("SKIP: no chromium (scripts/setup-debian.sh installs it)")
+        return SKIP
+    html = os.path.join(args.work, "report.html")
+    run([args.ocelot, "report", profile_path(args.work), "-o", html])
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    for external in re.findall(r'(?:src|href)\s*=\s*"([^"#][^"]*)"', page):
+        raise CheckError("the report loads %s: it must be self-contained" % external)
+    with tempfile.TemporaryDirectory() as profile_dir:
+        command = [browser, "--headless", "--no-sandbox", "--disable-gpu",
+                   "--disable-background-networking", "--disable-component-update",
+                   "--disable-sync", "--no-first-run", "--user-data-dir=" + profile_dir,
+                   "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000",
+                   "--dump-dom", "file://" + os.path.abspath(html)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    dom = done.stdout
+    script_errors = [l for l in done.stderr.splitlines()
+                     if "Uncaught" in l or ("CONSOLE" in l and "rror" in l)]
+    if script_errors:
+        raise CheckError("script errors in the report:\n  " + "\n  ".join(script_errors[:5]))
+    body = re.search(r"<body([^>]*)>", dom)
+    if not body:
+        raise CheckError("chromium printed no DOM (exit %d): %s" % (done.returncode,
+                                                                   done.stderr[-1500:]))
+    attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', body.group(1)))
+    if attributes.get("data-ready") != "ok" or "data-script-errors" in attributes:
+        raise CheckError("the report's script did not finish cleanly: %s" % attributes)
+    if int(attributes.get("data-heatmaps", "0")) < 3:
+        raise CheckError("expected a CFG heat map per kernel, the page has %s" %
+                         attributes.get("data-heatmaps"))
+    if int(attributes.get("data-timelines", "0")) < 3:
+        raise CheckError("expected an SM timeline per kernel, the page has %s" %
+                         attributes.get("data-timelines"))
+    if 'class="block"' not in dom or 'class="cta"' not in dom:
+        raise CheckError("the heat map has no blocks or the timeline no CTAs")
+    print("browser: the report renders without script errors, %s heat maps, %s timelines" %
+          (attributes["data-heatmaps"], attributes["data-timelines"]))
+
+
+# --- MPI -----------------------------------------------------------------------------------------
+
+def check_mpi(args):
+    mpirun = args.mpirun or shutil.which("mpirun")
+    if not mpirun:
+        print("SKIP: no mpirun (scripts/setup-debian.sh installs openmpi-bin)")
+        return SKIP
+    work = os.path.join(args.work, "mpi")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    output = os.path.join(work, "profile.json")
+    run([mpirun, "-np", "2", "--allow-run-as-root", "--oversubscribe", args.ocelot, "run",
+         "-i", "bbcount,ctaclock", "--device", "cpu", "--summary", "off", "-o", output, "--",
+         args.program], timeout=600)
+    files = sorted(glob.glob(os.path.join(work, "profile*.json")))
+    expected = [os.path.join(work, "profile.rank%d.json" % r) for r in (0, 1)]
+    if files != expected:
+        raise CheckError("expected %s, got %s" % (expected, files))
+    for f in files:
+        profile_schema.validate_file(f)
+    html = os.path.join(work, "report.html")
+    run([args.ocelot, "report"] + files + ["-o", html])
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    if 'id="ranks"' not in page or "2 ranks" not in page:
+        raise CheckError("the merged report has no ranks panel")
+    # Rank 1 does twice rank 0's work (the program's design): in the ranks panel, the kernel's
+    # dynamic instructions (exact, unlike times) are least on rank 0 and most on rank 1.
+    panel = page[page.index('id="ranks"'):]
+    row = re.search(r'rankWork\(.*?</tr>', panel, re.S)
+    if not row:
+        raise CheckError("the ranks panel does not list the MPI program's kernel")
+    spread = re.search(r"([0-9,]+) \(rank (\d+)\) / [0-9.]+ / ([0-9,]+) \(rank (\d+)\)",
+                       row.group(0))
+    if not spread or (spread.group(2), spread.group(4)) != ("0", "1"):
+        raise CheckError("expected the fewest instructions on rank 0 and the most on rank 1: %s" %
+                         row.group(0)[:800])
+    low, high = (int(spread.group(i).replace(",", "")) for i in (1, 3))
+    if not 1.5 < high / low < 2.5:
+        raise CheckError("rank 1 should execute about twice rank 0's instructions: %d vs %d" %
+                         (high, low))
+    print("MPI: 2 per-rank profiles (%s) and one merged report with min/mean/max per kernel" %
+          ", ".join(os.path.basename(f) for f in files))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("check", choices=["profile", "trace", "tau", "browser", "mpi"])
+    parser.add_argument("--ocelot", required=True)
+    parser.add_argument("--program")
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--mpirun")
+    args = parser.parse_args()
+    try:
+        if args.check in ("profile", "mpi") and not (args.program and os.access(args.program,
+                                                                                os.X_OK)):
+            print("SKIP: %s is not built (needs nvcc)" % args.program)
+            return SKIP
+        result = {"profile": check_profile, "trace": check_trace, "tau": check_tau,
+                  "browser": check_browser, "mpi": check_mpi}[args.check](args)
+        return result or 0
+    except (CheckError, profile_schema.ProfileSchemaError, subprocess.TimeoutExpired) as e:
+        print("FAIL: %s" % e)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ocelot::report {
+
+/// One kernel launch of a profile file (docs/profile.schema.json), with the fields reports use
+/// pulled out. `bbcount`/`ctaclock` point into the document the set keeps; null when absent.
+struct Launch {
+  int rank = 0;          ///< the process (MPI rank) whose file it came from
+  std::string kernel;    ///< PTX name
+  std::string demangled; ///< never empty (the PTX name when the profile had none)
+  uint64_t launchId = 0;
+  uint64_t kernelLaunch = 0;
+  int device = 0;
+  uint64_t stream = 0;
+  uint64_t ctas = 0, threadsPerCta = 0;
+  int64_t enqueuedNs = 0, completedNs = 0;
+  std::optional<double> gpuMs;
+  bool instrumented = false;
+  std::vector<std::string> notes;
+  const nlohmann::json* bbcount = nullptr;
+  const nlohmann::json* ctaclock = nullptr;
+  /// Results of other instrumentors (plugins, probes), by name.
+  std::map<std::string, const nlohmann::json*> otherResults;
+};
+
+/// Profiles of one or more processes: every launch, in file order, and the code structures
+/// (bbcount's `cfg`) by module id. Each file is one process: its rank is the N of a
+/// `.rankN.` in its name (what `ocelot run -o` writes under MPI), else its position on the
+/// command line.
+class ProfileSet {
+public:
+  /// Reads `paths`; throws std::runtime_error naming the file and what is wrong with it.
+  static ProfileSet load(const std::vector<std::string>& paths);
+  /// Adds the profiles of one parsed document (a profile file) as process `rank`.
+  void add(const std::string& source, int rank, nlohmann::json document);
+
+  const std::vector<Launch>& launches() const { return launches_; }
+  /// The `cfg` written for module `id`, or nullptr.
+  const nlohmann::json* structure(const std::string& id) const;
+  /// Ranks present, ascending.
+  std::vector<int> ranks() const;
+  const std::vector<std::string>& sources() const { return sources_; }
+  bool empty() const { return launches_.empty(); }
+
+private:
+  std::vector<std::unique_ptr<nlohmann::json>> documents_;
+  std::vector<std::string> sources_;
+  std::vector<Launch> launches_;
+  std::map<std::string, const nlohmann::json*> structures_;
+};
+
+/// The rank a profile file's name gives (`profile.rank3.json` -> 3), or nullopt.
+std::optional<int> rankFromFileName(const std::string& path);
+
+} // namespace ocelot::report
