@@ -341,6 +341,16 @@ BasicBlockCounter::finalize(const ModuleInstrumentation& state, const LaunchInfo
     }
     blocks.push_back(std::move(block));
   }
+  // Every thread enters the kernel's first block once. Any other count but 0 (nothing ran the
+  // counters: a device that does not execute code, such as the tests' fake one) means the
+  // buffer holds what something else wrote (a stray store of the application, memory reused
+  // after a device reset): such counts must never be reported.
+  if (!blocks.empty() && blocks.front().counted && !blocks.front().derived &&
+      blocks.front().count != launch.threads() && blocks.front().count != 0)
+    throw std::runtime_error("the entry block counted " + std::to_string(blocks.front().count) +
+                             " entries for " + std::to_string(launch.threads()) +
+                             " threads: the counter buffer was overwritten, so its counts are "
+                             "not reported");
   bool firstOfModule = !counts.structureWritten.exchange(true);
   return std::make_shared<BasicBlockCounts>(
       counts.perThread ? BasicBlockCounts::Mode::PerThread : BasicBlockCounts::Mode::PerWarp,

@@ -122,6 +122,16 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
   if (!redirect.ok)
     return failed("global variables", redirect.error);
   out.redirectedVariables = redirect.variables;
+  FunctionTranslationResult functions;
+  try {
+    functions =
+        translateFunctionAddresses(module, analyses, options.functionAddresses, options.linked);
+  } catch (const std::exception& e) {
+    return failed("function addresses", e.what());
+  }
+  out.translatedFunctions = functions.functions;
+  out.materializedAddresses = functions.materialized;
+  out.translatedCalls = functions.indirectCalls;
 
   // 3. the instrumentors' passes, coalesced by the pass manager
   passes::PassManagerOptions managerOptions;
@@ -149,10 +159,15 @@ InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<Slot
 
   out.ptx = ir::emitPtx(module);
   out.timings.emitMs = clock.lapMs();
+  std::unordered_set<std::string_view> unsafe;
+  for (const Exclusion& exclusion : functions.excludedKernels)
+    unsafe.insert(exclusion.function);
   for (const ir::Function* f : module.functions())
-    if (f->isEntry() && f->hasBody() && plan.reaches(*f))
+    if (f->isEntry() && f->hasBody() && plan.reaches(*f) && !unsafe.contains(f->name()))
       out.kernels.insert(std::string(f->name()));
   out.exclusions = plan.exclusions();
+  out.exclusions.insert(out.exclusions.end(), functions.excludedKernels.begin(),
+                        functions.excludedKernels.end());
   out.ok = true;
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "instrumentors/BufferPlan.h"
+#include "instrumentors/FunctionAddressTranslation.h"
 #include "instrumentors/GlobalRedirect.h"
 #include "ocelot/Instrumentor.h"
 
@@ -38,6 +39,9 @@ struct InstrumentedModule {
   /// Kernels and device functions left as they are, and why.
   std::vector<Exclusion> exclusions;
   uint32_t redirectedVariables = 0;
+  /// Function pointers (see translateFunctionAddresses): address-taken functions, names turned
+  /// into original addresses, indirect calls that translate.
+  uint32_t translatedFunctions = 0, materializedAddresses = 0, translatedCalls = 0;
   InstrumentationTimings timings;
 };
 
@@ -45,6 +49,9 @@ struct InstrumentOptions {
   /// Where the application's module keeps each variable (see redirectGlobals). Offline (no
   /// application), null: every variable gets address 0, which shows the code but must not run.
   VariableAddresses addresses;
+  /// The application module's function-address tables (see translateFunctionAddresses). Offline,
+  /// null: every function gets a placeholder address, which shows the code but must not run.
+  OriginalFunctionAddresses functionAddresses;
   bool linked = false; ///< one unit of a device-linked program
   /// Per kernel, the most registers per thread its instrumented code may use (`.maxnreg`), so
   /// that it keeps the occupancy of the application's kernel; kernels not named are left to
@@ -57,8 +64,10 @@ struct InstrumentOptions {
 
 /// The instrumentation pipeline for one PTX module (GPU Ocelot's Figure 3 with the framework
 /// around it): parse; each instrumentor's analyze(); the buffer plan (hidden parameters, slot
-/// threading, entry blocks); redirection of global variables to the application's module; the
-/// instrumentors' passes in one pass manager run; verification; emission. Any failure (PTX that
+/// threading, entry blocks); redirection of global variables to the application's module;
+/// translation of function addresses to and from the application's; the instrumentors' passes in
+/// one pass manager run; verification; emission. Kernels that cannot keep function-pointer
+/// identity are left out of `kernels` and listed in `exclusions`. Any failure (PTX that
 /// does not parse, an instrumentor that throws, IR the verifier rejects) gives a result that is
 /// not ok and says why; nothing is thrown.
 InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,

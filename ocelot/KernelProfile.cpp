@@ -41,7 +41,9 @@ Json KernelProfile::json() const {
   out["enqueued_ns"] = timing_.enqueuedNs;
   out["completed_ns"] = timing_.completedNs;
   out["gpu_ms"] = timing_.gpuMilliseconds ? Json(*timing_.gpuMilliseconds) : Json();
-  out["execution"] = execution_ == Execution::Instrumented ? "instrumented" : "original";
+  out["execution"] = execution_ == Execution::Instrumented ? "instrumented"
+                     : execution_ == Execution::Failed     ? "failed"
+                                                           : "original";
   out["instrumentors"] = instrumentors_;
   out["notes"] = notes_;
   Json results = Json::object();

@@ -29,6 +29,10 @@ public:
   enum class Execution {
     Instrumented, ///< the instrumented kernel ran; results() holds what it measured
     Original,     ///< the application's own kernel ran (notes() says why); no results
+    /// The instrumented kernel ran but its results cannot be trusted: the launch failed (a fault,
+    /// the context became unusable before its results were read) or was disturbed (the device
+    /// was reset while it was in flight). notes() says which; no results and no GPU time.
+    Failed,
   };
 
   KernelProfile(LaunchInfo launch, Timing timing, Execution execution,
@@ -42,6 +46,7 @@ public:
   const Timing& timing() const { return timing_; }
   Execution execution() const { return execution_; }
   bool instrumented() const { return execution_ == Execution::Instrumented; }
+  bool failed() const { return execution_ == Execution::Failed; }
   /// The instrumentors that were active for this launch, in slot order.
   const std::vector<std::string>& instrumentors() const { return instrumentors_; }
   /// Things a person should know: why the original kernel ran, a mode an instrumentor switched

@@ -51,6 +51,8 @@ void ProfileSummary::add(const KernelProfile& profile) {
   ++k.launches;
   if (profile.instrumented())
     ++k.instrumented;
+  if (profile.failed())
+    ++k.failed;
   if (!profile.notes().empty())
     k.lastNote = profile.notes().back();
   if (profile.timing().gpuMilliseconds)
@@ -92,17 +94,21 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t c
   std::lock_guard lock(mutex_);
   std::string out;
   char line[512];
-  uint64_t launches = 0, instrumented = 0, instructions = 0;
+  uint64_t launches = 0, instrumented = 0, failed = 0, instructions = 0;
   for (const auto& [name, k] : kernels_) {
     launches += k.launches;
     instrumented += k.instrumented;
+    failed += k.failed;
     instructions += k.instructions;
   }
+  std::string failures =
+      failed == 0 ? "" : ", " + std::to_string(failed) + " failed, results dropped";
   std::snprintf(line, sizeof line,
-                "== Ocelot: %zu kernels, %llu launches profiled (%llu instrumented), %s dynamic "
+                "== Ocelot: %zu kernels, %llu launches profiled (%llu instrumented%s), %s dynamic "
                 "PTX instructions\n",
                 kernels_.size(), static_cast<unsigned long long>(launches),
-                static_cast<unsigned long long>(instrumented), number(instructions).c_str());
+                static_cast<unsigned long long>(instrumented), failures.c_str(),
+                number(instructions).c_str());
   out += line;
 
   std::vector<const std::pair<const std::string, Kernel>*> kernels;

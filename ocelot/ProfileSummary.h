@@ -20,6 +20,8 @@ public:
     std::string demangled;
     uint64_t launches = 0;
     uint64_t instrumented = 0;
+    uint64_t failed =
+        0; ///< instrumented launches whose results were dropped (see Execution::Failed)
     uint64_t blockExecutions = 0;
     uint64_t instructions = 0;
     double gpuMs = 0;

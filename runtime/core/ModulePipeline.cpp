@@ -1,5 +1,6 @@
 #include "runtime/core/ModulePipeline.h"
 
+#include "instrumentors/FunctionAddressTable.h"
 #include "ir/Emitter.h"
 #include "ir/Module.h"
 #include "ir/Parser.h"
@@ -83,7 +84,8 @@ ModulePipeline::build(const FatbinaryRegistration& registration,
       continue;
     if (!text)
       return text.error();
-    auto ptx = process(*text, unitLabel, unitLabel + "." + archName + ".ptx");
+    auto ptx =
+        process(*text, unitLabel, unitLabel + "." + archName + ".ptx", static_cast<uint32_t>(i));
     if (!ptx)
       return ptx.error();
     image.ptx.push_back(std::move(*ptx));
@@ -94,7 +96,7 @@ ModulePipeline::build(const FatbinaryRegistration& registration,
 
 Expected<std::string, PipelineFailure> ModulePipeline::buildText(std::string_view ptx,
                                                                  const std::string& label) const {
-  return process(ptx, label, label + ".ptx");
+  return process(ptx, label, label + ".ptx", std::nullopt);
 }
 
 void ModulePipeline::setTransform(ModuleTransform transform) {
@@ -107,7 +109,8 @@ void ModulePipeline::setTransform(ModuleTransform transform) {
 // unchanged, which still proves the round trip on every kernel the application runs.
 Expected<std::string, PipelineFailure> ModulePipeline::process(std::string_view ptx,
                                                                const std::string& label,
-                                                               const std::string& fileName) const {
+                                                               const std::string& fileName,
+                                                               std::optional<uint32_t> unit) const {
   ir::ParseResult parsed = ir::parsePtx(ptx, fileName);
   if (!parsed.ok())
     return PipelineFailure{label + ": PTX does not parse: " + parsed.firstError()};
@@ -127,6 +130,10 @@ Expected<std::string, PipelineFailure> ModulePipeline::process(std::string_view 
       return PipelineFailure{label + ": a pass threw an unknown exception"};
     }
   }
+  // Instrumented copies keep the function addresses this module gives its functions: they read
+  // them back from the table (after the passes, so that it lists what the loaded code takes).
+  if (unit)
+    instrumentors::addFunctionAddressTable(*parsed.module, *unit);
   return ir::emitPtx(*parsed.module);
 }
 

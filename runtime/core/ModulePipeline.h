@@ -34,6 +34,9 @@ struct PipelineFailure {
 /// device is extracted, parsed into Ocelot's IR, transformed by the configured passes (none yet:
 /// the module still goes through parse and emit) and emitted again. For a device-linked (-rdc)
 /// program every unit's PTX goes through the pipeline and the device JIT-links the results.
+/// A unit that takes the address of device functions also gets Ocelot's table of them
+/// (instrumentors/FunctionAddressTable.h), from which instrumented copies learn the addresses
+/// the application's code uses.
 class ModulePipeline {
 public:
   /// Ocelot's module for a device of `capability`, or why there is none (one line: no PTX for the
@@ -58,9 +61,10 @@ public:
   void setTransform(ModuleTransform transform);
 
 private:
-  /// Parse, transform, emit one PTX text.
+  /// Parse, transform, emit one PTX text; with `unit`, add that unit's function-address table.
   Expected<std::string, PipelineFailure> process(std::string_view ptx, const std::string& label,
-                                                 const std::string& fileName) const;
+                                                 const std::string& fileName,
+                                                 std::optional<uint32_t> unit) const;
 
   mutable std::mutex transformMutex_;
   std::shared_ptr<const ModuleTransform> transform_; ///< null: no passes

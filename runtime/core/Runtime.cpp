@@ -221,7 +221,12 @@ cudaError_t Runtime::deviceReset() {
         function->deviceFunctions[static_cast<size_t>(ordinal)].store(nullptr,
                                                                       std::memory_order_release);
   stickyError_.store(cudaSuccess);
-  return platform_.platform->device(ordinal).reset();
+  cudaError_t result = platform_.platform->device(ordinal).reset();
+  // Instrumented launches that other threads made while the reset ran (undefined behaviour for
+  // the application) built modules and buffers the reset destroyed: drop them too, so that their
+  // profiles report a disturbed launch instead of what the destroyed buffers held.
+  forgetInstrumentation(ordinal, /*afterReset=*/true);
+  return result;
 }
 
 cudaError_t Runtime::memGetInfo(size_t* free, size_t* total) {

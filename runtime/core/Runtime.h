@@ -458,8 +458,9 @@ public:
   /// forwards to it).
   instrumentation::InstrumentationRuntime& instrumentation();
   /// Before a device reset: waits (bounded) for pending profiles, then drops the device's
-  /// instrumented modules and pooled buffers, which the reset destroys.
-  void forgetInstrumentation(int ordinal);
+  /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
+  /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
+  void forgetInstrumentation(int ordinal, bool afterReset = false);
 
 private:
   static Runtime* create();

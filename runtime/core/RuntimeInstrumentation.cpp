@@ -14,8 +14,8 @@ instrumentation::InstrumentationRuntime& Runtime::instrumentation() {
   return *instrumentation_;
 }
 
-void Runtime::forgetInstrumentation(int ordinal) {
-  instrumentation().forgetDevice(ordinal);
+void Runtime::forgetInstrumentation(int ordinal, bool afterReset) {
+  instrumentation().forgetDevice(ordinal, afterReset);
 }
 
 std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Device& device,

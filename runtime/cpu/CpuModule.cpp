@@ -11,8 +11,12 @@
 namespace ocelot::runtime::cpu {
 namespace {
 
-constexpr uint64_t kFunctionAddressBase = 0x0ff0000000000000ull;
-constexpr uint64_t kFunctionAddressStride = 16;
+// A function address: kFunctionAddressBase | layout fingerprint << kTagShift | code offset.
+constexpr uint64_t kFunctionAddressBase = 0x0f00000000000000ull;
+constexpr unsigned kTagShift = 40;
+constexpr uint64_t kTagMask = 0xffff;
+constexpr uint64_t kOffsetMask = (uint64_t{1} << kTagShift) - 1;
+constexpr uint64_t kInstructionBytes = 16;
 
 Builtin builtinNamed(std::string_view name) {
   if (name == "vprintf")
@@ -82,18 +86,48 @@ uint64_t elementCount(const ir::Declarator& declarator) {
 
 } // namespace
 
-uint64_t CpuModule::functionAddress(uint32_t ordinal) {
-  return kFunctionAddressBase + uint64_t{ordinal} * kFunctionAddressStride;
+uint64_t CpuModule::functionAddress(uint32_t ordinal) const {
+  return kFunctionAddressBase | codeTag_ << kTagShift |
+         (functions_[ordinal].codeOffset & kOffsetMask);
 }
 
-bool CpuModule::functionOrdinal(uint64_t address, uint32_t* ordinal) {
-  if (address < kFunctionAddressBase || (address - kFunctionAddressBase) % kFunctionAddressStride)
-    return false;
-  const uint64_t index = (address - kFunctionAddressBase) / kFunctionAddressStride;
-  if (index > UINT32_MAX)
-    return false;
-  *ordinal = static_cast<uint32_t>(index);
-  return true;
+const ModuleFunction* CpuModule::functionAt(uint64_t address) const {
+  auto it = functionAtAddress_.find(address);
+  return it == functionAtAddress_.end() ? nullptr : &functions_[it->second];
+}
+
+void CpuModule::layOutCode() {
+  // Kernels first, as a GPU module puts them where it likes: what matters is that a module whose
+  // code differs (instrumentation adds instructions to kernels and to the functions they call)
+  // has other addresses for its functions, as it has on a GPU.
+  std::vector<uint32_t> order;
+  for (const ModuleFunction& function : functions_)
+    if (function.function->isEntry())
+      order.push_back(function.ordinal);
+  for (const ModuleFunction& function : functions_)
+    if (!function.function->isEntry())
+      order.push_back(function.ordinal);
+  uint64_t offset = 0;
+  uint64_t fingerprint = 0xcbf29ce484222325ull; // FNV-1a over names and sizes, in layout order
+  auto mix = [&](std::string_view bytes) {
+    for (char c : bytes) {
+      fingerprint ^= static_cast<unsigned char>(c);
+      fingerprint *= 0x100000001b3ull;
+    }
+  };
+  for (uint32_t ordinal : order) {
+    ModuleFunction& function = functions_[ordinal];
+    function.codeOffset = offset;
+    const uint64_t instructions = function.function->hasBody()
+                                      ? std::max<uint64_t>(function.function->instructionCount(), 1)
+                                      : 1;
+    offset += instructions * kInstructionBytes;
+    mix(function.name);
+    mix(std::to_string(instructions));
+  }
+  codeTag_ = (fingerprint ^ fingerprint >> 32) & kTagMask;
+  for (const ModuleFunction& function : functions_)
+    functionAtAddress_.emplace(functionAddress(function.ordinal), function.ordinal);
 }
 
 Expected<std::unique_ptr<CpuModule>, ModuleError>
@@ -174,6 +208,7 @@ CpuModule::load(const std::vector<std::string>& units, const std::string& label,
       module->functions_.push_back(entry);
     }
   }
+  module->layOutCode();
   if (std::string error = module->placeVariables(); !error.empty())
     return ModuleError{error};
   return module;

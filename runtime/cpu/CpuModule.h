@@ -41,6 +41,7 @@ struct ModuleFunction {
   uint32_t unit = 0;
   uint32_t ordinal = 0;            ///< index in CpuModule::functions()
   Builtin builtin = Builtin::None; ///< for bodiless functions the device provides
+  uint64_t codeOffset = 0;         ///< where the module's code layout puts it (see functionAddress)
 };
 
 /// A module loaded on the CPU device: its PTX units parsed into IR (several units when the
@@ -68,9 +69,15 @@ public:
   const ModuleVariable* findGlobal(std::string_view name) const;
 
   const std::vector<ModuleFunction>& functions() const { return functions_; }
-  /// The value a function's name has in device code (its "address"), and back.
-  static uint64_t functionAddress(uint32_t ordinal);
-  static bool functionOrdinal(uint64_t address, uint32_t* ordinal);
+  /// The value a function's name has in device code (its "address"), and back. As on a GPU, a
+  /// function address belongs to the module that took it: it is the function's offset in this
+  /// module's code layout (kernels first, then the other functions, 16 bytes per instruction),
+  /// tagged with a fingerprint of that layout. The same PTX loaded twice gives the same values;
+  /// a value taken in a module with another layout (an instrumented copy, say) is not a function
+  /// of this one, and an indirect call through it faults instead of calling something.
+  uint64_t functionAddress(uint32_t ordinal) const;
+  /// The function at `address` in this module, or nullptr.
+  const ModuleFunction* functionAt(uint64_t address) const;
   /// The `.file` path of a unit by index, "" when there is none.
   std::string_view fileName(uint32_t unit, uint32_t index) const;
 
@@ -81,6 +88,7 @@ public:
 
 private:
   CpuModule(std::string label, DeviceMemory& memory) : label_(std::move(label)), memory_(memory) {}
+  void layOutCode();
   std::string placeVariables();
   std::string initialize(const ModuleVariable& variable, const ir::Declarator& declarator,
                          ir::ScalarType type, unsigned vectorWidth);
@@ -94,6 +102,8 @@ private:
   std::vector<std::unordered_map<std::string_view, size_t>> unitVariables_, unitFunctions_;
   std::unordered_map<std::string_view, size_t> visibleVariables_, visibleFunctions_;
   std::vector<std::map<uint32_t, std::string_view>> files_;
+  uint64_t codeTag_ = 0; ///< the layout's fingerprint, in the bits above the offsets
+  std::unordered_map<uint64_t, uint32_t> functionAtAddress_; ///< address -> ordinal
   std::vector<void*> storage_; ///< device memory of the variables, released with the module
 
   mutable std::mutex kernelsMutex_;

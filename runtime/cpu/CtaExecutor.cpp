@@ -609,14 +609,18 @@ bool CtaExecutor::call(Warp& warp, const DecodedInstruction& in, LaneMask active
       warp.stack.push_back({pc, pc + 1, same});
       return true;
     }
-    uint32_t ordinal = 0;
-    if (!CpuModule::functionOrdinal(targets[first], &ordinal) ||
-        ordinal >= k.functionOfOrdinal.size() || k.functionOfOrdinal[ordinal] == kNone) {
+    // Function addresses are relative to the module that took them (CpuModule::functionAddress):
+    // one taken in another module, an instrumented copy say, is not a function here.
+    auto callee = k.functionAtAddress.find(targets[first]);
+    if (callee == k.functionAtAddress.end()) {
+      char value[32];
+      std::snprintf(value, sizeof value, "0x%llx", static_cast<unsigned long long>(targets[first]));
       faultAt(warp, FaultKind::IllegalInstruction, first, pc,
-              "indirect call through a value that is not a function");
+              std::string("indirect call through ") + value +
+                  ", which is not the address of a function of this module");
       return false;
     }
-    calleeIndex = k.functionOfOrdinal[ordinal];
+    calleeIndex = callee->second;
   }
   if (site.builtin != Builtin::None ||
       (calleeIndex != kNone && k.functions[calleeIndex].builtin != Builtin::None)) {

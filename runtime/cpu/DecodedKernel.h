@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ocelot::runtime::cpu {
@@ -230,9 +231,9 @@ struct DecodedKernel {
   std::vector<MatrixOperands> matrixOperands; ///< by DecodedInstruction::aux2 of their handlers
   std::vector<ProgramBlock> blocks;
   std::vector<std::string> sourceFiles; ///< `.file` names by index ("" where none)
-  /// Module function ordinal -> index into `functions` (kNone: not part of this program), for
-  /// indirect calls through function addresses.
-  std::vector<uint32_t> functionOfOrdinal;
+  /// Function address (CpuModule::functionAddress, relative to the kernel's own module) -> index
+  /// into `functions`, for indirect calls through function addresses.
+  std::unordered_map<uint64_t, uint32_t> functionAtAddress;
 
   // Register file.
   uint32_t rowCount = 0;

@@ -22,13 +22,13 @@ uint32_t fail(LaunchState& launch, cudaError_t error) {
 /// The decoded kernel at a device-code function address, or null with the device error set.
 std::shared_ptr<const DecodedKernel> kernelAt(LaunchState& launch, uint64_t function) {
   CpuModule* module = launch.kernel != nullptr ? launch.kernel->module : nullptr;
-  uint32_t ordinal = 0;
-  if (module == nullptr || !CpuModule::functionOrdinal(function, &ordinal) ||
-      ordinal >= module->functions().size() || !module->functions()[ordinal].function->isEntry()) {
+  // The address was taken in the launching kernel's module, so it is looked up there.
+  const ModuleFunction* target = module != nullptr ? module->functionAt(function) : nullptr;
+  if (target == nullptr || !target->function->isEntry()) {
     fail(launch, cudaErrorInvalidDeviceFunction);
     return nullptr;
   }
-  auto decoded = module->kernel(module->functions()[ordinal].name);
+  auto decoded = module->kernel(target->name);
   if (!decoded) {
     std::fprintf(stderr, "ocelot: a device-side launch cannot run %s\n",
                  decoded.error().message.c_str());

@@ -199,11 +199,11 @@ Expected<std::shared_ptr<const DecodedKernel>, ModuleError> Decoder::run() {
     return ModuleError{"kernel " + k.name + ": " + error};
 
   k.functions.resize(functions_.size());
-  k.functionOfOrdinal.assign(module_.functions().size(), kNone);
   for (size_t i = 0; i < functions_.size(); ++i) {
     k.functions[i].name = std::string(functions_[i]->name);
     k.functions[i].builtin = functions_[i]->builtin;
-    k.functionOfOrdinal[functions_[i]->ordinal] = static_cast<uint32_t>(i);
+    k.functionAtAddress.emplace(module_.functionAddress(functions_[i]->ordinal),
+                                static_cast<uint32_t>(i));
   }
   for (uint32_t i = 0; i < 64; ++i) {
     std::string_view file = module_.fileName(kernelFunction_.unit, i);

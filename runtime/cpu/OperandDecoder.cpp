@@ -254,8 +254,8 @@ uint32_t OperandDecoder::symbolValueRow(const ir::SymbolOperand& operand) {
   case SymbolValue::Kind::KernelParameter:
     return builder_.parameterRow(value->value + offset);
   case SymbolValue::Kind::Function:
-    return builder_.constantRow(CpuModule::functionAddress(static_cast<uint32_t>(value->value)) +
-                                offset);
+    return builder_.constantRow(
+        kernel_.module->functionAddress(static_cast<uint32_t>(value->value)) + offset);
   case SymbolValue::Kind::Frame:
     return emitSupport(
         &executeFrameAddress, builder_.scratchRow(), kNone,

@@ -17,12 +17,15 @@ size_t BufferPool::sizeClass(size_t bytes) {
 
 cudaError_t BufferPool::acquire(size_t bytes, Block* block) {
   size_t capacity = sizeClass(bytes);
+  uint64_t generation = 0;
   {
     std::lock_guard lock(mutex_);
+    generation = generation_;
     auto& list = freeLists_[capacity];
     if (!list.empty()) {
       block->pointer = list.back();
       block->capacity = capacity;
+      block->generation = generation_;
       list.pop_back();
       ++outstanding_;
       return cudaSuccess;
@@ -34,6 +37,8 @@ cudaError_t BufferPool::acquire(size_t bytes, Block* block) {
   std::lock_guard lock(mutex_);
   block->pointer = pointer;
   block->capacity = capacity;
+  // Allocated before a concurrent forget(): in the old generation, so release() drops it.
+  block->generation = generation;
   ++outstanding_;
   held_ += capacity;
   return cudaSuccess;
@@ -42,10 +47,17 @@ cudaError_t BufferPool::acquire(size_t bytes, Block* block) {
 void BufferPool::release(Block block) {
   if (block.pointer == nullptr)
     return;
-  std::lock_guard lock(mutex_);
-  freeLists_[block.capacity].push_back(block.pointer);
-  if (outstanding_ > 0)
-    --outstanding_;
+  {
+    std::lock_guard lock(mutex_);
+    if (block.generation == generation_) {
+      freeLists_[block.capacity].push_back(block.pointer);
+      if (outstanding_ > 0)
+        --outstanding_;
+      return;
+    }
+  }
+  if (freeForgotten_)
+    free_(block.pointer);
 }
 
 void BufferPool::trim() {
@@ -63,6 +75,7 @@ void BufferPool::trim() {
 
 void BufferPool::forget() {
   std::lock_guard lock(mutex_);
+  ++generation_;
   freeLists_.clear();
   held_ = 0;
   outstanding_ = 0;

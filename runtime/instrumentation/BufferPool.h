@@ -19,8 +19,11 @@ public:
   using Allocate = std::function<cudaError_t(void** pointer, size_t bytes)>;
   using Free = std::function<void(void* pointer)>;
 
-  BufferPool(Allocate allocate, Free free)
-      : allocate_(std::move(allocate)), free_(std::move(free)) {}
+  /// `freeForgotten`: release() frees blocks handed out before forget() (host memory outlives a
+  /// device reset); otherwise they are dropped (device memory went with the reset, and freeing
+  /// its address could free a new allocation that got it).
+  BufferPool(Allocate allocate, Free free, bool freeForgotten = false)
+      : allocate_(std::move(allocate)), free_(std::move(free)), freeForgotten_(freeForgotten) {}
   BufferPool(const BufferPool&) = delete;
   BufferPool& operator=(const BufferPool&) = delete;
   ~BufferPool();
@@ -28,13 +31,16 @@ public:
   struct Block {
     void* pointer = nullptr;
     size_t capacity = 0;
+    uint64_t generation = 0; ///< the pool's generation when it was handed out
   };
 
   /// A block of at least `bytes` bytes.
   cudaError_t acquire(size_t bytes, Block* block);
+  /// Back into the pool; a block handed out before the last forget() never is (see the
+  /// constructor).
   void release(Block block);
   /// Frees every free block (after a device reset the memory is gone: `forget` drops the blocks
-  /// without freeing them).
+  /// without freeing them and starts a new generation).
   void trim();
   void forget();
 
@@ -47,6 +53,8 @@ public:
 private:
   Allocate allocate_;
   Free free_;
+  bool freeForgotten_ = false;
+  uint64_t generation_ = 0;
   mutable std::mutex mutex_;
   std::map<size_t, std::vector<void*>> freeLists_;
   size_t outstanding_ = 0;

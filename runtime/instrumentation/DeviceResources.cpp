@@ -46,7 +46,8 @@ DeviceResources::DeviceResources(Device& device)
             if (!pageable_.load(std::memory_order_relaxed))
               device_.unregisterHost(p);
             std::free(p);
-          }) {
+          },
+          /*freeForgotten=*/true) {
   int value = 0;
   if (device.attribute(cudaDevAttrMultiProcessorCount, &value) == cudaSuccess)
     facts_.multiprocessors = value;
@@ -70,14 +71,33 @@ cudaEvent_t DeviceResources::acquireEvent() {
   return event;
 }
 
-void DeviceResources::releaseEvent(cudaEvent_t event) {
+void DeviceResources::releaseEvent(cudaEvent_t event, uint64_t generation) {
   if (event == nullptr)
     return;
   std::lock_guard lock(eventsMutex_);
-  events_.push_back(event);
+  if (generation == generation_.load(std::memory_order_acquire))
+    events_.push_back(event);
+}
+
+cudaError_t DeviceResources::read(void* host, const void* device, size_t bytes) {
+  std::lock_guard lock(readMutex_);
+  if (readStream_ == nullptr)
+    if (cudaError_t error = device_.createStream(&readStream_, cudaStreamNonBlocking, 0);
+        error != cudaSuccess) {
+      readStream_ = nullptr;
+      return error;
+    }
+  if (cudaError_t error = device_.copy(host, device, bytes, readStream_, true);
+      error != cudaSuccess)
+    return error;
+  return device_.synchronizeStream(readStream_);
 }
 
 void DeviceResources::forget() {
+  {
+    std::lock_guard lock(readMutex_);
+    readStream_ = nullptr; // destroyed by the reset
+  }
   deviceBuffers_.forget();
   // Staging memory is Ocelot's own and outlives the reset (only a registration goes with the
   // context; unregistering what the reset already dropped fails harmlessly): free it.
@@ -85,6 +105,7 @@ void DeviceResources::forget() {
   staging_.forget();
   std::lock_guard lock(eventsMutex_);
   events_.clear();
+  generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 } // namespace ocelot::runtime::instrumentation

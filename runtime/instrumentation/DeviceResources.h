@@ -27,7 +27,16 @@ public:
 
   /// An event with timing enabled, or nullptr when the device cannot make one.
   cudaEvent_t acquireEvent();
-  void releaseEvent(cudaEvent_t event);
+  /// Back into the pool, unless the device was reset since `generation` (then it is gone).
+  void releaseEvent(cudaEvent_t event, uint64_t generation);
+
+  /// Counts device resets (forget()): what a launch acquires in one generation is gone in the
+  /// next, and its results with it.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
+  /// Copies device memory into host memory for Ocelot's own use, on a private non-blocking
+  /// stream: it never waits for the application's work (a kernel spinning on a host flag, say).
+  cudaError_t read(void* host, const void* device, size_t bytes);
 
   /// After cudaDeviceReset: the device destroyed the memory and events; drop them unfreed.
   void forget();
@@ -42,6 +51,9 @@ private:
   BufferPool staging_;
   std::mutex eventsMutex_;
   std::vector<cudaEvent_t> events_;
+  std::atomic<uint64_t> generation_{0};
+  std::mutex readMutex_;
+  cudaStream_t readStream_ = nullptr; ///< created at the first read()
 };
 
 } // namespace ocelot::runtime::instrumentation

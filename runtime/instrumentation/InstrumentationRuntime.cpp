@@ -283,15 +283,23 @@ DeviceResources& InstrumentationRuntime::resources(Device& device, int ordinal) 
   return *slot;
 }
 
-void InstrumentationRuntime::forgetDevice(int ordinal) {
+void InstrumentationRuntime::forgetDevice(int ordinal, bool afterReset) {
+  auto forget = [&] {
+    catalog_.forgetDevice(ordinal);
+    modules_.forgetDevice(ordinal);
+    std::lock_guard lock(resourcesMutex_);
+    if (auto it = resources_.find(ordinal); it != resources_.end())
+      it->second->forget(); // a new generation: launches of the old one report no results
+  };
+  if (afterReset) {
+    forget();
+    worker_.flush(std::chrono::seconds(5));
+    return;
+  }
   // The reset destroys the device's memory: results still on their way are waited for first.
   if (!worker_.flush(std::chrono::seconds(5)))
     logger_.warn("instrumentation: profiles of launches before cudaDeviceReset are lost");
-  catalog_.forgetDevice(ordinal);
-  modules_.forgetDevice(ordinal);
-  std::lock_guard lock(resourcesMutex_);
-  if (auto it = resources_.find(ordinal); it != resources_.end())
-    it->second->forget();
+  forget();
 }
 
 void InstrumentationRuntime::forgetRegistration(uint64_t id) {
@@ -346,6 +354,7 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   auto pending = std::make_unique<PendingLaunch>();
   pending->device = &device;
   pending->resources = &resources(device, site.ordinal);
+  pending->generation = pending->resources->generation();
   pending->info = info;
   pending->enqueuedNs = nowNs();
   for (const Active& a : *active)
@@ -370,6 +379,14 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   auto kernel = catalog->kernels.find(info.kernelName);
   if (kernel == catalog->kernels.end())
     return runOriginal(site, std::move(pending), "the kernel is not in the module's PTX", true);
+  // No argument array for a kernel with parameters: what the device makes of that is its own
+  // business, and the instrumented launch would have to read the array to append its parameter.
+  if (site.params.args == nullptr && kernel->second.parameters > 0)
+    return runOriginal(site, std::move(pending),
+                       "the launch passes no argument array for the kernel's " +
+                           std::to_string(kernel->second.parameters) +
+                           " parameters: it runs as the application made it",
+                       true);
 
   // Each instrumentor's variant for this launch.
   std::vector<SlotChoice> slots;
@@ -398,6 +415,21 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
       return std::nullopt;
     return reinterpret_cast<uint64_t>(address);
   };
+  // The application module's function-address tables, read when a module is built.
+  DeviceResources& deviceResources = *pending->resources;
+  auto functionAddresses = [&device, &deviceResources, module = site.applicationModule](
+                               std::string_view name,
+                               size_t entries) -> std::optional<std::vector<uint64_t>> {
+    void* address = nullptr;
+    size_t bytes = 0;
+    if (device.global(module, std::string(name).c_str(), &address, &bytes) != cudaSuccess ||
+        bytes != entries * sizeof(uint64_t))
+      return std::nullopt;
+    std::vector<uint64_t> values(entries);
+    if (deviceResources.read(values.data(), address, bytes) != cudaSuccess)
+      return std::nullopt;
+    return values;
+  };
   const std::string key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, slots);
   std::shared_ptr<LoadedInstrumentation> module;
   DeviceFunction function = nullptr;
@@ -406,11 +438,12 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
   for (int attempt = 0; attempt < 2; ++attempt) {
     RegisterCaps caps = occupancy_.caps(key);
-    module = moduleFor(*catalog, site, slots, caps, addresses, *pending);
+    module = moduleFor(*catalog, site, slots, caps, addresses, functionAddresses, *pending);
     if (!module->ok() && caps.contains(info.kernelName)) {
       // The capped build failed where the one without this cap did not: forget the cap.
       occupancy_.dropCap(key, info.kernelName);
-      module = moduleFor(*catalog, site, slots, occupancy_.caps(key), addresses, *pending);
+      module = moduleFor(*catalog, site, slots, occupancy_.caps(key), addresses, functionAddresses,
+                         *pending);
     }
     if (!module->ok())
       return runOriginal(site, std::move(pending), module->error(), true);
@@ -470,7 +503,10 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   mirrorAttributes(device, site.params, function);
 
   // The application's arguments, then the hidden parameter.
-  std::vector<void*> arguments(site.params.args, site.params.args + kernel->second.parameters);
+  std::vector<void*> arguments;
+  arguments.reserve(kernel->second.parameters + 1);
+  if (kernel->second.parameters > 0)
+    arguments.assign(site.params.args, site.params.args + kernel->second.parameters);
   arguments.push_back(pending->parameter.data());
   LaunchParams params = site.params;
   params.function = function;
@@ -496,7 +532,10 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
     device.recordEvent(pending->end, params.stream);
   // finalize's input: the buffers, copied in stream order into pinned memory.
   for (const auto& slot : pending->slots)
-    device.copy(slot.staging.pointer, slot.deviceBuffer.pointer, slot.bytes, params.stream, true);
+    if (cudaError_t error = device.copy(slot.staging.pointer, slot.deviceBuffer.pointer, slot.bytes,
+                                        params.stream, true);
+        error != cudaSuccess && pending->outcome == cudaSuccess)
+      pending->outcome = error; // the staging buffer keeps what it held: never report it
   pending->instrumented = true;
   enqueueCompletion(device, params.stream, std::move(pending));
   return cudaSuccess;
@@ -506,10 +545,11 @@ std::shared_ptr<LoadedInstrumentation>
 InstrumentationRuntime::moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
                                   const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
                                   const InstrumentedModuleCache::AddressOf& addresses,
+                                  const instrumentors::OriginalFunctionAddresses& functionAddresses,
                                   const PendingLaunch& pending) {
   bool built = false;
   auto module = modules_.get(catalog, site.registration.id, site.ordinal, slots, caps, site.device,
-                             addresses, &built);
+                             addresses, functionAddresses, &built);
   if (!built)
     return module;
   // What building it cost (once per module), for buildCosts() and the log.
@@ -581,7 +621,7 @@ void InstrumentationRuntime::enqueueCompletion(Device& device, cudaStream_t stre
         worker_.push(std::move(pending));
         return;
       }
-      pending->resources->releaseEvent(pending->done);
+      pending->resources->releaseEvent(pending->done, pending->generation);
       pending->done = nullptr;
     }
   }
@@ -598,7 +638,8 @@ void InstrumentationRuntime::enqueueCompletion(Device& device, cudaStream_t stre
     return;
   // A device without host functions: wait for the stream here and complete on this thread.
   std::unique_ptr<Handover> h(handover);
-  device.synchronizeStream(stream);
+  if (cudaError_t status = device.synchronizeStream(stream); h->pending->outcome == cudaSuccess)
+    h->pending->outcome = status;
   worker_.completeHere(std::move(h->pending));
 }
 
@@ -612,9 +653,9 @@ void InstrumentationRuntime::release(PendingLaunch& pending) {
   }
   pending.slots.clear();
   pending.parameter.clear();
-  pool.releaseEvent(pending.start);
-  pool.releaseEvent(pending.end);
-  pool.releaseEvent(pending.done);
+  pool.releaseEvent(pending.start, pending.generation);
+  pool.releaseEvent(pending.end, pending.generation);
+  pool.releaseEvent(pending.done, pending.generation);
   pending.start = pending.end = pending.done = nullptr;
 }
 
@@ -625,15 +666,39 @@ void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
     device.activate(); // the profile thread uses the device's context for event queries
     KernelProfile::Timing timing;
     timing.enqueuedNs = pending->enqueuedNs;
-    if (pending->start != nullptr && pending->end != nullptr) {
+    // A launch whose results cannot be trusted reports that, never what its buffers hold: they
+    // were not written (a fault), not copied (an unusable context), or went with a device reset.
+    std::string failure;
+    if (pending->instrumented) {
+      if (pending->generation != pool.generation())
+        failure = "the device was reset (cudaDeviceReset) while the launch was in flight: its "
+                  "results are not reported";
+      else if (pending->outcome != cudaSuccess)
+        failure = "the launch failed (" + std::string(errorName(pending->outcome)) +
+                  "): its results are not reported";
+    }
+    if (failure.empty() && pending->start != nullptr && pending->end != nullptr) {
       float ms = 0;
-      if (device.elapsedTime(&ms, pending->start, pending->end) == cudaSuccess)
+      cudaError_t error = device.elapsedTime(&ms, pending->start, pending->end);
+      if (error == cudaSuccess)
         timing.gpuMilliseconds = ms;
+      else if (pending->instrumented && error != cudaErrorNotReady &&
+               error != cudaErrorInvalidResourceHandle)
+        failure = "the launch failed (" + std::string(errorName(error)) +
+                  "): its results are not reported";
     }
     DeviceFacts facts = pool.facts();
     facts.kernelMilliseconds = timing.gpuMilliseconds.value_or(0);
     std::vector<std::shared_ptr<const InstrumentorResult>> results;
+    if (!failure.empty()) {
+      timing.gpuMilliseconds.reset();
+      pending->notes.push_back(failure);
+      logOnce("failed/" + pending->info.kernelName + "/" + failure,
+              "instrumentation: " + pending->info.demangledName + ": " + failure);
+    }
     for (const auto& slot : pending->slots) {
+      if (!failure.empty())
+        break;
       try {
         auto result = slot.instrumentor->finalize(
             *slot.state, pending->info, facts,
@@ -649,8 +714,9 @@ void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
     timing.completedNs = nowNs();
     auto profile = std::make_shared<const KernelProfile>(
         pending->info, timing,
-        pending->instrumented ? KernelProfile::Execution::Instrumented
-                              : KernelProfile::Execution::Original,
+        !failure.empty()        ? KernelProfile::Execution::Failed
+        : pending->instrumented ? KernelProfile::Execution::Instrumented
+                                : KernelProfile::Execution::Original,
         pending->instrumentors, pending->notes, std::move(results));
     summary_.add(*profile);
     hub_.publish(std::move(profile));

@@ -67,8 +67,9 @@ public:
   /// runtime should launch it as usual.
   std::optional<cudaError_t> launch(const LaunchSite& site);
   /// Before cudaDeviceReset: waits (bounded) for pending results, then forgets the device's
-  /// modules and buffers.
-  void forgetDevice(int ordinal);
+  /// modules and buffers. After it (`afterReset`), for what launches of other threads made while
+  /// it ran: forgets first, so that those launches' profiles report the disturbance, then waits.
+  void forgetDevice(int ordinal, bool afterReset = false);
   /// After __cudaUnregisterFatBinary: unloads that registration's instrumented modules.
   void forgetRegistration(uint64_t id);
 
@@ -125,7 +126,9 @@ private:
   std::shared_ptr<LoadedInstrumentation>
   moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
             const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
-            const InstrumentedModuleCache::AddressOf& addresses, const PendingLaunch& pending);
+            const InstrumentedModuleCache::AddressOf& addresses,
+            const instrumentors::OriginalFunctionAddresses& functionAddresses,
+            const PendingLaunch& pending);
 
   const Logger& logger_;
   instrumentors::InstrumentorRegistry registry_;

@@ -59,7 +59,9 @@ std::string InstrumentedModuleCache::key(uint64_t registration, int ordinal,
 std::shared_ptr<LoadedInstrumentation>
 InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration, int ordinal,
                              const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
-                             Device& device, const AddressOf& addresses, bool* built) {
+                             Device& device, const AddressOf& addresses,
+                             const instrumentors::OriginalFunctionAddresses& functionAddresses,
+                             bool* built) {
   std::string fullKey = key(registration, ordinal, slots);
   for (const auto& [kernel, cap] : caps)
     fullKey += "|" + kernel + ".maxnreg=" + std::to_string(cap);
@@ -79,16 +81,16 @@ InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration,
     *built = !slot->module;
   if (!slot->module) {
     auto module = std::make_shared<LoadedInstrumentation>();
-    build(catalog, slots, caps, device, addresses, *module);
+    build(catalog, slots, caps, device, addresses, functionAddresses, *module);
     slot->module = std::move(module);
   }
   return slot->module;
 }
 
-void InstrumentedModuleCache::build(const CatalogEntry& catalog,
-                                    const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
-                                    Device& device, const AddressOf& addresses,
-                                    LoadedInstrumentation& out) {
+void InstrumentedModuleCache::build(
+    const CatalogEntry& catalog, const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
+    Device& device, const AddressOf& addresses,
+    const instrumentors::OriginalFunctionAddresses& functionAddresses, LoadedInstrumentation& out) {
   out.slots_ = slots;
   std::vector<instrumentors::SlotRequest> requests;
   for (const SlotChoice& s : slots)
@@ -99,6 +101,7 @@ void InstrumentedModuleCache::build(const CatalogEntry& catalog,
   for (size_t u = 0; u < catalog.units.size(); ++u) {
     instrumentors::InstrumentOptions options;
     options.addresses = addresses;
+    options.functionAddresses = functionAddresses;
     options.linked = catalog.linked;
     options.registerCaps = caps;
     options.label = catalog.label + (catalog.linked ? " unit " + std::to_string(u) : "");

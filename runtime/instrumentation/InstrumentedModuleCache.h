@@ -67,10 +67,13 @@ class InstrumentedModuleCache {
 public:
   using AddressOf = std::function<std::optional<uint64_t>(std::string_view name)>;
 
-  std::shared_ptr<LoadedInstrumentation> get(const CatalogEntry& catalog, uint64_t registration,
-                                             int ordinal, const std::vector<SlotChoice>& slots,
-                                             const RegisterCaps& caps, Device& device,
-                                             const AddressOf& addresses, bool* built = nullptr);
+  /// `addresses` finds the application module's variables, `functionAddresses` reads its
+  /// function-address tables (see instrumentors/FunctionAddressTranslation.h).
+  std::shared_ptr<LoadedInstrumentation>
+  get(const CatalogEntry& catalog, uint64_t registration, int ordinal,
+      const std::vector<SlotChoice>& slots, const RegisterCaps& caps, Device& device,
+      const AddressOf& addresses, const instrumentors::OriginalFunctionAddresses& functionAddresses,
+      bool* built = nullptr);
   /// Forgets (does not unload: the device reset destroyed them) the modules of a device.
   void forgetDevice(int ordinal);
   /// Unloads and forgets the modules of an unregistered fatbinary.
@@ -88,6 +91,7 @@ private:
   };
   void build(const CatalogEntry& catalog, const std::vector<SlotChoice>& slots,
              const RegisterCaps& caps, Device& device, const AddressOf& addresses,
+             const instrumentors::OriginalFunctionAddresses& functionAddresses,
              LoadedInstrumentation& out);
 
   std::mutex mutex_;

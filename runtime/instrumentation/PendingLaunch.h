@@ -40,6 +40,12 @@ struct PendingLaunch {
   /// application's stream, which would hold the stream until the host has run it).
   cudaEvent_t done = nullptr;
   int64_t enqueuedNs = 0;
+  /// DeviceResources::generation() when the launch began: a device reset since then destroyed its
+  /// buffers and events, and its results are not reported.
+  uint64_t generation = 0;
+  /// How the launch and the copies of its results ended, as the device reported it when the
+  /// completion was seen (an error: the kernel faulted, or the context became unusable first).
+  cudaError_t outcome = cudaSuccess;
   /// The hidden parameter's value: one device pointer per slot.
   std::vector<uint64_t> parameter;
 };

@@ -96,7 +96,12 @@ void ProfileWorker::run() {
       bool ready = std::find(busyStreams.begin(), busyStreams.end(), stream) == busyStreams.end();
       if (ready && launch.done != nullptr) {
         launch.device->activate();
-        ready = launch.device->queryEvent(launch.done) != cudaErrorNotReady;
+        // Any answer but "not ready" means done: success, or the error that stopped the launch or
+        // its result copies (the profile then reports a failed launch, not the buffers).
+        const cudaError_t status = launch.device->queryEvent(launch.done);
+        ready = status != cudaErrorNotReady;
+        if (ready && launch.outcome == cudaSuccess)
+          launch.outcome = status;
       }
       if (!ready) {
         busyStreams.push_back(stream);

@@ -85,6 +85,8 @@ def main():
                     continue
                 launches += 1
                 for block in result.get("blocks", []):
+                    if block.get("counted", True) is False:
+                        continue  # not instrumented (a function whose address is taken): no count
                     key = (launch["kernel"], launch["kernel_launch"], block["function"],
                            block["index"])
                     measured[key] = block["count"]

@@ -196,6 +196,26 @@ TEST(BasicBlockCounter, PerWarpFinalizeSumsStripes) {
   EXPECT_EQ(counts->blocks()[1].count, 1280u);
 }
 
+// Issue 18 item 9: counts from a buffer that something else overwrote (a stray store of the
+// application, memory reused after a device reset) are never reported.
+TEST(BasicBlockCounter, ABufferWhoseEntryCountIsNotTheThreadsIsNotReported) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  for (const char* list : {"bbcount:stripes=2", "bbcount-thread"}) {
+    auto out = instrumentWith(kLoopKernel, list, &keep);
+    ASSERT_TRUE(out.ok) << out.error;
+    LaunchInfo launch = launchOf("loop", {1, 1, 1}, {2, 1, 1});
+    BufferRequest request = keep.back()->initialize(*out.states[0], launch);
+    std::vector<uint64_t> garbage(request.bytes / 8, 750000000000000ull);
+    std::vector<std::byte> buffer = bufferOf(garbage, request.bytes);
+    try {
+      keep.back()->finalize(*out.states[0], launch, DeviceFacts{}, buffer);
+      ADD_FAILURE() << list << ": garbage counts were reported";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("overwritten"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(BasicBlockCounter, DeviceFunctionsGetTheSlotAndStraightLineBlocksAreDerived) {
   std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
   auto out = instrumentWith(kCallKernel, "bbcount", &keep);

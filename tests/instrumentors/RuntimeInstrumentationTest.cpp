@@ -314,6 +314,87 @@ TEST_F(InstrumentedRuntime, NoCapWhenOccupancyIsKept) {
   EXPECT_EQ(device.loaded[1].ptx[0].find(".maxnreg"), std::string::npos);
 }
 
+// Issue 14 / issue 18 item 9: a profile never reports counts that a failed or disturbed launch
+// left in its buffers.
+TEST_F(InstrumentedRuntime, AFaultedLaunchGivesAFailedProfileWithoutCounts) {
+  framework().add("bbcount", {});
+  device.queryResult = cudaErrorIllegalAddress; // the kernel faulted: the context is sticky
+  ASSERT_EQ(launch(), cudaSuccess);             // asynchronous, as on a GPU
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->failed());
+  EXPECT_FALSE(profile->instrumented());
+  EXPECT_TRUE(profile->results().empty());
+  EXPECT_FALSE(profile->timing().gpuMilliseconds);
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("cudaErrorIllegalAddress"), std::string::npos)
+      << profile->notes().back();
+  EXPECT_NE(profile->toJson().find("\"execution\":\"failed\""), std::string::npos);
+  EXPECT_NE(framework().summary().find("1 failed, results dropped"), std::string::npos)
+      << framework().summary();
+  // The pooled buffers go on serving later launches, whose results are reported again.
+  device.queryResult = cudaSuccess;
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented());
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+}
+
+TEST_F(InstrumentedRuntime, ALaunchMadeWhileTheDeviceIsResetReportsTheDisturbance) {
+  framework().add("bbcount", {});
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  ASSERT_TRUE(framework().profiles().latest()->instrumented());
+  // Another thread launches while the reset runs (undefined behaviour for the application); the
+  // reset destroys what that launch uses, its events included.
+  device.duringReset = [&] {
+    device.queryResult = cudaErrorNotReady;
+    EXPECT_EQ(launch(), cudaSuccess);
+    device.queryResult = cudaErrorInvalidResourceHandle;
+  };
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  device.duringReset = nullptr;
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_EQ(profile->launch().kernelLaunchIndex, 2u);
+  EXPECT_TRUE(profile->failed());
+  EXPECT_TRUE(profile->results().empty());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("cudaDeviceReset"), std::string::npos)
+      << profile->notes().back();
+  // After the reset, launches are instrumented and reported again.
+  device.queryResult = cudaSuccess;
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  profile = framework().profiles().latest();
+  EXPECT_TRUE(profile->instrumented());
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+}
+
+// Issue 18 item 3: no argument array for a kernel with parameters.
+TEST_F(InstrumentedRuntime, ANullArgumentArrayRunsTheOriginalAsWithoutInstrumentation) {
+  // The runtime passes such a launch to the device (what the device makes of it is its own).
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(32), nullptr, 0, nullptr),
+            cudaSuccess);
+  framework().add("bbcount", {});
+  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(32), nullptr, 0, nullptr),
+            cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_FALSE(profile->instrumented());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("no argument array"), std::string::npos)
+      << profile->notes().back();
+  std::lock_guard lock(device.mutex);
+  ASSERT_EQ(device.launches.size(), 2u);
+  EXPECT_EQ(device.launches[1].kernel, "kernel"); // the application's kernel
+}
+
 TEST_F(InstrumentedRuntime, UnknownInstrumentorIsAnError) {
   EXPECT_THROW(framework().add("nonsense", {}), std::invalid_argument);
   ASSERT_EQ(launch(), cudaSuccess);

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,6 +33,10 @@ public:
   bool refuseCappedModules = false; ///< refuse modules with `.maxnreg`
   std::atomic<int> loadAttempts{0};
   cudaError_t launchResult = cudaSuccess;
+  /// What queryEvent answers (cudaErrorNotReady: work stays in flight; an error: it failed).
+  std::atomic<cudaError_t> queryResult{cudaSuccess};
+  /// Runs inside reset(), as another thread's calls would while a reset runs.
+  std::function<void()> duringReset;
 
   std::string name() const override { return "fake device"; }
   fatbin::ComputeCapability computeCapability() const override { return capability; }
@@ -62,6 +67,8 @@ public:
   cudaError_t synchronize() override { return cudaSuccess; }
   cudaError_t reset() override {
     ++resets;
+    if (duringReset)
+      duringReset();
     // Like a GPU's reset: every allocation of the device is gone.
     std::lock_guard lock(allocationsMutex_);
     for (void* pointer : allocations_)
@@ -209,7 +216,7 @@ public:
   cudaError_t destroyEvent(cudaEvent_t) override { return cudaSuccess; }
   cudaError_t recordEvent(cudaEvent_t, cudaStream_t) override { return cudaSuccess; }
   cudaError_t synchronizeEvent(cudaEvent_t) override { return cudaSuccess; }
-  cudaError_t queryEvent(cudaEvent_t) override { return cudaSuccess; }
+  cudaError_t queryEvent(cudaEvent_t) override { return queryResult.load(); }
   cudaError_t elapsedTime(float* milliseconds, cudaEvent_t, cudaEvent_t) override {
     *milliseconds = 1.5f;
     return cudaSuccess;

@@ -114,7 +114,9 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
     std::cerr << "parse " << t.parseMs << " ms, analyze " << t.analyzeMs << " ms, passes "
               << t.passesMs << " ms, emit " << t.emitMs << " ms; " << result.kernels.size()
               << " kernels instrumented, " << result.redirectedVariables
-              << " variables redirected\n";
+              << " variables redirected, " << result.translatedFunctions
+              << " address-taken functions (" << result.materializedAddresses
+              << " names as values, " << result.translatedCalls << " indirect calls translated)\n";
     for (const auto& exclusion : result.exclusions)
       std::cerr << "not instrumented: " << exclusion.function << ": " << exclusion.reason << "\n";
   }

@@ -33,7 +33,8 @@ void printUsage(std::ostream& out, const po::options_description& options) {
 }
 
 /// The folder holding Ocelot's libcudart.so.13: $OCELOT_CUDART_DIR, else ../lib next to this
-/// executable (an installed Ocelot), else the build tree this executable was built in.
+/// executable (an installed Ocelot), else ../runtime (a build tree, also one copied elsewhere, as
+/// scripts/gpu-carry.sh does), else the build tree this executable was built in.
 std::optional<fs::path> libraryDirectory(const char* self) {
   auto holds = [](const fs::path& dir) {
     std::error_code ignored;
@@ -47,7 +48,7 @@ std::optional<fs::path> libraryDirectory(const char* self) {
     exe = fs::absolute(self != nullptr ? self : "", error);
   for (const fs::path& candidate :
        {exe.parent_path().parent_path() / "lib", exe.parent_path().parent_path() / "lib64",
-        fs::path(OCELOT_BUILD_CUDART_DIR)})
+        exe.parent_path().parent_path() / "runtime", fs::path(OCELOT_BUILD_CUDART_DIR)})
     if (holds(candidate))
       return candidate;
   return std::nullopt;

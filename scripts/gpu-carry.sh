@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Packs what scripts/gpu-batch.sh needs from a build directory into a small, stripped directory
+# with the same layout, to carry to the GPU machine (which has no Flex/Bison/Boost and so cannot
+# configure the build itself):
+#
+#   scripts/gpu-carry.sh [DEST]        # DEST defaults to .device-carry/build (git-ignored)
+#   # on the GPU machine:  OCELOT_BUILD_DIR=$PWD/DEST OUT=... scripts/gpu-batch.sh
+#
+# The end-to-end programs are not carried: gpu-batch.sh builds them there with nvcc.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${OCELOT_BUILD_DIR:-$root/build}
+dest=${1:-$root/.device-carry/build}
+
+# Paths relative to the build directory; a missing optional one is skipped with a note.
+required=(runtime/libcudart.so.13 tools/ocelot)
+optional=(
+  tests/benchmarks/instrumentation/ocelot_function_translation_bench
+  tests/cpu/ocelot_cpu_bench
+)
+# Every probe tool and plugin the build produced (shared objects under tools/ and instrumentors/).
+mapfile -t plugins < <(cd "$build" && find tools instrumentors probes -maxdepth 3 -name '*.so' \
+  -type f 2>/dev/null | sort)
+
+rm -rf "$dest"
+mkdir -p "$dest"
+copy() { # $1: path relative to the build directory
+  local src=$build/$1 out=$dest/$1
+  mkdir -p "$(dirname "$out")"
+  cp -L "$src" "$out"
+  strip --strip-unneeded "$out" 2>/dev/null || true
+}
+for p in "${required[@]}"; do
+  if [ ! -e "$build/$p" ]; then
+    echo "gpu-carry: $build/$p is missing: build it first (scripts/build.sh)" >&2
+    exit 1
+  fi
+  copy "$p"
+done
+for p in "${optional[@]}" "${plugins[@]}"; do
+  if [ -e "$build/$p" ]; then copy "$p"; else echo "gpu-carry: skipping $p (not built)"; fi
+done
+# The runtime library's soname links, as the build has them.
+(cd "$dest/runtime" && mv libcudart.so.13 libcudart.so.13.0.0 && ln -s libcudart.so.13.0.0 libcudart.so.13 &&
+  ln -s libcudart.so.13 libcudart.so)
+du -sh "$dest" | sed 's/^/gpu-carry: /'
