@@ -180,10 +180,14 @@ std::string_view semanticFamilyName(SemanticFamily family) {
     return "ThreadControl";
   case SemanticFamily::TensorCore:
     return "TensorCore";
+  case SemanticFamily::AsyncTensorCore:
+    return "AsyncTensorCore";
   case SemanticFamily::MBarrier:
     return "MBarrier";
   case SemanticFamily::BulkCopy:
     return "BulkCopy";
+  case SemanticFamily::Video:
+    return "Video";
   case SemanticFamily::Cluster:
     return "Cluster";
   }

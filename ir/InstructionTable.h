@@ -45,27 +45,29 @@ enum class DefinitionPattern : uint8_t {
 /// What an executor does with an instruction: the CPU back end has one decoder per family and
 /// dispatches on it; inside a family it switches on the Opcode.
 enum class SemanticFamily : uint8_t {
-  None,          ///< no executor runs it (video instructions, multimem, ...; unknown opcodes)
-  Arithmetic,    ///< add, mul, min ...: integer, floating-point or half by the instruction's type
-  FloatOrHalf,   ///< fma, sqrt, ex2 ...: floating-point, or half for 16-bit types
-  Float,         ///< copysign, testp: floating-point only
-  Integer,       ///< addc, popc, bfe ...: integer only
-  Logic,         ///< and, not, lop3, shifts
-  Comparison,    ///< setp, set, selp, slct
-  Move,          ///< mov, prmt, cvta, isspacep
-  Conversion,    ///< cvt
-  Memory,        ///< ld, ldu, st and the fences
-  Atomic,        ///< atom, red
-  Warp,          ///< shfl, vote, match, redux, activemask, elect
-  Texture,       ///< tex, txq, suld, sust, suq
-  AsyncCopy,     ///< cp.async (non-bulk)
-  Hint,          ///< prefetch, createpolicy, griddepcontrol ...: no effect on results
-  Barrier,       ///< bar, barrier
-  ThreadControl, ///< bra, brx, call, ret, exit, trap, brkpt, nanosleep
-  TensorCore,    ///< mma, wmma, wgmma, ldmatrix, tcgen05 ...
-  MBarrier,      ///< mbarrier.*
-  BulkCopy,      ///< cp.async.bulk{.tensor}: TMA
-  Cluster,       ///< mapa, getctarank, barrier.cluster, st.async: thread-block clusters
+  None,            ///< no executor runs it (multimem, alloca, ...; unknown opcodes)
+  Arithmetic,      ///< add, mul, min ...: integer, floating-point or half by the instruction's type
+  FloatOrHalf,     ///< fma, sqrt, ex2 ...: floating-point, or half for 16-bit types
+  Float,           ///< copysign, testp: floating-point only
+  Integer,         ///< addc, popc, bfe ...: integer only
+  Logic,           ///< and, not, lop3, shifts
+  Comparison,      ///< setp, set, selp, slct
+  Move,            ///< mov, prmt, cvta, isspacep
+  Conversion,      ///< cvt
+  Memory,          ///< ld, ldu, st and the fences
+  Atomic,          ///< atom, red
+  Warp,            ///< shfl, vote, match, redux, activemask, elect
+  Texture,         ///< tex, txq, suld, sust, suq
+  AsyncCopy,       ///< cp.async (non-bulk)
+  Hint,            ///< prefetch, createpolicy, griddepcontrol ...: no effect on results
+  Barrier,         ///< bar, barrier
+  ThreadControl,   ///< bra, brx, call, ret, exit, trap, brkpt, nanosleep
+  TensorCore,      ///< warp-synchronous matrix operations: mma, wmma, ldmatrix, stmatrix, movmatrix
+  AsyncTensorCore, ///< warpgroup and tensor-memory matrix operations: wgmma, tcgen05
+  MBarrier,        ///< mbarrier.*
+  BulkCopy,        ///< cp.async.bulk{.tensor}: TMA
+  Cluster,         ///< mapa, getctarank, barrier.cluster, st.async: thread-block clusters
+  Video,           ///< vadd, vabsdiff4, vset2 ...: the scalar and SIMD video instructions
 };
 
 /// A short name for messages and tests ("Arithmetic").

@@ -6,7 +6,7 @@
 namespace ocelot::ir {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, VectorComponent>, 8> kComponents = {{
+constexpr std::array<std::pair<std::string_view, VectorComponent>, 14> kComponents = {{
     {"x", VectorComponent::X},
     {"y", VectorComponent::Y},
     {"z", VectorComponent::Z},
@@ -15,6 +15,12 @@ constexpr std::array<std::pair<std::string_view, VectorComponent>, 8> kComponent
     {"g", VectorComponent::G},
     {"b", VectorComponent::B},
     {"a", VectorComponent::A},
+    {"b0", VectorComponent::B0},
+    {"b1", VectorComponent::B1},
+    {"b2", VectorComponent::B2},
+    {"b3", VectorComponent::B3},
+    {"h0", VectorComponent::H0},
+    {"h1", VectorComponent::H1},
 }};
 } // namespace
 

@@ -27,8 +27,9 @@ struct RegisterRef {
 using LabelId = uint32_t; ///< index into Function::labels()
 using ScopeId = uint32_t; ///< index into Function::scopes(); 0 is the function body
 
-/// `.x`-style component selection on vector registers and special registers (`%tid.x`).
-enum class VectorComponent : uint8_t { None, X, Y, Z, W, R, G, B, A };
+/// `.x`-style component selection on vector registers and special registers (`%tid.x`), and the
+/// byte and half-word selectors of video instructions (`%r1.b2`, `%r2.h1`).
+enum class VectorComponent : uint8_t { None, X, Y, Z, W, R, G, B, A, B0, B1, B2, B3, H0, H1 };
 
 VectorComponent vectorComponentFromName(std::string_view name); ///< "x" -> X, unknown -> None
 std::string_view vectorComponentName(VectorComponent component);

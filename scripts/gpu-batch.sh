@@ -45,6 +45,10 @@
 #            The tools come from <build>/tests/probes (libocelot-*.so), else are built here.
 #   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
 #            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu)
+#   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
+#   sweep    tests/cpu/sweep/instruction_sweep.cu (built here with nvcc): the GPU's result of every
+#            instruction of the sweep, as $OUT/sweep-reference.tar (sweep-<group>.bin.zst, or .bin
+#            without a zstd command), which `tar -xf` into tests/cpu/reference refreshes
 #   report   the README's main job on the GPU (scripts/main-job.sh): profile, `ocelot report`
 #            (HTML, trace, TAU); $OUT/report.html; the profile's CFG and SM lanes checked
 #   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
@@ -75,7 +79,7 @@ NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
 # check there (with a note) and keep their own checks; CI validates every profile against it.
 export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
 SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler probes cpu-bench
-          host-measures report static-runtime)
+          sweep host-measures report static-runtime)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -905,6 +909,50 @@ section_static-runtime() {
   md "warned no, profile written."
   md ""
   say "gpu-batch: static-runtime done"
+}
+
+# sweep: the GPU's results of the instruction sweep, the references of tests/cpu/CpuSweepTest.cpp.
+section_sweep() {
+  md "## Instruction sweep (tests/cpu/sweep)"
+  md ""
+  local dir=$LOGS/sweep tables=$WORK/sweep rc
+  mkdir -p "$dir" "$tables"
+  if [ -z "$NVCC" ]; then
+    md "nvcc not found: skipped."
+    return
+  fi
+  "$NVCC" -std=c++17 -O2 -arch=sm_90 -o "$WORK/instruction_sweep" \
+    "$ROOT/tests/cpu/sweep/instruction_sweep.cu" >"$dir/build.txt" 2>&1
+  rc=$?
+  if [ "$rc" != 0 ]; then
+    md "Build failed (exit $rc):"
+    md '```'
+    tail -20 "$dir/build.txt" >>"$SUMMARY"
+    md '```'
+    return
+  fi
+  (cd "$WORK/cwd" && timeout -k 5 300 "$WORK/instruction_sweep" "$tables") >"$dir/stdout.txt" \
+    2>"$dir/stderr.txt"
+  rc=$?
+  local compressed=no
+  if command -v zstd >/dev/null 2>&1; then
+    for f in "$tables"/sweep-*.bin; do
+      [ -e "$f" ] || continue
+      zstd -q -19 -f "$f" -o "$f.zst" && rm -f "$f"
+    done
+    compressed=yes
+  fi
+  tar -C "$tables" -cf "$OUT/sweep-reference.tar" . 2>>"$dir/stderr.txt"
+  local hint=""
+  [ "$compressed" = yes ] || hint=", then \`zstd -19\` each .bin into .bin.zst"
+  md "Exit status $rc; GPU $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1); tables in sweep-reference.tar. Refresh the references with \`tar -xf sweep-reference.tar -C tests/cpu/reference\`$hint."
+  md ""
+  md '```'
+  cat "$dir/stdout.txt" >>"$SUMMARY"
+  [ "$rc" = 0 ] || tail -5 "$dir/stderr.txt" >>"$SUMMARY"
+  md '```'
+  md ""
+  say "gpu-batch: sweep: rc=$rc"
 }
 
 # report: the main job on the GPU, then what `ocelot report` makes of its profile.

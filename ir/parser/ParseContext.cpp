@@ -955,6 +955,13 @@ std::optional<RegisterRef> ParseContext::lookupRegisterUncached(std::string_view
 void ParseContext::pushRegister(std::string_view text, bool negated, SourceRange at) {
   requireFunctionBody(at, "a register");
   auto [name, component] = splitComponent(text);
+  // Selectors with digits are the video instructions' (.b0-.b3, .h0, .h1); the SIMD forms' other
+  // selectors and masks (.b3210, .h10...) have no representation, so they are not dropped silently.
+  if (component == VectorComponent::None && name.size() < text.size() &&
+      std::any_of(text.begin() + static_cast<std::ptrdiff_t>(name.size()), text.end(),
+                  [](char c) { return c >= '0' && c <= '9'; }))
+    fail(at, "register selector '" + std::string(text.substr(name.size())) +
+                 "' is not supported (only .b0-.b3, .h0 and .h1)");
   if (auto reg = lookupRegister(name)) {
     operands_.emplace_back(RegisterOperand{*reg, component, negated});
     return;

@@ -115,14 +115,14 @@ const char* matchSimpleOperand(const char* p) {
       p = skipBlanks(p + 1);
     }
   }
-  // WORDOP: "!"?("%"{IDCHAR}+(\.[a-zA-Z]+)?|{IDSTART}{IDCHAR}*)
+  // WORDOP: "!"?("%"{IDCHAR}+(\.[a-zA-Z][a-zA-Z0-9]*)?|{IDSTART}{IDCHAR}*)
   if (c == '!')
     ++p;
   bool special = *p == '%';
   p = matchName(p);
   if (p != nullptr && special && p[0] == '.' && isLetter(p[1])) {
     p += 2;
-    while (isLetter(*p))
+    while (isLetter(*p) || is(*p, kDigit))
       ++p;
   }
   return p;

@@ -43,6 +43,23 @@ Expected<std::string, PipelineFailure> selectUnitPtx(const FatbinaryUnit& unit,
   return std::move(*text);
 }
 
+/// Whether a linked unit is the CUDA device runtime library (cudadevrt, linked into -rdc programs
+/// that launch kernels from device code). It carries PTX only for the newest architecture, and its
+/// functions are the device runtime's calls into the driver (cnp*), which a device provides
+/// itself: the CPU device implements the __cudaCDP2* calls, and JIT linking resolves them on a
+/// GPU. Such a unit without PTX for the device is left out instead of failing the module.
+bool isDeviceRuntimeUnit(const FatbinaryUnit& unit) {
+  for (const fatbin::Entry& entry : unit.container.entries) {
+    if (!entry.is(fatbin::EntryKind::Ptx))
+      continue;
+    auto text = fatbin::extractPtx(entry);
+    if (text && text->find("__cudaCDP2GetParameterBufferV2") != std::string::npos &&
+        text->find("cnpGetParameterBufferV2") != std::string::npos)
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 std::string ModulePipeline::label(const FatbinaryRegistration& registration) {
@@ -63,6 +80,8 @@ ModulePipeline::build(const FatbinaryRegistration& registration,
     std::string unitLabel = registration.linked() ? "unit " + std::to_string(i) : "the module";
     std::string archName;
     auto text = selectUnitPtx(units[i], capability, unitLabel, &archName);
+    if (!text && registration.linked() && isDeviceRuntimeUnit(units[i]))
+      continue;
     if (!text)
       return text.error();
     auto ptx =

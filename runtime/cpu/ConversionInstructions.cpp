@@ -73,7 +73,7 @@ double roundIntegral(double value, RoundingMode mode) {
 template <Kind K> uint64_t writeFloat(double value, RoundingMode mode, uint32_t flags) {
   if (flags & kSat)
     value = saturate(value);
-  if ((flags & kRelu) && !(value >= 0.0))
+  if ((flags & kRelu) && !(value > 0.0)) // -0.0 becomes +0.0 too
     value = std::isnan(value) ? value : 0.0;
   if constexpr (K == Kind::F16)
     return doubleToHalf(value, mode);
@@ -85,7 +85,35 @@ template <Kind K> uint64_t writeFloat(double value, RoundingMode mode, uint32_t 
       result = flushSubnormal(result);
     return std::bit_cast<uint32_t>(result);
   } else
-    return std::bit_cast<uint64_t>(canonical(value));
+    return std::bit_cast<uint64_t>(std::isnan(value) ? quieted(value) : value);
+}
+
+/// A NaN converted between floating-point formats, as the GPU does it: from binary64 the sign and
+/// the leading payload bits survive (made quiet); bfloat16 widens by a plain shift; binary32 to
+/// binary64 keeps the payload, quieted (with .ftz: the canonical NaN, widened); every other
+/// conversion gives the canonical NaN.
+template <Kind D, Kind S> uint64_t convertNan(uint64_t row, uint32_t flags) {
+  if constexpr (D == Kind::F64 && S == Kind::F32) {
+    if (flags & kFtz) // the flushing form canonicalizes first
+      return 0x7fffffffe0000000ull;
+  }
+  if constexpr (S == Kind::F64 && D != Kind::F64) {
+    const uint64_t sign = row >> 63, payload = row & 0xfffffffffffffull;
+    if constexpr (D == Kind::F32)
+      return (sign << 31) | 0x7fc00000u | (payload >> 29);
+    else if constexpr (D == Kind::F16)
+      return (sign << 15) | 0x7e00u | (payload >> 42);
+    else
+      return (sign << 15) | 0x7fc0u | (payload >> 45);
+  } else if constexpr (S == Kind::BF16 && D == Kind::F32) {
+    return (row & 0xffff) << 16;
+  } else if constexpr (D == Kind::F64) {
+    return std::bit_cast<uint64_t>(quieted(readFloat<S>(row, false)));
+  } else if constexpr (D == Kind::F32) {
+    return 0x7fffffffu;
+  } else {
+    return 0x7fffu;
+  }
 }
 
 template <Kind K> int64_t minOf() {
@@ -126,10 +154,15 @@ template <Kind D, Kind S> uint64_t convert(uint64_t row, RoundingMode mode, uint
     }
     return integerRow<D>(source);
   } else if constexpr (isFloat(S) && !isFloat(D)) {
-    // Float to integer: round, NaN is 0, out of range saturates (always, in PTX).
+    // Float to integer: round, out of range saturates (always, in PTX). NaN gives 0, except
+    // into 64-bit integers and from binary64 into 32-bit ones, where the GPU gives the most
+    // negative signed value's bit pattern.
     const double value = roundIntegral(readFloat<S>(row, flags & kFtz), mode);
-    if (std::isnan(value))
+    if (std::isnan(value)) {
+      if constexpr (bits(D) == 64 || (bits(D) == 32 && S == Kind::F64))
+        return integerRow<D>(uint64_t{1} << (bits(D) - 1));
       return 0;
+    }
     if (value <= static_cast<double>(minOf<D>()))
       return integerRow<D>(static_cast<uint64_t>(minOf<D>()));
     if (value >= static_cast<double>(maxOf<D>()))
@@ -158,6 +191,8 @@ template <Kind D, Kind S> uint64_t convert(uint64_t row, RoundingMode mode, uint
     return result;
   } else {
     double value = readFloat<S>(row, flags & kFtz);
+    if (std::isnan(value) && !(flags & kSat))
+      return convertNan<D, S>(row, flags);
     if (flags & kIntegerRounding)
       value = roundIntegral(value, mode);
     return writeFloat<D>(value, mode, flags);
@@ -183,6 +218,24 @@ bool executePackPair(ExecutionContext& c, const DecodedInstruction& in, LaneMask
     const uint64_t high = writeFloat<D>(readFloat<Kind::F32>(a[l], false), mode, in.aux2);
     const uint64_t low = writeFloat<D>(readFloat<Kind::F32>(b[l], false), mode, in.aux2);
     return (high << 16) | low;
+  });
+  return true;
+}
+
+/// cvt.{rn,rna,rz}{.satfinite}.tf32.f32: binary32 rounded to tf32's 10 mantissa bits, kept in a
+/// binary32 container (what wmma/mma read as tf32).
+bool executeToTf32(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
+  const uint64_t* a = c.row(in.op[1]);
+  const auto mode = static_cast<RoundingMode>(in.aux);
+  const bool satfinite = (in.aux2 & kSat) != 0;
+  writeLanes(m, c.row(in.op[0]), [&](uint32_t l) -> uint64_t {
+    float value = std::bit_cast<float>(static_cast<uint32_t>(a[l]));
+    if (std::isnan(value))
+      return 0x7fffffffu;
+    uint32_t bits = floatToTf32(value, mode);
+    if (satfinite && std::isinf(std::bit_cast<float>(bits)))
+      bits = (bits & 0x80000000u) | 0x7f7fe000u; // the largest finite tf32
+    return bits;
   });
   return true;
 }
@@ -310,6 +363,15 @@ bool decodeConversion(DecodeContext& c) {
     c.out.op[2] = c.source(2, ir::ScalarType::F32);
     c.out.execute = *destinationType == ir::ScalarType::F16x2 ? &executePackPair<Kind::F16>
                                                               : &executePackPair<Kind::BF16>;
+    return c.ok();
+  }
+  if (*destinationType == ir::ScalarType::TF32) {
+    if (*sourceType != ir::ScalarType::F32 || !c.expectOperands(2))
+      return c.unsupported("conversion to tf32 from a type other than f32");
+    c.out.aux2 = flags & kSat;
+    c.out.op[0] = c.destination(0);
+    c.out.op[1] = c.source(1, ir::ScalarType::B32);
+    c.out.execute = &executeToTf32;
     return c.ok();
   }
   const auto d = kindOf(*destinationType), s = kindOf(*sourceType);

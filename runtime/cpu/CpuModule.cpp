@@ -29,6 +29,36 @@ Builtin builtinNamed(std::string_view name) {
     return Builtin::AssertFail;
   if (name == "cudaGraphSetConditional")
     return Builtin::GraphSetConditional;
+  // Dynamic parallelism: nvcc 13 calls the __cudaCDP2 spellings; hand-written PTX may use the
+  // documented names.
+  std::string_view call = name;
+  if (call.starts_with("__cudaCDP2"))
+    call = call.substr(10);
+  else if (call.starts_with("cuda"))
+    call = call.substr(4);
+  else
+    return Builtin::None;
+  if (call.ends_with("_ptsz"))
+    call = call.substr(0, call.size() - 5);
+  if (call == "GetParameterBufferV2")
+    return Builtin::DeviceGetParameterBufferV2;
+  if (call == "GetParameterBuffer")
+    return Builtin::DeviceGetParameterBuffer;
+  if (call == "LaunchDeviceV2")
+    return Builtin::DeviceLaunchV2;
+  if (call == "LaunchDevice")
+    return Builtin::DeviceLaunch;
+  if (call == "StreamCreateWithFlags")
+    return Builtin::DeviceStreamCreate;
+  if (call == "GetLastError")
+    return Builtin::DeviceGetLastError;
+  if (call == "PeekAtLastError")
+    return Builtin::DevicePeekAtLastError;
+  if (call == "GetDevice")
+    return Builtin::DeviceGetDevice;
+  if (call == "StreamDestroy" || call == "EventCreateWithFlags" || call == "EventDestroy" ||
+      call == "EventRecord" || call == "EventRecordWithFlags" || call == "StreamWaitEvent")
+    return Builtin::DeviceSuccess;
   return Builtin::None;
 }
 

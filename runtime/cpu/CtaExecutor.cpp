@@ -1,6 +1,7 @@
 #include "runtime/cpu/CtaExecutor.h"
 
 #include "runtime/cpu/CpuModule.h"
+#include "runtime/cpu/DeviceLaunches.h"
 #include "runtime/cpu/DeviceMemory.h"
 #include "runtime/cpu/DevicePrintf.h"
 #include "runtime/cpu/ExecutionTracer.h"
@@ -422,6 +423,19 @@ bool CtaExecutor::readGeneric(uint32_t lane, uint64_t address, void* out, size_t
   return true;
 }
 
+bool CtaExecutor::writeGeneric(uint32_t lane, uint64_t address, const void* in, size_t size) {
+  const Fault saved = context_.fault;
+  std::byte* host = resolveAddress(context_, MemorySpace::Generic, address, 1, lane);
+  if (host != nullptr && size > 1 &&
+      resolveAddress(context_, MemorySpace::Generic, address + size - 1, 1, lane) == nullptr)
+    host = nullptr;
+  context_.fault = saved;
+  if (host == nullptr)
+    return false;
+  std::memcpy(host, in, size);
+  return true;
+}
+
 bool CtaExecutor::finishCall(Warp& warp) {
   const CallFrame frame = warp.calls.back();
   warp.calls.pop_back();
@@ -515,8 +529,76 @@ bool CtaExecutor::builtin(Warp& warp, const CallSite& site, LaneMask lanes) {
     else
       writeFrameValue(warp, warp.frameBase, destination.frameOffset, destination.size, lane, value);
   };
+  // A dim3 argument (a 12-byte .param aggregate in the caller's frame).
+  auto dim3Argument = [&](size_t index, uint32_t lane) -> dim3 {
+    uint32_t xyz[3] = {1, 1, 1};
+    if (index < site.arguments.size()) {
+      const CallValue& value = site.arguments[index];
+      if (value.row == kNone) {
+        const size_t at = size_t{warp.frameBase} + value.frameOffset;
+        if (at + sizeof xyz <= context_.localSize)
+          std::memcpy(xyz,
+                      local_.data() +
+                          (size_t{warp.index} * kWarpSize + lane) * context_.localStride + at,
+                      sizeof xyz);
+      }
+    }
+    return dim3(xyz[0], xyz[1], xyz[2]);
+  };
   const uint32_t pc = warp.stack.back().pc;
   switch (site.builtin) {
+  case Builtin::DeviceGetParameterBufferV2:
+    forEachLane(lanes, [&](uint32_t lane) {
+      result(lane, deviceParameterBuffer(*launch_, argument(0, lane), dim3Argument(1, lane),
+                                         dim3Argument(2, lane),
+                                         static_cast<uint32_t>(argument(3, lane))));
+    });
+    return true;
+  case Builtin::DeviceGetParameterBuffer:
+    forEachLane(lanes, [&](uint32_t lane) {
+      result(lane, deviceParameterBuffer(*launch_, argument(1, lane)));
+    });
+    return true;
+  case Builtin::DeviceLaunchV2:
+    forEachLane(lanes, [&](uint32_t lane) {
+      result(lane, deviceLaunch(*launch_, argument(0, lane), argument(1, lane)));
+    });
+    return true;
+  case Builtin::DeviceLaunch:
+    forEachLane(lanes, [&](uint32_t lane) {
+      result(lane, deviceLaunch(*launch_, argument(0, lane), argument(1, lane),
+                                dim3Argument(2, lane), dim3Argument(3, lane),
+                                static_cast<uint32_t>(argument(4, lane)), argument(5, lane)));
+    });
+    return true;
+  case Builtin::DeviceStreamCreate:
+  case Builtin::DeviceGetDevice: {
+    // cudaStreamCreateWithFlags gives a handle that orders nothing beyond launch order (children
+    // run one after another here); cudaGetDevice gives device 0.
+    bool ok = true;
+    forEachLane(lanes, [&](uint32_t lane) {
+      const uint64_t value =
+          site.builtin == Builtin::DeviceGetDevice ? 0 : 0x100 + uint64_t{warp.index} * 64 + lane;
+      const size_t bytes = site.builtin == Builtin::DeviceGetDevice ? 4 : 8;
+      ok = ok && writeGeneric(lane, argument(0, lane), &value, bytes);
+      result(lane, 0);
+    });
+    if (!ok)
+      faultAt(warp, FaultKind::IllegalAddress, static_cast<uint32_t>(std::countr_zero(lanes)), pc,
+              "device runtime call with an invalid pointer");
+    return ok;
+  }
+  case Builtin::DeviceGetLastError:
+  case Builtin::DevicePeekAtLastError:
+    forEachLane(lanes, [&](uint32_t lane) {
+      result(lane, site.builtin == Builtin::DeviceGetLastError
+                       ? launch_->deviceError.exchange(0, std::memory_order_relaxed)
+                       : launch_->deviceError.load(std::memory_order_relaxed));
+    });
+    return true;
+  case Builtin::DeviceSuccess:
+    forEachLane(lanes, [&](uint32_t lane) { result(lane, 0); });
+    return true;
   case Builtin::Vprintf: {
     bool ok = true;
     forEachLane(lanes, [&](uint32_t lane) {

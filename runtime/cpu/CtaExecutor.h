@@ -60,6 +60,7 @@ private:
   void writeFrameValue(Warp& warp, uint32_t base, uint32_t offset, uint32_t size, uint32_t lane,
                        uint64_t value);
   bool readGeneric(uint32_t lane, uint64_t address, void* out, size_t size);
+  bool writeGeneric(uint32_t lane, uint64_t address, const void* in, size_t size);
 
   uint32_t worker_;
   LaunchState* launch_ = nullptr;

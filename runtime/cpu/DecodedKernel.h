@@ -18,6 +18,7 @@ class Instruction;
 
 namespace ocelot::runtime::cpu {
 
+class CpuModule;
 struct ExecutionContext;
 struct NativeKernel;
 struct DecodedInstruction;
@@ -103,6 +104,16 @@ enum class Builtin : uint8_t {
   Free,
   AssertFail,
   GraphSetConditional,
+  // The device runtime of dynamic parallelism (cudadevrt, the __cudaCDP2* functions).
+  DeviceGetParameterBufferV2, ///< (function, grid, block, shared) -> parameter buffer
+  DeviceGetParameterBuffer,   ///< (alignment, size) -> parameter buffer
+  DeviceLaunchV2,             ///< (parameter buffer, stream) -> cudaError_t
+  DeviceLaunch,               ///< (function, buffer, grid, block, shared, stream) -> cudaError_t
+  DeviceStreamCreate,         ///< (cudaStream_t*, flags) -> cudaError_t
+  DeviceGetLastError,         ///< () -> cudaError_t, clearing it
+  DevicePeekAtLastError,      ///< () -> cudaError_t
+  DeviceGetDevice,            ///< (int*) -> cudaError_t
+  DeviceSuccess,              ///< stream/event bookkeeping with nothing to do here: cudaSuccess
 };
 
 /// A function of the program (the kernel is function 0). Registers of different functions live in
@@ -144,6 +155,14 @@ struct CallSite {
 
 struct BranchTable {
   std::vector<uint32_t> targets; ///< pcs
+};
+
+/// The fragments of a tensor-core instruction (wmma, mma, ldmatrix, stmatrix): more registers
+/// than DecodedInstruction holds. Rows of d, a, b and c in fragment order (unused ones empty).
+struct MatrixOperands {
+  std::vector<uint32_t> fragments[4];
+  uint64_t form = 0;                ///< the instruction's packed form (MatrixInstructions.cpp)
+  uint32_t slots[4] = {0, 0, 0, 0}; ///< elements per lane of each fragment
 };
 
 /// An IR basic block as the program sees it, for the trace and block-level statistics.
@@ -221,12 +240,14 @@ struct SpecialRow {
 /// of instructions, with the layouts of its registers and memory.
 struct DecodedKernel {
   std::string name;
+  CpuModule* module = nullptr; ///< where it came from (device-side launches decode its kernels)
   std::vector<DecodedInstruction> code;
   std::vector<InstructionSource> sources; ///< per pc
   std::vector<RegisterAccesses> accesses; ///< per pc (empty for decoder-made instructions)
   std::vector<DecodedFunction> functions; ///< [0] is the kernel
   std::vector<CallSite> callSites;
   std::vector<BranchTable> branchTables;
+  std::vector<MatrixOperands> matrixOperands; ///< by DecodedInstruction::aux2 of their handlers
   std::vector<ProgramBlock> blocks;
   std::vector<std::string> sourceFiles; ///< `.file` names by index ("" where none)
   /// Function address (CpuModule::functionAddress, relative to the kernel's own module) -> index

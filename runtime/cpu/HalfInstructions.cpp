@@ -13,7 +13,13 @@ namespace ocelot::runtime::cpu {
 namespace {
 
 enum HalfOp : uint32_t { kAdd, kSub, kMul, kFma, kNeg, kAbs, kMin, kMax, kEx2, kTanh };
-enum HalfFlags : uint32_t { kFtz = 1, kSat = 2, kNan = 4 };
+enum HalfFlags : uint32_t {
+  kFtz = 1,
+  kSat = 2,
+  kNan = 4,
+  kNegateProduct = 8, ///< a contracted `s - p`: fma(-a, b, s)
+  kNegateAddend = 16, ///< a contracted `p - s`: fma(a, b, -s)
+};
 
 template <bool Bf16> double widen(uint16_t bits) {
   return Bf16 ? bfloat16ToFloat(bits) : halfToFloat(bits);
@@ -44,10 +50,10 @@ uint16_t apply(uint32_t op, uint32_t flags, RoundingMode mode, uint16_t a, uint1
   }
   uint16_t result = 0;
   switch (op) {
-  case kNeg:
-    return static_cast<uint16_t>(a ^ 0x8000);
+  case kNeg: // a NaN becomes the canonical NaN (measured on the GPU for neg.f16)
+    return isNan<Bf16>(a) ? uint16_t{0x7fff} : static_cast<uint16_t>(a ^ 0x8000);
   case kAbs:
-    return static_cast<uint16_t>(a & 0x7fff);
+    return isNan<Bf16>(a) ? uint16_t{0x7fff} : static_cast<uint16_t>(a & 0x7fff);
   case kMin:
   case kMax: {
     const bool aNan = isNan<Bf16>(a), bNan = isNan<Bf16>(b);
@@ -72,9 +78,12 @@ uint16_t apply(uint32_t op, uint32_t flags, RoundingMode mode, uint16_t a, uint1
   case kMul:
     result = narrow<Bf16>(widen<Bf16>(a) * widen<Bf16>(b), mode); // exact in binary64
     break;
-  case kFma:
-    result = narrow<Bf16>(fmaToOdd(widen<Bf16>(a), widen<Bf16>(b), widen<Bf16>(c)), mode);
+  case kFma: {
+    const double product = (flags & kNegateProduct) ? -widen<Bf16>(a) : widen<Bf16>(a);
+    const double addend = (flags & kNegateAddend) ? -widen<Bf16>(c) : widen<Bf16>(c);
+    result = narrow<Bf16>(fmaToOdd(product, widen<Bf16>(b), addend), mode);
     break;
+  } break;
   case kEx2:
     result = narrow<Bf16>(std::exp2(static_cast<float>(widen<Bf16>(a))), RoundingMode::NearestEven);
     break;
@@ -115,6 +124,16 @@ bool executeHalf(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) 
   return true;
 }
 
+using HalfExecute = bool (*)(ExecutionContext&, const DecodedInstruction&, LaneMask);
+
+HalfExecute halfExecutor(ir::ScalarType type) {
+  using T = ir::ScalarType;
+  const bool bf16 = type == T::BF16 || type == T::BF16x2;
+  const bool pair = type == T::F16x2 || type == T::BF16x2;
+  return bf16 ? (pair ? &executeHalf<true, true> : &executeHalf<true, false>)
+              : (pair ? &executeHalf<false, true> : &executeHalf<false, false>);
+}
+
 std::optional<HalfOp> halfOp(ir::Opcode opcode) {
   using Op = ir::Opcode;
   switch (opcode) {
@@ -146,12 +165,31 @@ std::optional<HalfOp> halfOp(ir::Opcode opcode) {
 
 } // namespace
 
+bool decodeContractedHalfAdd(DecodeContext& c, const ir::Instruction& multiply,
+                             size_t productOperand) {
+  const auto type = c.type();
+  if (!type || c.operandCount() != 3 || multiply.operands().size() != 3)
+    return c.fail("contraction of an unexpected add");
+  using T = ir::ScalarType;
+  const T registerType = *type == T::F16x2 || *type == T::BF16x2 ? T::B32 : T::B16;
+  c.out.aux = kFma;
+  const bool subtract = c.opcode() == ir::Opcode::Sub;
+  c.out.aux2 = (c.has("ftz") ? kFtz : 0u) | (c.has("sat") ? kSat : 0u) |
+               (subtract ? (productOperand == 1 ? kNegateAddend : kNegateProduct) : 0u);
+  c.out.imm = static_cast<int64_t>(RoundingMode::NearestEven);
+  c.out.op[0] = c.destination(0);
+  c.out.op[1] = c.operands.source(multiply.operands()[1], registerType);
+  c.out.op[2] = c.operands.source(multiply.operands()[2], registerType);
+  c.out.op[3] = c.source(productOperand == 1 ? 2 : 1, registerType);
+  c.out.execute = halfExecutor(*type);
+  return c.ok();
+}
+
 bool decodeHalfArithmetic(DecodeContext& c) {
   const auto type = c.type();
   using T = ir::ScalarType;
   if (!type)
     return c.fail("no type");
-  const bool bf16 = *type == T::BF16 || *type == T::BF16x2;
   const bool pair = *type == T::F16x2 || *type == T::BF16x2;
   const auto op = halfOp(c.opcode());
   if (!op)
@@ -170,8 +208,7 @@ bool decodeHalfArithmetic(DecodeContext& c) {
   c.out.op[0] = c.destination(0);
   for (size_t i = 1; i <= sources; ++i)
     c.out.op[i] = c.source(i, registerType);
-  c.out.execute = bf16 ? (pair ? &executeHalf<true, true> : &executeHalf<true, false>)
-                       : (pair ? &executeHalf<false, true> : &executeHalf<false, false>);
+  c.out.execute = halfExecutor(*type);
   return c.ok();
 }
 

@@ -68,9 +68,13 @@ FamilyDecoder familyDecoder(ir::SemanticFamily family) {
     return &decodeHint;
   case F::Barrier:
     return &decodeBarrier;
+  case F::Video:
+    return &decodeVideo;
+  case F::TensorCore:
+    return &decodeMatrix;
   case F::None:
   case F::ThreadControl:
-  case F::TensorCore:
+  case F::AsyncTensorCore:
   case F::MBarrier:
   case F::BulkCopy:
   case F::Cluster:
@@ -81,8 +85,8 @@ FamilyDecoder familyDecoder(ir::SemanticFamily family) {
 
 std::string_view laterFeature(ir::SemanticFamily family) {
   switch (family) {
-  case ir::SemanticFamily::TensorCore:
-    return "tensor cores";
+  case ir::SemanticFamily::AsyncTensorCore:
+    return "tensor cores beyond wmma, mma.sync, ldmatrix/stmatrix and movmatrix";
   case ir::SemanticFamily::MBarrier:
     return "mbarrier";
   case ir::SemanticFamily::BulkCopy:

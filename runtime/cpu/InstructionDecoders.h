@@ -62,6 +62,14 @@ struct DecodeContext {
   bool hasIntegerRounding() const;
 };
 
+/// An add/sub that executes as a fused multiply-add with the product of `multiply` (see
+/// Contraction.h); `productOperand` is the add's source that the product feeds.
+bool decodeContractedAdd(DecodeContext& context, const ir::Instruction& multiply,
+                         size_t productOperand);
+/// decodeContractedAdd for .f16, .f16x2, .bf16 and .bf16x2.
+bool decodeContractedHalfAdd(DecodeContext& context, const ir::Instruction& multiply,
+                             size_t productOperand);
+
 /// Decodes one family of instructions into `context.out`. Returns false with context.error set.
 using FamilyDecoder = bool (*)(DecodeContext& context);
 
@@ -88,6 +96,8 @@ bool decodeWarp(DecodeContext& context);
 bool decodeTexture(DecodeContext& context);
 bool decodeAsyncCopy(DecodeContext& context);
 bool decodeHint(DecodeContext& context);
+bool decodeVideo(DecodeContext& context);
+bool decodeMatrix(DecodeContext& context);
 bool decodeBarrier(DecodeContext& context);
 
 } // namespace ocelot::runtime::cpu

@@ -228,8 +228,9 @@ template <class T> bool executeRem(ExecutionContext& c, const DecodedInstruction
   const uint64_t* b = c.row(in.op[2]);
   writeLanes(m, c.row(in.op[0]), [&](uint32_t l) {
     const T x = laneValue<T>(a, l), y = laneValue<T>(b, l);
+    // The remainder of a division by zero is "unspecified" in PTX; the GPU gives all ones.
     if (y == 0)
-      return rowBits(x);
+      return rowBits(static_cast<T>(~T{0}));
     if constexpr (std::is_signed_v<T>)
       if (y == -1)
         return rowBits(T{0});
@@ -316,13 +317,17 @@ bool executeFns(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
   const uint64_t* offsetRow = c.row(in.op[3]);
   writeLanes(m, c.row(in.op[0]), [&](uint32_t l) -> uint64_t {
     const uint32_t bits = laneValue<uint32_t>(maskRow, l);
-    const int base = static_cast<int>(laneValue<uint32_t>(baseRow, l) & 31);
-    const int offset = laneValue<int32_t>(offsetRow, l);
+    // A base past bit 31 finds nothing (the GPU does not wrap it), and the one offset without a
+    // magnitude, INT32_MIN, gives 0 on the GPU.
+    const uint32_t base = laneValue<uint32_t>(baseRow, l);
+    const int32_t offset = laneValue<int32_t>(offsetRow, l);
+    if (offset == INT32_MIN)
+      return 0;
     if (offset == 0)
-      return (bits >> base) & 1 ? static_cast<uint32_t>(base) : 0xffffffffu;
+      return base < 32 && ((bits >> base) & 1) ? base : 0xffffffffu;
     int count = (offset > 0 ? offset : -offset) - 1;
     const int step = offset > 0 ? 1 : -1;
-    for (int position = base; position >= 0 && position < 32; position += step) {
+    for (int64_t position = base; position >= 0 && position < 32; position += step) {
       if ((bits >> position) & 1) {
         if (count == 0)
           return static_cast<uint32_t>(position);
@@ -345,21 +350,28 @@ template <class T> bool executeBrev(ExecutionContext& c, const DecodedInstructio
   return true;
 }
 
+/// The field position and length of bfe/bfi: the low byte for 32-bit operations as the PTX ISA
+/// states; the GPU reads the 64-bit forms' operands whole (measured with the instruction sweep).
+template <class T> uint64_t fieldOperand(const uint64_t* row, uint32_t lane) {
+  const uint32_t value = laneValue<uint32_t>(row, lane);
+  return sizeof(T) == 8 ? uint64_t{value} : uint64_t{value & 0xff};
+}
+
 template <class T> bool executeBfe(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
   using U = Unsigned<T>;
-  constexpr unsigned kMsb = 8 * sizeof(T) - 1;
+  constexpr uint64_t kMsb = 8 * sizeof(T) - 1;
   const uint64_t* a = c.row(in.op[1]);
   const uint64_t* b = c.row(in.op[2]);
   const uint64_t* cc = c.row(in.op[3]);
   writeLanes(m, c.row(in.op[0]), [&](uint32_t l) {
     const U x = static_cast<U>(laneValue<T>(a, l));
-    const unsigned position = laneValue<uint32_t>(b, l) & 0xff;
-    const unsigned length = laneValue<uint32_t>(cc, l) & 0xff;
+    const uint64_t position = fieldOperand<T>(b, l);
+    const uint64_t length = fieldOperand<T>(cc, l);
     U signBit = 0;
     if (std::is_signed_v<T> && length != 0)
       signBit = (x >> std::min(position + length - 1, kMsb)) & 1;
     U result = 0;
-    for (unsigned i = 0; i <= kMsb; ++i) {
+    for (uint64_t i = 0; i <= kMsb; ++i) {
       const U bit = (i < length && position + i <= kMsb) ? (x >> (position + i)) & 1 : signBit;
       result = static_cast<U>(result | (bit << i));
     }
@@ -369,7 +381,7 @@ template <class T> bool executeBfe(ExecutionContext& c, const DecodedInstruction
 }
 
 template <class T> bool executeBfi(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
-  constexpr unsigned kMsb = 8 * sizeof(T) - 1;
+  constexpr uint64_t kMsb = 8 * sizeof(T) - 1;
   const uint64_t* a = c.row(in.op[1]);
   const uint64_t* b = c.row(in.op[2]);
   const uint64_t* positionRow = c.row(in.op[3]);
@@ -377,9 +389,9 @@ template <class T> bool executeBfi(ExecutionContext& c, const DecodedInstruction
   writeLanes(m, c.row(in.op[0]), [&](uint32_t l) {
     const T x = laneValue<T>(a, l);
     T result = laneValue<T>(b, l);
-    const unsigned position = laneValue<uint32_t>(positionRow, l) & 0xff;
-    const unsigned length = laneValue<uint32_t>(lengthRow, l) & 0xff;
-    for (unsigned i = 0; i < length && position + i <= kMsb; ++i) {
+    const uint64_t position = fieldOperand<T>(positionRow, l);
+    const uint64_t length = fieldOperand<T>(lengthRow, l);
+    for (uint64_t i = 0; i < length && position + i <= kMsb; ++i) {
       const T bit = static_cast<T>(T{1} << (position + i));
       result = ((x >> i) & 1) ? static_cast<T>(result | bit) : static_cast<T>(result & ~bit);
     }

@@ -5,6 +5,7 @@
 #include "ir/InstructionForm.h"
 #include "passes/ControlFlowGraph.h"
 #include "passes/DominatorTree.h"
+#include "runtime/cpu/Contraction.h"
 #include "runtime/cpu/DeviceMemory.h"
 #include "runtime/cpu/FunctionFrame.h"
 #include "runtime/cpu/ImmediateValues.h"
@@ -56,7 +57,9 @@ class Decoder {
 public:
   Decoder(CpuModule& module, const ModuleFunction& kernel)
       : module_(module), kernelFunction_(kernel), result_(std::make_shared<DecodedKernel>()),
-        builder_(*result_) {}
+        builder_(*result_) {
+    result_->module = &module;
+  }
 
   Expected<std::shared_ptr<const DecodedKernel>, ModuleError> run();
 
@@ -74,6 +77,8 @@ private:
 
   CpuModule& module_;
   const ModuleFunction& kernelFunction_;
+  /// The current function's add/sub instructions that run fused with their product's mul.
+  std::unordered_map<const ir::Instruction*, Contraction> contractions_;
   std::shared_ptr<DecodedKernel> result_;
   ProgramBuilder builder_;
   KernelSymbols symbols_;
@@ -297,6 +302,7 @@ std::string Decoder::decodeFunction(uint32_t index) {
 
   passes::ControlFlowGraph cfg(function);
   passes::DominatorTree postDominators(cfg, passes::DominatorTree::Direction::Post);
+  contractions_ = planContractions(function);
   std::unordered_map<ir::LabelId, uint32_t> labelBlock;
   const auto& blocks = function.blocks();
   for (uint32_t b = 0; b < blocks.size(); ++b)
@@ -556,6 +562,8 @@ std::string Decoder::decodeInstruction(uint32_t function, OperandDecoder& operan
     ok = context.fail("not supported by the CPU device yet (" + std::string(feature) + ")");
   } else if (form.family() == ir::SemanticFamily::ThreadControl) {
     ok = decodeThreadControl(function, context, &branch);
+  } else if (auto fused = contractions_.find(&instruction); fused != contractions_.end()) {
+    ok = decodeContractedAdd(context, *fused->second.multiply, fused->second.productOperand);
   } else if (FamilyDecoder decoder = familyDecoder(form.family())) {
     ok = decoder(context);
     if (ok && out.execute == nullptr && out.control == Control::None)

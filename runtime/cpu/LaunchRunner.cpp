@@ -1,5 +1,7 @@
 #include "runtime/cpu/LaunchRunner.h"
 
+#include "runtime/cpu/DeviceLaunches.h"
+#include "runtime/cpu/DeviceMemory.h"
 #include "runtime/cpu/ExecutionTracer.h"
 #include "runtime/cpu/llvm/NativeCompiler.h"
 
@@ -64,6 +66,36 @@ void runCooperative(LaunchState& launch, std::string* output) {
     *output += text;
 }
 
+/// CUDA's limit on nested device-side launches.
+constexpr uint32_t kMaxLaunchNesting = 24;
+
+void LaunchRunner::runDeviceLaunches(LaunchState& parent, std::string* output) {
+  std::vector<DeviceLaunch> launches;
+  {
+    std::lock_guard lock(parent.deviceLaunchMutex);
+    launches.swap(parent.deviceLaunches);
+  }
+  std::stable_partition(launches.begin(), launches.end(),
+                        [](const DeviceLaunch& launch) { return !isTailLaunch(launch); });
+  for (const DeviceLaunch& launch : launches) {
+    if (launch.launched && !parent.abort.load(std::memory_order_relaxed)) {
+      if (parent.nestingDepth + 1 > kMaxLaunchNesting) {
+        parent.recordFault(FaultKind::IllegalInstruction,
+                           "kernel " + launch.kernel->name +
+                               ": device-side launches nested deeper than " +
+                               std::to_string(kMaxLaunchNesting) + " levels");
+      } else {
+        LaunchState child;
+        prepareChildLaunch(parent, launch, &child);
+        run(child, output);
+        if (child.faultKind != FaultKind::None)
+          parent.recordFault(child.faultKind, child.faultMessage);
+      }
+    }
+    parent.memory->release(reinterpret_cast<void*>(launch.parameters));
+  }
+}
+
 void LaunchRunner::run(LaunchState& launch, std::string* output) {
   // The executor: the LLVM executor's native code where there is a compiler and the kernel
   // compiles (traced launches are always interpreted: the trace follows every instruction).
@@ -83,6 +115,7 @@ void LaunchRunner::run(LaunchState& launch, std::string* output) {
     runCooperative(launch, output);
     if (launch.tracer != nullptr)
       launch.tracer->launchEnd(*launch.kernel);
+    runDeviceLaunches(launch, output);
     return;
   }
   std::atomic<uint64_t> next{0};
@@ -123,6 +156,7 @@ void LaunchRunner::run(LaunchState& launch, std::string* output) {
     *output += item.second;
   if (launch.tracer != nullptr)
     launch.tracer->launchEnd(*launch.kernel);
+  runDeviceLaunches(launch, output);
 }
 
 } // namespace ocelot::runtime::cpu

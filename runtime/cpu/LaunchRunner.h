@@ -25,6 +25,10 @@ public:
   uint64_t threadInstructions() const;
 
 private:
+  /// Runs the grids `parent`'s threads launched (dynamic parallelism), then releases their
+  /// parameter buffers.
+  void runDeviceLaunches(LaunchState& parent, std::string* output);
+
   WorkerPool pool_;
   std::vector<std::unique_ptr<CtaExecutor>> executors_;
 };

@@ -57,6 +57,16 @@ struct ExecutionOptions {
   std::shared_ptr<NativeCompiler> compiler;
 };
 
+/// A grid launched from device code (dynamic parallelism), run after the grid that launched it.
+struct DeviceLaunch {
+  std::shared_ptr<const DecodedKernel> kernel;
+  dim3 grid, block;
+  uint32_t dynamicShared = 0;
+  uintptr_t parameters = 0; ///< the parameter buffer the launching thread filled
+  uint64_t stream = 0;      ///< 0x3: cudaStreamTailLaunch (runs after the others)
+  bool launched = false;    ///< false: a buffer taken but never launched (released unused)
+};
+
 /// One launch as every worker sees it: the kernel, its geometry and parameters, and what the
 /// launch produces besides memory writes (printf output, the first fault).
 struct LaunchState {
@@ -92,6 +102,13 @@ struct LaunchState {
   /// depend on how CTAs were spread over workers).
   std::mutex outputMutex;
   std::vector<std::pair<uint64_t, std::string>> output;
+
+  /// Grids its threads launched (cudaLaunchDevice), in the order they were launched, and the
+  /// device runtime's last error.
+  std::mutex deviceLaunchMutex;
+  std::vector<DeviceLaunch> deviceLaunches;
+  std::atomic<uint32_t> deviceError{0};
+  uint32_t nestingDepth = 0; ///< 0 for host launches; children are one deeper
 
   uint64_t ctaCount() const { return uint64_t{grid.x} * grid.y * grid.z; }
   uint32_t threadsPerCta() const { return block.x * block.y * block.z; }

@@ -247,6 +247,10 @@ std::optional<SymbolValue> OperandDecoder::symbol(std::string_view name) {
 
 uint32_t OperandDecoder::symbolValueRow(const ir::SymbolOperand& operand) {
   auto value = symbol(operand.name);
+  // WARP_SZ is PTX's predefined run-time constant for the warp size (`mov.u32 %r, WARP_SZ;`),
+  // not a declared symbol.
+  if (!value && operand.name == "WARP_SZ" && operand.offset == 0)
+    return builder_.constantRow(kWarpSize);
   if (!value)
     return fail("unknown symbol " + std::string(operand.name));
   const auto offset = static_cast<uint64_t>(operand.offset);

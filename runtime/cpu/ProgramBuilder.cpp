@@ -102,6 +102,10 @@ void ProgramBuilder::finish() {
     for (CallValue& value : site.results)
       fix(value.row);
   }
+  for (MatrixOperands& operands : kernel_.matrixOperands)
+    for (auto& fragment : operands.fragments)
+      for (uint32_t& row : fragment)
+        fix(row);
   for (ConstantRow& constant : kernel_.constants)
     fix(constant.row);
   for (SpecialRow& special : kernel_.specials)

@@ -1,7 +1,9 @@
 // Texture and surface instructions through texture and surface objects created by the CPU device
-// (TextureObjects.h): tex (1d, 2d, 3d, a1d, a2d; .level reads level 0), suld.b and sust.b (1d,
-// 2d, 3d; .trap/.clamp/.zero), txq/suq width, height and depth. Point and linear filtering follow
-// the hardware: linear weights have 8 fractional bits.
+// (TextureObjects.h): tex (1d, 2d, 3d, a1d, a2d, cube, acube; .level picks a mipmap level),
+// suld.b and sust.b (1d, 2d, 3d; .trap/.clamp/.zero), txq/suq width, height and depth. Point and
+// linear filtering follow the hardware: linear weights have 8 fractional bits. Cubemaps are
+// arrays of six faces (cubemap arrays: six per layer); a direction selects the face of its major
+// axis and the face coordinates as the CUDA programming guide's cubemap table states them.
 
 #include "runtime/cpu/HalfPrecision.h"
 #include "runtime/cpu/InstructionDecoders.h"
@@ -25,7 +27,39 @@ enum TextureFlags : uint32_t {
   kClampOut = 1u << 6, ///< surfaces: .clamp
   kZeroOut = 1u << 7,  ///< surfaces: .zero
   kLevel = 1u << 8,    ///< tex.level: op[9] is the level of detail
+  kCube = 1u << 9,     ///< cube/acube: three direction coordinates
 };
+
+/// The face of a cubemap a direction points at, and the normalized [0, 1] coordinates on it.
+struct CubeFace {
+  uint32_t face = 0;
+  float u = 0, v = 0;
+};
+
+CubeFace cubeFace(float x, float y, float z) {
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  float s, t, major;
+  uint32_t face;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    s = x >= 0 ? -z : z;
+    t = -y;
+    major = ax;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    s = x;
+    t = y >= 0 ? z : -z;
+    major = ay;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    s = z >= 0 ? x : -x;
+    t = -y;
+    major = az;
+  }
+  if (major == 0)
+    return {face, 0.5f, 0.5f};
+  return {face, (s / major + 1.0f) * 0.5f, (t / major + 1.0f) * 0.5f};
+}
 
 const TextureObject* objectFor(ExecutionContext& c, uint64_t handle, uint32_t lane) {
   const LaunchState* launch = c.services != nullptr ? c.services->launch : nullptr;
@@ -220,7 +254,20 @@ bool executeTexture(ExecutionContext& c, const DecodedInstruction& in, LaneMask 
     const uint32_t first = layered ? 6 : 5;
     Texel4 texel;
     int64_t layer = layered ? static_cast<int32_t>(c.row(in.op[5])[lane]) : 0;
-    if (integerCoords) {
+    if (in.aux & kCube) {
+      // The face is a slice sampled in 2D with normalized, clamped coordinates.
+      const CubeFace face = cubeFace(laneValue<float>(c.row(in.op[first]), lane),
+                                     laneValue<float>(c.row(in.op[first + 1]), lane),
+                                     laneValue<float>(c.row(in.op[first + 2]), lane));
+      const size_t slice = static_cast<size_t>(std::max<int64_t>(layer, 0)) * 6 + face.face;
+      TextureObject view = *t;
+      view.data = t->data + std::min(slice, t->depth - 1) * t->slicePitch;
+      view.depth = 1;
+      view.description.normalizedCoords = 1;
+      view.description.addressMode[0] = view.description.addressMode[1] = cudaAddressModeClamp;
+      const float coords[2] = {face.u, face.v};
+      texel = sample(view, coords, 2);
+    } else if (integerCoords) {
       int64_t i[3] = {0, 0, 0};
       for (uint32_t d = 0; d < dimensions; ++d)
         i[d] = static_cast<int32_t>(c.row(in.op[first + d])[lane]);
@@ -346,6 +393,14 @@ uint32_t dimensionsOf(DecodeContext& c, uint32_t* flags) {
     *flags |= kLayered;
     return 2;
   }
+  if (c.has("cube")) {
+    *flags |= kCube;
+    return 3;
+  }
+  if (c.has("acube")) {
+    *flags |= kCube | kLayered;
+    return 3;
+  }
   return 0;
 }
 
@@ -422,8 +477,11 @@ bool decodeTexture(DecodeContext& c) {
       c.out.aux |= kResultUnsigned;
     else if (*resultType != ir::ScalarType::F32)
       return c.unsupported("tex result type");
-    if (*coordinateType == ir::ScalarType::S32)
+    if (*coordinateType == ir::ScalarType::S32) {
+      if (flags & kCube)
+        return c.fail("cubemap coordinates are directions (.f32)");
       c.out.aux |= kIntegerCoords;
+    }
     vectorDestinations(c, c.operand(0), false, *resultType);
     const uint32_t count = dimensions + ((flags & kLayered) ? 1 : 0);
     if (!decodeHandleAndCoordinates(c, 1, *coordinateType, 5, count))
@@ -438,7 +496,7 @@ bool decodeTexture(DecodeContext& c) {
     return c.ok();
   }
   if (opcode == Op::Suld || opcode == Op::Sust) {
-    if (!c.has("b") || (flags & kLayered))
+    if (!c.has("b") || (flags & (kLayered | kCube)))
       return c.unsupported("formatted or layered surface access");
     const auto type = c.type();
     if (!type || !c.expectOperands(2))

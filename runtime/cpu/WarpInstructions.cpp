@@ -1,7 +1,9 @@
 // Warp-wide instructions: shfl, vote, match, redux, activemask, elect. The interpreter runs the
-// active lanes of a warp together, so each handler sees every participating lane at once; the
-// member mask operand is implied by the active mask (a thread may only name lanes that execute
-// the same instruction with it, which the SIMT stack guarantees here).
+// active lanes of a warp together, so each handler sees every participating lane at once. The
+// member mask of the .sync forms is per lane: lanes executing one instruction together may name
+// different groups (cooperative groups' labeled_partition gives each bucket its own mask and then
+// reduces with redux.sync over it), so vote, match and redux combine, for each lane, the lanes
+// its mask names among those executing. shfl reads its source lane whatever the masks say.
 
 #include "runtime/cpu/InstructionDecoders.h"
 #include "runtime/cpu/LaneValues.h"
@@ -52,25 +54,68 @@ bool executeShuffle(ExecutionContext& c, const DecodedInstruction& in, LaneMask 
   return true;
 }
 
+/// Each executing lane's group: the lanes its member mask (row `maskRow`, kNone for the forms
+/// without one) names among the lanes of `m`, itself always included. Returns true when every
+/// lane of `m` has the same group (the usual full-warp case), which is then groups[first lane].
+bool memberGroups(const ExecutionContext& c, uint32_t maskRow, LaneMask m, LaneMask* groups) {
+  const uint32_t first = static_cast<uint32_t>(std::countr_zero(m));
+  if (maskRow == kNone) {
+    groups[first] = m;
+    return true;
+  }
+  const uint64_t* masks = c.row(maskRow);
+  const LaneMask common = static_cast<LaneMask>(masks[first]);
+  bool uniform = true;
+  forEachLane(
+      m, [&](uint32_t lane) { uniform = uniform && static_cast<LaneMask>(masks[lane]) == common; });
+  if (uniform) {
+    groups[first] = (common & m) | (LaneMask{1} << first);
+    if ((common & m) == m)
+      return true;
+  }
+  forEachLane(m, [&](uint32_t lane) {
+    groups[lane] = (static_cast<LaneMask>(masks[lane]) & m) | (LaneMask{1} << lane);
+  });
+  return false;
+}
+
 enum class VoteMode : uint32_t { All, Any, Uniform, Ballot };
+
+template <VoteMode Mode> bool voteResult(LaneMask value, LaneMask group) {
+  if constexpr (Mode == VoteMode::All)
+    return (value & group) == group;
+  else if constexpr (Mode == VoteMode::Any)
+    return (value & group) != 0;
+  else
+    return (value & group) == 0 || (value & group) == group;
+}
 
 template <VoteMode Mode>
 bool executeVote(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
   LaneMask value = c.predicate(in.op[1]) & m;
   if (in.aux != 0)
     value = ~c.predicate(in.op[1]) & m;
+  LaneMask groups[kWarpSize];
+  if (memberGroups(c, in.op[5], m, groups)) {
+    const LaneMask group = groups[std::countr_zero(m)];
+    if constexpr (Mode == VoteMode::Ballot) {
+      uint64_t* d = c.row(in.op[0]);
+      forLanes(m, [&](uint32_t lane) { d[lane] = value & group; });
+    } else {
+      writePredicate(c, in.op[0], m, voteResult<Mode>(value, group) ? kAllLanes : 0);
+    }
+    return true;
+  }
   if constexpr (Mode == VoteMode::Ballot) {
     uint64_t* d = c.row(in.op[0]);
-    forLanes(m, [&](uint32_t lane) { d[lane] = value; });
+    forEachLane(m, [&](uint32_t lane) { d[lane] = value & groups[lane]; });
   } else {
-    bool result;
-    if constexpr (Mode == VoteMode::All)
-      result = value == m;
-    else if constexpr (Mode == VoteMode::Any)
-      result = value != 0;
-    else
-      result = value == 0 || value == m;
-    writePredicate(c, in.op[0], m, result ? kAllLanes : 0);
+    LaneMask result = 0;
+    forEachLane(m, [&](uint32_t lane) {
+      if (voteResult<Mode>(value, groups[lane]))
+        result |= LaneMask{1} << lane;
+    });
+    writePredicate(c, in.op[0], m, result);
   }
   return true;
 }
@@ -80,17 +125,20 @@ bool executeMatch(ExecutionContext& c, const DecodedInstruction& in, LaneMask m)
   const uint64_t* a = c.row(in.op[1]);
   const uint64_t width = in.aux2 == 32 ? 0xffffffffull : ~0ull;
   uint64_t* d = c.row(in.op[0]);
+  LaneMask groups[kWarpSize];
+  const bool uniform = memberGroups(c, in.op[5], m, groups);
   alignas(64) uint64_t result[kWarpSize] = {};
   LaneMask allEqual = 0;
   forEachLane(m, [&](uint32_t lane) {
+    const LaneMask group = uniform ? groups[std::countr_zero(m)] : groups[lane];
     LaneMask same = 0;
-    forEachLane(m, [&](uint32_t other) {
+    forEachLane(group, [&](uint32_t other) {
       if ((a[other] & width) == (a[lane] & width))
         same |= LaneMask{1} << other;
     });
     if constexpr (All) {
-      result[lane] = same == m ? m : 0;
-      if (same == m)
+      result[lane] = same == group ? group : 0;
+      if (same == group)
         allEqual |= LaneMask{1} << lane;
     } else {
       result[lane] = same;
@@ -104,18 +152,11 @@ bool executeMatch(ExecutionContext& c, const DecodedInstruction& in, LaneMask m)
 
 enum class ReduxOp : uint32_t { Add, Min, Max, And, Or, Xor };
 
-template <class T, ReduxOp Op>
-bool executeRedux(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
-  const uint64_t* a = c.row(in.op[1]);
-  bool first = true;
-  T total{};
-  forEachLane(m, [&](uint32_t lane) {
+template <class T, ReduxOp Op> T reduceLanes(const uint64_t* a, LaneMask lanes) {
+  T total = static_cast<T>(a[std::countr_zero(lanes)]);
+  lanes &= lanes - 1;
+  forEachLane(lanes, [&](uint32_t lane) {
     const T value = static_cast<T>(a[lane]);
-    if (first) {
-      total = value;
-      first = false;
-      return;
-    }
     if constexpr (Op == ReduxOp::Add)
       total = static_cast<T>(total + value);
     else if constexpr (Op == ReduxOp::Min)
@@ -129,9 +170,34 @@ bool executeRedux(ExecutionContext& c, const DecodedInstruction& in, LaneMask m)
     else
       total = total ^ value;
   });
+  return total;
+}
+
+template <class T, ReduxOp Op>
+bool executeRedux(ExecutionContext& c, const DecodedInstruction& in, LaneMask m) {
+  const uint64_t* a = c.row(in.op[1]);
   uint64_t* d = c.row(in.op[0]);
-  const uint64_t bits = rowBits(total);
-  forLanes(m, [&](uint32_t lane) { d[lane] = bits; });
+  LaneMask groups[kWarpSize];
+  if (memberGroups(c, in.op[5], m, groups)) {
+    const uint64_t bits = rowBits(reduceLanes<T, Op>(a, groups[std::countr_zero(m)]));
+    forLanes(m, [&](uint32_t lane) { d[lane] = bits; });
+    return true;
+  }
+  // Lanes of one group share the result: compute it once per group.
+  alignas(64) uint64_t result[kWarpSize];
+  LaneMask pending = m;
+  while (pending != 0) {
+    const LaneMask group = groups[std::countr_zero(pending)];
+    const uint64_t bits = rowBits(reduceLanes<T, Op>(a, group));
+    LaneMask same = 0;
+    forEachLane(pending, [&](uint32_t lane) {
+      if (groups[lane] == group)
+        same |= LaneMask{1} << lane;
+    });
+    forEachLane(same, [&](uint32_t lane) { result[lane] = bits; });
+    pending &= ~same;
+  }
+  forEachLane(m, [&](uint32_t lane) { d[lane] = result[lane]; });
   return true;
 }
 
@@ -166,6 +232,11 @@ bool executeElect(ExecutionContext& c, const DecodedInstruction& in, LaneMask m)
   if (in.op[1] != kNone)
     writePredicate(c, in.op[1], m, LaneMask{1} << leader);
   return true;
+}
+
+/// The member mask of a .sync form (operand `index`), or kNone.
+uint32_t memberMask(DecodeContext& c, size_t index) {
+  return c.operandCount() > index ? c.source(index, ir::ScalarType::B32) : kNone;
 }
 
 /// `d|p` destinations: the value row and the predicate (kNone when absent).
@@ -225,6 +296,7 @@ bool decodeWarp(DecodeContext& c) {
     } else {
       c.out.op[1] = c.predicateSource(1);
     }
+    c.out.op[5] = memberMask(c, 2);
     if (c.has("ballot")) {
       c.out.op[0] = c.destination(0);
       c.out.execute = &executeVote<VoteMode::Ballot>;
@@ -249,6 +321,7 @@ bool decodeWarp(DecodeContext& c) {
     else
       c.out.op[0] = c.destination(0);
     c.out.op[1] = c.source(1, *type);
+    c.out.op[5] = memberMask(c, 2);
     c.out.aux2 = ir::scalarTypeBits(*type);
     c.out.execute = all ? &executeMatch<true> : &executeMatch<false>;
     return c.ok();
@@ -276,6 +349,7 @@ bool decodeWarp(DecodeContext& c) {
     }
     c.out.op[0] = c.destination(0);
     c.out.op[1] = c.source(1, *type);
+    c.out.op[5] = memberMask(c, 2);
     return c.ok();
   }
   default:

@@ -66,6 +66,17 @@ protected:
     return text;
   }
 
+  /// The nvcc-generated PTX of tests/cpu/ptx/semantics.cu.
+  static const std::string& semanticsPtx() {
+    static const std::string text = [] {
+      std::ifstream in(OCELOT_CPU_SEMANTICS_PTX);
+      std::stringstream content;
+      content << in.rdbuf();
+      return content.str();
+    }();
+    return text;
+  }
+
   template <class... Args>
   cudaError_t launch(DeviceFunction function, dim3 grid, dim3 block, size_t shared, Args... args) {
     void* pointers[] = {static_cast<void*>(&args)..., nullptr};

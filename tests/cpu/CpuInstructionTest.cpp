@@ -2,7 +2,7 @@
 // reference. Every kernel gets two 64-bit inputs per thread (%rd11, %rd12; their low halves in
 // %r11, %r12 and as floats in %f11, %f12) and stores %rd10.
 
-#include "CpuDeviceFixture.h"
+#include "InstructionTestSupport.h"
 
 #include <bit>
 #include <cmath>
@@ -11,75 +11,6 @@
 
 namespace ocelot::runtime::cpu::test {
 namespace {
-
-std::string wrap(const std::string& body) {
-  return R"(.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 out, .param .u64 in)
-{
-  .reg .b16 %h<16>;
-  .reg .b32 %r<32>;
-  .reg .b64 %rd<32>;
-  .reg .f32 %f<32>;
-  .reg .f64 %fd<16>;
-  .reg .pred %p<8>;
-  .shared .align 8 .b8 sdata[512];
-  .local .align 8 .b8 ldata[64];
-  ld.param.u64 %rd1, [out];
-  ld.param.u64 %rd2, [in];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd3, %r1, 8;
-  add.s64 %rd4, %rd1, %rd3;
-  mul.wide.u32 %rd5, %r1, 16;
-  add.s64 %rd6, %rd2, %rd5;
-  ld.global.u64 %rd11, [%rd6];
-  ld.global.u64 %rd12, [%rd6+8];
-  cvt.u32.u64 %r11, %rd11;
-  cvt.u32.u64 %r12, %rd12;
-  mov.b32 %f11, %r11;
-  mov.b32 %f12, %r12;
-  mov.u64 %rd10, 0;
-)" + body +
-         R"(
-  st.global.u64 [%rd4], %rd10;
-  ret;
-}
-)";
-}
-
-uint64_t f32(float value) {
-  return std::bit_cast<uint32_t>(value);
-}
-float asF32(uint64_t bits) {
-  return std::bit_cast<float>(static_cast<uint32_t>(bits));
-}
-
-class InstructionTest : public CpuDeviceTest {
-protected:
-  using Reference = std::function<uint64_t(uint64_t a, uint64_t b, uint32_t lane)>;
-
-  /// Runs `body` on 32 threads with inputs a[i], b[i] and compares with reference(a, b, lane).
-  void check(const std::string& body, const std::vector<std::pair<uint64_t, uint64_t>>& inputs,
-             const Reference& reference, uint32_t threads = 32) {
-    DeviceFunction kernel = load(wrap(body), "k");
-    ASSERT_NE(kernel, nullptr);
-    uint64_t* in = allocate<uint64_t>(threads * 2);
-    uint64_t* out = allocate<uint64_t>(threads);
-    for (uint32_t i = 0; i < threads; ++i) {
-      const auto& [a, b] = inputs[i % inputs.size()];
-      in[2 * i] = a;
-      in[2 * i + 1] = b;
-    }
-    ASSERT_EQ(launch(kernel, dim3(1), dim3(threads), 0, out, in), cudaSuccess);
-    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
-    for (uint32_t i = 0; i < threads; ++i) {
-      const auto& [a, b] = inputs[i % inputs.size()];
-      EXPECT_EQ(out[i], reference(a, b, i)) << "lane " << i << " a=" << a << " b=" << b << "\n"
-                                            << body;
-    }
-  }
-};
 
 const std::vector<std::pair<uint64_t, uint64_t>> kIntegers = {{1, 2},
                                                               {0xffffffffu, 1},
@@ -194,8 +125,9 @@ TEST_F(InstructionTest, FloatArithmeticAndRounding) {
         });
   check("mul.sat.f32 %f2, %f11, %f12; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", kFloats,
         [](uint64_t a, uint64_t b, uint32_t) {
+          // .sat clamps to [+0.0, 1.0]: NaN and -0.0 become +0.0 (as the GPU does).
           const float r = asF32(a) * asF32(b);
-          return f32(std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f));
+          return f32(r > 0.0f ? std::min(r, 1.0f) : 0.0f);
         });
   check("cvt.rzi.s32.f32 %r2, %f11; cvt.rmi.s32.f32 %r3, %f12; add.s32 %r2, %r2, %r3; "
         "cvt.s64.s32 %rd10, %r2;",
@@ -219,9 +151,91 @@ TEST_F(InstructionTest, FloatArithmeticAndRounding) {
         });
   check("cvt.f64.f32 %fd1, %f11; sqrt.rn.f64 %fd2, %fd1; mov.b64 %rd10, %fd2;", kFloats,
         [](uint64_t a, uint64_t, uint32_t) {
+          // An invalid double-precision operation gives the default NaN 0xfff8000000000000, as
+          // on the GPU (double precision does not canonicalize NaNs).
           const double r = std::sqrt(static_cast<double>(asF32(a)));
-          return std::isnan(r) ? uint64_t{0x7fffffffffffffffull} : std::bit_cast<uint64_t>(r);
+          return std::isnan(r) ? uint64_t{0xfff8000000000000ull} : std::bit_cast<uint64_t>(r);
         });
+}
+
+// ptxas contracts a mul and a dependent add/sub that carry no rounding modifier into one fused
+// multiply-add; with a rounding modifier on either they stay two roundings (PTX ISA, mul/add).
+TEST_F(InstructionTest, MulAddWithoutRoundingModifierIsFused) {
+  // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: the separate product rounds the 2^-24 away.
+  const float x = 1.0f + 0x1p-12f;
+  const std::vector<std::pair<uint64_t, uint64_t>> inputs = {
+      {f32(x), f32(x)}, {f32(-x), f32(x)}, {f32(3.0f), f32(0.1f)}};
+  const char* store = " mov.b32 %r2, %f3; cvt.u64.u32 %rd10, %r2;";
+  const float c = 1.0f + 0x1p-11f;
+  auto fused = [&](float sa, float sc) {
+    return [=](uint64_t a, uint64_t b, uint32_t) {
+      return f32(std::fma(sa * asF32(a), asF32(b), sc * c));
+    };
+  };
+  auto separate = [&](float sa, float sc) {
+    return [=](uint64_t a, uint64_t b, uint32_t) {
+      volatile float product = asF32(a) * asF32(b);
+      return f32(sa * product + sc * c);
+    };
+  };
+  check(std::string("mul.f32 %f2, %f11, %f12; add.f32 %f3, %f2, 0fBF801000;") + store, inputs,
+        fused(1, -1));
+  check(std::string("mul.f32 %f2, %f11, %f12; sub.f32 %f3, %f2, 0f3F801000;") + store, inputs,
+        fused(1, -1));
+  check(std::string("mul.f32 %f2, %f11, %f12; sub.f32 %f3, 0f3F801000, %f2;") + store, inputs,
+        fused(-1, 1));
+  // The product feeds two adds: each is fused.
+  check(std::string("mul.f32 %f2, %f11, %f12; add.f32 %f4, %f2, 0f3F801000; "
+                    "sub.f32 %f5, %f2, 0f3F801000; sub.f32 %f3, %f5, %f4;") +
+            store,
+        inputs, [&](uint64_t a, uint64_t b, uint32_t) {
+          const float p = asF32(a), q = asF32(b);
+          volatile float sum = std::fma(p, q, c), difference = std::fma(p, q, -c);
+          return f32(difference - sum);
+        });
+  check(std::string("mul.rn.f32 %f2, %f11, %f12; add.f32 %f3, %f2, 0fBF801000;") + store, inputs,
+        separate(1, -1));
+  check(std::string("mul.f32 %f2, %f11, %f12; add.rn.f32 %f3, %f2, 0fBF801000;") + store, inputs,
+        separate(1, -1));
+  // A product that something other than an add/sub also reads stays rounded for the add too.
+  check(std::string("mul.f32 %f2, %f11, %f12; add.f32 %f4, %f2, 0fBF801000; "
+                    "abs.f32 %f5, %f2; sub.f32 %f3, %f4, %f5;") +
+            store,
+        inputs, [&](uint64_t a, uint64_t b, uint32_t) {
+          volatile float product = asF32(a) * asF32(b);
+          volatile float sum = product - c;
+          return f32(sum - std::fabs(product));
+        });
+  // Across blocks: a product made before a branch and absorbed after it.
+  check(std::string("mul.f32 %f2, %f11, %f12; setp.eq.u32 %p1, %r1, 0; @%p1 bra SKIP; "
+                    "mov.f32 %f6, 0f00000000; SKIP: add.f32 %f3, %f2, 0fBF801000;") +
+            store,
+        inputs, fused(1, -1));
+  // Two products into one sub: the first mul is fused (the GPU's FFMA t - u: fma(a, a, -u)).
+  check(std::string("mul.f32 %f2, %f11, %f11; mul.f32 %f4, %f12, %f12; sub.f32 %f3, %f2, %f4;") +
+            store,
+        inputs, [&](uint64_t a, uint64_t b, uint32_t) {
+          volatile float u = asF32(b) * asF32(b);
+          return f32(std::fma(asF32(a), asF32(a), -u));
+        });
+  // .ftz on only one of the two keeps them apart.
+  check(std::string("mul.ftz.f32 %f2, %f11, %f12; add.f32 %f3, %f2, 0fBF801000;") + store, inputs,
+        separate(1, -1));
+  // f64 (DFMA): (1 + 2^-40)^2 - (1 + 2^-39) = 2^-80 fused, 0 separately.
+  check("mov.b64 %fd1, %rd11; mul.f64 %fd2, %fd1, %fd1; add.f64 %fd3, %fd2, 0dBFF0000000002000; "
+        "mov.b64 %rd10, %fd3;",
+        {{std::bit_cast<uint64_t>(1.0 + 0x1p-40), 0}}, [](uint64_t a, uint64_t, uint32_t) {
+          const double v = std::bit_cast<double>(a);
+          return std::bit_cast<uint64_t>(std::fma(v, v, -(1.0 + 0x1p-39)));
+        });
+  // f16 (HFMA2): (1 + 2^-6)^2 - (1 + 2^-5) = 2^-12 = 0x0c00 fused, 0 separately.
+  check("mov.b32 {%h1, %h2}, %r11; mul.f16 %h3, %h1, %h1; mov.b16 %h4, 0xbc20; "
+        "add.f16 %h5, %h3, %h4; mov.b32 %r2, {%h5, %h5}; cvt.u64.u32 %rd10, %r2;",
+        {{0x3c10, 0}}, [](uint64_t, uint64_t, uint32_t) { return uint64_t{0x0c000c00}; });
+  // An operand written between the mul and the add ends the pair.
+  check(std::string("mul.f32 %f2, %f11, %f12; mov.f32 %f2, %f2; add.f32 %f3, %f2, 0fBF801000;") +
+            store,
+        inputs, separate(1, -1));
 }
 
 TEST_F(InstructionTest, HalfPrecision) {
