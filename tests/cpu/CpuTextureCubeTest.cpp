@@ -3,6 +3,7 @@
 // table; each expected texel below is worked out by hand from that table.
 
 #include "CpuDeviceFixture.h"
+#include "runtime/cpu/CpuArray.h"
 #include "runtime/cpu/TextureObjects.h"
 
 #include <array>
@@ -50,17 +51,19 @@ protected:
   /// 1000 l + 100 f + 4 j + i.
   cudaTextureObject_t makeCubemap(unsigned layers) {
     const cudaChannelFormatDesc format{32, 0, 0, 0, cudaChannelFormatKindFloat};
-    cudaArray_t array = nullptr;
     const unsigned flags = cudaArrayCubemap | (layers > 1 ? cudaArrayLayered : 0);
-    EXPECT_EQ(device_->createArray(&array, format, cudaExtent{4, 4, 6 * size_t{layers}}, flags),
-              cudaSuccess);
+    Array* created = nullptr;
+    EXPECT_EQ(
+        device_->arrays()->create(format, cudaExtent{4, 4, 6 * size_t{layers}}, flags, &created),
+        cudaSuccess);
+    cudaArray_t array = created->handle();
     cudaChannelFormatDesc got{};
     cudaExtent extent{};
     unsigned gotFlags = 0;
-    EXPECT_EQ(device_->arrayInfo(&got, &extent, &gotFlags, array), cudaSuccess);
+    EXPECT_EQ(created->info(&got, &extent, &gotFlags), cudaSuccess);
     EXPECT_EQ(extent.depth, 6u * layers);
     // The array's storage: element rows, then slices (faces), as CpuArray lays them out.
-    auto* texels = reinterpret_cast<float*>(reinterpret_cast<CpuArray*>(array)->data);
+    auto* texels = reinterpret_cast<float*>(static_cast<CpuArray*>(created)->layout().data);
     for (unsigned l = 0; l < layers; ++l)
       for (unsigned f = 0; f < 6; ++f)
         for (unsigned j = 0; j < 4; ++j)
@@ -74,9 +77,10 @@ protected:
     description.filterMode = cudaFilterModePoint;
     description.readMode = cudaReadModeElementType;
     description.normalizedCoords = 1;
-    cudaTextureObject_t texture = 0;
-    EXPECT_EQ(device_->createTexture(&texture, resource, description, nullptr), cudaSuccess);
-    return texture;
+    Texture* texture = nullptr;
+    EXPECT_EQ(device_->textures()->createTexture(resource, description, nullptr, &texture),
+              cudaSuccess);
+    return texture->handle();
   }
 
   void expectFaces(bool layered, unsigned layer, float offset) {
