@@ -1169,9 +1169,10 @@ llvm::Value* Translator::saturate(llvm::Value* value, unsigned bits) {
   llvm::Type* element = bits == 64 ? b_.getDoubleTy() : b_.getFloatTy();
   llvm::Value* zero = llvm::Constant::getNullValue(value->getType());
   llvm::Value* one = splat(llvm::ConstantFP::get(element, 1.0));
-  llvm::Value* result = b_.CreateSelect(b_.CreateFCmpOGT(value, one), one, value);
-  result = b_.CreateSelect(b_.CreateFCmpOLT(value, zero), zero, result);
-  return b_.CreateSelect(b_.CreateFCmpUNO(value, value), zero, result);
+  // As the interpreter's saturate(): NaN and -0.0 become +0.0 (an ordered compare is false for
+  // both), which a clamp with OLT would leave as they are.
+  llvm::Value* clamped = b_.CreateSelect(b_.CreateFCmpOGT(value, one), one, value);
+  return b_.CreateSelect(b_.CreateFCmpOGT(value, zero), clamped, zero);
 }
 
 llvm::Value* Translator::canonical(llvm::Value* value, unsigned bits) {
