@@ -494,6 +494,20 @@ section_runtime-bench() {
   say "gpu-batch: runtime-bench: $(wc -l <"$OUT/runtime-bench.tsv") metrics compared"
 }
 
+# The e2e programs the sections run: those the e2e section built here, else the build's.
+e2e_bindir() {
+  if [ -d "$WORK/e2e-bin" ]; then echo "$WORK/e2e-bin"; else echo "$BUILD/tests/e2e/bin"; fi
+}
+
+# ocelot_built TOOL: whether the `ocelot` tool and Ocelot's libcudart.so.13 are there (else a
+# skip line in the summary).
+ocelot_built() {
+  if [ ! -x "$1" ] || [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
+    md "Skipped: \`$1\` or Ocelot's libcudart.so.13 is not built."
+    return 1
+  fi
+}
+
 # ---------------------------------------------------------------------------------------------
 section_instrumentation() {
   mkdir -p "$LOGS/instrumentation"
@@ -501,11 +515,8 @@ section_instrumentation() {
   md ""
   local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
   local checker=$ROOT/tests/instrumentors/check_analytic_counts.py
-  if [ ! -x "$ocelot" ] || [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
-    md "Skipped: \`$ocelot\` or Ocelot's libcudart.so.13 is not built."
-    return
-  fi
-  if [ -d "$WORK/e2e-bin" ]; then bindir=$WORK/e2e-bin; fi
+  ocelot_built "$ocelot" || return
+  bindir=$(e2e_bindir)
   if ! command -v python3 >/dev/null; then
     md "Skipped: no python3 for the checker."
     return
@@ -571,7 +582,7 @@ section_fnptr() {
   md ""
   mkdir -p "$LOGS/fnptr"
   local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin nvlib="" rc name
-  if [ -d "$WORK/e2e-bin" ]; then bindir=$WORK/e2e-bin; fi
+  bindir=$(e2e_bindir)
   if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
   if [ -x "$ocelot" ] && [ -e "$BUILD/runtime/libcudart.so.13" ] && command -v python3 >/dev/null; then
     md "Each program under \`ocelot run\` with bbcount (per warp, per thread), ctaclock, both, and both on each kernel alone, against its plain run (same stdout and status, every selected launch instrumented, entry counts = threads), and the plain run against NVIDIA's runtime (${nvlib:-not found: not compared}):"
@@ -763,11 +774,8 @@ section_probes() {
   md ""
   local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
   local checker=$ROOT/tests/probes/check_probe_tools.py
-  if [ ! -x "$ocelot" ] || [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
-    md "Skipped: \`$ocelot\` or Ocelot's libcudart.so.13 is not built."
-    return
-  fi
-  if [ -d "$WORK/e2e-bin" ]; then bindir=$WORK/e2e-bin; fi
+  ocelot_built "$ocelot" || return
+  bindir=$(e2e_bindir)
   local empty probecount oracle bad
   probe_tool emptyprobe && empty=$PROBE_TOOL
   probe_tool probecount && probecount=$PROBE_TOOL
@@ -1005,7 +1013,7 @@ section_host-measures() {
   md "## Host-side measures (issue 16): launch-site call paths on the GPU"
   md ""
   local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
-  if [ -d "$WORK/e2e-bin" ]; then bindir=$WORK/e2e-bin; fi
+  bindir=$(e2e_bindir)
   if [ ! -x "$ocelot" ] || [ ! -x "$bindir/launch_sites" ]; then
     md "Skipped: \`$ocelot\` or \`$bindir/launch_sites\` is not built."
     return
