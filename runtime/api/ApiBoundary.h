@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <driver_types.h>
+#include <functional>
 #include <new>
 
 namespace ocelot::runtime::api {
@@ -69,6 +70,19 @@ template <class Enum> int raw(const Enum& value) {
   int integer = 0;
   std::memcpy(&integer, &value, sizeof integer);
   return integer;
+}
+
+/// A copy or memset that `run` enqueues on `stream` of device `ordinal`: timed by events around it
+/// when host measures are on (docs/report.md), else just run (one load of a constant).
+template <class Run>
+cudaError_t timedTransfer(Device& device, int ordinal, Stream& stream, bool memset,
+                          const char* name, uint64_t bytes, Run&& run) {
+  Runtime& r = runtime();
+  if (!r.hostMeasures()) [[likely]]
+    return run();
+  using Kind = instrumentation::DeviceOperation::Kind;
+  return r.timeOperation(device, ordinal, stream, memset ? Kind::Memset : Kind::Copy, name, bytes,
+                         std::function<cudaError_t()>(std::ref(run)));
 }
 
 /// In the per-thread default stream variants (_ptsz), stream 0 is the thread's own default stream.

@@ -44,7 +44,10 @@ cudaError_t copy(void* destination, const void* source, size_t bytes, int kind, 
       return cudaErrorInvalidValue;
     // With unified addressing the device tells host from device memory itself; the kind only has
     // to be a valid one.
-    return scope.device().copy(destination, source, bytes, scope.stream(stream), async);
+    Stream& queue = scope.stream(stream);
+    return timedTransfer(scope.device(), scope.ordinal(), queue, false, "copy", bytes, [&] {
+      return scope.device().copy(destination, source, bytes, queue, async);
+    });
   });
 }
 
@@ -54,8 +57,11 @@ cudaError_t fill(void* destination, int value, size_t bytes, cudaStream_t stream
       return cudaSuccess;
     if (destination == nullptr)
       return cudaErrorInvalidValue;
-    return scope.device().fill(destination, static_cast<unsigned char>(value), bytes,
-                               scope.stream(stream), async);
+    Stream& queue = scope.stream(stream);
+    return timedTransfer(scope.device(), scope.ordinal(), queue, true, "memset", bytes, [&] {
+      return scope.device().fill(destination, static_cast<unsigned char>(value), bytes, queue,
+                                 async);
+    });
   });
 }
 
@@ -73,7 +79,9 @@ cudaError_t copy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool as
     if (emptyExtent(params->extent))
       return cudaSuccess;
     Stream& queue = scope.stream(stream);
-    return scope.copies().copy3D(region, queue, async);
+    return timedTransfer(scope.device(), scope.ordinal(), queue, false, "copy 3D",
+                         region.widthBytes * region.height * region.depth,
+                         [&] { return scope.copies().copy3D(region, queue, async); });
   });
 }
 
@@ -102,7 +110,8 @@ cudaError_t copy2D(const CopyEndpoint& destination, const CopyEndpoint& source, 
     region.height = height;
     region.depth = 1;
     Stream& queue = scope.stream(stream);
-    return scope.copies().copy3D(region, queue, async);
+    return timedTransfer(scope.device(), scope.ordinal(), queue, false, "copy 2D", width * height,
+                         [&] { return scope.copies().copy3D(region, queue, async); });
   });
 }
 
@@ -189,7 +198,9 @@ cudaError_t copyPeer(void* destination, int destinationDevice, const void* sourc
     Stream& queue = Scope::stream(to, stream);
     Copies& copies = Scope::area(to.copies());
     return scope.result(onDestination(to, scope.device(), [&] {
-      return copies.copyPeer(destination, source, from, bytes, queue, async);
+      return timedTransfer(to, destinationDevice, queue, false, "peer copy", bytes, [&] {
+        return copies.copyPeer(destination, source, from, bytes, queue, async);
+      });
     }));
   });
 }
@@ -225,8 +236,11 @@ cudaError_t copy3DPeer(const cudaMemcpy3DPeerParms* params, cudaStream_t stream,
       return cudaSuccess;
     Stream& queue = Scope::stream(to, stream);
     Copies& copies = Scope::area(to.copies());
-    return scope.result(onDestination(
-        to, scope.device(), [&] { return copies.copy3DPeer(region, from, queue, async); }));
+    return scope.result(onDestination(to, scope.device(), [&] {
+      return timedTransfer(to, params->dstDevice, queue, false, "peer copy 3D",
+                           region.widthBytes * region.height * region.depth,
+                           [&] { return copies.copy3DPeer(region, from, queue, async); });
+    }));
   });
 }
 
@@ -267,8 +281,12 @@ cudaError_t fill2D(void* destination, size_t pitch, int value, size_t width, siz
     if (destination == nullptr || (height > 1 && pitch < width))
       return cudaErrorInvalidValue;
     Stream& queue = scope.stream(stream);
-    return scope.copies().fill2D(destination, height > 1 ? pitch : std::max(pitch, width),
-                                 static_cast<unsigned char>(value), width, height, queue, async);
+    return timedTransfer(
+        scope.device(), scope.ordinal(), queue, true, "memset 2D", width * height, [&] {
+          return scope.copies().fill2D(destination, height > 1 ? pitch : std::max(pitch, width),
+                                       static_cast<unsigned char>(value), width, height, queue,
+                                       async);
+        });
   });
 }
 
@@ -283,18 +301,22 @@ cudaError_t fill3D(cudaPitchedPtr destination, int value, cudaExtent extent, cud
     auto byte = static_cast<unsigned char>(value);
     Stream& queue = scope.stream(stream);
     Copies& copies = scope.copies();
-    // Slices that follow each other without a gap are one 2D fill.
-    if (extent.depth == 1 || destination.ysize == extent.height)
-      return copies.fill2D(destination.ptr, destination.pitch, byte, extent.width,
-                           extent.height * extent.depth, queue, async);
-    size_t slice = destination.pitch * destination.ysize;
-    for (size_t z = 0; z < extent.depth; ++z)
-      if (cudaError_t error =
-              copies.fill2D(static_cast<char*>(destination.ptr) + z * slice, destination.pitch,
-                            byte, extent.width, extent.height, queue, async);
-          error != cudaSuccess)
-        return error;
-    return cudaSuccess;
+    auto fill = [&] {
+      // Slices that follow each other without a gap are one 2D fill.
+      if (extent.depth == 1 || destination.ysize == extent.height)
+        return copies.fill2D(destination.ptr, destination.pitch, byte, extent.width,
+                             extent.height * extent.depth, queue, async);
+      size_t slice = destination.pitch * destination.ysize;
+      for (size_t z = 0; z < extent.depth; ++z)
+        if (cudaError_t error =
+                copies.fill2D(static_cast<char*>(destination.ptr) + z * slice, destination.pitch,
+                              byte, extent.width, extent.height, queue, async);
+            error != cudaSuccess)
+          return error;
+      return cudaSuccess;
+    };
+    return timedTransfer(scope.device(), scope.ordinal(), queue, true, "memset 3D",
+                         extent.width * extent.height * extent.depth, fill);
   });
 }
 

@@ -96,8 +96,11 @@ cudaError_t symbolCopy(const void* symbol, size_t bytes, size_t offset, int kind
       return cudaErrorInvalidValue;
     if (bytes == 0)
       return cudaSuccess;
+    Stream& queue = Scope::stream(*device, stream);
     return scope.result(
-        copy(*device, static_cast<char*>(address) + offset, Scope::stream(*device, stream)));
+        timedTransfer(*device, scope.thread().currentDevice, queue, false,
+                      toSymbol ? "copy to symbol" : "copy from symbol", bytes,
+                      [&] { return copy(*device, static_cast<char*>(address) + offset, queue); }));
   });
 }
 

@@ -11,6 +11,7 @@
 #include "runtime/core/Registry.h"
 #include "runtime/core/Stream.h"
 #include "runtime/core/ThreadState.h"
+#include "runtime/instrumentation/DeviceOperation.h"
 
 #include <cuda_runtime_api.h>
 
@@ -230,6 +231,13 @@ public:
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
   void forgetInstrumentation(int ordinal, bool afterReset = false);
+  /// Host measures on (instrumentation/DeviceOperation.h): copies and memsets are timed. Inline:
+  /// every copy asks.
+  bool hostMeasures() const { return hostMeasures_; }
+  /// Runs `run` (one copy or memset enqueued on `stream`) timed by the instrumentation framework.
+  cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,
+                            instrumentation::DeviceOperation::Kind kind, const char* name,
+                            uint64_t bytes, const std::function<cudaError_t()>& run);
 
 private:
   static Runtime* create();
@@ -286,6 +294,7 @@ private:
   std::shared_ptr<instrumentation::InstrumentationRuntime> instrumentation_;
   /// Kept by the framework: true while no instrumentor is active (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
+  const bool hostMeasures_ = instrumentation::hostMeasuresRequested();
 
   std::mutex unsupportedMutex_;
   std::unordered_set<std::string> unsupportedReported_;

@@ -18,10 +18,16 @@ void Runtime::forgetInstrumentation(int ordinal, bool afterReset) {
   instrumentation().forgetDevice(ordinal, afterReset);
 }
 
+cudaError_t Runtime::timeOperation(Device& device, int ordinal, Stream& stream,
+                                   instrumentation::DeviceOperation::Kind kind, const char* name,
+                                   uint64_t bytes, const std::function<cudaError_t()>& run) {
+  return instrumentation().timeOperation(device, ordinal, stream, kind, name, bytes, run);
+}
+
 std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Device& device,
                                                        int ordinal, const LaunchParams& params) {
   instrumentation::InstrumentationRuntime& framework = instrumentation();
-  if (!framework.active()) // one atomic load once configured
+  if (!framework.active() && !hostMeasures_) // one atomic load once configured
     return std::nullopt;
   // Only kernels the application registered have PTX Ocelot can instrument; library kernels
   // (cudaLibrary_t) run as they are.

@@ -139,9 +139,10 @@ void InstrumentationRuntime::configureFromEnvironment() {
 }
 
 void InstrumentationRuntime::publishIdle() {
-  // Before the environment is read, the launch path must come here (active() reads it).
+  // Before the environment is read, the launch path must come here (active() reads it); with
+  // host measures every launch does (launchUnprofiled times it).
   if (idle_ != nullptr)
-    idle_->store(environmentRead_ && active_->empty(), std::memory_order_relaxed);
+    idle_->store(environmentRead_ && active_->empty() && !hostMeasures_, std::memory_order_relaxed);
 }
 
 void InstrumentationRuntime::addSpecs(const std::string& list) {
@@ -347,12 +348,12 @@ LaunchInfo InstrumentationRuntime::describe(const LaunchSite& site) {
 std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site) {
   auto active = activeList();
   if (active->empty())
-    return std::nullopt;
+    return launchUnprofiled(site);
   LaunchInfo info = describe(site);
   KernelSelection::Decision decision =
       currentSelection()->decide(info.kernelName, info.demangledName);
   if (!decision.instrument)
-    return std::nullopt;
+    return launchUnprofiled(site);
 
   Device& device = site.device;
   auto pending = std::make_unique<PendingLaunch>();
@@ -649,6 +650,76 @@ void InstrumentationRuntime::enqueueCompletion(Stream& stream,
   worker_.completeHere(std::move(h->pending));
 }
 
+// --- Host measures: timed copies, memsets and unprofiled kernels ----------------------------
+
+cudaError_t InstrumentationRuntime::timeOperation(Device& device, int ordinal, Stream& stream,
+                                                  DeviceOperation::Kind kind, const char* name,
+                                                  uint64_t bytes,
+                                                  const std::function<cudaError_t()>& run) {
+  std::call_once(configured_, [this] { configureFromEnvironment(); }); // opens the profile file
+  if (!hostMeasures_)
+    return run();
+  // Work captured into a graph runs later, when the graph does: our events would be captured.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (stream.captureStatus(&capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone)
+    return run();
+  DeviceResources& pool = resources(device, ordinal);
+  const uint64_t generation = pool.generation();
+  Event* start = pool.acquireEvent();
+  if (start == nullptr || start->record(stream, 0) != cudaSuccess) {
+    pool.releaseEvent(start, generation);
+    return run();
+  }
+  const int64_t enqueued = nowNs();
+  cudaError_t result = run();
+  Event* end = result == cudaSuccess ? pool.acquireEvent() : nullptr;
+  if (end == nullptr || end->record(stream, 0) != cudaSuccess) {
+    pool.releaseEvent(start, generation);
+    pool.releaseEvent(end, generation);
+    return result;
+  }
+  auto pending = std::make_unique<PendingLaunch>();
+  pending->device = &device;
+  pending->resources = &pool;
+  pending->generation = generation;
+  pending->info.device = ordinal;
+  pending->info.stream = reinterpret_cast<uint64_t>(stream.handle());
+  pending->start = start;
+  pending->done = end;
+  pending->enqueuedNs = enqueued;
+  DeviceOperation operation;
+  operation.kind = kind;
+  operation.name = name;
+  operation.device = ordinal;
+  operation.stream = pending->info.stream;
+  operation.bytes = bytes;
+  operation.enqueuedNs = enqueued;
+  pending->operation = std::move(operation);
+  worker_.begin();
+  worker_.push(std::move(pending));
+  return result;
+}
+
+std::optional<cudaError_t> InstrumentationRuntime::launchUnprofiled(const LaunchSite& site) {
+  if (!hostMeasures_)
+    return std::nullopt;
+  return timeOperation(site.device, site.ordinal, *site.params.stream,
+                       DeviceOperation::Kind::Kernel, site.kernelName.c_str(), 0,
+                       [&site] { return site.device.launch(site.params); });
+}
+
+void InstrumentationRuntime::completeOperation(PendingLaunch& pending) {
+  DeviceOperation operation = std::move(*pending.operation);
+  if (pending.generation == pending.resources->generation() && pending.outcome == cudaSuccess &&
+      pending.start != nullptr && pending.done != nullptr) {
+    float ms = 0;
+    if (pending.done->elapsedSince(*pending.start, &ms) == cudaSuccess)
+      operation.gpuNs = static_cast<double>(ms) * 1e6;
+  }
+  release(pending);
+  hub_.addOperation(std::move(operation));
+}
+
 void InstrumentationRuntime::release(PendingLaunch& pending) {
   DeviceResources& pool = *pending.resources;
   for (auto& slot : pending.slots) {
@@ -667,6 +738,11 @@ void InstrumentationRuntime::release(PendingLaunch& pending) {
 
 void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
   try {
+    if (pending->operation) {
+      pending->device->activate(); // event queries in the device's context
+      completeOperation(*pending);
+      return;
+    }
     Device& device = *pending->device;
     DeviceResources& pool = *pending->resources;
     device.activate(); // the profile thread uses the device's context for event queries

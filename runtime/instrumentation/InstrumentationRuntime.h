@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -67,6 +68,16 @@ public:
   /// Handles the launch if it is selected: returns the launch's result, or nullopt when the
   /// runtime should launch it as usual.
   std::optional<cudaError_t> launch(const LaunchSite& site);
+  /// Host measures (OCELOT_HOST_MEASURES: "1" on, "0" off; by default on when a profile file is
+  /// written): copies, memsets and kernels that produce no profile are timed with pooled events
+  /// and go into the profile file's `operations` (GCP and GLB, seed 001).
+  bool hostMeasures() const { return hostMeasures_; }
+  /// Runs `run` (which enqueues one copy or memset on `stream` of device `ordinal`) between two
+  /// pooled events when host measures are on, and queues the operation for its device time.
+  /// Returns what `run` returned.
+  cudaError_t timeOperation(Device& device, int ordinal, Stream& stream, DeviceOperation::Kind kind,
+                            const char* name, uint64_t bytes,
+                            const std::function<cudaError_t()>& run);
   /// Before cudaDeviceReset: waits (bounded) for pending results, then forgets the device's
   /// modules and buffers. After it (`afterReset`), for what launches of other threads made while
   /// it ran: forgets first, so that those launches' profiles report the disturbance, then waits.
@@ -119,6 +130,10 @@ private:
                           std::string note, bool streamUsable);
   void enqueueCompletion(Stream& stream, std::unique_ptr<PendingLaunch> pending);
   void complete(std::unique_ptr<PendingLaunch> pending);
+  void completeOperation(PendingLaunch& pending);
+  /// A launch that gets no profile (no instrumentor, not selected): the original kernel between
+  /// two events when host measures are on, else nullopt (the runtime launches it).
+  std::optional<cudaError_t> launchUnprofiled(const LaunchSite& site);
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);
   /// The instrumented module for `slots` and `caps`, built at the first call that needs it; that
@@ -138,6 +153,7 @@ private:
   std::atomic<bool> keepOccupancy_{true}; ///< OCELOT_KEEP_OCCUPANCY (on unless "0")
   /// OCELOT_CALL_STACKS (on unless "0"): each selected launch records its host call path.
   std::atomic<bool> callStacks_{true};
+  const bool hostMeasures_ = hostMeasuresRequested();
   CallPathCapture callPathCapture_ = CallPathCapture::forThisLibrary();
   CallPathSymbolizer callPathSymbolizer_;
   ProfileHub hub_;

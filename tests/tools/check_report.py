@@ -9,6 +9,9 @@
     check_report.py mpi --ocelot O --program P --work DIR [--mpirun M]   # 2 ranks, merged
     check_report.py callpaths --ocelot O --program P --work DIR [--device gpu]
                                                     # launch-site call paths of e2e launch_sites
+    check_report.py hostlanes --ocelot O --program P --work DIR [--device gpu]
+                                                    # e2e host_lanes: timed copies and memsets,
+                                                    # GCP/GLB, API lanes, NVTX ranges
 
 Exit 77 (skipped, with a one-line reason) when something the check needs is missing.
 """
@@ -422,10 +425,73 @@ def check_callpaths(args):
           "none with --no-call-stacks")
 
 
+def check_hostlanes(args):
+    """tests/e2e/programs/host_lanes.cu under `ocelot run -i bbcount --kernel scale -o`: scale's
+    two launches are profiled; offset and finish are not selected, so they are operations, as are
+    the program's 2 copies (cudaMemcpy both ways) and 2 memsets, each with its device time; GCP
+    and GLB in the report count them; the trace has copy and memset slices and stays well formed.
+    """
+    os.makedirs(args.work, exist_ok=True)
+    profile = os.path.join(args.work, "hostlanes.json")
+    run([args.ocelot, "run", "-i", "bbcount", "--kernel", "scale", "--device", args.device,
+         "--summary", "off", "-o", profile, "--", args.program])
+    document = validated_or_loaded(profile)
+    kernels = sorted(p["kernel"] for p in document["profiles"])
+    if kernels != ["_Z5scalePfif", "_Z5scalePfif"]:
+        raise CheckError("expected scale's 2 launches profiled, got %s" % kernels)
+    operations = document.get("operations")
+    if operations is None:
+        raise CheckError("no operations: host measures are off with a profile file")
+    by_kind = {}
+    for o in operations:
+        by_kind.setdefault(o["kind"], []).append(o)
+        if o["gpu_ns"] is None or o["gpu_ns"] < 0:
+            raise CheckError("operation %s has no device time" % o)
+    copies = sorted((o["name"], o["bytes"]) for o in by_kind.get("copy", []))
+    memsets = sorted((o["name"], o["bytes"]) for o in by_kind.get("memset", []))
+    unprofiled = sorted(o["name"] for o in by_kind.get("kernel", []))
+    if copies != [("copy", 16384)] * 2 or memsets != [("memset", 16384)] * 2:
+        raise CheckError("expected 2 copies and 2 memsets of 16384 bytes, got %s and %s" %
+                         (copies, memsets))
+    if unprofiled != ["_Z6finishPfPKfi", "_Z6offsetPfif"]:
+        raise CheckError("expected offset and finish as unprofiled kernels, got %s" % unprofiled)
+    streams = {o["stream"] for o in operations}
+    if len(streams) < 2:
+        raise CheckError("expected operations on two streams and the default one: %s" % streams)
+    # The report's GCP: kernel device time / (kernel + transfer device time), from the file.
+    kernel_ns = sum(p["gpu_ms"] * 1e6 for p in document["profiles"]) + \
+        sum(o["gpu_ns"] for o in by_kind["kernel"])
+    transfer_ns = sum(o["gpu_ns"] for o in by_kind["copy"] + by_kind["memset"])
+    gcp = kernel_ns / (kernel_ns + transfer_ns)
+    html = os.path.join(args.work, "hostlanes.html")
+    trace_path = os.path.join(args.work, "hostlanes.trace.json")
+    run([args.ocelot, "report", profile, "-o", html, "--trace", trace_path])
+    with open(html) as f:
+        page = f.read()
+    row = re.search(r'<table id="host-measures".*?</table>', page, re.S)
+    cells = re.findall(r'<td[^>]*data-v="([^"]*)"', row.group(0)) if row else []
+    # rank, device, kernels, kernel ms, transfers, transfer ms, device ms, busy, wall, GCP, GLB
+    if len(cells) < 11 or int(float(cells[2])) != 4 or int(float(cells[4])) != 4 or \
+            abs(float(cells[9]) - gcp) > 1e-5:
+        raise CheckError("the report's host measures %s, expected 4 kernels, 4 transfers and GCP "
+                         "%.6f" % (cells, gcp))
+    with open(trace_path) as f:
+        trace = json.load(f)
+    problems = trace_problems(trace)
+    if problems:
+        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
+    kinds = {e.get("cat") for e in trace["traceEvents"] if e["ph"] == "X"}
+    for needed in ("kernel", "copy", "memset"):
+        if needed not in kinds:
+            raise CheckError("the trace has no %s slices" % needed)
+    print("hostlanes: 2 profiled launches, 2 unprofiled kernels, 2 copies and 2 memsets timed; "
+          "GCP %.3f in the report; trace well formed" % gcp)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("check", choices=["profile", "trace", "tau", "browser", "mpi",
-                                          "callpaths"])
+                                          "callpaths", "hostlanes"])
     parser.add_argument("--ocelot", required=True)
     parser.add_argument("--program")
     parser.add_argument("--work", required=True)
@@ -433,13 +499,14 @@ def main():
     parser.add_argument("--device", default="cpu", help="callpaths: cpu (CI) or gpu")
     args = parser.parse_args()
     try:
-        if args.check in ("profile", "mpi", "callpaths") and not (args.program and os.access(args.program,
+        if args.check in ("profile", "mpi", "callpaths", "hostlanes") and not (args.program and os.access(args.program,
                                                                                 os.X_OK)):
             print("SKIP: %s is not built (needs nvcc)" % args.program)
             return SKIP
         result = {"profile": check_profile, "trace": check_trace, "tau": check_tau,
                   "browser": check_browser, "mpi": check_mpi,
-                  "callpaths": check_callpaths}[args.check](args)
+                  "callpaths": check_callpaths,
+                  "hostlanes": check_hostlanes}[args.check](args)
         return result or 0
     except (CheckError, profile_schema.ProfileSchemaError, subprocess.TimeoutExpired) as e:
         print("FAIL: %s" % e)

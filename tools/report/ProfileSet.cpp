@@ -77,6 +77,25 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
                              ", this Ocelot reads schema 1");
   if (auto wall = document.find("wall"); wall != document.end() && wall->is_object())
     walls_[rank] = {field<int64_t>(*wall, "start_ns", 0), field<int64_t>(*wall, "end_ns", 0)};
+  if (auto operations = document.find("operations");
+      operations != document.end() && operations->is_array()) {
+    operationRanks_.insert(rank);
+    for (const nlohmann::json& o : *operations) {
+      if (!o.is_object())
+        continue;
+      Operation op;
+      op.rank = rank;
+      op.kind = field<std::string>(o, "kind", "copy");
+      op.name = field<std::string>(o, "name", op.kind);
+      op.device = field<int>(o, "device", 0);
+      op.stream = field<uint64_t>(o, "stream", 0);
+      op.bytes = field<uint64_t>(o, "bytes", 0);
+      op.enqueuedNs = field<int64_t>(o, "enqueued_ns", 0);
+      if (o.contains("gpu_ns") && o["gpu_ns"].is_number())
+        op.gpuNs = o["gpu_ns"].get<double>();
+      operations_.push_back(std::move(op));
+    }
+  }
   documents_.push_back(std::make_unique<nlohmann::json>(std::move(document)));
   sources_.push_back(source);
   const nlohmann::json& profiles = (*documents_.back())["profiles"];
@@ -138,6 +157,8 @@ std::vector<int> ProfileSet::ranks() const {
   std::set<int> ranks;
   for (const Launch& l : launches_)
     ranks.insert(l.rank);
+  for (const Operation& o : operations_)
+    ranks.insert(o.rank);
   return {ranks.begin(), ranks.end()};
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,19 @@ struct Launch {
   std::map<std::string, const nlohmann::json*> otherResults;
 };
 
+/// A copy, memset or unprofiled kernel the runtime timed with host measures on (the file's
+/// `operations`, docs/report.md).
+struct Operation {
+  int rank = 0;
+  std::string kind; ///< "kernel", "copy" or "memset"
+  std::string name; ///< the kernel's PTX name, or the call family ("copy", "memset 2D", ...)
+  int device = 0;
+  uint64_t stream = 0;
+  uint64_t bytes = 0;
+  int64_t enqueuedNs = 0;
+  std::optional<double> gpuNs;
+};
+
 /// Profiles of one or more processes: every launch, in file order, and the code structures
 /// (bbcount's `cfg`) by module id. Each file is one process: its rank is the N of a
 /// `.rankN.` in its name (what `ocelot run -o` writes under MPI), else its position on the
@@ -45,6 +59,10 @@ public:
   void add(const std::string& source, int rank, nlohmann::json document);
 
   const std::vector<Launch>& launches() const { return launches_; }
+  const std::vector<Operation>& operations() const { return operations_; }
+  /// Whether rank's file records device operations (written with host measures on): without
+  /// them transfers are unknown, not absent.
+  bool operationsRecorded(int rank) const { return operationRanks_.contains(rank); }
   /// The `cfg` written for module `id`, or nullptr.
   const nlohmann::json* structure(const std::string& id) const;
   /// The process's wall clock [start, end] in ns (the file's `wall`, written at exit), or
@@ -59,6 +77,8 @@ private:
   std::vector<std::unique_ptr<nlohmann::json>> documents_;
   std::vector<std::string> sources_;
   std::vector<Launch> launches_;
+  std::vector<Operation> operations_;
+  std::set<int> operationRanks_;
   std::map<std::string, const nlohmann::json*> structures_;
   std::map<int, std::pair<int64_t, int64_t>> walls_;
 };

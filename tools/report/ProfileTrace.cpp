@@ -1,5 +1,6 @@
 #include "tools/report/ProfileTrace.h"
 
+#include "tools/report/RunMeasures.h"
 #include "tools/report/SmTimeline.h"
 
 #include <algorithm>
@@ -10,85 +11,78 @@
 namespace ocelot::report {
 
 size_t addProfilesToTrace(const ProfileSet& set, TraceEvents& trace, size_t maxCtasPerLaunch) {
-  if (set.empty())
+  if (set.empty() && set.operations().empty())
     return 0;
-  int64_t origin = INT64_MAX;
-  for (const Launch& l : set.launches())
-    origin = std::min(origin, l.enqueuedNs);
+  const int64_t origin = workOrigin(set);
   auto micros = [&](int64_t ns) { return static_cast<double>(ns - origin) / 1000.0; };
+  auto microsAt = [](double nsFromOrigin) { return nsFromOrigin / 1000.0; };
 
-  // Launches by (rank, device, stream), in launch order.
-  std::map<std::tuple<int, int, uint64_t>, std::vector<const Launch*>> streams;
-  for (const Launch& l : set.launches())
-    streams[{l.rank, l.device, l.stream}].push_back(&l);
+  // Kernels, copies and memsets per (rank, device, stream), placed in call order
+  // (RunMeasures.h).
   size_t added = 0;
   std::vector<std::tuple<double, const Launch*, uint32_t, uint32_t, double>> launchCalls;
-  for (auto& [key, launches] : streams) {
-    auto [rank, device, stream] = key;
-    std::stable_sort(launches.begin(), launches.end(), [](const Launch* a, const Launch* b) {
-      return a->enqueuedNs != b->enqueuedNs ? a->enqueuedNs < b->enqueuedNs
-                                            : a->launchId < b->launchId;
-    });
-    std::string prefix = "rank " + std::to_string(rank) + " GPU " + std::to_string(device);
-    uint32_t gpu = trace.process(prefix + " streams", rank * 1000 + device * 10 + 1);
+  for (const PlacedWork& w : placeWork(set)) {
+    std::string prefix = "rank " + std::to_string(w.rank) + " GPU " + std::to_string(w.device);
+    uint32_t gpu = trace.process(prefix + " streams", w.rank * 1000 + w.device * 10 + 1);
     char streamName[64];
     std::snprintf(streamName, sizeof streamName, "stream 0x%llx",
-                  static_cast<unsigned long long>(stream));
-    uint32_t lane = trace.thread(gpu, stream == 0 ? "default stream" : streamName, 0);
-    double streamFree = -1e300;
-    for (const Launch* l : launches) {
-      double start = std::max(micros(l->enqueuedNs), streamFree);
-      double durationUs = 0;
-      std::string timing = "events around the kernel";
-      if (l->gpuMs) {
-        durationUs = *l->gpuMs * 1000.0;
-      } else if (l->ctaclock != nullptr) {
-        durationUs = static_cast<double>(l->ctaclock->value("kernel_ns", uint64_t{0})) / 1000.0;
-        timing = "ctaclock span";
-      } else {
-        timing = "not measured";
-      }
-      streamFree = start + durationUs;
-      TraceEvents::Json args{{"kernel", l->kernel},
-                             {"launch_id", l->launchId},
-                             {"kernel_launch", l->kernelLaunch},
-                             {"execution", l->instrumented ? "instrumented" : "original"},
-                             {"ctas", l->ctas},
-                             {"threads_per_cta", l->threadsPerCta},
-                             {"duration_from", timing},
-                             {"start", "estimated: launch call or end of the stream's previous "
-                                       "kernel"}};
-      if (l->bbcount != nullptr)
-        args["dynamic_ptx_instructions"] = l->bbcount->value("dynamic_instructions", uint64_t{0});
-      if (l->ctaclock != nullptr)
-        args["sm_imbalance"] = l->ctaclock->value("imbalance", 0.0);
-      if (!l->notes.empty())
-        args["notes"] = l->notes;
-      trace.slice(gpu, lane, l->demangled, "kernel", start, durationUs, std::move(args));
-      launchCalls.emplace_back(micros(l->enqueuedNs), l, gpu, lane, start);
+                  static_cast<unsigned long long>(w.stream));
+    uint32_t lane = trace.thread(gpu, w.stream == 0 ? "default stream" : streamName, 0);
+    const double start = microsAt(w.startNs);
+    const double durationUs = w.durationNs / 1000.0;
+    const char* placement = "estimated: its call or the end of the stream's previous work";
+    if (const Operation* o = w.operation) {
+      TraceEvents::Json args{
+          {"kind", o->kind}, {"duration_from", w.durationFrom}, {"start", placement}};
+      if (o->kind != "kernel")
+        args["bytes"] = o->bytes;
+      std::string name =
+          o->kind == "kernel" ? o->name : o->name + " " + std::to_string(o->bytes) + " B";
+      trace.slice(gpu, lane, name, o->kind, start, durationUs, std::move(args));
       ++added;
+      continue;
+    }
+    const Launch* l = w.launch;
+    TraceEvents::Json args{{"kernel", l->kernel},
+                           {"launch_id", l->launchId},
+                           {"kernel_launch", l->kernelLaunch},
+                           {"execution", l->instrumented ? "instrumented" : "original"},
+                           {"ctas", l->ctas},
+                           {"threads_per_cta", l->threadsPerCta},
+                           {"duration_from", std::string(w.durationFrom) == "events"
+                                                 ? "events around the kernel"
+                                                 : w.durationFrom},
+                           {"start", placement}};
+    if (l->bbcount != nullptr)
+      args["dynamic_ptx_instructions"] = l->bbcount->value("dynamic_instructions", uint64_t{0});
+    if (l->ctaclock != nullptr)
+      args["sm_imbalance"] = l->ctaclock->value("imbalance", 0.0);
+    if (!l->notes.empty())
+      args["notes"] = l->notes;
+    trace.slice(gpu, lane, l->demangled, "kernel", start, durationUs, std::move(args));
+    launchCalls.emplace_back(micros(l->enqueuedNs), l, gpu, lane, start);
+    ++added;
 
-      if (l->ctaclock == nullptr)
-        continue;
-      std::vector<CtaSpan> spans = ctaSpans(*l->ctaclock);
-      if (spans.empty())
-        continue;
-      uint64_t first = UINT64_MAX;
-      for (const auto& s : spans)
-        first = std::min(first, s.startNs);
-      std::vector<uint32_t> slots = assignSlots(spans);
-      uint32_t sms = trace.process(prefix + " SMs (ctaclock)", rank * 1000 + device * 10 + 2);
-      for (size_t i = 0; i < spans.size() && i < maxCtasPerLaunch; ++i) {
-        const CtaSpan& s = spans[i];
-        std::string name = "SM " + std::to_string(s.sm) +
-                           (slots[i] == 0 ? "" : " #" + std::to_string(slots[i] + 1));
-        uint32_t tid = trace.thread(sms, name, static_cast<int>(s.sm * 64 + slots[i]));
-        trace.slice(
-            sms, tid, "CTA " + std::to_string(s.cta), "cta",
-            start + static_cast<double>(s.startNs - first) / 1000.0,
-            static_cast<double>(s.endNs - s.startNs) / 1000.0,
-            TraceEvents::Json{{"kernel", l->demangled}, {"launch_id", l->launchId}, {"sm", s.sm}});
-      }
+    if (l->ctaclock == nullptr)
+      continue;
+    std::vector<CtaSpan> spans = ctaSpans(*l->ctaclock);
+    if (spans.empty())
+      continue;
+    uint64_t first = UINT64_MAX;
+    for (const auto& s : spans)
+      first = std::min(first, s.startNs);
+    std::vector<uint32_t> slots = assignSlots(spans);
+    uint32_t sms = trace.process(prefix + " SMs (ctaclock)", w.rank * 1000 + w.device * 10 + 2);
+    for (size_t i = 0; i < spans.size() && i < maxCtasPerLaunch; ++i) {
+      const CtaSpan& s = spans[i];
+      std::string name =
+          "SM " + std::to_string(s.sm) + (slots[i] == 0 ? "" : " #" + std::to_string(slots[i] + 1));
+      uint32_t tid = trace.thread(sms, name, static_cast<int>(s.sm * 64 + slots[i]));
+      trace.slice(
+          sms, tid, "CTA " + std::to_string(s.cta), "cta",
+          start + static_cast<double>(s.startNs - first) / 1000.0,
+          static_cast<double>(s.endNs - s.startNs) / 1000.0,
+          TraceEvents::Json{{"kernel", l->demangled}, {"launch_id", l->launchId}, {"sm", s.sm}});
     }
   }
   // Host lanes: one slice per launch call (the profile has its time, not its length: at most
