@@ -34,8 +34,8 @@ template <class Copy> cudaError_t onDestination(Device& destination, Device& cur
 } // namespace
 
 cudaError_t copy(void* destination, const void* source, size_t bytes, int kind, cudaStream_t stream,
-                 bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                 bool async, const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (!validCopyKind(kind))
       return cudaErrorInvalidMemcpyDirection;
     if (bytes == 0)
@@ -51,8 +51,9 @@ cudaError_t copy(void* destination, const void* source, size_t bytes, int kind, 
   });
 }
 
-cudaError_t fill(void* destination, int value, size_t bytes, cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+cudaError_t fill(void* destination, int value, size_t bytes, cudaStream_t stream, bool async,
+                 const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (bytes == 0)
       return cudaSuccess;
     if (destination == nullptr)
@@ -65,8 +66,9 @@ cudaError_t fill(void* destination, int value, size_t bytes, cudaStream_t stream
   });
 }
 
-cudaError_t copy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+cudaError_t copy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool async,
+                   const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (params == nullptr)
       return cudaErrorInvalidValue;
     int kind = 0;
@@ -88,8 +90,9 @@ cudaError_t copy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool as
 // cudaMemcpy2D and its array forms: positions and width in bytes (the 2D API counts bytes even
 // within arrays), one slice.
 cudaError_t copy2D(const CopyEndpoint& destination, const CopyEndpoint& source, size_t width,
-                   size_t height, int kind, cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                   size_t height, int kind, cudaStream_t stream, bool async,
+                   const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (!validCopyKind(kind))
       return cudaErrorInvalidMemcpyDirection;
     if (width == 0 || height == 0)
@@ -119,8 +122,9 @@ cudaError_t copy2D(const CopyEndpoint& destination, const CopyEndpoint& source, 
 // starting element, continuing row after row. They become one copy per run that stays within a
 // row on both sides.
 cudaError_t copyArrayLinear(const CopyEndpoint& destination, const CopyEndpoint& source,
-                            size_t bytes, int kind, cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                            size_t bytes, int kind, cudaStream_t stream, bool async,
+                            const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (!validCopyKind(kind))
       return cudaErrorInvalidMemcpyDirection;
     if (bytes == 0)
@@ -207,8 +211,9 @@ cudaError_t copyPeer(void* destination, int destinationDevice, const void* sourc
 
 } // namespace
 
-cudaError_t copy3DPeer(const cudaMemcpy3DPeerParms* params, cudaStream_t stream, bool async) {
-  return call([&] {
+cudaError_t copy3DPeer(const cudaMemcpy3DPeerParms* params, cudaStream_t stream, bool async,
+                       const std::source_location& where) {
+  return callAt(where, [&] {
     Scope scope(runtime());
     if (params == nullptr) {
       scope.initialize();
@@ -274,8 +279,8 @@ cudaError_t copy3DBatch(size_t count, cudaMemcpy3DBatchOp* operations, unsigned 
 }
 
 cudaError_t fill2D(void* destination, size_t pitch, int value, size_t width, size_t height,
-                   cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                   cudaStream_t stream, bool async, const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (width == 0 || height == 0)
       return cudaSuccess;
     if (destination == nullptr || (height > 1 && pitch < width))
@@ -291,8 +296,8 @@ cudaError_t fill2D(void* destination, size_t pitch, int value, size_t width, siz
 }
 
 cudaError_t fill3D(cudaPitchedPtr destination, int value, cudaExtent extent, cudaStream_t stream,
-                   bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                   bool async, const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (emptyExtent(extent))
       return cudaSuccess;
     if (destination.ptr == nullptr || destination.pitch < extent.width ||

@@ -11,6 +11,7 @@
 #include "runtime/core/Registry.h"
 #include "runtime/core/Stream.h"
 #include "runtime/core/ThreadState.h"
+#include "runtime/instrumentation/ApiCallLog.h"
 #include "runtime/instrumentation/DeviceOperation.h"
 
 #include <cuda_runtime_api.h>
@@ -234,6 +235,8 @@ public:
   /// Host measures on (instrumentation/DeviceOperation.h): copies and memsets are timed. Inline:
   /// every copy asks.
   bool hostMeasures() const { return hostMeasures_; }
+  /// The API calls of every thread (recorded by the API boundary with host measures on).
+  instrumentation::ApiCallLog& apiCalls() { return apiCalls_; }
   /// Runs `run` (one copy or memset enqueued on `stream`) timed by the instrumentation framework.
   cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,
                             instrumentation::DeviceOperation::Kind kind, const char* name,
@@ -295,6 +298,7 @@ private:
   /// Kept by the framework: true while no instrumentor is active (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
   const bool hostMeasures_ = instrumentation::hostMeasuresRequested();
+  instrumentation::ApiCallLog apiCalls_;
 
   std::mutex unsupportedMutex_;
   std::unordered_set<std::string> unsupportedReported_;

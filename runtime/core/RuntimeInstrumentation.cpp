@@ -9,7 +9,7 @@ namespace ocelot::runtime {
 instrumentation::InstrumentationRuntime& Runtime::instrumentation() {
   std::call_once(instrumentationOnce_, [this] {
     instrumentation_ = std::make_shared<instrumentation::InstrumentationRuntime>(
-        logger_, pipeline_, &instrumentationIdle_);
+        logger_, pipeline_, &instrumentationIdle_, &apiCalls_);
   });
   return *instrumentation_;
 }

@@ -44,10 +44,11 @@ std::string describeInstrumentor(const PTXInstrumentor& instrumentor) {
 } // namespace
 
 InstrumentationRuntime::InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline,
-                                               std::atomic<bool>* idle)
+                                               std::atomic<bool>* idle, const ApiCallLog* apiCalls)
     : logger_(logger), catalog_(pipeline),
       worker_([this](std::unique_ptr<PendingLaunch> pending) { complete(std::move(pending)); }),
       idle_(idle) {
+  hub_.setApiCalls(apiCalls);
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
 }

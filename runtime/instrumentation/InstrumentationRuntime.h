@@ -5,6 +5,7 @@
 #include "ocelot/ProfileSummary.h"
 #include "runtime/core/Logger.h"
 #include "runtime/core/ModulePipeline.h"
+#include "runtime/instrumentation/ApiCallLog.h"
 #include "runtime/instrumentation/DeviceResources.h"
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
@@ -55,8 +56,9 @@ public:
   /// `idle`, when given, is kept true exactly while the configuration has been read and no
   /// instrumentor is active, so that the runtime's launch path skips the framework with one
   /// relaxed load.
+  /// `apiCalls`, when given, goes into the profile file (`api_calls`) when it is completed.
   InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline,
-                         std::atomic<bool>* idle = nullptr);
+                         std::atomic<bool>* idle = nullptr, const ApiCallLog* apiCalls = nullptr);
   InstrumentationRuntime(const InstrumentationRuntime&) = delete;
   InstrumentationRuntime& operator=(const InstrumentationRuntime&) = delete;
   ~InstrumentationRuntime();

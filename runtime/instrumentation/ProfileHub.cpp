@@ -2,12 +2,11 @@
 
 #include "ocelot/Json.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
 #include <vector>
@@ -150,6 +149,15 @@ void ProfileHub::closeFile() {
     file_ << (i == 0 ? "\n" : ",\n") << dumpJson(entry);
   }
   operations_.clear();
+  if (apiCalls_ != nullptr) {
+    uint64_t dropped = 0;
+    std::vector<std::string> calls = apiCalls_->jsonLines(&dropped);
+    if (!calls.empty() || dropped > 0) {
+      file_ << "\n],\"api_calls_dropped\":" << dropped << ",\"api_calls\":[";
+      for (size_t i = 0; i < calls.size(); ++i)
+        file_ << (i == 0 ? "\n" : ",\n") << calls[i];
+    }
+  }
   file_ << "\n],\"wall\":{\"start_ns\":" << start << ",\"end_ns\":" << end << "}}\n";
   file_.close();
 }

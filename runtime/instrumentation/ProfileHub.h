@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ocelot/KernelProfile.h"
+#include "runtime/instrumentation/ApiCallLog.h"
 #include "runtime/instrumentation/DeviceOperation.h"
 
 #include <condition_variable>
@@ -44,6 +45,8 @@ public:
   /// Keeps a timed copy, memset or unprofiled kernel for the file's `operations` (host measures);
   /// nothing without a file.
   void addOperation(DeviceOperation operation);
+  /// The API calls closeFile() writes (`api_calls`), when host measures record them.
+  void setApiCalls(const ApiCallLog* calls) { apiCalls_ = calls; }
   /// Ends the JSON document with the device operations and the process's wall clock (`wall`: its
   /// start and now, the exit) and closes the file (at exit).
   void closeFile();
@@ -66,6 +69,7 @@ private:
   std::ofstream file_;
   uint64_t fileProfiles_ = 0;
   std::vector<DeviceOperation> operations_; ///< written at closeFile()
+  const ApiCallLog* apiCalls_ = nullptr;
   int64_t fileOpenedNs_ = 0;
 };
 

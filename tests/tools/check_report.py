@@ -484,8 +484,35 @@ def check_hostlanes(args):
     for needed in ("kernel", "copy", "memset"):
         if needed not in kinds:
             raise CheckError("the trace has no %s slices" % needed)
+    # API lanes: the host thread's Runtime API calls, named by the exported function, each a
+    # slice of its thread's lane; every kernel's flow arrow starts in the API call that launched it.
+    calls = document.get("api_calls", [])
+    names = {c["name"] for c in calls}
+    for needed in ("cudaMalloc", "cudaStreamDestroy", "cudaMemcpy", "cudaMemset", "cudaMemsetAsync",
+                   "cudaDeviceSynchronize", "cudaFree"):
+        if needed not in names:
+            raise CheckError("no %s among the API calls %s" % (needed, sorted(names)))
+    launches = [c for c in calls if "aunch" in c["name"]]
+    if len(launches) != 4:
+        raise CheckError("expected 4 launch calls among the API calls, got %s" %
+                         sorted(c["name"] for c in launches))
+    if any(c["end_ns"] < c["begin_ns"] for c in calls) or len({c["thread"] for c in calls}) != 1:
+        raise CheckError("API calls must have end >= begin, all on the program's one thread")
+    api_slices = [e for e in trace["traceEvents"] if e["ph"] == "X" and e.get("cat") == "api"]
+    if len(api_slices) != len(calls):
+        raise CheckError("%d API calls but %d api slices in the trace" %
+                         (len(calls), len(api_slices)))
+    api_lane = {(e["pid"], e["tid"]) for e in api_slices}
+    flow_starts = [e for e in trace["traceEvents"] if e["ph"] == "s"]
+    from_api = [e for e in flow_starts if (e["pid"], e["tid"]) in api_lane]
+    if len(flow_starts) != 4 or len(from_api) != 4:
+        raise CheckError("expected 4 launch->kernel flows from the API lane, got %d (%d from it)" %
+                         (len(flow_starts), len(from_api)))
+    if 'class="note overlap"' not in page:
+        raise CheckError("the report does not give the overlap of host and device work")
     print("hostlanes: 2 profiled launches, 2 unprofiled kernels, 2 copies and 2 memsets timed; "
-          "GCP %.3f in the report; trace well formed" % gcp)
+          "GCP %.3f in the report; %d API calls on the host lane, 4 flows from launch calls; "
+          "trace well formed" % (gcp, len(calls)))
 
 
 def main():

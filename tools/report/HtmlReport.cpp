@@ -455,6 +455,18 @@ std::string hostMeasuresPanel(const std::vector<RunMeasures>& runs) {
       row(m.all, "all " + std::to_string(m.devices.size()) + " devices", m.glbAcrossDevices());
   }
   html += "</tbody></table>\n";
+  for (const RunMeasures& run : runs) {
+    if (!run.hostRecorded)
+      continue;
+    const HostMeasures& m = run.measures;
+    html += "<p class=\"note overlap\" data-rank=\"" + std::to_string(run.rank) + "\">Rank " +
+            std::to_string(run.rank) + ": the host worked " + number(m.hostBusyNs / 1e6) +
+            " ms of the " + number(m.wallNs / 1e6) +
+            " ms (outside synchronizations and synchronous copies), a device was busy " +
+            number(m.gpuBusyNs / 1e6) +
+            " ms; both at once (overlap of CPU and GPU work): " + number(m.overlapNs / 1e6) +
+            " ms.</p>\n";
+  }
   return html;
 }
 

@@ -96,6 +96,19 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
       operations_.push_back(std::move(op));
     }
   }
+  if (auto calls = document.find("api_calls"); calls != document.end() && calls->is_array()) {
+    for (const nlohmann::json& c : *calls) {
+      if (!c.is_object())
+        continue;
+      ApiCall call;
+      call.rank = rank;
+      call.name = field<std::string>(c, "name", "?");
+      call.thread = field<uint32_t>(c, "thread", 0);
+      call.beginNs = field<int64_t>(c, "begin_ns", 0);
+      call.endNs = std::max(call.beginNs, field<int64_t>(c, "end_ns", 0));
+      apiCalls_.push_back(std::move(call));
+    }
+  }
   documents_.push_back(std::make_unique<nlohmann::json>(std::move(document)));
   sources_.push_back(source);
   const nlohmann::json& profiles = (*documents_.back())["profiles"];
@@ -139,6 +152,13 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
     }
     launches_.push_back(std::move(l));
   }
+}
+
+bool ApiCall::blocking() const {
+  if (name.find("Synchronize") != std::string::npos)
+    return true;
+  // cudaMemcpy, cudaMemcpy2D, cudaMemcpyToSymbol, ... return when the copy is done.
+  return name.rfind("cudaMemcpy", 0) == 0 && name.find("Async") == std::string::npos;
 }
 
 const nlohmann::json* ProfileSet::structure(const std::string& id) const {

@@ -47,6 +47,16 @@ struct Operation {
   std::optional<double> gpuNs;
 };
 
+/// A Runtime API call of a host thread (the file's `api_calls`, host measures on).
+struct ApiCall {
+  int rank = 0;
+  std::string name; ///< cudaMemcpyAsync, __cudaLaunchKernel, ...
+  uint32_t thread = 0;
+  int64_t beginNs = 0, endNs = 0;
+  /// Whether the host waits for the device in it: a synchronize, or a copy that is not Async.
+  bool blocking() const;
+};
+
 /// Profiles of one or more processes: every launch, in file order, and the code structures
 /// (bbcount's `cfg`) by module id. Each file is one process: its rank is the N of a
 /// `.rankN.` in its name (what `ocelot run -o` writes under MPI), else its position on the
@@ -60,6 +70,7 @@ public:
 
   const std::vector<Launch>& launches() const { return launches_; }
   const std::vector<Operation>& operations() const { return operations_; }
+  const std::vector<ApiCall>& apiCalls() const { return apiCalls_; }
   /// Whether rank's file records device operations (written with host measures on): without
   /// them transfers are unknown, not absent.
   bool operationsRecorded(int rank) const { return operationRanks_.contains(rank); }
@@ -78,6 +89,7 @@ private:
   std::vector<std::string> sources_;
   std::vector<Launch> launches_;
   std::vector<Operation> operations_;
+  std::vector<ApiCall> apiCalls_;
   std::set<int> operationRanks_;
   std::map<std::string, const nlohmann::json*> structures_;
   std::map<int, std::pair<int64_t, int64_t>> walls_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace ocelot::report {
@@ -16,6 +17,37 @@ size_t addProfilesToTrace(const ProfileSet& set, TraceEvents& trace, size_t maxC
   const int64_t origin = workOrigin(set);
   auto micros = [&](int64_t ns) { return static_cast<double>(ns - origin) / 1000.0; };
   auto microsAt = [](double nsFromOrigin) { return nsFromOrigin / 1000.0; };
+
+  // Host threads: each Runtime API call a slice on its thread's lane (host measures on).
+  std::map<int, std::vector<std::tuple<int64_t, int64_t, uint32_t, uint32_t>>> launchApiCalls;
+  for (const ApiCall& c : set.apiCalls()) {
+    uint32_t host = trace.process("rank " + std::to_string(c.rank) + " host", c.rank * 1000);
+    uint32_t lane = trace.thread(host, "thread " + std::to_string(c.thread) + " API calls",
+                                 static_cast<int>(c.thread % 1000000) + 1);
+    trace.slice(host, lane, c.name, "api", micros(c.beginNs),
+                static_cast<double>(c.endNs - c.beginNs) / 1000.0,
+                TraceEvents::Json{{"thread", c.thread}, {"blocking", c.blocking()}});
+    if (c.name.find("aunch") != std::string::npos)
+      launchApiCalls[c.rank].emplace_back(c.beginNs, c.endNs, host, lane);
+  }
+  for (auto& [rank, calls] : launchApiCalls)
+    std::sort(calls.begin(), calls.end());
+  // The API launch call a kernel was enqueued in: the flow arrow's start.
+  auto launchCall = [&](int rank,
+                        int64_t enqueuedNs) -> std::optional<std::pair<uint32_t, uint32_t>> {
+    auto it = launchApiCalls.find(rank);
+    if (it == launchApiCalls.end())
+      return std::nullopt;
+    const auto& calls = it->second;
+    auto after = std::upper_bound(calls.begin(), calls.end(),
+                                  std::make_tuple(enqueuedNs, INT64_MAX, UINT32_MAX, UINT32_MAX));
+    for (int back = 0; back < 8 && after != calls.begin(); ++back) {
+      --after;
+      if (std::get<0>(*after) <= enqueuedNs && enqueuedNs <= std::get<1>(*after))
+        return std::make_pair(std::get<2>(*after), std::get<3>(*after));
+    }
+    return std::nullopt;
+  };
 
   // Kernels, copies and memsets per (rank, device, stream), placed in call order
   // (RunMeasures.h).
@@ -39,6 +71,10 @@ size_t addProfilesToTrace(const ProfileSet& set, TraceEvents& trace, size_t maxC
       std::string name =
           o->kind == "kernel" ? o->name : o->name + " " + std::to_string(o->bytes) + " B";
       trace.slice(gpu, lane, name, o->kind, start, durationUs, std::move(args));
+      if (o->kind == "kernel")
+        if (auto from = launchCall(w.rank, o->enqueuedNs))
+          trace.flow("launch", "launch", from->first, from->second, micros(o->enqueuedNs), gpu,
+                     lane, start);
       ++added;
       continue;
     }
@@ -109,7 +145,11 @@ size_t addProfilesToTrace(const ProfileSet& set, TraceEvents& trace, size_t maxC
       args["call_path"] = path;
     }
     trace.slice(host, calls, "launch " + l->demangled, "launch", ts, duration, std::move(args));
-    trace.flow("launch", "launch", host, calls, ts, gpu, lane, kernelStart);
+    // From the API call that enqueued it when API calls are recorded, else from this lane.
+    if (auto from = launchCall(l->rank, l->enqueuedNs))
+      trace.flow("launch", "launch", from->first, from->second, ts, gpu, lane, kernelStart);
+    else
+      trace.flow("launch", "launch", host, calls, ts, gpu, lane, kernelStart);
   }
   return added;
 }

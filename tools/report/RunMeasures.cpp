@@ -12,6 +12,8 @@ int64_t workOrigin(const ProfileSet& set) {
     origin = std::min(origin, l.enqueuedNs);
   for (const Operation& o : set.operations())
     origin = std::min(origin, o.enqueuedNs);
+  for (const ApiCall& c : set.apiCalls())
+    origin = std::min(origin, c.beginNs);
   return origin == INT64_MAX ? 0 : origin;
 }
 
@@ -102,7 +104,31 @@ std::vector<RunMeasures> runMeasures(const ProfileSet& set) {
       end = static_cast<double>(wall->second - origin);
       run.wallFromFile = true;
     }
-    run.measures = computeHostMeasures(intervals, start, end);
+    // The host works when no thread waits for the device: the wall clock minus the blocking API
+    // calls (synchronizations, synchronous copies), when the file records API calls.
+    std::vector<HostInterval> host;
+    std::vector<std::pair<double, double>> blocked;
+    const int64_t origin = workOrigin(set);
+    for (const ApiCall& c : set.apiCalls()) {
+      if (c.rank != rank)
+        continue;
+      run.hostRecorded = true;
+      if (c.blocking())
+        blocked.emplace_back(static_cast<double>(c.beginNs - origin),
+                             static_cast<double>(c.endNs - origin));
+    }
+    if (run.hostRecorded) {
+      std::sort(blocked.begin(), blocked.end());
+      double from = start;
+      for (const auto& [b, e] : blocked) {
+        if (b > from)
+          host.push_back({from, std::min(b, end)});
+        from = std::max(from, e);
+      }
+      if (end > from)
+        host.push_back({from, end});
+    }
+    run.measures = computeHostMeasures(intervals, start, end, host);
     out.push_back(std::move(run));
   }
   return out;

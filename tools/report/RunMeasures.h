@@ -44,6 +44,9 @@ struct RunMeasures {
   bool wallFromFile = false;
   /// Whether the file records transfers (host measures were on): without, GCP is kernels only.
   bool transfersRecorded = false;
+  /// Whether the file records API calls: then the host's busy time is the wall clock minus the
+  /// calls that wait for the device (ApiCall::blocking) and the overlap is known.
+  bool hostRecorded = false;
   uint64_t untimedKernels = 0; ///< launches with neither a GPU time nor a ctaclock span
 };
 
