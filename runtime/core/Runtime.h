@@ -13,6 +13,7 @@
 #include "runtime/core/ThreadState.h"
 #include "runtime/instrumentation/ApiCallLog.h"
 #include "runtime/instrumentation/DeviceOperation.h"
+#include "runtime/instrumentation/NvtxRanges.h"
 
 #include <cuda_runtime_api.h>
 
@@ -238,6 +239,8 @@ public:
   bool hostMeasures() const { return hostMeasures_; }
   /// The API calls of every thread (recorded by the API boundary with host measures on).
   instrumentation::ApiCallLog& apiCalls() { return apiCalls_; }
+  /// NVTX ranges and marks (Ocelot as the NVTX injection library: runtime/api/NvtxInjection.cpp).
+  instrumentation::NvtxRanges& nvtx() { return nvtx_; }
   /// Runs `run` (one copy or memset enqueued on `stream`) timed by the instrumentation framework.
   cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,
                             instrumentation::DeviceOperation::Kind kind, const char* name,
@@ -300,6 +303,7 @@ private:
   std::atomic<bool> instrumentationIdle_{false};
   const bool hostMeasures_ = instrumentation::hostMeasuresRequested();
   instrumentation::ApiCallLog apiCalls_;
+  instrumentation::NvtxRanges nvtx_;
 
   std::mutex unsupportedMutex_;
   std::unordered_set<std::string> unsupportedReported_;

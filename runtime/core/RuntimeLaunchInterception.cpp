@@ -9,7 +9,7 @@ namespace ocelot::runtime {
 instrumentation::InstrumentationFramework& Runtime::instrumentation() {
   std::call_once(instrumentationOnce_, [this] {
     instrumentation_ = std::make_shared<instrumentation::InstrumentationFramework>(
-        logger_, pipeline_, &instrumentationIdle_, &apiCalls_);
+        logger_, pipeline_, &instrumentationIdle_, &apiCalls_, &nvtx_);
   });
   return *instrumentation_;
 }

@@ -46,11 +46,14 @@ std::string describeInstrumentor(const PTXInstrumentor& instrumentor) {
 InstrumentationFramework::InstrumentationFramework(const Logger& logger,
                                                    const ModulePipeline& pipeline,
                                                    std::atomic<bool>* idle,
-                                                   const ApiCallLog* apiCalls)
+                                                   const ApiCallLog* apiCalls,
+                                                   const NvtxRanges* nvtx)
     : logger_(logger), catalog_(pipeline),
       worker_([this](std::unique_ptr<PendingLaunch> pending) { complete(std::move(pending)); }),
       idle_(idle) {
   hub_.setApiCalls(apiCalls);
+  hub_.setNvtx(nvtx);
+  nvtx_ = nvtx;
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
 }
@@ -109,6 +112,15 @@ void InstrumentationFramework::configureFromEnvironment() {
     rules.every = numbers.unsignedNumber("OCELOT_EVERY", 1);
     rules.maxPerKernel = numbers.unsignedNumber("OCELOT_MAX_PER_KERNEL", UINT64_MAX);
     installSelection(rules);
+    // Read before any launch and never changed: launches read the rules without a lock.
+    std::string include = environment("OCELOT_NVTX_INCLUDE");
+    for (size_t start = 0; start < include.size();) {
+      size_t end = include.find(';', start);
+      std::string rule = include.substr(start, end == std::string::npos ? end : end - start);
+      if (!rule.empty())
+        nvtxInclude_.push_back(ocelot::NvtxRule::parse(rule));
+      start = end == std::string::npos ? include.size() : end + 1;
+    }
   } catch (const std::exception& e) {
     logger_.warn(std::string("instrumentation: ignoring the launch selection: ") + e.what());
   }
@@ -334,6 +346,8 @@ LaunchInfo InstrumentationFramework::describe(const LaunchSite& site) {
   info.block = {site.params.block.x, site.params.block.y, site.params.block.z};
   info.dynamicSharedMemory = site.params.sharedMem;
   info.stream = reinterpret_cast<uint64_t>(site.params.stream->handle());
+  if (nvtx_ != nullptr && nvtx_->attached())
+    info.nvtxRanges = nvtx_->launchStack(); // the launching thread's, read on it
   std::lock_guard lock(launchIndexMutex_);
   info.kernelLaunchIndex = ++kernelLaunches_[site.kernelName];
   auto& demangled = demangled_[site.kernelName];
@@ -351,6 +365,9 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
   KernelSelection::Decision decision =
       currentSelection()->decide(info.kernelName, info.demangledName);
   if (!decision.instrument)
+    return launchUnprofiled(site);
+  // --nvtx-include: only launches inside one of the ranges (Nsight Compute's selection).
+  if (!nvtxInclude_.empty() && (nvtx_ == nullptr || !nvtx_->matches(nvtxInclude_)))
     return launchUnprofiled(site);
 
   Device& device = site.device;

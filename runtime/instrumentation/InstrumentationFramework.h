@@ -11,6 +11,7 @@
 #include "runtime/instrumentation/LaunchCallPath.h"
 #include "runtime/instrumentation/LaunchSite.h"
 #include "runtime/instrumentation/ModuleCatalog.h"
+#include "runtime/instrumentation/NvtxRanges.h"
 #include "runtime/instrumentation/OccupancyGuard.h"
 #include "runtime/instrumentation/ProfileHub.h"
 #include "runtime/instrumentation/ProfileWorker.h"
@@ -47,8 +48,11 @@ public:
   /// instrumentor is active, so that the runtime's launch path skips the framework with one
   /// relaxed load.
   /// `apiCalls`, when given, goes into the profile file (`api_calls`) when it is completed.
+  /// `nvtx`, when given, gives each launch its NVTX range stack (LaunchInfo::nvtxRanges) and
+  /// OCELOT_NVTX_INCLUDE's rules something to select by; its ranges go into the file (`nvtx`).
   InstrumentationFramework(const Logger& logger, const ModulePipeline& pipeline,
-                           std::atomic<bool>* idle = nullptr, const ApiCallLog* apiCalls = nullptr);
+                           std::atomic<bool>* idle = nullptr, const ApiCallLog* apiCalls = nullptr,
+                           const NvtxRanges* nvtx = nullptr);
   InstrumentationFramework(const InstrumentationFramework&) = delete;
   InstrumentationFramework& operator=(const InstrumentationFramework&) = delete;
   ~InstrumentationFramework();
@@ -146,6 +150,10 @@ private:
   /// OCELOT_CALL_STACKS (on unless "0"): each selected launch records its host call path.
   std::atomic<bool> callStacks_{true};
   const bool hostMeasures_ = hostMeasuresRequested();
+  const NvtxRanges* nvtx_ = nullptr;
+  /// OCELOT_NVTX_INCLUDE (`ocelot run --nvtx-include`, rules separated by ';'): only launches
+  /// inside one of these ranges are instrumented; read once with the environment.
+  std::vector<ocelot::NvtxRule> nvtxInclude_;
   CallPathCapture callPathCapture_ = CallPathCapture::forThisLibrary();
   CallPathSymbolizer callPathSymbolizer_;
   ProfileHub hub_;

@@ -158,6 +158,12 @@ void ProfileHub::closeFile() {
         file_ << (i == 0 ? "\n" : ",\n") << calls[i];
     }
   }
+  if (nvtx_ != nullptr && nvtx_->attached()) {
+    std::vector<std::string> ranges = nvtx_->jsonLines();
+    file_ << "\n],\"nvtx\":[";
+    for (size_t i = 0; i < ranges.size(); ++i)
+      file_ << (i == 0 ? "\n" : ",\n") << ranges[i];
+  }
   file_ << "\n],\"wall\":{\"start_ns\":" << start << ",\"end_ns\":" << end << "}}\n";
   file_.close();
 }

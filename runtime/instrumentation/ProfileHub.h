@@ -3,6 +3,7 @@
 #include "ocelot/KernelProfile.h"
 #include "runtime/instrumentation/ApiCallLog.h"
 #include "runtime/instrumentation/DeviceOperation.h"
+#include "runtime/instrumentation/NvtxRanges.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -47,6 +48,8 @@ public:
   void addOperation(DeviceOperation operation);
   /// The API calls closeFile() writes (`api_calls`), when host measures record them.
   void setApiCalls(const ApiCallLog* calls) { apiCalls_ = calls; }
+  /// The NVTX ranges and marks closeFile() writes (`nvtx`).
+  void setNvtx(const NvtxRanges* nvtx) { nvtx_ = nvtx; }
   /// Ends the JSON document with the device operations and the process's wall clock (`wall`: its
   /// start and now, the exit) and closes the file (at exit).
   void closeFile();
@@ -70,6 +73,7 @@ private:
   uint64_t fileProfiles_ = 0;
   std::vector<DeviceOperation> operations_; ///< written at closeFile()
   const ApiCallLog* apiCalls_ = nullptr;
+  const NvtxRanges* nvtx_ = nullptr;
   int64_t fileOpenedNs_ = 0;
 };
 

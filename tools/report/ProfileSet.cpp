@@ -96,6 +96,22 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
       operations_.push_back(std::move(op));
     }
   }
+  if (auto ranges = document.find("nvtx"); ranges != document.end() && ranges->is_array()) {
+    for (const nlohmann::json& r : *ranges) {
+      if (!r.is_object())
+        continue;
+      NvtxRecord record;
+      record.rank = rank;
+      record.kind = field<std::string>(r, "kind", "push");
+      record.domain = field<std::string>(r, "domain", "");
+      record.name = field<std::string>(r, "name", "");
+      record.thread = field<uint32_t>(r, "thread", 0);
+      record.beginNs = field<int64_t>(r, "begin_ns", 0);
+      if (r.contains("end_ns") && r["end_ns"].is_number_integer())
+        record.endNs = std::max(record.beginNs, r["end_ns"].get<int64_t>());
+      nvtx_.push_back(std::move(record));
+    }
+  }
   if (auto calls = document.find("api_calls"); calls != document.end() && calls->is_array()) {
     for (const nlohmann::json& c : *calls) {
       if (!c.is_object())
@@ -134,6 +150,7 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
     l.instrumented = field<std::string>(p, "execution", "") == "instrumented";
     l.notes = field<std::vector<std::string>>(p, "notes", {});
     l.callPath = field<std::vector<std::string>>(p, "call_path", {});
+    l.nvtx = field<std::vector<std::string>>(p, "nvtx", {});
     if (auto results = p.find("results"); results != p.end() && results->is_object()) {
       for (auto it = results->begin(); it != results->end(); ++it) {
         if (!it->is_object())

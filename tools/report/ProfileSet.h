@@ -28,6 +28,9 @@ struct Launch {
   std::vector<std::string> notes;
   /// The host functions that made the launch, innermost first; empty when not recorded.
   std::vector<std::string> callPath;
+  /// The launching thread's NVTX push/pop ranges, outermost first (`domain@name` outside the
+  /// default domain); empty without NVTX.
+  std::vector<std::string> nvtx;
   const nlohmann::json* bbcount = nullptr;
   const nlohmann::json* ctaclock = nullptr;
   /// Results of other instrumentors (plugins, probes), by name.
@@ -57,6 +60,16 @@ struct ApiCall {
   bool blocking() const;
 };
 
+/// An NVTX range or mark (the file's `nvtx`, with Ocelot as the NVTX injection library).
+struct NvtxRecord {
+  int rank = 0;
+  std::string kind; ///< "push" (push/pop range), "start" (start/end range), "mark"
+  std::string domain, name;
+  uint32_t thread = 0;
+  int64_t beginNs = 0;
+  std::optional<int64_t> endNs; ///< none: still open at exit
+};
+
 /// Profiles of one or more processes: every launch, in file order, and the code structures
 /// (bbcount's `cfg`) by module id. Each file is one process: its rank is the N of a
 /// `.rankN.` in its name (what `ocelot run -o` writes under MPI), else its position on the
@@ -71,6 +84,7 @@ public:
   const std::vector<Launch>& launches() const { return launches_; }
   const std::vector<Operation>& operations() const { return operations_; }
   const std::vector<ApiCall>& apiCalls() const { return apiCalls_; }
+  const std::vector<NvtxRecord>& nvtx() const { return nvtx_; }
   /// Whether rank's file records device operations (written with host measures on): without
   /// them transfers are unknown, not absent.
   bool operationsRecorded(int rank) const { return operationRanks_.contains(rank); }
@@ -90,6 +104,7 @@ private:
   std::vector<Launch> launches_;
   std::vector<Operation> operations_;
   std::vector<ApiCall> apiCalls_;
+  std::vector<NvtxRecord> nvtx_;
   std::set<int> operationRanks_;
   std::map<std::string, const nlohmann::json*> structures_;
   std::map<int, std::pair<int64_t, int64_t>> walls_;

@@ -49,6 +49,42 @@ size_t addProfilesToTrace(const ProfileSet& set, TraceEvents& trace, size_t maxC
     return std::nullopt;
   };
 
+  // NVTX: push/pop ranges on a lane per thread and domain (they nest there), start/end ranges
+  // (which may overlap) and marks on lanes of their own per domain; still open: to the last event.
+  int64_t last = origin;
+  for (const ApiCall& c : set.apiCalls())
+    last = std::max(last, c.endNs);
+  for (const NvtxRecord& r : set.nvtx())
+    last = std::max(last, r.endNs.value_or(r.beginNs));
+  std::map<std::tuple<int, std::string, std::string>, std::vector<double>> startEndSlots;
+  for (const NvtxRecord& r : set.nvtx()) {
+    uint32_t host = trace.process("rank " + std::to_string(r.rank) + " host", r.rank * 1000);
+    std::string domain = r.domain.empty() ? "" : " " + r.domain;
+    double begin = micros(r.beginNs), duration = (r.endNs.value_or(last) - r.beginNs) / 1000.0;
+    TraceEvents::Json args{{"domain", r.domain}, {"thread", r.thread}};
+    if (!r.endNs)
+      args["open"] = "still open at exit";
+    if (r.kind == "push") {
+      uint32_t lane = trace.thread(host, "thread " + std::to_string(r.thread) + " NVTX" + domain,
+                                   2000000 + static_cast<int>(r.thread % 1000000));
+      trace.slice(host, lane, r.name, "nvtx", begin, duration, std::move(args));
+      continue;
+    }
+    // Start/end ranges and marks: the first sub-lane free at the range's start.
+    auto& slots = startEndSlots[{r.rank, r.domain, r.kind}];
+    size_t slot = 0;
+    while (slot < slots.size() && slots[slot] > begin)
+      ++slot;
+    if (slot == slots.size())
+      slots.push_back(0);
+    slots[slot] = begin + duration;
+    std::string name = "NVTX" + domain + (r.kind == "mark" ? " marks" : " start/end") +
+                       (slot == 0 ? "" : " #" + std::to_string(slot + 1));
+    uint32_t lane = trace.thread(host, name, 3000000 + static_cast<int>(slot));
+    trace.slice(host, lane, r.name, r.kind == "mark" ? "nvtx-mark" : "nvtx", begin, duration,
+                std::move(args));
+  }
+
   // Kernels, copies and memsets per (rank, device, stream), placed in call order
   // (RunMeasures.h).
   size_t added = 0;
@@ -95,6 +131,8 @@ size_t addProfilesToTrace(const ProfileSet& set, TraceEvents& trace, size_t maxC
       args["sm_imbalance"] = l->ctaclock->value("imbalance", 0.0);
     if (!l->notes.empty())
       args["notes"] = l->notes;
+    if (!l->nvtx.empty())
+      args["nvtx"] = l->nvtx;
     trace.slice(gpu, lane, l->demangled, "kernel", start, durationUs, std::move(args));
     launchCalls.emplace_back(micros(l->enqueuedNs), l, gpu, lane, start);
     ++added;

@@ -14,6 +14,8 @@ int64_t workOrigin(const ProfileSet& set) {
     origin = std::min(origin, o.enqueuedNs);
   for (const ApiCall& c : set.apiCalls())
     origin = std::min(origin, c.beginNs);
+  for (const NvtxRecord& r : set.nvtx())
+    origin = std::min(origin, r.beginNs);
   return origin == INT64_MAX ? 0 : origin;
 }
 
