@@ -1,0 +1,259 @@
+// The shipped probe tools (tools/probes) against the analytic kernels of kernels/oracle_kernels.cu
+// on the CPU device: each tool is loaded as a plugin, as `ocelot run -i NAME` loads it, the kernel
+// runs once traced as it is and once instrumented on the same buffers, and the tool's result must
+// equal what the kernel's source says and what the CPU device's execution trace says.
+
+#include "instrumentors/InstrumentorRegistry.h"
+#include "instrumentors/ModuleInstrumenter.h"
+#include "ir/Parser.h"
+#include "tests/cpu/CpuDeviceFixture.h"
+#include "tests/probes/RecordingTracer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace ocelot::runtime::cpu::test {
+namespace {
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Slots {
+  uint64_t buffer;
+};
+
+/// One shipped tool on the analytic kernels.
+class ToolExactness : public CpuDeviceTest {
+protected:
+  void SetUp() override {
+    CpuDeviceTest::SetUp();
+    kernels_ = readText(OCELOT_PROBE_KERNELS_PTX);
+    ASSERT_FALSE(kernels_.empty()) << OCELOT_PROBE_KERNELS_PTX;
+    ir::ParseResult parsed = ir::parsePtx(kernels_);
+    ASSERT_TRUE(parsed.ok());
+    for (const ir::Function* f : parsed.module->functions()) {
+      if (!f->hasBody())
+        continue;
+      for (const auto& block : f->blocks())
+        block->forEachInstruction([&](const ir::Instruction& inst) {
+          instructionIds_[{std::string(f->name()), inst.line()}] =
+              static_cast<uint32_t>(instructionIds_.size());
+        });
+    }
+  }
+
+  /// Loads the tool libocelot-`name`.so and instruments the analytic kernels with it.
+  void useTool(const std::string& name, const std::string& options = "") {
+    std::string path = std::string(OCELOT_PROBE_TOOLS_DIR) + "/libocelot-" + name + ".so";
+    registry_.loadPlugin(path);
+    tool_ = registry_.create(name, InstrumentorOptions::parse(options));
+    ASSERT_TRUE(tool_);
+    instrumentors::InstrumentOptions instrumentOptions;
+    instrumentOptions.label = "oracle_kernels";
+    module_ = instrumentors::instrumentModule(kernels_, {{tool_.get(), 0}}, instrumentOptions);
+    ASSERT_TRUE(module_.ok) << module_.error;
+  }
+
+  /// Runs `kernel` traced as it is, then instrumented; result_ is the tool's JSON.
+  template <class... Args> void run(const char* kernel, dim3 grid, dim3 block, Args... args) {
+    device_->setTracer(&trace_);
+    DeviceFunction original = load(kernels_, kernel);
+    ASSERT_NE(original, nullptr);
+    ASSERT_EQ(launch(original, grid, block, 0, args...), cudaSuccess);
+    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+    device_->setTracer(nullptr);
+
+    DeviceFunction instrumented = load(module_.ptx, kernel);
+    ASSERT_NE(instrumented, nullptr);
+    LaunchInfo info;
+    info.kernelName = kernel;
+    info.kernelLaunchIndex = 1;
+    info.grid = {grid.x, grid.y, grid.z};
+    info.block = {block.x, block.y, block.z};
+    BufferRequest request = tool_->initialize(*module_.states[0], info);
+    auto* buffer = allocate<std::byte>(request.bytes);
+    std::memset(buffer, 0, request.bytes);
+    ASSERT_EQ(
+        launch(instrumented, grid, block, 0, args..., Slots{reinterpret_cast<uint64_t>(buffer)}),
+        cudaSuccess);
+    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+    auto result = tool_->finalize(*module_.states[0], info, DeviceFacts{},
+                                  std::span<const std::byte>(buffer, request.bytes));
+    ASSERT_TRUE(result);
+    result_ = result->json();
+    summary_ = result->summary();
+    ASSERT_TRUE(result_.contains("errors"));
+    EXPECT_TRUE(result_["errors"].empty()) << result_["errors"].dump();
+  }
+
+  /// The instruction id of a traced pc (nullopt for instructions the decoder made).
+  std::optional<uint32_t> instructionOfPc(uint32_t pc) const {
+    auto found = instructionIds_.find(trace_.pcs.at(pc));
+    if (found == instructionIds_.end())
+      return std::nullopt;
+    return found->second;
+  }
+
+  /// The result's entry of `array` for the one instruction whose opcode starts with `opcode`.
+  const Json& entryOf(const char* array, std::string_view opcode) const {
+    const Json* found = nullptr;
+    for (const auto& e : result_[array])
+      if (e["opcode"].get<std::string>().starts_with(opcode)) {
+        EXPECT_EQ(found, nullptr) << "two instructions " << opcode;
+        found = &e;
+      }
+    static const Json none = Json::object();
+    EXPECT_NE(found, nullptr) << "no instruction " << opcode << " in " << result_.dump();
+    return found != nullptr ? *found : none;
+  }
+
+  /// Per instruction id, the trace's requests: each warp's lanes' addresses, for kernels whose
+  /// memory instructions run once per warp (checked against the trace's warp executions).
+  std::map<uint32_t, std::vector<std::vector<uint64_t>>> tracedRequests() {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint64_t>> byWarp;
+    for (const auto& a : trace_.accesses)
+      if (auto id = instructionOfPc(a.pc))
+        byWarp[{*id, a.cta, a.warp}].push_back(a.address);
+    std::map<uint32_t, std::vector<std::vector<uint64_t>>> out;
+    for (auto& [key, addresses] : byWarp)
+      out[std::get<0>(key)].push_back(std::move(addresses));
+    std::map<uint32_t, uint64_t> warpsRan;
+    for (uint32_t pc = 0; pc < trace_.pcs.size(); ++pc)
+      if (auto id = instructionOfPc(pc))
+        warpsRan[*id] += trace_.warpsRan[pc];
+    for (const auto& [id, requests] : out)
+      EXPECT_EQ(requests.size(), warpsRan[id]) << "instruction " << id << " ran twice in a warp";
+    return out;
+  }
+
+  std::string kernels_;
+  std::map<std::pair<std::string, uint32_t>, uint32_t> instructionIds_;
+  instrumentors::InstrumentorRegistry registry_;
+  std::shared_ptr<const PTXInstrumentor> tool_;
+  instrumentors::InstrumentedModule module_;
+  RecordingTracer trace_;
+  Json result_;
+  std::string summary_;
+};
+
+// --- memaccess
+// -------------------------------------------------------------------------------------
+
+/// What the trace says memaccess must count for 4-byte accesses: distinct sectors, lines, and the
+/// most distinct words of one shared bank, summed over requests.
+struct Expected {
+  uint64_t requests = 0, lanes = 0, sectors = 0, lines = 0, wavefronts = 0;
+};
+Expected fromTrace(const std::vector<std::vector<uint64_t>>& requests) {
+  Expected e;
+  for (const auto& lanes : requests) {
+    std::set<uint64_t> sectors, lines;
+    std::map<uint64_t, std::set<uint64_t>> banks;
+    for (uint64_t a : lanes) {
+      sectors.insert(a / 32);
+      lines.insert(a / 128);
+      banks[(a / 4) % 32].insert(a / 4);
+    }
+    size_t ways = 0;
+    for (const auto& [bank, words] : banks)
+      ways = std::max(ways, words.size());
+    e.requests += 1;
+    e.lanes += lanes.size();
+    e.sectors += sectors.size();
+    e.lines += lines.size();
+    e.wavefronts += ways;
+  }
+  return e;
+}
+
+class MemAccess : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    useTool("memaccess");
+  }
+  /// The entry of `opcode` equals the trace's counts, and has `requests` requests.
+  void checkGlobal(std::string_view opcode, uint64_t requests, uint64_t sectorsPerRequest,
+                   uint64_t linesPerRequest) {
+    SCOPED_TRACE(std::string(opcode));
+    const Json& e = entryOf("instructions", opcode);
+    auto traced = tracedRequests();
+    Expected want = fromTrace(traced.at(e["instruction"].get<uint32_t>()));
+    EXPECT_EQ(e["requests"], want.requests);
+    EXPECT_EQ(e["lanes"], want.lanes);
+    EXPECT_EQ(e["sectors"], want.sectors);
+    EXPECT_EQ(e["lines"], want.lines);
+    EXPECT_EQ(e["requests"], requests);
+    EXPECT_EQ(e["sectors"], requests * sectorsPerRequest);
+    EXPECT_EQ(e["lines"], requests * linesPerRequest);
+    EXPECT_DOUBLE_EQ(e["sectors_per_request"].get<double>(), double(sectorsPerRequest));
+  }
+};
+
+TEST_F(MemAccess, CoalescedWordsAreFourSectorsAndOneLinePerRequest) {
+  const uint32_t n = 256;
+  float* in = allocate<float>(n);
+  float* out = allocate<float>(n);
+  for (uint32_t i = 0; i < n; ++i)
+    in[i] = static_cast<float>(i);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(in) % 128, 0u);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(out) % 128, 0u);
+  run("coalesced", dim3(2), dim3(128), in, out);
+  checkGlobal("ld.global", 8, 4, 1);
+  checkGlobal("st.global", 8, 4, 1);
+  EXPECT_DOUBLE_EQ(entryOf("instructions", "ld.global")["efficiency"].get<double>(), 1.0);
+  EXPECT_EQ(result_["global"]["requests"], 16u);
+  EXPECT_DOUBLE_EQ(result_["global"]["sectors_per_request"].get<double>(), 4.0);
+  EXPECT_EQ(out[9], 18.0f);
+  // Per source line: the kernel's one line holds both accesses.
+  ASSERT_FALSE(result_["source_lines"].empty());
+  uint64_t sectors = 0;
+  for (const auto& l : result_["source_lines"])
+    sectors += l["value"].get<uint64_t>();
+  EXPECT_EQ(sectors, 64u);
+}
+
+TEST_F(MemAccess, StridedWordsTouchOneSectorPerEightBytesOfStride) {
+  for (uint32_t stride : {1u, 2u, 4u, 5u, 8u, 32u}) {
+    SCOPED_TRACE(stride);
+    const uint32_t n = 64;
+    float* in = allocate<float>(n * stride);
+    float* out = allocate<float>(n);
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(in) % 128, 0u);
+    run("strided", dim3(2), dim3(32), in, out, static_cast<int>(stride));
+    // Lane l reads word l * stride: 32 words spread over 4 * stride sectors and stride lines,
+    // each at most one per lane; stride 5 (20 bytes) puts lanes 8k..8k+7 in 5 sectors.
+    uint64_t sectors = stride == 5 ? 20 : std::min(32u, 4 * stride);
+    checkGlobal("ld.global", 2, sectors, std::min(32u, stride));
+    checkGlobal("st.global", 2, 4, 1);
+  }
+}
+
+TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
+  int* out = allocate<int>(64);
+  for (uint32_t ways : {1u, 2u, 8u, 32u}) {
+    SCOPED_TRACE(ways);
+    run("sharedConflicts", dim3(2), dim3(32), out, static_cast<int>(ways));
+    auto traced = tracedRequests();
+    const Json& store = entryOf("instructions", "st.shared");
+    EXPECT_EQ(store["requests"], 2u);
+    EXPECT_EQ(store["wavefronts"], 2u * ways);
+    EXPECT_EQ(store["wavefronts"], fromTrace(traced.at(store["instruction"])).wavefronts);
+    EXPECT_DOUBLE_EQ(store["ways_per_request"].get<double>(), double(ways));
+    const Json& load = entryOf("instructions", "ld.shared");
+    EXPECT_EQ(load["wavefronts"], 2u); // consecutive words: conflict-free
+    EXPECT_EQ(out[33], 1);
+  }
+}
+
+} // namespace
+} // namespace ocelot::runtime::cpu::test
