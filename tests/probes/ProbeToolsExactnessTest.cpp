@@ -10,6 +10,7 @@
 #include "tests/probes/RecordingTracer.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -45,8 +46,10 @@ protected:
         continue;
       for (const auto& block : f->blocks())
         block->forEachInstruction([&](const ir::Instruction& inst) {
-          instructionIds_[{std::string(f->name()), inst.line()}] =
-              static_cast<uint32_t>(instructionIds_.size());
+          uint32_t id = static_cast<uint32_t>(instructionIds_.size());
+          instructionIds_[{std::string(f->name()), inst.line()}] = id;
+          if (inst.form().opcode() == ir::Opcode::Bra && inst.guard().has_value())
+            conditionalBranches_.insert(id);
         });
     }
   }
@@ -103,6 +106,12 @@ protected:
     return found->second;
   }
 
+public:
+  std::optional<uint32_t> instructionOf(uint32_t pc) const { return instructionOfPc(pc); }
+  /// Whether instruction `id` of the module is a branch with a guard (`@%p bra`).
+  bool isConditionalBranch(uint32_t id) const { return conditionalBranches_.count(id) != 0; }
+
+protected:
   /// The result's entry of `array` for the one instruction whose opcode starts with `opcode`.
   const Json& entryOf(const char* array, std::string_view opcode) const {
     const Json* found = nullptr;
@@ -137,6 +146,7 @@ protected:
 
   std::string kernels_;
   std::map<std::pair<std::string, uint32_t>, uint32_t> instructionIds_;
+  std::set<uint32_t> conditionalBranches_;
   instrumentors::InstrumentorRegistry registry_;
   std::shared_ptr<const PTXInstrumentor> tool_;
   instrumentors::InstrumentedModule module_;
@@ -253,6 +263,71 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
     EXPECT_EQ(load["wavefronts"], 2u); // consecutive words: conflict-free
     EXPECT_EQ(out[33], 1);
   }
+}
+
+// --- branchdiv
+// -------------------------------------------------------------------------------------
+
+/// Every conditional branch's outcomes equal the trace's; unconditional branches are not probed.
+void checkBranchesAgainstTrace(const ToolExactness& test, const RecordingTracer& trace,
+                               const Json& result) {
+  std::map<uint32_t, std::array<uint64_t, 5>> want; // taken, not taken, divergent warps; lanes
+  for (uint32_t pc = 0; pc < trace.pcs.size(); ++pc) {
+    auto id = test.instructionOf(pc);
+    if (!id || !test.isConditionalBranch(*id) || trace.issued[pc] == 0)
+      continue;
+    auto& w = want[*id];
+    w[0] += trace.warpsRan[pc] - trace.divergent[pc];
+    w[1] += trace.issued[pc] - trace.warpsRan[pc];
+    w[2] += trace.divergent[pc];
+    w[3] += trace.taken[pc];
+    w[4] += trace.notTaken[pc];
+  }
+  std::map<uint32_t, std::array<uint64_t, 5>> got;
+  for (const auto& b : result["branches"])
+    got[b["instruction"].get<uint32_t>()] = {b["taken"], b["not_taken"], b["divergent"],
+                                             b["taken_lanes"], b["not_taken_lanes"]};
+  EXPECT_EQ(got, want);
+}
+
+class BranchDiv : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    useTool("branchdiv");
+  }
+};
+
+TEST_F(BranchDiv, KnownSplitsEqualTheTrace) {
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* out = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  run("divergent", dim3(3), dim3(96), table, out, counters);
+  checkBranchesAgainstTrace(*this, trace_, result_);
+  // `t % 3 == 0` splits all 9 warps, 96 lanes one way and 192 the other (`t < 32` becomes a
+  // select, no branch).
+  bool split = false;
+  for (const auto& b : result_["branches"]) {
+    uint64_t lanesA = b["taken_lanes"], lanesB = b["not_taken_lanes"];
+    split = split || (b["divergent"] == 9u && std::min(lanesA, lanesB) == 96u &&
+                      std::max(lanesA, lanesB) == 192u);
+  }
+  EXPECT_TRUE(split) << result_["branches"].dump();
+  EXPECT_NE(summary_.find("divergent"), std::string::npos);
+}
+
+TEST_F(BranchDiv, EarlyReturnsAndPartialWarpsEqualTheTrace) {
+  int* out = allocate<int>(2 * 80);
+  run("partial", dim3(2), dim3(80), out);
+  checkBranchesAgainstTrace(*this, trace_, result_);
+  // t % 7 == 0 returns: every warp of 32 lanes has such lanes, the partial warp of 16 too.
+  uint64_t divergent = 0;
+  for (const auto& b : result_["branches"])
+    divergent += b["divergent"].get<uint64_t>();
+  EXPECT_EQ(divergent, 6u);
 }
 
 } // namespace
