@@ -3,9 +3,11 @@
 // runs once traced as it is and once instrumented on the same buffers, and the tool's result must
 // equal what the kernel's source says and what the CPU device's execution trace says.
 
+#include "instrumentors/InstructionClass.h"
 #include "instrumentors/InstrumentorRegistry.h"
 #include "instrumentors/ModuleInstrumenter.h"
 #include "ir/Parser.h"
+#include "ocelot/ProbeTool.h"
 #include "tests/cpu/CpuDeviceFixture.h"
 #include "tests/probes/RecordingTracer.h"
 
@@ -50,6 +52,7 @@ protected:
           instructionIds_[{std::string(f->name()), inst.line()}] = id;
           if (inst.form().opcode() == ir::Opcode::Bra && inst.guard().has_value())
             conditionalBranches_.insert(id);
+          classes_.push_back(instrumentors::opcodeClassOf(inst.form()));
         });
     }
   }
@@ -147,6 +150,7 @@ protected:
   std::string kernels_;
   std::map<std::pair<std::string, uint32_t>, uint32_t> instructionIds_;
   std::set<uint32_t> conditionalBranches_;
+  std::vector<probe::OpcodeClass> classes_; ///< by instruction id
   instrumentors::InstrumentorRegistry registry_;
   std::shared_ptr<const PTXInstrumentor> tool_;
   instrumentors::InstrumentedModule module_;
@@ -328,6 +332,112 @@ TEST_F(BranchDiv, EarlyReturnsAndPartialWarpsEqualTheTrace) {
   for (const auto& b : result_["branches"])
     divergent += b["divergent"].get<uint64_t>();
   EXPECT_EQ(divergent, 6u);
+}
+
+// --- instmix and warpeff
+// -----------------------------------------------------------------------------
+
+/// The trace's thread-level (lanes that ran, guards applied) and warp-level (warps that issued)
+/// counts per opcode class name.
+std::map<std::string, std::pair<uint64_t, uint64_t>>
+tracedMix(const ToolExactness& test, const RecordingTracer& trace,
+          const std::vector<probe::OpcodeClass>& classes) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> out;
+  for (uint32_t pc = 0; pc < trace.pcs.size(); ++pc) {
+    auto id = test.instructionOf(pc);
+    if (!id || trace.issued[pc] == 0)
+      continue;
+    auto& [threads, warps] = out[std::string(ocelot::opcodeClassName(classes.at(*id)))];
+    threads += trace.executed[pc];
+    warps += trace.issued[pc];
+  }
+  return out;
+}
+
+class InstMix : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    useTool("instmix");
+  }
+  void checkAgainstTrace() {
+    std::map<std::string, std::pair<uint64_t, uint64_t>> got;
+    for (const auto& [name, counts] : result_["mix"].items())
+      got[name] = {counts["threads"], counts["warps"]};
+    EXPECT_EQ(got, tracedMix(*this, trace_, classes_)) << result_["mix"].dump();
+  }
+};
+
+TEST_F(InstMix, CoalescedKernelHasItsKnownMix) {
+  float* in = allocate<float>(256);
+  float* out = allocate<float>(256);
+  run("coalesced", dim3(2), dim3(128), in, out);
+  checkAgainstTrace();
+  // One global load, one store, one return and one multiplication per thread; 8 full warps.
+  EXPECT_EQ(result_["mix"]["load"]["threads"], 3 * 256u); // and the two parameters, ld.param
+  EXPECT_EQ(result_["mix"]["store"]["threads"], 256u);
+  EXPECT_EQ(result_["mix"]["store"]["warps"], 8u);
+  EXPECT_EQ(result_["mix"]["return"]["threads"], 256u);
+  EXPECT_EQ(result_["mix"]["float"]["threads"], 256u); // the multiplication by 2
+}
+
+TEST_F(InstMix, DivergentLoopsCallsGuardsAndEarlyExitsEqualTheTrace) {
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* out = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  run("divergent", dim3(3), dim3(96), table, out, counters);
+  checkAgainstTrace();
+  int* partialOut = allocate<int>(2 * 80);
+  run("partial", dim3(2), dim3(80), partialOut);
+  checkAgainstTrace();
+  int* grid = allocate<int>(16 * 8);
+  run("grid2d", dim3(2, 2), dim3(8, 4), grid);
+  checkAgainstTrace();
+}
+
+class WarpEff : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    useTool("warpeff");
+  }
+  void checkAgainstTrace() {
+    uint64_t lanes = 0, warps = 0;
+    for (const auto& [name, counts] : tracedMix(*this, trace_, classes_))
+      lanes += counts.first, warps += counts.second;
+    EXPECT_EQ(result_["lanes"], lanes);
+    EXPECT_EQ(result_["warp_instructions"], warps);
+  }
+};
+
+TEST_F(WarpEff, FullWarpsRunEveryLane) {
+  float* in = allocate<float>(256);
+  float* out = allocate<float>(256);
+  run("coalesced", dim3(2), dim3(128), in, out);
+  checkAgainstTrace();
+  EXPECT_DOUBLE_EQ(result_["lanes_per_instruction"].get<double>(), 32.0);
+  EXPECT_DOUBLE_EQ(result_["efficiency"].get<double>(), 1.0);
+}
+
+TEST_F(WarpEff, PartialWarpsAndEarlyReturnsHaveTheirKnownLanes) {
+  int* out = allocate<int>(2 * 80);
+  run("partial", dim3(2), dim3(80), out);
+  checkAgainstTrace();
+  // 80 threads: warps of 32, 32 and 16 lanes. Every instruction before the `t % 7 == 0` return
+  // runs for all of them; the store after it for the 80 - 12 threads with t % 7 != 0.
+  EXPECT_LT(result_["lanes_per_instruction"].get<double>(), 80.0 / 3.0);
+  EXPECT_GT(result_["lanes_per_instruction"].get<double>(), 68.0 / 3.0);
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* divergentOut = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  run("divergent", dim3(3), dim3(96), table, divergentOut, counters);
+  checkAgainstTrace();
 }
 
 } // namespace
