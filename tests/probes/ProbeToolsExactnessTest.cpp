@@ -10,6 +10,9 @@
 #include "ocelot/ProbeTool.h"
 #include "tests/cpu/CpuDeviceFixture.h"
 #include "tests/probes/RecordingTracer.h"
+#include "tools/probes/memtrace/TraceFormat.h"
+
+#include <zstd.h>
 
 #include <algorithm>
 #include <array>
@@ -53,6 +56,7 @@ protected:
           if (inst.form().opcode() == ir::Opcode::Bra && inst.guard().has_value())
             conditionalBranches_.insert(id);
           classes_.push_back(instrumentors::opcodeClassOf(inst.form()));
+          spaces_.push_back(instrumentors::stateSpaceOf(inst.form()));
         });
     }
   }
@@ -98,7 +102,9 @@ protected:
     result_ = result->json();
     summary_ = result->summary();
     ASSERT_TRUE(result_.contains("errors"));
-    EXPECT_TRUE(result_["errors"].empty()) << result_["errors"].dump();
+    if (!expectErrors_) {
+      EXPECT_TRUE(result_["errors"].empty()) << result_["errors"].dump();
+    }
   }
 
   /// The instruction id of a traced pc (nullopt for instructions the decoder made).
@@ -151,6 +157,8 @@ protected:
   std::map<std::pair<std::string, uint32_t>, uint32_t> instructionIds_;
   std::set<uint32_t> conditionalBranches_;
   std::vector<probe::OpcodeClass> classes_; ///< by instruction id
+  std::vector<probe::StateSpace> spaces_;   ///< by instruction id
+  bool expectErrors_ = false;
   instrumentors::InstrumentorRegistry registry_;
   std::shared_ptr<const PTXInstrumentor> tool_;
   instrumentors::InstrumentedModule module_;
@@ -438,6 +446,172 @@ TEST_F(WarpEff, PartialWarpsAndEarlyReturnsHaveTheirKnownLanes) {
   std::memset(counters, 0, 4 * sizeof(unsigned));
   run("divergent", dim3(3), dim3(96), table, divergentOut, counters);
   checkAgainstTrace();
+}
+
+// --- memtrace
+// --------------------------------------------------------------------------------------
+
+/// A memtrace file: its frames' headers, kernel names and records.
+struct TraceFile {
+  std::vector<memtrace::LaunchHeader> launches;
+  std::vector<std::string> kernels;
+  std::vector<memtrace::WarpAccess> records;
+};
+
+TraceFile readTrace(const std::string& path) {
+  std::string compressed = readText(path);
+  TraceFile out;
+  size_t at = 0;
+  while (at < compressed.size()) {
+    size_t frame = ZSTD_findFrameCompressedSize(compressed.data() + at, compressed.size() - at);
+    EXPECT_FALSE(ZSTD_isError(frame)) << ZSTD_getErrorName(frame);
+    if (ZSTD_isError(frame))
+      break;
+    unsigned long long size = ZSTD_getFrameContentSize(compressed.data() + at, frame);
+    std::string raw(size, '\0');
+    EXPECT_EQ(ZSTD_decompress(raw.data(), raw.size(), compressed.data() + at, frame), size);
+    memtrace::LaunchHeader h;
+    std::memcpy(&h, raw.data(), sizeof h);
+    EXPECT_STREQ(h.magic, "OCMTRC1");
+    EXPECT_EQ(h.recordBytes, sizeof(memtrace::WarpAccess));
+    EXPECT_EQ(raw.size(), sizeof h + h.kernelNameBytes + h.records * sizeof(memtrace::WarpAccess));
+    out.launches.push_back(h);
+    out.kernels.push_back(raw.substr(sizeof h, h.kernelNameBytes));
+    size_t first = out.records.size();
+    out.records.resize(first + h.records);
+    std::memcpy(out.records.data() + first, raw.data() + sizeof h + h.kernelNameBytes,
+                h.records * sizeof(memtrace::WarpAccess));
+    at += frame;
+  }
+  return out;
+}
+
+class MemTrace : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    path_ = ::testing::TempDir() + "memtrace-test-" + std::to_string(::getpid()) + ".zst";
+    std::remove(path_.c_str());
+  }
+  void TearDown() override {
+    std::remove(path_.c_str());
+    ToolExactness::TearDown();
+  }
+  /// Every lane's access of the last launch's records equals the trace's, record by warp.
+  void checkAgainstTrace(const std::vector<memtrace::WarpAccess>& records) {
+    using Key = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>;
+    std::vector<Key> got, want;
+    for (const auto& r : records) {
+      for (uint32_t lane = 0; lane < 32; ++lane)
+        if (r.mask & (1u << lane))
+          got.emplace_back(r.instruction, r.cta, r.warp, lane, r.addresses[lane]);
+      EXPECT_EQ(r.spaceAndKind >> 8, spaces_.at(r.instruction));
+    }
+    for (const auto& a : trace_.accesses) {
+      auto id = instructionOfPc(a.pc);
+      ASSERT_TRUE(id);
+      probe::StateSpace space = spaces_.at(*id);
+      if (space == probe::kGeneric || space == probe::kGlobal || space == probe::kShared ||
+          space == probe::kLocal)
+        want.emplace_back(*id, a.cta, a.warp, a.lane, a.address);
+    }
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(got.size(), want.size());
+    EXPECT_TRUE(got == want) << "the trace file's accesses differ from the CPU device's trace";
+  }
+  std::string path_;
+};
+
+TEST_F(MemTrace, EveryLanesAddressOfEveryAccessIsInTheFile) {
+  useTool("memtrace", "file=" + path_);
+  float* in = allocate<float>(64 * 5);
+  float* out = allocate<float>(64);
+  run("strided", dim3(2), dim3(32), in, out, 5);
+  TraceFile first = readTrace(path_);
+  ASSERT_EQ(first.launches.size(), 1u);
+  EXPECT_EQ(first.kernels[0], "strided");
+  EXPECT_EQ(first.launches[0].dropped, 0u);
+  EXPECT_EQ(first.records.size(), 4u); // a load and a store in each of 2 warps
+  checkAgainstTrace(first.records);
+  for (const auto& r : first.records) {
+    if (classes_.at(r.instruction) != probe::kLoad)
+      continue;
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      EXPECT_EQ(r.addresses[lane], reinterpret_cast<uint64_t>(in + (r.cta * 32 + lane) * 5));
+  }
+  EXPECT_EQ(result_["records"], 4u);
+  EXPECT_EQ(result_["dropped_capacity"], 0u);
+
+  // Later launches append their frames: divergent lanes, shared memory, atomics, a device function.
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* divergentOut = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  run("divergent", dim3(3), dim3(96), table, divergentOut, counters);
+  TraceFile both = readTrace(path_);
+  ASSERT_EQ(both.launches.size(), 2u);
+  EXPECT_EQ(both.kernels[1], "divergent");
+  checkAgainstTrace({both.records.begin() + 4, both.records.end()});
+  int* sharedOut = allocate<int>(64);
+  run("sharedConflicts", dim3(2), dim3(32), sharedOut, 8);
+  TraceFile three = readTrace(path_);
+  ASSERT_EQ(three.launches.size(), 3u);
+  checkAgainstTrace(
+      {three.records.begin() + static_cast<long>(both.records.size()), three.records.end()});
+}
+
+TEST_F(MemTrace, RecordsPastTheCapacityAreDroppedAndCounted) {
+  useTool("memtrace", "file=" + path_ + ":records.count=3");
+  float* in = allocate<float>(64 * 5);
+  float* out = allocate<float>(64);
+  run("strided", dim3(2), dim3(32), in, out, 5);
+  EXPECT_EQ(result_["records"], 3u);
+  EXPECT_EQ(result_["dropped_capacity"], 1u);
+  EXPECT_NE(summary_.find("1 dropped"), std::string::npos) << summary_;
+  TraceFile file = readTrace(path_);
+  ASSERT_EQ(file.launches.size(), 1u);
+  EXPECT_EQ(file.launches[0].records, 3u);
+  EXPECT_EQ(file.launches[0].dropped, 1u);
+}
+
+TEST_F(MemTrace, SamplingTracesEveryNthWarp) {
+  useTool("memtrace", "file=" + path_ + ":traceAccess.sample-warps=2");
+  float* in = allocate<float>(256);
+  float* out = allocate<float>(256);
+  run("coalesced", dim3(2), dim3(128), in, out);
+  TraceFile file = readTrace(path_);
+  EXPECT_EQ(file.records.size(), 8u); // 4 of the 8 warps, a load and a store each
+  for (const auto& r : file.records)
+    EXPECT_EQ((r.cta * 4 + r.warp) % 2, 0u);
+}
+
+TEST_F(MemTrace, BadOptionsAndUnwritableFilesAreErrorsAndTheKernelStillRuns) {
+  expectErrors_ = true;
+  float* in = allocate<float>(64);
+  float* out = allocate<float>(64);
+  for (int i = 0; i < 64; ++i)
+    in[i] = static_cast<float>(i);
+  useTool("memtrace", "file=/nonexistent-dir/trace.zst");
+  run("coalesced", dim3(1), dim3(64), in, out);
+  ASSERT_EQ(result_["errors"].size(), 1u);
+  EXPECT_NE(result_["errors"][0].get<std::string>().find("cannot write the trace file "
+                                                         "'/nonexistent-dir/trace.zst'"),
+            std::string::npos)
+      << result_["errors"][0];
+  EXPECT_EQ(result_["records"], 0u);
+  EXPECT_EQ(out[63], 126.0f);
+
+  useTool("memtrace", "file=" + path_ + ":max-mb=0");
+  run("coalesced", dim3(1), dim3(64), in, out);
+  ASSERT_EQ(result_["errors"].size(), 1u);
+  EXPECT_NE(result_["errors"][0].get<std::string>().find("max-mb=0"), std::string::npos);
+  EXPECT_NE(summary_.find("max-mb=0"), std::string::npos) << summary_;
+
+  EXPECT_THROW(registry_.create("memtrace", InstrumentorOptions::parse("colour=red")),
+               std::exception);
 }
 
 } // namespace
