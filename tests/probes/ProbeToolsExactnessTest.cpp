@@ -167,8 +167,7 @@ protected:
   std::string summary_;
 };
 
-// --- memaccess
-// -------------------------------------------------------------------------------------
+// --- memaccess ---
 
 /// What the trace says memaccess must count for 4-byte accesses: distinct sectors, lines, and the
 /// most distinct words of one shared bank, summed over requests.
@@ -277,8 +276,7 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
   }
 }
 
-// --- branchdiv
-// -------------------------------------------------------------------------------------
+// --- branchdiv ---
 
 /// Every conditional branch's outcomes equal the trace's; unconditional branches are not probed.
 void checkBranchesAgainstTrace(const ToolExactness& test, const RecordingTracer& trace,
@@ -342,8 +340,7 @@ TEST_F(BranchDiv, EarlyReturnsAndPartialWarpsEqualTheTrace) {
   EXPECT_EQ(divergent, 6u);
 }
 
-// --- instmix and warpeff
-// -----------------------------------------------------------------------------
+// --- instmix and warpeff ---
 
 /// The trace's thread-level (lanes that ran, guards applied) and warp-level (warps that issued)
 /// counts per opcode class name.
@@ -448,8 +445,69 @@ TEST_F(WarpEff, PartialWarpsAndEarlyReturnsHaveTheirKnownLanes) {
   checkAgainstTrace();
 }
 
-// --- memtrace
-// --------------------------------------------------------------------------------------
+// --- several tools in one module ---
+
+struct TwoSlots {
+  uint64_t first, second;
+};
+
+// Two tools whose probes branch (so each splits blocks) in one module, as `ocelot run -i
+// branchdiv,instmix` instruments it: the second tool's sites are found in the blocks the first
+// one's split made, and both results equal the trace.
+TEST_F(InstMix, TwoProbeToolsInOneModuleBothEqualTheTrace) {
+  registry_.loadPlugin(std::string(OCELOT_PROBE_TOOLS_DIR) + "/libocelot-branchdiv.so");
+  auto branches = registry_.create("branchdiv", InstrumentorOptions{});
+  instrumentors::InstrumentOptions options;
+  options.label = "oracle_kernels";
+  module_ =
+      instrumentors::instrumentModule(kernels_, {{branches.get(), 0}, {tool_.get(), 0}}, options);
+  ASSERT_TRUE(module_.ok) << module_.error;
+
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* out = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  device_->setTracer(&trace_);
+  DeviceFunction original = load(kernels_, "divergent");
+  ASSERT_NE(original, nullptr);
+  ASSERT_EQ(launch(original, dim3(3), dim3(96), 0, table, out, counters), cudaSuccess);
+  ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+  device_->setTracer(nullptr);
+
+  DeviceFunction instrumented = load(module_.ptx, "divergent");
+  ASSERT_NE(instrumented, nullptr);
+  LaunchInfo info;
+  info.kernelName = "divergent";
+  info.kernelLaunchIndex = 1;
+  info.grid = {3, 1, 1};
+  info.block = {96, 1, 1};
+  BufferRequest first = branches->initialize(*module_.states[0], info);
+  BufferRequest second = tool_->initialize(*module_.states[1], info);
+  auto* a = allocate<std::byte>(first.bytes);
+  auto* b = allocate<std::byte>(second.bytes);
+  std::memset(a, 0, first.bytes);
+  std::memset(b, 0, second.bytes);
+  ASSERT_EQ(launch(instrumented, dim3(3), dim3(96), 0, table, out, counters,
+                   TwoSlots{reinterpret_cast<uint64_t>(a), reinterpret_cast<uint64_t>(b)}),
+            cudaSuccess);
+  ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+  Json branchResult = branches
+                          ->finalize(*module_.states[0], info, DeviceFacts{},
+                                     std::span<const std::byte>(a, first.bytes))
+                          ->json();
+  result_ = tool_
+                ->finalize(*module_.states[1], info, DeviceFacts{},
+                           std::span<const std::byte>(b, second.bytes))
+                ->json();
+  EXPECT_TRUE(branchResult["errors"].empty());
+  EXPECT_TRUE(result_["errors"].empty());
+  checkBranchesAgainstTrace(*this, trace_, branchResult);
+  checkAgainstTrace();
+}
+
+// --- memtrace ---
 
 /// A memtrace file: its frames' headers, kernel names and records.
 struct TraceFile {
