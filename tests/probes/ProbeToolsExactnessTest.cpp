@@ -161,7 +161,7 @@ protected:
   bool expectErrors_ = false;
   instrumentors::InstrumentorRegistry registry_;
   std::shared_ptr<const PTXInstrumentor> tool_;
-  instrumentors::InstrumentedModule module_;
+  instrumentors::InstrumentedPtx module_;
   RecordingTracer trace_;
   Json result_;
   std::string summary_;
@@ -272,7 +272,9 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
     EXPECT_DOUBLE_EQ(store["ways_per_request"].get<double>(), double(ways));
     const Json& load = entryOf("instructions", "ld.shared");
     EXPECT_EQ(load["wavefronts"], 2u); // consecutive words: conflict-free
-    EXPECT_EQ(out[33], 1);
+    if (ways == 1) { // other ways leave words[1] unwritten
+      EXPECT_EQ(out[33], 1);
+    }
   }
 }
 
