@@ -43,6 +43,10 @@
 #            probe and bbcount+probecount (same output, equal counts); then the slowdown benchmark
 #            with --tools emptyprobe,probecount next to bbcount (also $OUT/probes-bench.tsv).
 #            The tools come from <build>/tests/probes (libocelot-*.so), else are built here.
+#            The shipped probe tools (tools/probes: memaccess, branchdiv, instmix, warpeff,
+#            memtrace, from <build>/probe-tools) run in the same checks, all five in one run of
+#            each program, and each in the slowdown benchmark, whose table gives geomean and worst
+#            against issue 13's bars.
 #   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
 #            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu)
 #   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
@@ -792,7 +796,16 @@ section_probes() {
   local nvlib=""
   if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
   local path="${nvlib:+$nvlib:}${LD_LIBRARY_PATH:-}"
-  md "Tools: \`${empty#"$ROOT"/}\`, \`${probecount#"$ROOT"/}\`${oracle:+, \`${oracle#"$ROOT"/}\`}."
+  # The shipped probe tools, when built (`ocelot run -i NAME` finds them in <build>/probe-tools).
+  local shipped="" shipped_paths="" tool
+  for tool in memaccess branchdiv instmix warpeff memtrace; do
+    [ -e "$BUILD/probe-tools/libocelot-$tool.so" ] || continue
+    shipped="$shipped${shipped:+,}$tool"
+    shipped_paths="$shipped_paths,$BUILD/probe-tools/libocelot-$tool.so"
+    # memtrace traces every access: room for 2^20 warp records per launch, the file in $WORK.
+    [ "$tool" = memtrace ] && shipped_paths="$shipped_paths:file=$WORK/memtrace.zst:records.count=1048576"
+  done
+  md "Tools: \`${empty#"$ROOT"/}\`, \`${probecount#"$ROOT"/}\`${oracle:+, \`${oracle#"$ROOT"/}\`}; shipped: ${shipped:-none built}."
   md ""
   md "| program | check | seconds |"
   md "|---|---|---|"
@@ -803,7 +816,7 @@ section_probes() {
     t0=$(now)
     LD_LIBRARY_PATH="$path" timeout -k 5 600 python3 "$checker" --ocelot "$ocelot" --device gpu \
       --tools "$empty,$probecount" ${oracle:+--oracle "$oracle"} ${bad:+--bad "$bad"} --analytic \
-      "$bin" >"$LOGS/probes/$name.log" 2>&1
+      ${shipped:+--shipped "$shipped"} "$bin" >"$LOGS/probes/$name.log" 2>&1
     rc=$?
     t1=$(now)
     if [ "$rc" = 0 ]; then n_pass=$((n_pass + 1)); else n_fail=$((n_fail + 1)); fi
@@ -826,14 +839,14 @@ section_probes() {
     case "$name" in analytic_*) continue ;; esac
     if [ -n "$PROGRAM_FILTER" ] && ! [[ $name =~ $PROGRAM_FILTER ]]; then continue; fi
     (cd "$WORK/cwd" && LD_LIBRARY_PATH="$path" timeout -k 5 $((4 * TIMEOUT_S)) python3 "$checker" \
-      --ocelot "$ocelot" --device gpu --tools "$empty,$probecount" --timeout "$TIMEOUT_S" "$bin" \
-      >"$LOGS/probes/e2e.$name.log" 2>&1)
+      --ocelot "$ocelot" --device gpu --tools "$empty,$probecount" --timeout "$TIMEOUT_S" \
+      ${shipped:+--shipped "$shipped"} "$bin" >"$LOGS/probes/e2e.$name.log" 2>&1)
     rc=$?
     if [ "$rc" = 0 ]; then ok=$((ok + 1));
     elif [ "$rc" = 77 ]; then skipped=$((skipped + 1));
     else failed=$((failed + 1)); list="$list $name"; fi
   done
-  md "Every e2e program under the empty probe and under bbcount+probecount: ok $ok, failed $failed, skipped $skipped.${list:+ Failed:$list}"
+  md "Every e2e program under the empty probe, under bbcount+probecount${shipped:+ and under $shipped}: ok $ok, failed $failed, skipped $skipped.${list:+ Failed:$list}"
   md ""
   for f in "$LOGS"/probes/e2e.*.log; do
     [ -e "$f" ] || continue
@@ -847,10 +860,10 @@ section_probes() {
   local dir=$LOGS/probes
   # shellcheck disable=SC2086
   (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
-    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount" \
+    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount$shipped_paths" \
     --tsv "$OUT/probes-bench.tsv") >"$dir/bench.stdout.txt" 2>"$dir/bench.stderr.txt"
   rc=$?
-  md "Slowdown benchmark with \`--tools emptyprobe,probecount\` (exit status $rc; TSV in probes-bench.tsv):"
+  md "Slowdown benchmark with \`--tools emptyprobe,probecount${shipped:+,$shipped}\` (exit status $rc; TSV in probes-bench.tsv):"
   md ""
   md '```'
   awk -F'\t' '$1 == "kernel" && $2 == "config" { exit } { print }' "$dir/bench.stdout.txt" >>"$SUMMARY"

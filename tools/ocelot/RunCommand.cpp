@@ -83,15 +83,17 @@ bool pluginOnPath(const std::string& name) {
 }
 
 /// The folder of the probe tools Ocelot ships (memaccess ...): ../lib/ocelot/probe-tools next to an
-/// installed `ocelot`, else this build tree's probe-tools.
+/// installed `ocelot`, else ../probe-tools (a build tree, also one copied elsewhere), else the
+/// build tree this executable was built in.
 std::optional<fs::path> shippedProbeTools(const char* self) {
   std::error_code error;
   fs::path exe = fs::read_symlink("/proc/self/exe", error);
   if (error)
     exe = fs::absolute(self != nullptr ? self : "", error);
-  for (const fs::path& candidate : {exe.parent_path().parent_path() / "lib/ocelot/probe-tools",
-                                    exe.parent_path().parent_path() / "lib64/ocelot/probe-tools",
-                                    fs::path(OCELOT_BUILD_PROBE_TOOLS_DIR)})
+  for (const fs::path& candidate :
+       {exe.parent_path().parent_path() / "lib/ocelot/probe-tools",
+        exe.parent_path().parent_path() / "lib64/ocelot/probe-tools",
+        exe.parent_path().parent_path() / "probe-tools", fs::path(OCELOT_BUILD_PROBE_TOOLS_DIR)})
     if (fs::is_directory(candidate, error))
       return candidate;
   return std::nullopt;
