@@ -41,7 +41,8 @@
 #            probecount (bbcount's counting as a probe) next to bbcount, the oracle probes and a
 #            refused probe (tests/probes/check_probe_tools.py); every e2e program under the empty
 #            probe and bbcount+probecount (same output, equal counts); then the slowdown benchmark
-#            with --tools emptyprobe,probecount next to bbcount (also $OUT/probes-bench.tsv).
+#            with --tools emptyprobe,probecount,ctaclockprobe next to bbcount and ctaclock (also
+#            $OUT/probes-bench.tsv).
 #            The tools come from <build>/tests/probes (libocelot-*.so), else are built here.
 #            The shipped probe tools (tools/probes: memaccess, branchdiv, instmix, warpeff,
 #            memtrace, from <build>/probe-tools) run in the same checks, all five in one run of
@@ -784,6 +785,8 @@ section_probes() {
   probe_tool emptyprobe && empty=$PROBE_TOOL
   probe_tool probecount && probecount=$PROBE_TOOL
   probe_tool oracle && oracle=$PROBE_TOOL
+  local ctaprobe=""
+  probe_tool ctaclockprobe && ctaprobe=$PROBE_TOOL
   bad=$WORK/probe-tools/recursion.ptx
   mkdir -p "$WORK/probe-tools"
   [ -n "$NVCC" ] && "$NVCC" -rdc=true -ptx -arch=compute_75 -O3 -std=c++17 -I"$ROOT" -o "$bad" \
@@ -860,10 +863,10 @@ section_probes() {
   local dir=$LOGS/probes
   # shellcheck disable=SC2086
   (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
-    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount$shipped_paths" \
+    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount${ctaprobe:+,$ctaprobe}$shipped_paths" \
     --tsv "$OUT/probes-bench.tsv") >"$dir/bench.stdout.txt" 2>"$dir/bench.stderr.txt"
   rc=$?
-  md "Slowdown benchmark with \`--tools emptyprobe,probecount${shipped:+,$shipped}\` (exit status $rc; TSV in probes-bench.tsv):"
+  md "Slowdown benchmark with \`--tools emptyprobe,probecount${ctaprobe:+,ctaclockprobe}${shipped:+,$shipped}\` (exit status $rc; TSV in probes-bench.tsv):"
   md ""
   md '```'
   awk -F'\t' '$1 == "kernel" && $2 == "config" { exit } { print }' "$dir/bench.stdout.txt" >>"$SUMMARY"

@@ -62,8 +62,9 @@ protected:
   }
 
   /// Loads the tool libocelot-`name`.so and instruments the analytic kernels with it.
-  void useTool(const std::string& name, const std::string& options = "") {
-    std::string path = std::string(OCELOT_PROBE_TOOLS_DIR) + "/libocelot-" + name + ".so";
+  void useTool(const std::string& name, const std::string& options = "",
+               const std::string& dir = OCELOT_PROBE_TOOLS_DIR) {
+    std::string path = dir + "/libocelot-" + name + ".so";
     registry_.loadPlugin(path);
     tool_ = registry_.create(name, InstrumentorOptions::parse(options));
     ASSERT_TRUE(tool_);
@@ -272,7 +273,7 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
     EXPECT_DOUBLE_EQ(store["ways_per_request"].get<double>(), double(ways));
     const Json& load = entryOf("instructions", "ld.shared");
     EXPECT_EQ(load["wavefronts"], 2u); // consecutive words: conflict-free
-    if (ways == 1) { // other ways leave words[1] unwritten
+    if (ways == 1) {                   // other ways leave words[1] unwritten
       EXPECT_EQ(out[33], 1);
     }
   }
@@ -507,6 +508,26 @@ TEST_F(InstMix, TwoProbeToolsInOneModuleBothEqualTheTrace) {
   EXPECT_TRUE(result_["errors"].empty());
   checkBranchesAgainstTrace(*this, trace_, branchResult);
   checkAgainstTrace();
+}
+
+// --- ctaclock as a probe (examples/probes/ctaclockprobe) ---
+
+TEST_F(ToolExactness, CtaClockAsAProbeRecordsEveryCtaCompletely) {
+  useTool("ctaclockprobe", "", OCELOT_PROBE_EXAMPLES_DIR);
+  int* out = allocate<int>(3 * 80);
+  run("partial", dim3(3), dim3(80), out); // warps of 32, 32 and 16 lanes; early returns
+  auto values = [&](const char* region) {
+    return result_["regions"][region]["values"].get<std::vector<uint64_t>>();
+  };
+  EXPECT_EQ(values("warpsStarted"), std::vector<uint64_t>(3, 3));
+  EXPECT_EQ(values("threadsExited"), std::vector<uint64_t>(3, 80));
+  auto notStart = values("notStartNs"), end = values("endNs"), sm = values("smPlusOne");
+  ASSERT_EQ(notStart.size(), 3u);
+  for (size_t c = 0; c < 3; ++c) {
+    EXPECT_GT(sm[c], 0u);
+    EXPECT_LE(~notStart[c], end[c]) << "CTA " << c << " ended before it started";
+    EXPECT_NE(end[c], 0u);
+  }
 }
 
 // --- memtrace ---
