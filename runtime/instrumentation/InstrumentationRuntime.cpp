@@ -326,7 +326,7 @@ void InstrumentationRuntime::logOnce(const std::string& key, const std::string& 
 
 // --- Launches -----------------------------------------------------------------------------
 
-LaunchInfo InstrumentationRuntime::describe(const LaunchSite& site) {
+LaunchInfo InstrumentationRuntime::describeLaunch(const LaunchSite& site) {
   LaunchInfo info;
   info.kernelName = site.kernelName;
   info.launchId = site.launchId;
@@ -345,74 +345,108 @@ LaunchInfo InstrumentationRuntime::describe(const LaunchSite& site) {
 }
 
 std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site) {
+  // select -> describe -> module -> buffers -> launch -> complete. Each step returns what the next
+  // needs, or why the original kernel runs instead (then it runs, and its profile says why).
   auto active = activeList();
   if (active->empty())
     return std::nullopt;
-  LaunchInfo info = describe(site);
+  std::unique_ptr<PendingLaunch> pending = select(site, *active);
+  if (!pending)
+    return std::nullopt; // not selected: the runtime launches it as usual
+  auto target = describe(site, *active, *pending);
+  if (!target)
+    return runOriginal(site, std::move(pending), target.error());
+  auto instrumented = module(site, *target, *pending);
+  if (!instrumented)
+    return runOriginal(site, std::move(pending), instrumented.error());
+  if (auto ready = buffers(site, *target, *instrumented, *pending); !ready) {
+    release(*pending);
+    return runOriginal(site, std::move(pending), ready.error());
+  }
+  if (auto launched = launchInstrumented(site, *target, *instrumented, *pending); !launched) {
+    release(*pending);
+    return runOriginal(site, std::move(pending), launched.error());
+  }
+  enqueueCompletion(*site.params.stream, std::move(pending));
+  return cudaSuccess;
+}
+
+std::unique_ptr<PendingLaunch> InstrumentationRuntime::select(const LaunchSite& site,
+                                                              const ActiveList& active) {
+  LaunchInfo info = describeLaunch(site);
   KernelSelection::Decision decision =
       currentSelection()->decide(info.kernelName, info.demangledName);
   if (!decision.instrument)
-    return std::nullopt;
-
-  Device& device = site.device;
+    return nullptr;
   auto pending = std::make_unique<PendingLaunch>();
-  pending->device = &device;
-  pending->resources = &resources(device, site.ordinal);
+  pending->device = &site.device;
+  pending->resources = &resources(site.device, site.ordinal);
   pending->generation = pending->resources->generation();
-  pending->info = info;
+  pending->info = std::move(info);
   pending->enqueuedNs = nowNs();
   if (callStacks_.load(std::memory_order_relaxed))
     callPathCapture_.capture(pending->callPath);
-  for (const Active& a : *active)
+  for (const Active& a : active)
     pending->instrumentors.push_back(a.description);
+  return pending;
+}
 
+InstrumentationRuntime::Step<InstrumentationRuntime::Target>
+InstrumentationRuntime::describe(const LaunchSite& site, const ActiveList& active,
+                                 PendingLaunch& pending) {
+  const LaunchInfo& info = pending.info;
   // A launch being captured into a graph would capture our copies and host function too, and
   // replays would reuse one launch's buffers: it runs as the application made it.
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (site.params.stream->captureStatus(&capture) == cudaSuccess &&
       capture != cudaStreamCaptureStatusNone)
-    return runOriginal(site, std::move(pending),
-                       "the stream is being captured into a graph: graph launches are not "
-                       "instrumented",
-                       false);
+    return Fallback{"the stream is being captured into a graph: graph launches are not "
+                    "instrumented",
+                    false};
 
-  auto catalog = catalog_.get(site.registration, site.ordinal, device);
-  if (!catalog->ok) {
-    logOnce("catalog/" + catalog->label, "instrumentation: " + catalog->label + ": " +
-                                             catalog->error + "; its kernels run uninstrumented");
-    return runOriginal(site, std::move(pending), "no PTX to instrument: " + catalog->error, true);
+  Target target;
+  target.catalog = catalog_.get(site.registration, site.ordinal, site.device);
+  const CatalogEntry& catalog = *target.catalog;
+  if (!catalog.ok) {
+    logOnce("catalog/" + catalog.label, "instrumentation: " + catalog.label + ": " + catalog.error +
+                                            "; its kernels run uninstrumented");
+    return Fallback{"no PTX to instrument: " + catalog.error};
   }
-  auto kernel = catalog->kernels.find(info.kernelName);
-  if (kernel == catalog->kernels.end())
-    return runOriginal(site, std::move(pending), "the kernel is not in the module's PTX", true);
+  auto kernel = catalog.kernels.find(info.kernelName);
+  if (kernel == catalog.kernels.end())
+    return Fallback{"the kernel is not in the module's PTX"};
+  target.kernel = &kernel->second;
   // No argument array for a kernel with parameters: what the device makes of that is its own
   // business, and the instrumented launch would have to read the array to append its parameter.
-  if (site.params.args == nullptr && kernel->second.parameters > 0)
-    return runOriginal(site, std::move(pending),
-                       "the launch passes no argument array for the kernel's " +
-                           std::to_string(kernel->second.parameters) +
-                           " parameters: it runs as the application made it",
-                       true);
+  if (site.params.args == nullptr && target.kernel->parameters > 0)
+    return Fallback{"the launch passes no argument array for the kernel's " +
+                    std::to_string(target.kernel->parameters) +
+                    " parameters: it runs as the application made it"};
 
   // Each instrumentor's variant for this launch.
-  std::vector<SlotChoice> slots;
-  for (const Active& a : *active) {
+  for (const Active& a : active) {
     VariantChoice choice;
     try {
-      choice = a.instrumentor->variant(info, kernel->second.facts);
+      choice = a.instrumentor->variant(info, target.kernel->facts);
     } catch (const std::exception& e) {
-      return runOriginal(site, std::move(pending),
-                         std::string(a.instrumentor->name()) + ": " + e.what(), true);
+      return Fallback{std::string(a.instrumentor->name()) + ": " + e.what()};
     }
     if (!choice.note.empty()) {
-      pending->notes.push_back(choice.note);
+      pending.notes.push_back(choice.note);
       // Once per kernel and instrumentor: the note's numbers change with every grid size.
       logOnce("variant/" + info.kernelName + "/" + std::string(a.instrumentor->name()),
               "instrumentation: " + info.demangledName + ": " + choice.note);
     }
-    slots.push_back({a.handle, a.instrumentor, choice.variant});
+    target.slots.push_back({a.handle, a.instrumentor, choice.variant});
   }
+  return target;
+}
 
+InstrumentationRuntime::Step<InstrumentationRuntime::InstrumentedKernel>
+InstrumentationRuntime::module(const LaunchSite& site, const Target& target,
+                               PendingLaunch& pending) {
+  Device& device = site.device;
+  const LaunchInfo& info = pending.info;
   auto addresses =
       [&device, module = site.applicationModule](std::string_view name) -> std::optional<uint64_t> {
     void* address = nullptr;
@@ -422,7 +456,7 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
     return reinterpret_cast<uint64_t>(address);
   };
   // The application module's function-address tables, read when a module is built.
-  DeviceResources& deviceResources = *pending->resources;
+  DeviceResources& deviceResources = *pending.resources;
   auto functionAddresses = [&device, &deviceResources, module = site.applicationModule](
                                std::string_view name,
                                size_t entries) -> std::optional<std::vector<uint64_t>> {
@@ -436,56 +470,60 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
       return std::nullopt;
     return values;
   };
-  const std::string key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, slots);
-  std::shared_ptr<LoadedInstrumentation> module;
-  DeviceFunction function = nullptr;
+  InstrumentedKernel kernel;
+  kernel.key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, target.slots);
+  const std::string& key = kernel.key;
   std::string why;
   // The module as the occupancy guard's caps want it; built again (once) when this launch's
   // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
   for (int attempt = 0; attempt < 2; ++attempt) {
     RegisterCaps caps = occupancy_.caps(key);
-    module = moduleFor(*catalog, site, slots, caps, addresses, functionAddresses, *pending);
-    if (!module->ok() && caps.contains(info.kernelName)) {
+    kernel.module =
+        moduleFor(*target.catalog, site, target.slots, caps, addresses, functionAddresses, pending);
+    if (!kernel.module->ok() && caps.contains(info.kernelName)) {
       // The capped build failed where the one without this cap did not: forget the cap.
       occupancy_.dropCap(key, info.kernelName);
-      module = moduleFor(*catalog, site, slots, occupancy_.caps(key), addresses, functionAddresses,
-                         *pending);
+      kernel.module = moduleFor(*target.catalog, site, target.slots, occupancy_.caps(key),
+                                addresses, functionAddresses, pending);
     }
-    if (!module->ok())
-      return runOriginal(site, std::move(pending), module->error(), true);
-    if (!module->instrumented(info.kernelName, &why)) {
+    if (!kernel.module->ok())
+      return Fallback{kernel.module->error()};
+    if (!kernel.module->instrumented(info.kernelName, &why)) {
       logOnce("kernel/" + key + "/" + info.kernelName,
               "instrumentation: " + info.demangledName + ": " + why);
-      return runOriginal(site, std::move(pending), why, true);
+      return Fallback{why};
     }
-    if (cudaError_t error = module->function(device, info.kernelName, &function);
+    if (cudaError_t error = kernel.module->function(device, info.kernelName, &kernel.function);
         error != cudaSuccess)
-      return runOriginal(
-          site, std::move(pending),
-          "the instrumented kernel was not found (" + std::string(errorName(error)) + ")", true);
+      return Fallback{"the instrumented kernel was not found (" + std::string(errorName(error)) +
+                      ")"};
     std::string change;
     if (attempt > 0 || !keepOccupancy_.load(std::memory_order_relaxed) ||
-        !occupancy_.check(key, info.kernelName, device, site.params.function, function, site.params,
-                          &change))
+        !occupancy_.check(key, info.kernelName, device, site.params.function, kernel.function,
+                          site.params, &change))
       break;
     logger_.info("instrumentation: " + info.demangledName + ": " + change);
   }
+  return kernel;
+}
 
+InstrumentationRuntime::Step<InstrumentationRuntime::Ready>
+InstrumentationRuntime::buffers(const LaunchSite& site, const Target& target,
+                                const InstrumentedKernel& kernel, PendingLaunch& pending) {
   // initialize: each instrumentor's buffer, from the pools.
-  DeviceResources& pool = *pending->resources;
-  const uint32_t unit = kernel->second.unit;
-  pending->module = module;
-  for (uint32_t s = 0; s < slots.size(); ++s) {
+  Device& device = site.device;
+  DeviceResources& pool = *pending.resources;
+  const uint32_t unit = target.kernel->unit;
+  pending.module = kernel.module;
+  for (uint32_t s = 0; s < target.slots.size(); ++s) {
     PendingLaunch::Slot slot;
-    slot.instrumentor = slots[s].instrumentor;
-    slot.state = &module->state(unit, s);
+    slot.instrumentor = target.slots[s].instrumentor;
+    slot.state = &kernel.module->state(unit, s);
     BufferRequest request;
     try {
-      request = slot.instrumentor->initialize(*slot.state, info);
+      request = slot.instrumentor->initialize(*slot.state, pending.info);
     } catch (const std::exception& e) {
-      release(*pending);
-      return runOriginal(site, std::move(pending),
-                         std::string(slot.instrumentor->name()) + " initialize: " + e.what(), true);
+      return Fallback{std::string(slot.instrumentor->name()) + " initialize: " + e.what()};
     }
     slot.bytes = std::max<uint64_t>(request.bytes, 8);
     cudaError_t error = pool.deviceBuffers().acquire(slot.bytes, &slot.deviceBuffer);
@@ -494,57 +532,59 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
     if (error == cudaSuccess)
       error = device.fill(slot.deviceBuffer.pointer, request.fill, slot.bytes, *site.params.stream,
                           true);
-    pending->slots.push_back(slot);
-    if (error != cudaSuccess) {
-      release(*pending);
-      return runOriginal(site, std::move(pending),
-                         std::string(slot.instrumentor->name()) + ": cannot get " +
-                             std::to_string(slot.bytes) + " bytes for its results (" +
-                             errorName(error) + ")",
-                         true);
-    }
-    pending->parameter.push_back(reinterpret_cast<uint64_t>(slot.deviceBuffer.pointer));
+    pending.slots.push_back(slot);
+    if (error != cudaSuccess)
+      return Fallback{std::string(slot.instrumentor->name()) + ": cannot get " +
+                      std::to_string(slot.bytes) + " bytes for its results (" + errorName(error) +
+                      ")"};
+    pending.parameter.push_back(reinterpret_cast<uint64_t>(slot.deviceBuffer.pointer));
   }
+  return Ready{};
+}
 
-  mirrorAttributes(device, site.params, function);
+InstrumentationRuntime::Step<InstrumentationRuntime::Ready>
+InstrumentationRuntime::launchInstrumented(const LaunchSite& site, const Target& target,
+                                           const InstrumentedKernel& kernel,
+                                           PendingLaunch& pending) {
+  Device& device = site.device;
+  DeviceResources& pool = *pending.resources;
+  mirrorAttributes(device, site.params, kernel.function);
 
   // The application's arguments, then the hidden parameter.
   std::vector<void*> arguments;
-  arguments.reserve(kernel->second.parameters + 1);
-  if (kernel->second.parameters > 0)
-    arguments.assign(site.params.args, site.params.args + kernel->second.parameters);
-  arguments.push_back(pending->parameter.data());
+  arguments.reserve(target.kernel->parameters + 1);
+  if (target.kernel->parameters > 0)
+    arguments.assign(site.params.args, site.params.args + target.kernel->parameters);
+  arguments.push_back(pending.parameter.data());
   LaunchParams params = site.params;
-  params.function = function;
+  params.function = kernel.function;
   params.args = arguments.data();
 
-  pending->start = pool.acquireEvent();
-  if (pending->start != nullptr)
-    pending->start->record(*params.stream, 0);
+  pending.start = pool.acquireEvent();
+  if (pending.start != nullptr)
+    pending.start->record(*params.stream, 0);
   cudaError_t result = device.launch(params);
   if (result != cudaSuccess) {
     // Typically too many resources: the instrumented kernel needs more registers than the
     // application's block size allows. The original kernel runs instead (and if it fails too,
     // the application sees exactly the error it would have seen).
-    release(*pending);
     std::string note = "the instrumented kernel could not be launched (" +
                        std::string(errorName(result)) + "), the original kernel ran";
-    logOnce("launch/" + key + "/" + info.kernelName + "/" + errorName(result),
-            "instrumentation: " + info.demangledName + ": " + note);
-    return runOriginal(site, std::move(pending), note, true);
+    logOnce("launch/" + kernel.key + "/" + pending.info.kernelName + "/" + errorName(result),
+            "instrumentation: " + pending.info.demangledName + ": " + note);
+    return Fallback{std::move(note)};
   }
-  pending->end = pool.acquireEvent();
-  if (pending->end != nullptr)
-    pending->end->record(*params.stream, 0);
+  pending.end = pool.acquireEvent();
+  if (pending.end != nullptr)
+    pending.end->record(*params.stream, 0);
   // finalize's input: the buffers, copied in stream order into pinned memory.
-  for (const auto& slot : pending->slots)
+  for (const auto& slot : pending.slots)
     if (cudaError_t error = device.copy(slot.staging.pointer, slot.deviceBuffer.pointer, slot.bytes,
                                         *params.stream, true);
-        error != cudaSuccess && pending->outcome == cudaSuccess)
-      pending->outcome = error; // the staging buffer keeps what it held: never report it
-  pending->instrumented = true;
-  enqueueCompletion(*params.stream, std::move(pending));
-  return cudaSuccess;
+        error != cudaSuccess && pending.outcome == cudaSuccess)
+      pending.outcome = error; // the staging buffer keeps what it held: never report it
+  pending.instrumented = true;
+  return Ready{};
 }
 
 std::shared_ptr<LoadedInstrumentation>
@@ -600,13 +640,13 @@ void InstrumentationRuntime::mirrorAttributes(Device& device, const LaunchParams
 
 cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
                                                 std::unique_ptr<PendingLaunch> pending,
-                                                std::string note, bool streamUsable) {
+                                                const Fallback& why) {
   pending->instrumented = false;
-  pending->notes.push_back(std::move(note));
+  pending->notes.push_back(why.note);
   cudaError_t result = site.device.launch(site.params);
   if (result != cudaSuccess)
     return result; // the application's own launch failed: no profile, as without Ocelot
-  if (streamUsable) {
+  if (why.streamUsable) {
     enqueueCompletion(*site.params.stream, std::move(pending));
   } else {
     worker_.begin();

@@ -5,6 +5,7 @@
 #include "ocelot/ProfileSummary.h"
 #include "runtime/core/Logger.h"
 #include "runtime/core/ModulePipeline.h"
+#include "runtime/fatbin/Expected.h"
 #include "runtime/instrumentation/DeviceResources.h"
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
@@ -113,10 +114,46 @@ private:
   std::shared_ptr<const ActiveList> activeList() const;
   std::shared_ptr<KernelSelection> currentSelection() const;
   DeviceResources& resources(Device& device, int ordinal);
-  LaunchInfo describe(const LaunchSite& site);
+  LaunchInfo describeLaunch(const LaunchSite& site);
+
+  // --- The launch path, one step each (launch() chains them) ---------------------------------
+  /// Why a selected launch runs the original kernel: its profile's note, and whether the
+  /// application's stream may carry the completion (not while it is captured into a graph).
+  struct Fallback {
+    std::string note;
+    bool streamUsable = true;
+  };
+  template <class T> using Step = Expected<T, Fallback>;
+  struct Ready {};
+  /// describe's value: the kernel's PTX facts and each active instrumentor's variant.
+  struct Target {
+    std::shared_ptr<const CatalogEntry> catalog;
+    const CatalogKernel* kernel = nullptr;
+    std::vector<SlotChoice> slots;
+  };
+  /// module's value: the instrumented module (built at the first launch that needs it) and kernel.
+  struct InstrumentedKernel {
+    std::shared_ptr<LoadedInstrumentation> module;
+    DeviceFunction function = nullptr;
+    std::string key; ///< the module cache's key
+  };
+  /// select: whether the launch is instrumented (active instrumentors, the selection rules); its
+  /// PendingLaunch, or null to let the runtime launch it as usual.
+  std::unique_ptr<PendingLaunch> select(const LaunchSite& site, const ActiveList& active);
+  /// describe: the kernel in the registration's PTX, its arguments, the instrumentors' variants.
+  Step<Target> describe(const LaunchSite& site, const ActiveList& active, PendingLaunch& pending);
+  /// module: the instrumented module and kernel (with the occupancy guard's register caps).
+  Step<InstrumentedKernel> module(const LaunchSite& site, const Target& target,
+                                  PendingLaunch& pending);
+  /// buffers: each instrumentor's initialized device buffer (the hidden parameter's values).
+  Step<Ready> buffers(const LaunchSite& site, const Target& target,
+                      const InstrumentedKernel& kernel, PendingLaunch& pending);
+  /// launch: the instrumented kernel with the hidden parameter, and what reads its results back.
+  Step<Ready> launchInstrumented(const LaunchSite& site, const Target& target,
+                                 const InstrumentedKernel& kernel, PendingLaunch& pending);
   /// Launches the original kernel and delivers a profile that says why.
   cudaError_t runOriginal(const LaunchSite& site, std::unique_ptr<PendingLaunch> pending,
-                          std::string note, bool streamUsable);
+                          const Fallback& why);
   void enqueueCompletion(Stream& stream, std::unique_ptr<PendingLaunch> pending);
   void complete(std::unique_ptr<PendingLaunch> pending);
   void release(PendingLaunch& pending);
