@@ -46,8 +46,7 @@ std::string describeInstrumentor(const PTXInstrumentor& instrumentor) {
 InstrumentationRuntime::InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline,
                                                std::atomic<bool>* idle)
     : logger_(logger), catalog_(pipeline),
-      worker_([this](std::unique_ptr<PendingLaunch> pending) { complete(std::move(pending)); }),
-      idle_(idle) {
+      worker_([this](ProfileWorker::Batch& batch) { complete(batch); }), idle_(idle) {
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
 }
@@ -292,8 +291,14 @@ void InstrumentationRuntime::forgetDevice(int ordinal, bool afterReset) {
     catalog_.forgetDevice(ordinal);
     modules_.forgetDevice(ordinal);
     std::lock_guard lock(resourcesMutex_);
-    if (auto it = resources_.find(ordinal); it != resources_.end())
-      it->second->forget(); // a new generation: launches of the old one report no results
+    // A new generation: launches of the old one, and those made while the reset runs, report no
+    // results.
+    if (auto it = resources_.find(ordinal); it != resources_.end()) {
+      if (afterReset)
+        it->second->endReset();
+      else
+        it->second->beginReset();
+    }
   };
   if (afterReset) {
     forget();
@@ -510,11 +515,13 @@ InstrumentationRuntime::module(const LaunchSite& site, const Target& target,
 InstrumentationRuntime::Step<InstrumentationRuntime::Ready>
 InstrumentationRuntime::buffers(const LaunchSite& site, const Target& target,
                                 const InstrumentedKernel& kernel, PendingLaunch& pending) {
-  // initialize: each instrumentor's buffer, from the pools.
-  Device& device = site.device;
+  // initialize: what each instrumentor needs for this launch.
   DeviceResources& pool = *pending.resources;
   const uint32_t unit = target.kernel->unit;
   pending.module = kernel.module;
+  pending.slots.reserve(target.slots.size());
+  uint64_t ringBytes = 0;
+  bool zeroFilled = true;
   for (uint32_t s = 0; s < target.slots.size(); ++s) {
     PendingLaunch::Slot slot;
     slot.instrumentor = target.slots[s].instrumentor;
@@ -526,13 +533,33 @@ InstrumentationRuntime::buffers(const LaunchSite& site, const Target& target,
       return Fallback{std::string(slot.instrumentor->name()) + " initialize: " + e.what()};
     }
     slot.bytes = std::max<uint64_t>(request.bytes, 8);
+    slot.fill = request.fill;
+    slot.offset = ringBytes;
+    ringBytes += ResultRing::aligned(slot.bytes);
+    zeroFilled = zeroFilled && request.fill == 0;
+    pending.slots.push_back(std::move(slot));
+  }
+
+  // The result ring: zeroed chunks, read back by the profile worker, nothing in the stream.
+  if (zeroFilled)
+    if (std::shared_ptr<ResultRing> ring = pool.ring())
+      if (std::optional<ResultRing::Chunk> chunk = ring->take(ringBytes)) {
+        auto* base = static_cast<std::byte*>(ring->device(*chunk));
+        for (const auto& slot : pending.slots)
+          pending.parameter.push_back(reinterpret_cast<uint64_t>(base + slot.offset));
+        pending.ring = std::move(ring);
+        pending.chunk = *chunk;
+        return Ready{};
+      }
+
+  // Else pooled buffers, filled in the launch's stream (and copied back after the kernel).
+  for (auto& slot : pending.slots) {
     cudaError_t error = pool.deviceBuffers().acquire(slot.bytes, &slot.deviceBuffer);
     if (error == cudaSuccess)
       error = pool.stagingBuffers().acquire(slot.bytes, &slot.staging);
     if (error == cudaSuccess)
-      error = device.fill(slot.deviceBuffer.pointer, request.fill, slot.bytes, *site.params.stream,
-                          true);
-    pending.slots.push_back(slot);
+      error = site.device.fill(slot.deviceBuffer.pointer, slot.fill, slot.bytes,
+                               *site.params.stream, true);
     if (error != cudaSuccess)
       return Fallback{std::string(slot.instrumentor->name()) + ": cannot get " +
                       std::to_string(slot.bytes) + " bytes for its results (" + errorName(error) +
@@ -575,15 +602,19 @@ InstrumentationRuntime::launchInstrumented(const LaunchSite& site, const Target&
     return Fallback{std::move(note)};
   }
   pending.end = pool.acquireEvent();
-  if (pending.end != nullptr)
-    pending.end->record(*params.stream, 0);
-  // finalize's input: the buffers, copied in stream order into pinned memory.
+  if (pending.end != nullptr && pending.end->record(*params.stream, 0) != cudaSuccess) {
+    pool.releaseEvent(pending.end, pending.generation);
+    pending.end = nullptr;
+  }
+  pending.instrumented = true;
+  if (pending.ring)
+    return Ready{}; // the profile worker reads the ring's chunk once `end` has fired
+  // finalize's input: the pooled buffers, copied in stream order into pinned memory.
   for (const auto& slot : pending.slots)
     if (cudaError_t error = device.copy(slot.staging.pointer, slot.deviceBuffer.pointer, slot.bytes,
                                         *params.stream, true);
         error != cudaSuccess && pending.outcome == cudaSuccess)
       pending.outcome = error; // the staging buffer keeps what it held: never report it
-  pending.instrumented = true;
   return Ready{};
 }
 
@@ -658,8 +689,14 @@ cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
 void InstrumentationRuntime::enqueueCompletion(Stream& stream,
                                                std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
-  // An event after the result copies, polled by the profile thread: the application's stream runs
-  // on at full speed (a host function would stall it for the round trip to the host).
+  // An event after the kernel (results in the ring) or after the result copies, polled by the
+  // profile thread: the application's stream runs on at full speed (a host function would stall
+  // it for the round trip to the host).
+  if (pending->ring && pending->end != nullptr) {
+    pending->done = pending->end;
+    worker_.push(std::move(pending));
+    return;
+  }
   if (pending->resources != nullptr) {
     pending->done = pending->resources->acquireEvent();
     if (pending->done != nullptr) {
@@ -699,10 +736,67 @@ void InstrumentationRuntime::release(PendingLaunch& pending) {
   }
   pending.slots.clear();
   pending.parameter.clear();
+  if (pending.ring) {
+    // Unread: a launch that never ran leaves its chunk zero; complete() cleared a failed one's.
+    pending.ring->give(pending.chunk);
+    pending.ring.reset();
+  }
+  if (pending.done == pending.end)
+    pending.done = nullptr;
   pool.releaseEvent(pending.start, pending.generation);
   pool.releaseEvent(pending.end, pending.generation);
   pool.releaseEvent(pending.done, pending.generation);
   pending.start = pending.end = pending.done = nullptr;
+}
+
+void InstrumentationRuntime::complete(ProfileWorker::Batch& batch) {
+  readBack(batch);
+  for (auto& pending : batch)
+    complete(std::move(pending));
+}
+
+void InstrumentationRuntime::readBack(ProfileWorker::Batch& batch) {
+  // Each finished launch's chunk of its device's result ring is copied into the ring's host
+  // mirror and zeroed again (a failed launch's only zeroed) on Ocelot's stream; one
+  // synchronization per device for the whole batch.
+  struct Pass {
+    DeviceResources* resources;
+    Stream* stream;
+  };
+  std::vector<Pass> passes;
+  for (auto& pending : batch) {
+    if (!pending->ring)
+      continue;
+    DeviceResources& pool = *pending->resources;
+    if (pool.disturbed(pending->generation))
+      continue; // a device reset takes the ring's memory: complete() reports the disturbance
+    pending->device->activate();
+    Stream* stream = pool.ownStream();
+    cudaError_t error = cudaErrorNotSupported;
+    if (stream != nullptr)
+      error = pending->outcome == cudaSuccess ? pending->ring->readBack(pending->chunk, *stream)
+                                              : pending->ring->clear(pending->chunk, *stream);
+    if (error != cudaSuccess) {
+      pending->ring->poison(); // its memory may no longer be zero: later launches use pools
+      if (pending->outcome == cudaSuccess)
+        pending->outcome = error;
+      continue;
+    }
+    if (std::none_of(passes.begin(), passes.end(),
+                     [&](const Pass& pass) { return pass.resources == &pool; }))
+      passes.push_back({&pool, stream});
+  }
+  for (const Pass& pass : passes) {
+    const cudaError_t error = pass.stream->synchronize();
+    if (error == cudaSuccess)
+      continue;
+    for (auto& pending : batch)
+      if (pending->ring && pending->resources == pass.resources) {
+        pending->ring->poison();
+        if (pending->outcome == cudaSuccess)
+          pending->outcome = error;
+      }
+  }
 }
 
 void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
@@ -716,7 +810,7 @@ void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
     // were not written (a fault), not copied (an unusable context), or went with a device reset.
     std::string failure;
     if (pending->instrumented) {
-      if (pending->generation != pool.generation())
+      if (pool.disturbed(pending->generation))
         failure = "the device was reset (cudaDeviceReset) while the launch was in flight: its "
                   "results are not reported";
       else if (pending->outcome != cudaSuccess)
@@ -746,10 +840,11 @@ void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
       if (!failure.empty())
         break;
       try {
-        auto result = slot.instrumentor->finalize(
-            *slot.state, pending->info, facts,
-            std::span<const std::byte>(static_cast<const std::byte*>(slot.staging.pointer),
-                                       slot.bytes));
+        const std::byte* contents = pending->ring
+                                        ? pending->ring->host(pending->chunk) + slot.offset
+                                        : static_cast<const std::byte*>(slot.staging.pointer);
+        auto result = slot.instrumentor->finalize(*slot.state, pending->info, facts,
+                                                  std::span<const std::byte>(contents, slot.bytes));
         if (result)
           results.push_back(std::move(result));
       } catch (const std::exception& e) {

@@ -43,13 +43,16 @@ struct BuildCost {
 /// forwards Ocelot's public API (ocelot/ocelot.h) to it. Everything else (instrumented module
 /// cache, buffers, readback, profiles) lives here.
 ///
-/// An instrumented launch, on the application's stream and without synchronizing it:
-///   fill each instrumentor's buffer; record an event; launch the instrumented kernel with the
-///   hidden parameter appended; record an event; copy each buffer into pinned host memory;
-///   enqueue a host function that hands the launch to the profile worker.
-/// The worker (never the driver's callback thread) finalizes the results into a KernelProfile,
-/// stores it as the latest and calls the subscribers. Anything that goes wrong on the way runs
-/// the original kernel instead, logs one line, and records why in the launch's profile.
+/// An instrumented launch, on the application's stream and without synchronizing it: record an
+/// event; launch the instrumented kernel with the hidden parameter appended (pointers into a
+/// zeroed chunk of the device's result ring); record an event, which the profile worker polls.
+/// Once it has fired, the worker (never the driver's callback thread) copies the chunk into pinned
+/// host memory and zeroes it again on Ocelot's own stream, finalizes the results into a
+/// KernelProfile, stores it as the latest and calls the subscribers. When the ring has no room
+/// (or an instrumentor wants a fill other than zero), pooled buffers are filled before and copied
+/// after the kernel in the application's stream, and an event after the copies is polled. Anything
+/// that goes wrong on the way runs the original kernel instead, logs one line, and records why in
+/// the launch's profile.
 class InstrumentationRuntime {
 public:
   /// `idle`, when given, is kept true exactly while the configuration has been read and no
@@ -155,6 +158,9 @@ private:
   cudaError_t runOriginal(const LaunchSite& site, std::unique_ptr<PendingLaunch> pending,
                           const Fallback& why);
   void enqueueCompletion(Stream& stream, std::unique_ptr<PendingLaunch> pending);
+  /// complete: the profile worker's batch of finished launches, their results read back first.
+  void complete(ProfileWorker::Batch& batch);
+  void readBack(ProfileWorker::Batch& batch);
   void complete(std::unique_ptr<PendingLaunch> pending);
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);

@@ -37,14 +37,16 @@ void ProfileWorker::push(std::unique_ptr<PendingLaunch> launch) {
 }
 
 void ProfileWorker::completeHere(std::unique_ptr<PendingLaunch> launch) {
-  complete_(std::move(launch));
-  finished();
+  Batch batch;
+  batch.push_back(std::move(launch));
+  complete_(batch);
+  finished(1);
 }
 
-void ProfileWorker::finished() {
+void ProfileWorker::finished(uint64_t count) {
   {
     std::lock_guard lock(mutex_);
-    ++completed_;
+    completed_ += count;
   }
   done_.notify_all();
 }
@@ -88,7 +90,7 @@ void ProfileWorker::run() {
         queue_.pop_front();
       }
     }
-    bool progressed = false;
+    Batch batch;
     std::vector<uint64_t> busyStreams; // streams with an earlier launch still running
     for (auto it = waiting.begin(); it != waiting.end();) {
       PendingLaunch& launch = **it;
@@ -111,11 +113,14 @@ void ProfileWorker::run() {
         ++it;
         continue;
       }
-      std::unique_ptr<PendingLaunch> finishedLaunch = std::move(*it);
+      batch.push_back(std::move(*it));
       it = waiting.erase(it);
-      complete_(std::move(finishedLaunch));
-      finished();
-      progressed = true;
+    }
+    const bool progressed = !batch.empty();
+    if (progressed) {
+      const uint64_t count = batch.size();
+      complete_(batch);
+      finished(count);
     }
     pause = progressed ? kShortest : std::min(pause * 2, kLongest);
   }

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -422,6 +423,54 @@ TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCo
   ASSERT_FALSE(profile->notes().empty());
   EXPECT_NE(profile->notes().back().find("cudaDeviceReset"), std::string::npos)
       << profile->notes().back();
+}
+
+// Issue 14: an instrumented launch puts nothing of Ocelot's into the application's stream but the
+// two events around the kernel: its results land in a zeroed chunk of the result ring, which the
+// profile worker reads back and zeroes again on Ocelot's own stream.
+TEST_F(InstrumentedRuntime, AnInstrumentedLaunchFillsAndCopiesNothingInTheApplicationsStream) {
+  framework().add("bbcount", {});
+  framework().add("ctaclock", {});
+  for (int i = 0; i < 4; ++i)
+    ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_EQ(profile->results().size(), 2u);
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+  std::lock_guard lock(device.mutex);
+  ASSERT_EQ(device.launches.size(), 4u);
+  const Stream* application = device.launches[0].stream;
+  for (const auto& launch : device.launches)
+    EXPECT_EQ(launch.stream, application);
+  // Read back (a copy and a zeroing per launch, or fewer when the worker batches them) on
+  // Ocelot's stream, never the application's.
+  EXPECT_GE(device.copyStreams.size(), 1u);
+  for (const Stream* stream : device.copyStreams)
+    EXPECT_NE(stream, application);
+  for (const Stream* stream : device.fillStreams)
+    EXPECT_NE(stream, application);
+}
+
+// A launch whose results do not fit the ring (here: per-thread counts of 2 M threads, 48 MB) gets
+// pooled buffers, filled and copied in its stream as before, and is reported the same way.
+TEST_F(InstrumentedRuntime, ResultsTheRingCannotHoldGoThroughTheStream) {
+  framework().add("bbcount", InstrumentorOptions{{"mode", "per-thread"}});
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(32, 32, 2), dim3(1024), args, 0, nullptr),
+            cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+  std::lock_guard lock(device.mutex);
+  ASSERT_EQ(device.launches.size(), 1u);
+  const Stream* application = device.launches[0].stream;
+  EXPECT_EQ(std::count(device.fillStreams.begin(), device.fillStreams.end(), application), 1);
+  EXPECT_EQ(std::count(device.copyStreams.begin(), device.copyStreams.end(), application), 1);
 }
 
 // Issue 18 item 3: no argument array for a kernel with parameters.

@@ -143,6 +143,7 @@ public:
   struct Launch {
     std::string kernel;
     dim3 grid, block;
+    const Stream* stream = nullptr;
   };
 
   fatbin::ComputeCapability capability{9, 0};
@@ -207,12 +208,18 @@ public:
       std::free(pointer);
     return cudaSuccess;
   }
-  cudaError_t copy(void* destination, const void* source, size_t bytes, Stream&, bool) override {
+  cudaError_t copy(void* destination, const void* source, size_t bytes, Stream& stream,
+                   bool) override {
     std::memcpy(destination, source, bytes);
+    std::lock_guard lock(mutex);
+    copyStreams.push_back(&stream);
     return cudaSuccess;
   }
-  cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream&, bool) override {
+  cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
+                   bool) override {
     std::memset(destination, value, bytes);
+    std::lock_guard lock(mutex);
+    fillStreams.push_back(&stream);
     return cudaSuccess;
   }
   cudaError_t loadModule(const ModuleImage& image, DeviceModule* module,
@@ -290,12 +297,14 @@ public:
   }
   cudaError_t launch(const LaunchParams& params) override {
     std::lock_guard lock(mutex);
-    launches.push_back({*static_cast<std::string*>(params.function), params.grid, params.block});
+    launches.push_back(
+        {*static_cast<std::string*>(params.function), params.grid, params.block, params.stream});
     return launchResult;
   }
   std::mutex mutex;
   std::vector<ModuleImage> loaded;
   std::vector<Launch> launches;
+  std::vector<const Stream*> copyStreams, fillStreams; ///< the stream of each copy and fill
   std::vector<std::unique_ptr<std::string>> names;
   std::map<std::string, std::vector<char>> globals;
   std::atomic<int> activations{0}, resets{0}, unloads{0};
