@@ -52,8 +52,7 @@ TEST(Scaling, LoopsNested20kDeep) {
   EXPECT_TRUE(loops.loops()[0].contains(static_cast<passes::ControlFlowGraph::Node>(depth)));
   EXPECT_FALSE(innermost.contains(0));
 
-  // `ocelot ptx cfg`: text and Graphviz, at most a kilobyte per block (the capped indentation
-  // included).
+  // `ocelot ptx cfg`: text and Graphviz, at most a kilobyte per block (the capped indentation included).
   std::string text = passes::printCfgText(f, analyses);
   std::string dot = passes::printCfgDot(f, analyses);
   EXPECT_LT(text.size(), 1000 * cfg.blockCount());
