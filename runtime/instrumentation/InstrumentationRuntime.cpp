@@ -675,8 +675,15 @@ cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
   pending->instrumented = false;
   pending->notes.push_back(why.note);
   cudaError_t result = site.device.launch(site.params);
-  if (result != cudaSuccess)
-    return result; // the application's own launch failed: no profile, as without Ocelot
+  if (result != cudaSuccess) {
+    // The application gets the error it would have got without Ocelot; the launch still has a
+    // profile, which says that it failed.
+    pending->launchFailed = true;
+    pending->outcome = result;
+    worker_.begin();
+    worker_.completeHere(std::move(pending));
+    return result;
+  }
   if (why.streamUsable) {
     enqueueCompletion(*site.params.stream, std::move(pending));
   } else {
@@ -816,6 +823,9 @@ void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
       else if (pending->outcome != cudaSuccess)
         failure = "the launch failed (" + std::string(errorName(pending->outcome)) +
                   "): its results are not reported";
+    } else if (pending->launchFailed) {
+      failure =
+          "the kernel could not be launched (" + std::string(errorName(pending->outcome)) + ")";
     }
     if (failure.empty() && pending->start != nullptr && pending->end != nullptr) {
       float ms = 0;

@@ -42,7 +42,9 @@ struct PendingLaunch {
   LaunchInfo info;
   std::vector<std::string> instrumentors; ///< "name options", in slot order
   std::vector<std::string> notes;
-  bool instrumented = false;                     ///< false: the original kernel ran (notes say why)
+  bool instrumented = false; ///< false: the original kernel ran (notes say why)
+  bool launchFailed =
+      false; ///< not even the original kernel could be launched (`outcome` says why)
   std::shared_ptr<LoadedInstrumentation> module; ///< keeps states and instrumentors alive
   std::vector<Slot> slots;
   std::shared_ptr<ResultRing> ring; ///< null: pooled buffers

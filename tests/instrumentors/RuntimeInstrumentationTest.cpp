@@ -379,6 +379,47 @@ TEST_F(InstrumentedRuntime, ALaunchMadeWhileTheDeviceIsResetReportsTheDisturbanc
   EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
 }
 
+// The GPU-only finding of instrumentation_identity's reset race: another thread's launch while
+// cudaDeviceReset runs loads the application's module and function into the context the reset then
+// destroys. The runtime must not keep them: every later launch would fail, and instrumented ones
+// would leave no profile at all.
+TEST_F(InstrumentedRuntime, ALaunchRacingAResetLeavesNoFunctionOfTheDestroyedContextBehind) {
+  device.staleFunctionsFail = true;
+  ASSERT_EQ(launch(), cudaSuccess);
+  device.duringReset = [&] { launch(); }; // its result is undefined; what it loads must not stay
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  device.duringReset = nullptr;
+  EXPECT_EQ(launch(), cudaSuccess); // uninstrumented
+  framework().add("bbcount", {});
+  device.duringReset = [&] { launch(); };
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  device.duringReset = nullptr;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+}
+
+// Every launch has a profile: one that cannot be launched at all, instrumented or not, has one
+// that says it failed (the application gets the error it would have got without Ocelot).
+TEST_F(InstrumentedRuntime, ALaunchThatFailsToLaunchHasAFailedProfile) {
+  framework().add("bbcount", {});
+  device.launchResult = cudaErrorLaunchOutOfResources;
+  EXPECT_EQ(launch(), cudaErrorLaunchOutOfResources);
+  device.launchResult = cudaSuccess;
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->failed());
+  EXPECT_TRUE(profile->results().empty());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("cudaErrorLaunchOutOfResources"), std::string::npos)
+      << profile->notes().back();
+}
+
 // A launch racing a reset leaves its result copy queued: the staging memory it copies into is
 // freed only once the launch's completion event fires, never when the reset ends (the copy would
 // write into freed memory).
