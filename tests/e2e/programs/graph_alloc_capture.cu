@@ -3,7 +3,8 @@
 //      depend on (cudaGraphAddMemcpyNode1D after cudaGraphAddMemAllocNode), freed by a mem-free
 //      node; launched twice;
 //   2. a conditional do-while loop (a WHILE node whose handle defaults to 1) whose body graph is
-//      built by stream capture into it (cudaStreamBeginCaptureToGraph, cudaStreamEndCapture).
+//      built by stream capture into it (cudaStreamBeginCaptureToGraph, then cudaStreamEndCapture
+//      with no graph to return, as the CUDA samples call it).
 #include "e2e_common.h"
 
 constexpr int kN = 256;
@@ -95,9 +96,8 @@ static void capturedDoWhile(cudaStream_t stream) {
                                       cudaStreamCaptureModeRelaxed));
   countdown<<<1, 32, 0, capture>>>(handle, counter, steps);
   CHECK_LAUNCH();
-  cudaGraph_t captured = nullptr;
-  CHECK(cudaStreamEndCapture(capture, &captured));
-  e2e::expect(captured == body, "capture ends in the body graph");
+  // Into the caller's graph there is nothing to hand back: the samples pass no graph here.
+  CHECK(cudaStreamEndCapture(capture, nullptr));
   size_t nodes = 0;
   CHECK(cudaGraphGetNodes(body, nullptr, &nodes));
   e2e::expect(nodes >= 1, "the captured kernel is in the body");
