@@ -29,7 +29,7 @@ class DeviceResources;
 struct PendingLaunch {
   struct Slot {
     std::shared_ptr<const PTXInstrumentor> instrumentor;
-    const ModuleInstrumentation* state = nullptr;
+    const InstrumentorModuleState* state = nullptr;
     BufferPool::Block deviceBuffer; ///< pooled buffers only
     BufferPool::Block staging;      ///< pinned host memory the pooled buffer is copied into
     uint64_t offset = 0;            ///< in the ring's chunk

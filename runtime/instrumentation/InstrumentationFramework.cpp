@@ -1,4 +1,4 @@
-#include "runtime/instrumentation/InstrumentationRuntime.h"
+#include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include "ocelot/Demangle.h"
 #include "ocelot/KernelProfile.h"
@@ -31,8 +31,8 @@ std::mutex& liveMutex() {
   static std::mutex mutex;
   return mutex;
 }
-std::vector<InstrumentationRuntime*>& liveInstances() {
-  static std::vector<InstrumentationRuntime*> instances;
+std::vector<InstrumentationFramework*>& liveInstances() {
+  static std::vector<InstrumentationFramework*> instances;
   return instances;
 }
 
@@ -43,29 +43,30 @@ std::string describeInstrumentor(const PTXInstrumentor& instrumentor) {
 
 } // namespace
 
-InstrumentationRuntime::InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline,
-                                               std::atomic<bool>* idle)
+InstrumentationFramework::InstrumentationFramework(const Logger& logger,
+                                                   const ModulePipeline& pipeline,
+                                                   std::atomic<bool>* idle)
     : logger_(logger), catalog_(pipeline),
       worker_([this](ProfileWorker::Batch& batch) { complete(batch); }), idle_(idle) {
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
 }
 
-InstrumentationRuntime::~InstrumentationRuntime() {
+InstrumentationFramework::~InstrumentationFramework() {
   worker_.flush(std::chrono::seconds(5));
   std::lock_guard lock(liveMutex());
   std::erase(liveInstances(), this);
 }
 
-void InstrumentationRuntime::flushAllAtExit() {
-  std::vector<InstrumentationRuntime*> instances;
+void InstrumentationFramework::flushAllAtExit() {
+  std::vector<InstrumentationFramework*> instances;
   {
     std::lock_guard lock(liveMutex());
     instances = liveInstances();
   }
   // Bounded: an application that exits without waiting for its kernels still gets the profiles
   // of those that finish soon; a hung kernel must not hang the exit.
-  for (InstrumentationRuntime* instance : instances) {
+  for (InstrumentationFramework* instance : instances) {
     instance->worker_.flush(std::chrono::seconds(10));
     instance->hub_.closeFile();
     const std::string& target = instance->summaryTarget_;
@@ -85,12 +86,12 @@ void InstrumentationRuntime::flushAllAtExit() {
 
 // --- Configuration ---------------------------------------------------------------------------
 
-bool InstrumentationRuntime::active() {
+bool InstrumentationFramework::active() {
   std::call_once(configured_, [this] { configureFromEnvironment(); });
   return activeCount_.load(std::memory_order_acquire) > 0;
 }
 
-void InstrumentationRuntime::configureFromEnvironment() {
+void InstrumentationFramework::configureFromEnvironment() {
   try {
     SelectionRules rules;
     rules.kernelRegex = environment("OCELOT_KERNEL_REGEX");
@@ -128,7 +129,7 @@ void InstrumentationRuntime::configureFromEnvironment() {
     summaryTarget_.clear();
   if (atExit || !summaryTarget_.empty()) {
     static std::once_flag exitHandler;
-    std::call_once(exitHandler, [] { std::atexit(&InstrumentationRuntime::flushAllAtExit); });
+    std::call_once(exitHandler, [] { std::atexit(&InstrumentationFramework::flushAllAtExit); });
   }
   if (std::string list = environment("OCELOT_INSTRUMENTORS"); !list.empty())
     addSpecs(list);
@@ -137,13 +138,13 @@ void InstrumentationRuntime::configureFromEnvironment() {
   publishIdle();
 }
 
-void InstrumentationRuntime::publishIdle() {
+void InstrumentationFramework::publishIdle() {
   // Before the environment is read, the launch path must come here (active() reads it).
   if (idle_ != nullptr)
     idle_->store(environmentRead_ && active_->empty(), std::memory_order_relaxed);
 }
 
-void InstrumentationRuntime::addSpecs(const std::string& list) {
+void InstrumentationFramework::addSpecs(const std::string& list) {
   std::vector<instrumentors::InstrumentorSpec> specs;
   try {
     specs = instrumentors::parseInstrumentorList(list);
@@ -188,14 +189,14 @@ void InstrumentationRuntime::addSpecs(const std::string& list) {
 
 // --- Active set and selection ----------------------------------------------------------------
 
-uint64_t InstrumentationRuntime::add(std::shared_ptr<const PTXInstrumentor> instrumentor) {
+uint64_t InstrumentationFramework::add(std::shared_ptr<const PTXInstrumentor> instrumentor) {
   // The environment's instrumentors come first (configureFromEnvironment adds them through
   // activate, not through here: call_once must not be re-entered).
   std::call_once(configured_, [this] { configureFromEnvironment(); });
   return activate(std::move(instrumentor));
 }
 
-uint64_t InstrumentationRuntime::activate(std::shared_ptr<const PTXInstrumentor> instrumentor) {
+uint64_t InstrumentationFramework::activate(std::shared_ptr<const PTXInstrumentor> instrumentor) {
   if (!instrumentor)
     throw std::invalid_argument("addInstrumentor: null instrumentor");
   std::lock_guard lock(activeMutex_);
@@ -208,12 +209,12 @@ uint64_t InstrumentationRuntime::activate(std::shared_ptr<const PTXInstrumentor>
   return handle;
 }
 
-uint64_t InstrumentationRuntime::add(std::string_view name, const InstrumentorOptions& options) {
+uint64_t InstrumentationFramework::add(std::string_view name, const InstrumentorOptions& options) {
   std::call_once(configured_, [this] { configureFromEnvironment(); }); // plugins it loads first
   return activate(registry_.create(name, options));
 }
 
-bool InstrumentationRuntime::remove(uint64_t handle) {
+bool InstrumentationFramework::remove(uint64_t handle) {
   std::lock_guard lock(activeMutex_);
   auto next = std::make_shared<ActiveList>(*active_);
   auto removed = std::erase_if(*next, [&](const Active& a) { return a.handle == handle; });
@@ -225,60 +226,55 @@ bool InstrumentationRuntime::remove(uint64_t handle) {
   return true;
 }
 
-void InstrumentationRuntime::removeAll() {
+void InstrumentationFramework::removeAll() {
   std::lock_guard lock(activeMutex_);
   active_ = std::make_shared<ActiveList>();
   activeCount_.store(0, std::memory_order_release);
   publishIdle();
 }
 
-std::vector<std::string> InstrumentationRuntime::activeDescriptions() const {
+std::vector<std::string> InstrumentationFramework::activeDescriptions() const {
   std::vector<std::string> out;
   for (const Active& a : *activeList())
     out.push_back(a.description);
   return out;
 }
 
-std::shared_ptr<const InstrumentationRuntime::ActiveList>
-InstrumentationRuntime::activeList() const {
+std::shared_ptr<const InstrumentationFramework::ActiveList>
+InstrumentationFramework::activeList() const {
   std::lock_guard lock(activeMutex_);
   return active_;
 }
 
-void InstrumentationRuntime::setSelection(const SelectionRules& rules) {
+void InstrumentationFramework::setSelection(const SelectionRules& rules) {
   // The environment's rules are read first, so that they never replace the caller's.
   std::call_once(configured_, [this] { configureFromEnvironment(); });
   installSelection(rules);
 }
 
-void InstrumentationRuntime::installSelection(const SelectionRules& rules) {
+void InstrumentationFramework::installSelection(const SelectionRules& rules) {
   auto selection = std::make_shared<KernelSelection>(rules); // throws on a bad regex
   std::lock_guard lock(activeMutex_);
   selection_ = std::move(selection);
 }
 
-SelectionRules InstrumentationRuntime::selection() const {
+SelectionRules InstrumentationFramework::selection() const {
   return currentSelection()->rules();
 }
 
-std::shared_ptr<KernelSelection> InstrumentationRuntime::currentSelection() const {
+std::shared_ptr<KernelSelection> InstrumentationFramework::currentSelection() const {
   std::lock_guard lock(activeMutex_);
   return selection_;
 }
 
-void InstrumentationRuntime::flush() {
+void InstrumentationFramework::flush() {
   worker_.flush();
   hub_.flushFile();
 }
 
-std::vector<BuildCost> InstrumentationRuntime::buildCosts() const {
-  std::lock_guard lock(costsMutex_);
-  return costs_;
-}
-
 // --- Devices and registrations ---------------------------------------------------------------
 
-DeviceResources& InstrumentationRuntime::resources(Device& device, int ordinal) {
+DeviceResources& InstrumentationFramework::resources(Device& device, int ordinal) {
   std::lock_guard lock(resourcesMutex_);
   auto& slot = resources_[ordinal];
   if (!slot || &slot->device() != &device)
@@ -286,7 +282,7 @@ DeviceResources& InstrumentationRuntime::resources(Device& device, int ordinal) 
   return *slot;
 }
 
-void InstrumentationRuntime::forgetDevice(int ordinal, bool afterReset) {
+void InstrumentationFramework::forgetDevice(int ordinal, bool afterReset) {
   auto forget = [&] {
     catalog_.forgetDevice(ordinal);
     modules_.forgetDevice(ordinal);
@@ -311,7 +307,7 @@ void InstrumentationRuntime::forgetDevice(int ordinal, bool afterReset) {
   forget();
 }
 
-void InstrumentationRuntime::forgetRegistration(uint64_t id) {
+void InstrumentationFramework::forgetRegistration(uint64_t id) {
   catalog_.forgetRegistration(id);
   modules_.forgetRegistration(id, [this](int ordinal, DeviceModule module) {
     std::lock_guard lock(resourcesMutex_);
@@ -320,7 +316,7 @@ void InstrumentationRuntime::forgetRegistration(uint64_t id) {
   });
 }
 
-void InstrumentationRuntime::logOnce(const std::string& key, const std::string& message) {
+void InstrumentationFramework::logOnce(const std::string& key, const std::string& message) {
   {
     std::lock_guard lock(logMutex_);
     if (!logged_.insert(key).second)
@@ -331,7 +327,7 @@ void InstrumentationRuntime::logOnce(const std::string& key, const std::string& 
 
 // --- Launches -----------------------------------------------------------------------------
 
-LaunchInfo InstrumentationRuntime::describeLaunch(const LaunchSite& site) {
+LaunchInfo InstrumentationFramework::describeLaunch(const LaunchSite& site) {
   LaunchInfo info;
   info.kernelName = site.kernelName;
   info.launchId = site.launchId;
@@ -349,7 +345,7 @@ LaunchInfo InstrumentationRuntime::describeLaunch(const LaunchSite& site) {
   return info;
 }
 
-std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site) {
+std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& site) {
   // select -> describe -> module -> buffers -> launch -> complete. Each step returns what the next
   // needs, or why the original kernel runs instead (then it runs, and its profile says why).
   auto active = activeList();
@@ -376,8 +372,8 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   return cudaSuccess;
 }
 
-std::unique_ptr<PendingLaunch> InstrumentationRuntime::select(const LaunchSite& site,
-                                                              const ActiveList& active) {
+std::unique_ptr<PendingLaunch> InstrumentationFramework::select(const LaunchSite& site,
+                                                                const ActiveList& active) {
   LaunchInfo info = describeLaunch(site);
   KernelSelection::Decision decision =
       currentSelection()->decide(info.kernelName, info.demangledName);
@@ -396,9 +392,9 @@ std::unique_ptr<PendingLaunch> InstrumentationRuntime::select(const LaunchSite& 
   return pending;
 }
 
-InstrumentationRuntime::Step<InstrumentationRuntime::Target>
-InstrumentationRuntime::describe(const LaunchSite& site, const ActiveList& active,
-                                 PendingLaunch& pending) {
+InstrumentationFramework::Step<InstrumentationFramework::Target>
+InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& active,
+                                   PendingLaunch& pending) {
   const LaunchInfo& info = pending.info;
   // A launch being captured into a graph would capture our copies and host function too, and
   // replays would reuse one launch's buffers: it runs as the application made it.
@@ -447,9 +443,9 @@ InstrumentationRuntime::describe(const LaunchSite& site, const ActiveList& activ
   return target;
 }
 
-InstrumentationRuntime::Step<InstrumentationRuntime::InstrumentedKernel>
-InstrumentationRuntime::module(const LaunchSite& site, const Target& target,
-                               PendingLaunch& pending) {
+InstrumentationFramework::Step<InstrumentationFramework::InstrumentedKernel>
+InstrumentationFramework::module(const LaunchSite& site, const Target& target,
+                                 PendingLaunch& pending) {
   Device& device = site.device;
   const LaunchInfo& info = pending.info;
   auto addresses =
@@ -512,9 +508,9 @@ InstrumentationRuntime::module(const LaunchSite& site, const Target& target,
   return kernel;
 }
 
-InstrumentationRuntime::Step<InstrumentationRuntime::Ready>
-InstrumentationRuntime::buffers(const LaunchSite& site, const Target& target,
-                                const InstrumentedKernel& kernel, PendingLaunch& pending) {
+InstrumentationFramework::Step<InstrumentationFramework::Ready>
+InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
+                                  const InstrumentedKernel& kernel, PendingLaunch& pending) {
   // initialize: what each instrumentor needs for this launch.
   DeviceResources& pool = *pending.resources;
   const uint32_t unit = target.kernel->unit;
@@ -569,10 +565,10 @@ InstrumentationRuntime::buffers(const LaunchSite& site, const Target& target,
   return Ready{};
 }
 
-InstrumentationRuntime::Step<InstrumentationRuntime::Ready>
-InstrumentationRuntime::launchInstrumented(const LaunchSite& site, const Target& target,
-                                           const InstrumentedKernel& kernel,
-                                           PendingLaunch& pending) {
+InstrumentationFramework::Step<InstrumentationFramework::Ready>
+InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Target& target,
+                                             const InstrumentedKernel& kernel,
+                                             PendingLaunch& pending) {
   Device& device = site.device;
   DeviceResources& pool = *pending.resources;
   mirrorAttributes(device, site.params, kernel.function);
@@ -618,29 +614,24 @@ InstrumentationRuntime::launchInstrumented(const LaunchSite& site, const Target&
   return Ready{};
 }
 
-std::shared_ptr<LoadedInstrumentation>
-InstrumentationRuntime::moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
-                                  const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
-                                  const InstrumentedModuleCache::AddressOf& addresses,
-                                  const instrumentors::OriginalFunctionAddresses& functionAddresses,
-                                  const PendingLaunch& pending) {
+std::shared_ptr<LoadedInstrumentation> InstrumentationFramework::moduleFor(
+    const CatalogEntry& catalog, const LaunchSite& site, const std::vector<SlotChoice>& slots,
+    const RegisterCaps& caps, const InstrumentedModuleCache::AddressOf& addresses,
+    const instrumentors::OriginalFunctionAddresses& functionAddresses,
+    const PendingLaunch& pending) {
   bool built = false;
   auto module = modules_.get(catalog, site.registration.id, site.ordinal, slots, caps, site.device,
                              addresses, functionAddresses, &built);
   if (!built)
     return module;
-  // What building it cost (once per module), for buildCosts() and the log.
-  BuildCost cost{catalog.label, "", module->timings(), module->jitMs(), module->ok()};
+  // What building it cost (once per module), for the log.
+  std::string instrumentorList;
   for (const auto& d : pending.instrumentors)
-    cost.instrumentors += (cost.instrumentors.empty() ? "" : ",") + d;
-  {
-    std::lock_guard lock(costsMutex_);
-    costs_.push_back(cost);
-  }
+    instrumentorList += (instrumentorList.empty() ? "" : ",") + d;
   if (module->ok())
-    logger_.info("instrumentation: " + catalog.label + " instrumented for " + cost.instrumentors +
-                 " in " + std::to_string(cost.timings.totalMs()) + " ms, JIT " +
-                 std::to_string(cost.jitMs) + " ms");
+    logger_.info("instrumentation: " + catalog.label + " instrumented for " + instrumentorList +
+                 " in " + std::to_string(module->timings().totalMs()) + " ms, JIT " +
+                 std::to_string(module->jitMs()) + " ms");
   else
     logger_.warn("instrumentation: " + module->error() +
                  (caps.contains(site.kernelName) ? "; running without the register cap"
@@ -648,8 +639,8 @@ InstrumentationRuntime::moduleFor(const CatalogEntry& catalog, const LaunchSite&
   return module;
 }
 
-void InstrumentationRuntime::mirrorAttributes(Device& device, const LaunchParams& params,
-                                              DeviceFunction instrumented) {
+void InstrumentationFramework::mirrorAttributes(Device& device, const LaunchParams& params,
+                                                DeviceFunction instrumented) {
   // What the application set with cudaFuncSetAttribute on its kernel applies to the instrumented
   // one too: above 48 KB of dynamic shared memory the launch needs the raised limit, and cluster
   // launches may need non-portable sizes. Queried only for launches that can depend on them.
@@ -669,9 +660,9 @@ void InstrumentationRuntime::mirrorAttributes(Device& device, const LaunchParams
                                 original.nonPortableClusterSizeAllowed);
 }
 
-cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
-                                                std::unique_ptr<PendingLaunch> pending,
-                                                const Fallback& why) {
+cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
+                                                  std::unique_ptr<PendingLaunch> pending,
+                                                  const Fallback& why) {
   pending->instrumented = false;
   pending->notes.push_back(why.note);
   cudaError_t result = site.device.launch(site.params);
@@ -693,8 +684,8 @@ cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
   return result;
 }
 
-void InstrumentationRuntime::enqueueCompletion(Stream& stream,
-                                               std::unique_ptr<PendingLaunch> pending) {
+void InstrumentationFramework::enqueueCompletion(Stream& stream,
+                                                 std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
   // An event after the kernel (results in the ring) or after the result copies, polled by the
   // profile thread: the application's stream runs on at full speed (a host function would stall
@@ -716,7 +707,7 @@ void InstrumentationRuntime::enqueueCompletion(Stream& stream,
     }
   }
   struct Handover {
-    InstrumentationRuntime* owner;
+    InstrumentationFramework* owner;
     std::unique_ptr<PendingLaunch> pending;
   };
   auto* handover = new Handover{this, std::move(pending)};
@@ -733,7 +724,7 @@ void InstrumentationRuntime::enqueueCompletion(Stream& stream,
   worker_.completeHere(std::move(h->pending));
 }
 
-void InstrumentationRuntime::release(PendingLaunch& pending) {
+void InstrumentationFramework::release(PendingLaunch& pending) {
   DeviceResources& pool = *pending.resources;
   for (auto& slot : pending.slots) {
     pool.deviceBuffers().release(slot.deviceBuffer);
@@ -756,13 +747,13 @@ void InstrumentationRuntime::release(PendingLaunch& pending) {
   pending.start = pending.end = pending.done = nullptr;
 }
 
-void InstrumentationRuntime::complete(ProfileWorker::Batch& batch) {
+void InstrumentationFramework::complete(ProfileWorker::Batch& batch) {
   readBack(batch);
   for (auto& pending : batch)
     complete(std::move(pending));
 }
 
-void InstrumentationRuntime::readBack(ProfileWorker::Batch& batch) {
+void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
   // Each finished launch's chunk of its device's result ring is copied into the ring's host
   // mirror and zeroed again (a failed launch's only zeroed) on Ocelot's stream; one
   // synchronization per device for the whole batch.
@@ -806,7 +797,7 @@ void InstrumentationRuntime::readBack(ProfileWorker::Batch& batch) {
   }
 }
 
-void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
+void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) {
   try {
     Device& device = *pending->device;
     DeviceResources& pool = *pending->resources;
