@@ -72,7 +72,7 @@ void InstrumentationFramework::flushAllAtExit() {
     const std::string& target = instance->summaryTarget_;
     if (target.empty() || instance->summary_.empty())
       continue;
-    std::string text = instance->summary_.format();
+    std::string text = instance->summary();
     if (target == "stderr") {
       std::fputs(text.c_str(), stderr);
     } else if (std::FILE* file = std::fopen(target.c_str(), "w")) {
@@ -319,10 +319,32 @@ void InstrumentationFramework::forgetRegistration(uint64_t id) {
 void InstrumentationFramework::logOnce(const std::string& key, const std::string& message) {
   {
     std::lock_guard lock(logMutex_);
-    if (!logged_.insert(key).second)
+    auto [entry, first] = logged_.try_emplace(key, message, 0);
+    if (++entry->second.second > 1)
       return;
   }
   logger_.warn(message);
+}
+
+std::string InstrumentationFramework::summary() const {
+  std::string text = summary_.format();
+  std::string repeated;
+  {
+    std::lock_guard lock(logMutex_);
+    for (const auto& [key, entry] : logged_)
+      if (entry.second > 1)
+        repeated += "  " + std::to_string(entry.second) + " x " + entry.first + "\n";
+  }
+  if (!repeated.empty())
+    text += "\nrepeated warnings (logged once each)\n" + repeated;
+  return text;
+}
+
+void InstrumentationFramework::graphLaunched() {
+  static const std::string kWhy =
+      "graph launch (cudaGraphLaunch): kernel nodes of CUDA graphs are not instrumented yet";
+  summary_.addUnprofiled(kWhy);
+  logOnce("graph", "instrumentation: " + kWhy);
 }
 
 // --- Launches -----------------------------------------------------------------------------

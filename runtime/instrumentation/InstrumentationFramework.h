@@ -81,7 +81,11 @@ public:
   void flush();
 
   /// The summary of every profile so far (what `ocelot run` prints at exit).
-  std::string summary() const { return summary_.format(); }
+  /// With the warnings logged more than once, folded into one line each with a count.
+  std::string summary() const;
+  /// A cudaGraphLaunch while instrumentors are active: its kernel nodes are not instrumented (yet);
+  /// the coverage counts it, and the log says so once.
+  void graphLaunched();
   /// Flushes every live instance, completes its profile file and prints its summary (registered
   /// with atexit when a profile file or a summary is asked for).
   static void flushAllAtExit();
@@ -197,8 +201,10 @@ private:
   std::mutex resourcesMutex_;
   std::map<int, std::unique_ptr<DeviceResources>> resources_;
 
-  std::mutex logMutex_;
-  std::set<std::string> logged_;
+  mutable std::mutex logMutex_;
+  /// Each warning logOnce logged, by key: the message and how often it came (repeats are not
+  /// logged again; the summary folds them into one line with the count).
+  std::map<std::string, std::pair<std::string, uint64_t>> logged_;
 };
 
 } // namespace ocelot::runtime::instrumentation

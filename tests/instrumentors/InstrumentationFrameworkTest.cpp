@@ -505,6 +505,28 @@ TEST_F(InstrumentedRuntime, ResultsTheRingCannotHoldGoThroughTheStream) {
   EXPECT_EQ(std::count(device.copyStreams.begin(), device.copyStreams.end(), application), 1);
 }
 
+// Issue 14: a warning that comes again is not logged again; the summary folds its repeats into one
+// line with the count. Launches that ran uninstrumented are counted with their reason.
+TEST_F(InstrumentedRuntime, RepeatedWarningsAreFoldedWithACountInTheSummary) {
+  framework().add("bbcount", {});
+  device.launchResult = cudaErrorLaunchOutOfResources;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(launch(), cudaErrorLaunchOutOfResources);
+  device.launchResult = cudaSuccess;
+  framework().flush();
+  const std::string summary = framework().summary();
+  EXPECT_NE(summary.find("repeated warnings"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("3 x instrumentation: kernel: the instrumented kernel could not be "
+                         "launched (cudaErrorLaunchOutOfResources)"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("coverage: 0 of 1 kernels, 0 of 3 launches"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("3: the kernel could not be launched (cudaErrorLaunchOutOfResources)"),
+            std::string::npos)
+      << summary;
+}
+
 // Issue 18 item 3: no argument array for a kernel with parameters.
 TEST_F(InstrumentedRuntime, ANullArgumentArrayRunsTheOriginalAsWithoutInstrumentation) {
   // The runtime passes such a launch to the device (what the device makes of it is its own).
