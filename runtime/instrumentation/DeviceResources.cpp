@@ -103,8 +103,12 @@ std::shared_ptr<ResultRing> DeviceResources::ring() {
   if (!ringTried_) {
     ringTried_ = true;
     std::unique_ptr<ResultRing> made;
-    if (Stream* stream = ownStreamLocked();
-        stream != nullptr && ResultRing::create(device_, *stream, kRingBytes, &made) == cudaSuccess)
+    Stream* stream = ownStreamLocked();
+    const cudaError_t error = stream == nullptr
+                                  ? cudaErrorNotSupported
+                                  : ResultRing::create(device_, *stream, kRingBytes, &made);
+    ringError_.store(error, std::memory_order_relaxed);
+    if (error == cudaSuccess)
       ring_ = std::move(made);
   }
   return ring_;

@@ -45,6 +45,8 @@ public:
   /// The result ring launches take their buffers from (created at the first call), or null when
   /// the device cannot hold one (launches then fill and copy pooled buffers in their stream).
   std::shared_ptr<ResultRing> ring();
+  /// Why there is no ring (cudaSuccess while there is one or none was tried yet).
+  cudaError_t ringError() const { return ringError_.load(std::memory_order_relaxed); }
   /// Ocelot's own non-blocking stream (created at the first call), or null when the device has
   /// none: result rings are zeroed and read back on it.
   Stream* ownStream();
@@ -84,6 +86,7 @@ private:
   /// Under readMutex_ (its creation uses readStream_); `ringTried_`: created once, or failed once.
   std::shared_ptr<ResultRing> ring_;
   bool ringTried_ = false;
+  std::atomic<cudaError_t> ringError_{cudaSuccess};
 };
 
 } // namespace ocelot::runtime::instrumentation

@@ -559,16 +559,21 @@ InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
   }
 
   // The result ring: zeroed chunks, read back by the profile worker, nothing in the stream.
-  if (zeroFilled)
-    if (std::shared_ptr<ResultRing> ring = pool.ring())
-      if (std::optional<ResultRing::Chunk> chunk = ring->take(ringBytes)) {
-        auto* base = static_cast<std::byte*>(ring->device(*chunk));
-        for (const auto& slot : pending.slots)
-          pending.parameter.push_back(reinterpret_cast<uint64_t>(base + slot.offset));
-        pending.ring = std::move(ring);
-        pending.chunk = *chunk;
-        return Ready{};
-      }
+  std::shared_ptr<ResultRing> ring = zeroFilled ? pool.ring() : nullptr;
+  if (zeroFilled && !ring && pool.ringError() != cudaSuccess)
+    logOnce("ring/" + std::to_string(pending.info.device),
+            "instrumentation: device " + std::to_string(pending.info.device) +
+                ": no result ring (" + errorName(pool.ringError()) +
+                "): instrumented launches fill and copy their buffers in their stream");
+  if (ring)
+    if (std::optional<ResultRing::Chunk> chunk = ring->take(ringBytes)) {
+      auto* base = static_cast<std::byte*>(ring->device(*chunk));
+      for (const auto& slot : pending.slots)
+        pending.parameter.push_back(reinterpret_cast<uint64_t>(base + slot.offset));
+      pending.ring = std::move(ring);
+      pending.chunk = *chunk;
+      return Ready{};
+    }
 
   // Else pooled buffers, filled in the launch's stream (and copied back after the kernel).
   for (auto& slot : pending.slots) {

@@ -29,11 +29,16 @@ void ProfileWorker::begin() {
 }
 
 void ProfileWorker::push(std::unique_ptr<PendingLaunch> launch) {
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(std::move(launch));
+    wake = sleeping_;
   }
-  work_.notify_one();
+  // A worker that is polling launches in flight picks this one up at its next poll: waking it for
+  // every launch would cost the launching thread a system call per launch.
+  if (wake)
+    work_.notify_one();
 }
 
 void ProfileWorker::completeHere(std::unique_ptr<PendingLaunch> launch) {
@@ -79,9 +84,11 @@ void ProfileWorker::run() {
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      if (waiting.empty())
+      if (waiting.empty()) {
+        sleeping_ = true;
         work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      else
+        sleeping_ = false;
+      } else
         work_.wait_for(lock, pause, [&] { return stopping_ || !queue_.empty(); });
       if (stopping_)
         return;

@@ -54,6 +54,9 @@ private:
   std::deque<std::unique_ptr<PendingLaunch>> queue_;
   uint64_t begun_ = 0, completed_ = 0;
   bool stopping_ = false; ///< set by the destructor: the thread returns
+  /// The thread waits for work with nothing in flight (push() must wake it); while launches are in
+  /// flight it polls, and push() need not.
+  bool sleeping_ = false;
   std::thread thread_;
 };
 
