@@ -231,6 +231,9 @@ public:
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
   void forgetInstrumentation(int ordinal, bool afterReset = false);
+  /// cudaGraphLaunch: graph kernel nodes are not instrumented yet; while an instrumentor is active
+  /// the launch counts in the coverage as not instrumented (one relaxed load otherwise).
+  void noteGraphLaunch();
 
 private:
   static Runtime* create();
