@@ -62,7 +62,8 @@ void resolveAll(DriverApi& api, Resolver& resolve) {
 // objects, and unloading libcuda while its own atexit handlers are pending is unsafe.
 DriverApi::~DriverApi() = default;
 
-Expected<std::unique_ptr<DriverApi>, DriverApi::LoadError> DriverApi::load(const char* library) {
+support::Expected<std::unique_ptr<DriverApi>, DriverApi::LoadError>
+DriverApi::load(const char* library) {
   void* handle = ::dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* reason = ::dlerror();
