@@ -4,6 +4,7 @@
 #include "ocelot/KernelProfile.h"
 #include "runtime/core/ErrorTable.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/ForkGuard.h"
 #include "runtime/core/Stream.h"
 
 #include <algorithm>
@@ -58,7 +59,16 @@ InstrumentationFramework::~InstrumentationFramework() {
   std::erase(liveInstances(), this);
 }
 
+namespace {
+/// ForkGuard::forks() when the exit handler was installed.
+std::atomic<unsigned> gExitHandlerForks{0};
+} // namespace
+
 void InstrumentationFramework::flushAllAtExit() {
+  // A child forked after instrumentation started has none of its worker threads (flushing would
+  // wait for them) and must not overwrite its parent's files: the parent writes them.
+  if (ForkGuard::forks() != gExitHandlerForks.load())
+    return;
   std::vector<InstrumentationFramework*> instances;
   {
     std::lock_guard lock(liveMutex());
@@ -129,7 +139,11 @@ void InstrumentationFramework::configureFromEnvironment() {
     summaryTarget_.clear();
   if (atExit || !summaryTarget_.empty()) {
     static std::once_flag exitHandler;
-    std::call_once(exitHandler, [] { std::atexit(&InstrumentationFramework::flushAllAtExit); });
+    std::call_once(exitHandler, [] {
+      gExitHandlerForks.store(ForkGuard::forks());
+      ForkGuard::watch();
+      std::atexit(&InstrumentationFramework::flushAllAtExit);
+    });
   }
   if (std::string list = environment("OCELOT_INSTRUMENTORS"); !list.empty())
     addSpecs(list);
