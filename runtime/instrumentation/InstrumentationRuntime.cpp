@@ -315,6 +315,15 @@ void InstrumentationRuntime::forgetRegistration(uint64_t id) {
   });
 }
 
+bool InstrumentationRuntime::unloadRegistration(uint64_t id) {
+  const bool flushed = worker_.flush(std::chrono::seconds(10));
+  if (!flushed)
+    logger_.warn("instrumentation: profiles of launches before a module unload did not arrive "
+                 "within 10 s; unloading anyway");
+  forgetRegistration(id);
+  return flushed;
+}
+
 void InstrumentationRuntime::logOnce(const std::string& key, const std::string& message) {
   {
     std::lock_guard lock(logMutex_);
