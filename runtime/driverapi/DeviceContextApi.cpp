@@ -99,17 +99,6 @@ CUresult CUDAAPI cuDeviceTotalMem(size_t* bytes, CUdevice device) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuDeviceComputeCapability(int* major, int* minor, CUdevice device) {
-  OCELOT_FORWARD(cuDeviceComputeCapability, major, minor, device);
-  if (major == nullptr || minor == nullptr)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (cudaError_t error = cudaDeviceGetAttribute(major, cudaDevAttrComputeCapabilityMajor, device);
-      error != cudaSuccess)
-    return DriverShim::result(error);
-  return DriverShim::result(
-      cudaDeviceGetAttribute(minor, cudaDevAttrComputeCapabilityMinor, device));
-}
-
 CUresult CUDAAPI cuCtxCreate(CUcontext* context, CUctxCreateParams* params, unsigned int flags,
                              CUdevice device) {
   OCELOT_FORWARD(cuCtxCreate, context, params, flags, device);

@@ -115,4 +115,12 @@ CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** function, int cudaV
   return CUDA_ERROR_NOT_FOUND;
 }
 
+/// What code compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM calls: the same answers.
+CUresult CUDAAPI cuGetProcAddress_v2_ptsz(const char* symbol, void** function, int cudaVersion,
+                                          cuuint64_t flags,
+                                          CUdriverProcAddressQueryResult* status) {
+  return cuGetProcAddress(symbol, function, cudaVersion,
+                          flags | CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, status);
+}
+
 } // extern "C"

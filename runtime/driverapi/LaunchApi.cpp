@@ -125,4 +125,32 @@ CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction function, unsigned int gri
                                                         sharedMem, stream(queue)));
 }
 
+// The per-thread default stream variants (what code compiled with
+// CUDA_API_PER_THREAD_DEFAULT_STREAM calls): the null stream is the thread's own.
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction function, unsigned int gridX, unsigned int gridY,
+                                     unsigned int gridZ, unsigned int blockX, unsigned int blockY,
+                                     unsigned int blockZ, unsigned int sharedMem, CUstream queue,
+                                     void** params, void** extra) {
+  return cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMem,
+                        queue != nullptr ? queue : CU_STREAM_PER_THREAD, params, extra);
+}
+
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction function,
+                                       void** params, void** extra) {
+  if (config == nullptr || config->hStream != nullptr)
+    return cuLaunchKernelEx(config, function, params, extra);
+  CUlaunchConfig perThread = *config;
+  perThread.hStream = CU_STREAM_PER_THREAD;
+  return cuLaunchKernelEx(&perThread, function, params, extra);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction function, unsigned int gridX,
+                                                unsigned int gridY, unsigned int gridZ,
+                                                unsigned int blockX, unsigned int blockY,
+                                                unsigned int blockZ, unsigned int sharedMem,
+                                                CUstream queue, void** params) {
+  return cuLaunchCooperativeKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMem,
+                                   queue != nullptr ? queue : CU_STREAM_PER_THREAD, params);
+}
+
 } // extern "C"

@@ -73,6 +73,10 @@ RealDriver* RealDriver::find() {
   return nullptr;
 }
 
+void* RealDriver::exported(const char* symbol) const {
+  return ::dlsym(library_, symbol);
+}
+
 void* RealDriver::symbol(const char* name, int cudaVersion, cuuint64_t flags) const {
   void* address = nullptr;
   CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;

@@ -18,6 +18,9 @@ public:
   /// A driver function for the CUDA 13.0 ABI (cuGetProcAddress_v2 of the real driver), or null.
   void* symbol(const char* name, int cudaVersion = 13000, cuuint64_t flags = 0) const;
 
+  /// A function the driver exports under exactly this symbol name (cuMemAlloc_v2, ..._ptsz).
+  void* exported(const char* symbol) const;
+
   /// A typed function, resolved once per call site:
   /// `real.get<decltype(&cuMemAlloc)>("cuMemAlloc")`.
   template <class Function> Function get(const char* name) const {

@@ -333,4 +333,23 @@ TEST_F(DriverApiTest, ProcAddressAndErrors) {
   EXPECT_EQ(cuGetErrorName(static_cast<CUresult>(12345), &text), CUDA_ERROR_INVALID_VALUE);
 }
 
+TEST_F(DriverApiTest, FunctionsTheShimDoesNotImplementAreNotSupportedOnTheCpuDevice) {
+  // Generated forwarders: without NVIDIA's driver they answer CUDA_ERROR_NOT_SUPPORTED (twice:
+  // the first call resolves, the second takes the resolved target) and leave the output alone.
+  for (int call = 0; call < 2; ++call) {
+    CUdeviceptr pointer = 0x1234;
+    size_t pitch = 99;
+    EXPECT_EQ(cuMemAllocPitch(&pointer, &pitch, 64, 64, 4), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(pointer, 0x1234u);
+    EXPECT_EQ(pitch, 99u);
+  }
+  const void* table = nullptr;
+  CUuuid id{};
+  EXPECT_EQ(cuGetExportTable(&table, &id), CUDA_ERROR_NOT_SUPPORTED);
+  // The process goes on: the shim's own functions still work.
+  CUdeviceptr memory = 0;
+  EXPECT_EQ(cuMemAlloc(&memory, 64), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree(memory), CUDA_SUCCESS);
+}
+
 } // namespace
