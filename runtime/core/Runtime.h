@@ -209,7 +209,10 @@ public:
   /// Copies and registers `image` (PTX text, a fatbinary or its wrapper, an ELF cubin) and loads
   /// it on the current device at once, as the driver does (a module it refuses is an error here,
   /// not at the first launch). `origin` names the call in log lines.
-  cudaError_t moduleLoad(const void* image, const char* origin, void*** module);
+  /// `device` (optional) is the module as the current device loaded it (the CUmodule on the
+  /// driver).
+  cudaError_t moduleLoad(const void* image, const char* origin, void*** module,
+                         DeviceModule* device = nullptr);
   /// Waits (bounded) for the profiles of the module's instrumented launches, then unloads it.
   cudaError_t moduleUnload(void** module);
   /// A kernel of a loaded module as something `launch` takes (a stand-in for a host stub):

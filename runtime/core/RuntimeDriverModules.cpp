@@ -19,7 +19,8 @@ struct Runtime::DriverModule {
   std::map<std::string, std::unique_ptr<char>, std::less<>> stubs;
 };
 
-cudaError_t Runtime::moduleLoad(const void* image, const char* origin, void*** handle) {
+cudaError_t Runtime::moduleLoad(const void* image, const char* origin, void*** handle,
+                                DeviceModule* deviceModule) {
   if (image == nullptr || handle == nullptr)
     return cudaErrorInvalidValue;
   Device* device = nullptr;
@@ -62,6 +63,8 @@ cudaError_t Runtime::moduleLoad(const void* image, const char* origin, void*** h
   }
   logger_.debug(ModulePipeline::label(added) + ": loaded through " + call);
   *handle = registered;
+  if (deviceModule != nullptr)
+    *deviceModule = loaded->handle();
   return cudaSuccess;
 }
 

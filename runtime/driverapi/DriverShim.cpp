@@ -105,20 +105,21 @@ int DriverShim::ordinalOf(CUcontext context) const {
   return static_cast<int>(address - contexts_.data());
 }
 
-void DriverShim::addModule(CUmodule module) {
+void DriverShim::addModule(CUmodule module, void** registration) {
   std::unique_lock lock(functionsMutex_);
-  modules_.try_emplace(module);
+  modules_[module].registration = registration;
 }
 
-bool DriverShim::isModule(CUmodule module) const {
+void** DriverShim::registration(CUmodule module) const {
   std::shared_lock lock(functionsMutex_);
-  return modules_.contains(module);
+  auto it = modules_.find(module);
+  return it != modules_.end() ? it->second.registration : nullptr;
 }
 
 void DriverShim::addFunction(CUmodule module, CUfunction function, const void* stub) {
   std::unique_lock lock(functionsMutex_);
   if (stubs_.emplace(function, stub).second)
-    modules_[module].push_back(function);
+    modules_[module].functions.push_back(function);
 }
 
 const void* DriverShim::stub(CUfunction function) const {
@@ -127,14 +128,16 @@ const void* DriverShim::stub(CUfunction function) const {
   return it != stubs_.end() ? it->second : nullptr;
 }
 
-void DriverShim::forgetModule(CUmodule module) {
+void** DriverShim::forgetModule(CUmodule module) {
   std::unique_lock lock(functionsMutex_);
   auto it = modules_.find(module);
   if (it == modules_.end())
-    return;
-  for (CUfunction function : it->second)
+    return nullptr;
+  for (CUfunction function : it->second.functions)
     stubs_.erase(function);
+  void** registration = it->second.registration;
   modules_.erase(it);
+  return registration;
 }
 
 } // namespace ocelot::runtime::driverapi

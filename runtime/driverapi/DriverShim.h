@@ -23,11 +23,11 @@ namespace ocelot::runtime::driverapi {
 /// runtime alone on the CPU device), the contexts it hands out on the CPU device, and the
 /// translation between the driver API's module handles and the runtime's registrations.
 ///
-/// Handles: a CUmodule (and a CUlibrary) is the runtime's registration handle for the module; a
-/// CUfunction (and a CUkernel) is the device's own function (the real CUfunction on a GPU, so that
-/// calls the shim does not intercept still work), which the shim maps to the registration's
-/// stand-in host stub for launches. Streams, events and device pointers are the runtime's, which
-/// on a GPU are the driver's own.
+/// Handles: a CUmodule (and, on the CPU device, a CUlibrary) and a CUfunction (a CUkernel) are the
+/// device's own (the real CUmodule and CUfunction on a GPU, so that calls the shim does not
+/// intercept still work); the shim maps them to the runtime's registration of the module and to
+/// the stand-in host stub a launch names the kernel by. Streams, events and device pointers are the
+/// runtime's, which on a GPU are the driver's own.
 class DriverShim {
 public:
   static DriverShim& instance();
@@ -51,12 +51,16 @@ public:
   int ordinalOf(CUcontext context) const;
 
   // --- Modules and functions ------------------------------------------------------------------
+  /// A module loaded through the runtime: `module` is the device's handle (the real CUmodule on a
+  /// GPU, so that calls the shim does not intercept still work), `registration` the runtime's.
+  void addModule(CUmodule module, void** registration);
+  /// The runtime's registration of a module the shim loaded, or null.
+  void** registration(CUmodule module) const;
+  /// Forgets a module and its functions; its registration, or null when it was none of ours.
+  void** forgetModule(CUmodule module);
   void addFunction(CUmodule module, CUfunction function, const void* stub);
   /// The runtime's stand-in for a function, or null when the function is no module's of ours.
   const void* stub(CUfunction function) const;
-  void forgetModule(CUmodule module);
-  bool isModule(CUmodule module) const;
-  void addModule(CUmodule module);
 
 private:
   DriverShim();
@@ -66,7 +70,11 @@ private:
   std::vector<char> contexts_; ///< their addresses are the CUcontext handles
   mutable std::shared_mutex functionsMutex_;
   std::unordered_map<CUfunction, const void*> stubs_;
-  std::unordered_map<CUmodule, std::vector<CUfunction>> modules_;
+  struct Module {
+    void** registration = nullptr;
+    std::vector<CUfunction> functions;
+  };
+  std::unordered_map<CUmodule, Module> modules_;
   std::mutex reportedMutex_;
   std::unordered_set<std::string> reported_;
 };

@@ -1,8 +1,7 @@
-// Ocelot's libcuda.so.1: modules, libraries and their functions, on the CPU device and on a GPU
-// alike. Every image goes to Ocelot's runtime (Runtime::moduleLoad), which registers it like a
-// fatbinary of the application, so that its PTX goes through the module pipeline and its launches
-// through the instrumentation. A CUmodule and a CUlibrary are that registration; a CUfunction and a
-// CUkernel are the device's function (the real CUfunction on a GPU).
+// Ocelot's libcuda.so.1: modules, libraries and their functions. Every module image (and, on the
+// CPU device, every library) goes to Ocelot's runtime (Runtime::moduleLoad), which registers it
+// like a fatbinary of the application, so that its PTX goes through the module pipeline and its
+// launches through the instrumentation. Handles are the device's own (see DriverShim).
 
 #include "runtime/core/Runtime.h"
 #include "runtime/driverapi/DriverShim.h"
@@ -13,50 +12,55 @@
 
 using namespace ocelot::runtime::driverapi;
 using ocelot::runtime::DeviceFunction;
+using ocelot::runtime::DeviceModule;
 
 namespace {
-
-void** registration(CUmodule module) {
-  return reinterpret_cast<void**>(module);
-}
 
 CUresult load(CUmodule* module, const void* image, const char* origin) {
   if (module == nullptr || image == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
-  void** handle = nullptr;
-  if (cudaError_t error = shim().runtime().moduleLoad(image, origin, &handle); error != cudaSuccess)
+  void** registration = nullptr;
+  DeviceModule device = nullptr;
+  if (cudaError_t error = shim().runtime().moduleLoad(image, origin, &registration, &device);
+      error != cudaSuccess)
     return DriverShim::result(error);
-  *module = reinterpret_cast<CUmodule>(handle);
-  shim().addModule(*module);
+  *module = static_cast<CUmodule>(device);
+  shim().addModule(*module, registration);
   return CUDA_SUCCESS;
+}
+
+std::string readFile(const char* path, bool* found) {
+  std::ifstream file(path, std::ios::binary);
+  *found = static_cast<bool>(file);
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
 }
 
 CUresult loadFile(CUmodule* module, const char* path, const char* origin) {
   if (module == nullptr || path == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
+  bool found = false;
+  std::string bytes = readFile(path, &found);
+  if (!found)
     return CUDA_ERROR_FILE_NOT_FOUND;
-  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   return load(module, bytes.c_str(), origin); // c_str: PTX files need their terminating NUL
 }
 
 CUresult unload(CUmodule module) {
-  if (!shim().isModule(module))
+  void** registration = shim().forgetModule(module);
+  if (registration == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
-  shim().forgetModule(module);
-  return DriverShim::result(shim().runtime().moduleUnload(registration(module)));
+  return DriverShim::result(shim().runtime().moduleUnload(registration));
 }
 
 CUresult function(CUfunction* function, CUmodule module, const char* name) {
   if (function == nullptr || name == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
-  if (!shim().isModule(module))
+  void** registration = shim().registration(module);
+  if (registration == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
   const void* stub = nullptr;
   DeviceFunction device = nullptr;
-  if (cudaError_t error =
-          shim().runtime().moduleFunction(registration(module), name, &stub, &device);
+  if (cudaError_t error = shim().runtime().moduleFunction(registration, name, &stub, &device);
       error != cudaSuccess)
     return DriverShim::result(error);
   *function = static_cast<CUfunction>(device);
@@ -67,12 +71,12 @@ CUresult function(CUfunction* function, CUmodule module, const char* name) {
 CUresult global(CUdeviceptr* address, size_t* bytes, CUmodule module, const char* name) {
   if (name == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
-  if (!shim().isModule(module))
+  void** registration = shim().registration(module);
+  if (registration == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
   void* storage = nullptr;
   size_t size = 0;
-  if (cudaError_t error =
-          shim().runtime().moduleGlobal(registration(module), name, &storage, &size);
+  if (cudaError_t error = shim().runtime().moduleGlobal(registration, name, &storage, &size);
       error != cudaSuccess)
     return DriverShim::result(error);
   if (address != nullptr)
@@ -80,6 +84,11 @@ CUresult global(CUdeviceptr* address, size_t* bytes, CUmodule module, const char
   if (bytes != nullptr)
     *bytes = size;
   return CUDA_SUCCESS;
+}
+
+/// Whether a library handle is a module the shim loaded (on a GPU, libraries are NVIDIA's own).
+bool ours(CUlibrary library) {
+  return shim().registration(reinterpret_cast<CUmodule>(library)) != nullptr;
 }
 
 /// cuFuncGetAttribute's answer from the runtime's attributes of the kernel.
@@ -158,10 +167,16 @@ CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr* address, size_t* bytes, CUmodule
   return global(address, bytes, module, name);
 }
 
+// Libraries: on a GPU they go to NVIDIA's driver unchanged. NVIDIA's runtime (also the static
+// copies inside cuBLAS, cuDNN, ...) loads its fatbinaries this way and passes the handles to
+// library and kernel calls the shim does not translate; their kernels launch outside Ocelot's view
+// (cuLaunchKernel logs it once). On the CPU device a library is a module of the runtime.
 CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jitOptions,
                                    void** jitValues, unsigned int jitCount,
                                    CUlibraryOption* libraryOptions, void** libraryValues,
                                    unsigned int libraryCount) {
+  OCELOT_FORWARD(cuLibraryLoadData, library, code, jitOptions, jitValues, jitCount, libraryOptions,
+                 libraryValues, libraryCount);
   if ((jitCount != 0 && (jitOptions == nullptr || jitValues == nullptr)) ||
       (libraryCount != 0 && (libraryOptions == nullptr || libraryValues == nullptr)))
     return CUDA_ERROR_INVALID_VALUE;
@@ -172,6 +187,8 @@ CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* path,
                                        CUjit_option* jitOptions, void** jitValues,
                                        unsigned int jitCount, CUlibraryOption* libraryOptions,
                                        void** libraryValues, unsigned int libraryCount) {
+  OCELOT_FORWARD(cuLibraryLoadFromFile, library, path, jitOptions, jitValues, jitCount,
+                 libraryOptions, libraryValues, libraryCount);
   if ((jitCount != 0 && (jitOptions == nullptr || jitValues == nullptr)) ||
       (libraryCount != 0 && (libraryOptions == nullptr || libraryValues == nullptr)))
     return CUDA_ERROR_INVALID_VALUE;
@@ -179,17 +196,23 @@ CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* path,
 }
 
 CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
+  if (!ours(library))
+    OCELOT_FORWARD(cuLibraryUnload, library);
   return unload(reinterpret_cast<CUmodule>(library));
 }
 
 CUresult CUDAAPI cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name) {
+  if (!ours(library))
+    OCELOT_FORWARD(cuLibraryGetKernel, kernel, library, name);
   return function(reinterpret_cast<CUfunction*>(kernel), reinterpret_cast<CUmodule>(library), name);
 }
 
 CUresult CUDAAPI cuLibraryGetModule(CUmodule* module, CUlibrary library) {
+  if (!ours(library))
+    OCELOT_FORWARD(cuLibraryGetModule, module, library);
   if (module == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
-  if (!shim().isModule(reinterpret_cast<CUmodule>(library)))
+  if (!ours(library))
     return CUDA_ERROR_INVALID_HANDLE;
   *module = reinterpret_cast<CUmodule>(library);
   return CUDA_SUCCESS;
@@ -197,10 +220,14 @@ CUresult CUDAAPI cuLibraryGetModule(CUmodule* module, CUlibrary library) {
 
 CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr* address, size_t* bytes, CUlibrary library,
                                     const char* name) {
+  if (!ours(library))
+    OCELOT_FORWARD(cuLibraryGetGlobal, address, bytes, library, name);
   return global(address, bytes, reinterpret_cast<CUmodule>(library), name);
 }
 
 CUresult CUDAAPI cuKernelGetFunction(CUfunction* function, CUkernel kernel) {
+  if (shim().stub(reinterpret_cast<CUfunction>(kernel)) == nullptr)
+    OCELOT_FORWARD(cuKernelGetFunction, function, kernel);
   if (function == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
   if (shim().stub(reinterpret_cast<CUfunction>(kernel)) == nullptr)
