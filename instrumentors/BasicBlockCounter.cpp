@@ -188,7 +188,7 @@ VariantChoice BasicBlockCounter::variant(const LaunchInfo& launch, const KernelF
   return {kPerWarp, note};
 }
 
-std::unique_ptr<ModuleInstrumentation>
+std::unique_ptr<InstrumentorModuleState>
 BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses,
                            const InstrumentationTarget& target) const {
   auto state = std::make_unique<BlockCountState>();
@@ -267,7 +267,7 @@ BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses
   return state;
 }
 
-void BasicBlockCounter::instrument(ModuleInstrumentation& state, passes::PassManager& passes,
+void BasicBlockCounter::instrument(InstrumentorModuleState& state, passes::PassManager& passes,
                                    const InstrumentationTarget& target) const {
   auto& counts = static_cast<BlockCountState&>(state);
   if (counts.perThread)
@@ -276,7 +276,7 @@ void BasicBlockCounter::instrument(ModuleInstrumentation& state, passes::PassMan
     passes.add<PerWarpCountPass>(counts, *target.buffer);
 }
 
-BufferRequest BasicBlockCounter::initialize(const ModuleInstrumentation& state,
+BufferRequest BasicBlockCounter::initialize(const InstrumentorModuleState& state,
                                             const LaunchInfo& launch) const {
   const auto& counts = static_cast<const BlockCountState&>(state);
   auto kernel = counts.kernels.find(launch.kernelName);
@@ -288,7 +288,7 @@ BufferRequest BasicBlockCounter::initialize(const ModuleInstrumentation& state,
 }
 
 std::shared_ptr<const InstrumentorResult>
-BasicBlockCounter::finalize(const ModuleInstrumentation& state, const LaunchInfo& launch,
+BasicBlockCounter::finalize(const InstrumentorModuleState& state, const LaunchInfo& launch,
                             const DeviceFacts& device, std::span<const std::byte> buffer) const {
   const auto& counts = static_cast<const BlockCountState&>(state);
   auto found = counts.kernels.find(launch.kernelName);

@@ -30,16 +30,16 @@ public:
   std::string_view name() const override { return "bbcount"; }
   std::string options() const override;
   VariantChoice variant(const LaunchInfo& launch, const KernelFacts& facts) const override;
-  std::unique_ptr<ModuleInstrumentation>
+  std::unique_ptr<InstrumentorModuleState>
   analyze(ir::Module& module, passes::AnalysisManager& analyses,
           const InstrumentationTarget& target) const override;
-  void instrument(ModuleInstrumentation& state, passes::PassManager& passes,
+  void instrument(InstrumentorModuleState& state, passes::PassManager& passes,
                   const InstrumentationTarget& target) const override;
-  BufferRequest initialize(const ModuleInstrumentation& state,
+  BufferRequest initialize(const InstrumentorModuleState& state,
                            const LaunchInfo& launch) const override;
   std::shared_ptr<const InstrumentorResult>
-  finalize(const ModuleInstrumentation& state, const LaunchInfo& launch, const DeviceFacts& device,
-           std::span<const std::byte> buffer) const override;
+  finalize(const InstrumentorModuleState& state, const LaunchInfo& launch,
+           const DeviceFacts& device, std::span<const std::byte> buffer) const override;
 
   bool perThread() const { return perThread_; }
   uint64_t budgetBytes() const { return budgetBytes_; }

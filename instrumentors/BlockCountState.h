@@ -30,7 +30,7 @@ struct CountedBlock {
 /// code is shared by all kernels); a kernel's own blocks follow, so a launch of kernel K needs
 /// functionRows + blocks(K) rows. A row is `stripes` counters wide in the per-warp mode (warps
 /// spread their atomics over them by CTA) and one counter per thread in the per-thread mode.
-class BlockCountState final : public ModuleInstrumentation {
+class BlockCountState final : public InstrumentorModuleState {
 public:
   struct Kernel {
     std::vector<CountedBlock> rows;              ///< rows functionRows() + i

@@ -11,7 +11,7 @@ namespace ocelot::instrumentors {
 namespace {
 
 /// CtaClock keeps nothing per module: records are indexed by CTA alone.
-class CtaClockState final : public ModuleInstrumentation {};
+class CtaClockState final : public InstrumentorModuleState {};
 
 template <class T> T readField(std::span<const std::byte> buffer, uint64_t offset) {
   T value{};
@@ -25,23 +25,23 @@ CtaClock::CtaClock(const InstrumentorOptions& options) {
   options.checkKnown("ctaclock", {});
 }
 
-std::unique_ptr<ModuleInstrumentation> CtaClock::analyze(ir::Module&, passes::AnalysisManager&,
-                                                         const InstrumentationTarget&) const {
+std::unique_ptr<InstrumentorModuleState> CtaClock::analyze(ir::Module&, passes::AnalysisManager&,
+                                                           const InstrumentationTarget&) const {
   return std::make_unique<CtaClockState>();
 }
 
-void CtaClock::instrument(ModuleInstrumentation&, passes::PassManager& passes,
+void CtaClock::instrument(InstrumentorModuleState&, passes::PassManager& passes,
                           const InstrumentationTarget& target) const {
   passes.add<CtaClockPass>(*target.buffer);
 }
 
-BufferRequest CtaClock::initialize(const ModuleInstrumentation&, const LaunchInfo& launch) const {
+BufferRequest CtaClock::initialize(const InstrumentorModuleState&, const LaunchInfo& launch) const {
   // Zero is the identity of every field: max over complements, max, add.
   return {launch.ctas() * kRecordBytes, 0};
 }
 
 std::shared_ptr<const InstrumentorResult>
-CtaClock::finalize(const ModuleInstrumentation&, const LaunchInfo& launch,
+CtaClock::finalize(const InstrumentorModuleState&, const LaunchInfo& launch,
                    const DeviceFacts& device, std::span<const std::byte> buffer) const {
   uint64_t count = launch.ctas();
   if (buffer.size() < count * kRecordBytes)

@@ -28,16 +28,16 @@ public:
   explicit CtaClock(const InstrumentorOptions& options = {});
 
   std::string_view name() const override { return "ctaclock"; }
-  std::unique_ptr<ModuleInstrumentation>
+  std::unique_ptr<InstrumentorModuleState>
   analyze(ir::Module& module, passes::AnalysisManager& analyses,
           const InstrumentationTarget& target) const override;
-  void instrument(ModuleInstrumentation& state, passes::PassManager& passes,
+  void instrument(InstrumentorModuleState& state, passes::PassManager& passes,
                   const InstrumentationTarget& target) const override;
-  BufferRequest initialize(const ModuleInstrumentation& state,
+  BufferRequest initialize(const InstrumentorModuleState& state,
                            const LaunchInfo& launch) const override;
   std::shared_ptr<const InstrumentorResult>
-  finalize(const ModuleInstrumentation& state, const LaunchInfo& launch, const DeviceFacts& device,
-           std::span<const std::byte> buffer) const override;
+  finalize(const InstrumentorModuleState& state, const LaunchInfo& launch,
+           const DeviceFacts& device, std::span<const std::byte> buffer) const override;
 };
 
 } // namespace ocelot::instrumentors

@@ -74,26 +74,26 @@ void capRegisters(ir::Module& module, const std::map<std::string, uint32_t>& cap
 
 } // namespace
 
-InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,
-                                    const InstrumentOptions& options) {
+InstrumentedPtx instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,
+                                 const InstrumentOptions& options) {
   Stopwatch clock;
   ir::ParseResult parsed = ir::parsePtx(ptx, options.label.empty() ? "<module>" : options.label);
   double parseMs = clock.lapMs();
   if (!parsed.ok()) {
-    InstrumentedModule out;
+    InstrumentedPtx out;
     out.error = "parse: " + parsed.firstError();
     out.timings.parseMs = parseMs;
     return out;
   }
-  InstrumentedModule out = instrumentModule(std::move(parsed.module), slots, options);
+  InstrumentedPtx out = instrumentModule(std::move(parsed.module), slots, options);
   out.timings.parseMs = parseMs;
   return out;
 }
 
-InstrumentedModule instrumentModule(std::unique_ptr<ir::Module> parsed,
-                                    const std::vector<SlotRequest>& slots,
-                                    const InstrumentOptions& options) {
-  InstrumentedModule out;
+InstrumentedPtx instrumentModule(std::unique_ptr<ir::Module> parsed,
+                                 const std::vector<SlotRequest>& slots,
+                                 const InstrumentOptions& options) {
+  InstrumentedPtx out;
   Stopwatch clock;
   auto failed = [&](std::string step, std::string why) {
     out.ok = false;

@@ -30,12 +30,12 @@ struct InstrumentationTimings {
 };
 
 /// An instrumented PTX module, or why there is none.
-struct InstrumentedModule {
+struct InstrumentedPtx {
   bool ok = false;
   std::string error; ///< one line: which step failed and why
   std::string ptx;
   /// Each slot's state, for its instrumentor's initialize() and finalize().
-  std::vector<std::unique_ptr<ModuleInstrumentation>> states;
+  std::vector<std::unique_ptr<InstrumentorModuleState>> states;
   /// Kernels that carry the instrumentation (launch them with the extra parameter).
   std::unordered_set<std::string> kernels;
   /// Kernels and device functions left as they are, and why.
@@ -78,14 +78,14 @@ struct InstrumentOptions {
 /// identity are left out of `kernels` and listed in `exclusions`. Any failure (PTX that
 /// does not parse, an instrumentor that throws, IR the verifier rejects) gives a result that is
 /// not ok and says why; nothing is thrown.
-InstrumentedModule instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,
-                                    const InstrumentOptions& options);
+InstrumentedPtx instrumentModule(std::string_view ptx, const std::vector<SlotRequest>& slots,
+                                 const InstrumentOptions& options);
 
 /// The same on a module the caller parsed: for large modules, ir::parsePtxBuffer parses the text
 /// where it is and frees it, so that neither the text nor a copy of it is in memory while the
 /// module is instrumented. The module is consumed.
-InstrumentedModule instrumentModule(std::unique_ptr<ir::Module> module,
-                                    const std::vector<SlotRequest>& slots,
-                                    const InstrumentOptions& options);
+InstrumentedPtx instrumentModule(std::unique_ptr<ir::Module> module,
+                                 const std::vector<SlotRequest>& slots,
+                                 const InstrumentOptions& options);
 
 } // namespace ocelot::instrumentors

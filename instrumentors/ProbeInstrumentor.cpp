@@ -75,7 +75,7 @@ VariantChoice ProbeInstrumentor::variant(const LaunchInfo& launch, const KernelF
   return {sampledOut, {}};
 }
 
-std::unique_ptr<ModuleInstrumentation>
+std::unique_ptr<InstrumentorModuleState>
 ProbeInstrumentor::analyze(ir::Module& module, passes::AnalysisManager& analyses,
                            const InstrumentationTarget& target) const {
   if ((target.variant & kDisabledVariant) != 0) {
@@ -92,12 +92,12 @@ ProbeInstrumentor::analyze(ir::Module& module, passes::AnalysisManager& analyses
   return placeProbes(module, analyses, *program_, *target.buffer, target.variant);
 }
 
-void ProbeInstrumentor::instrument(ModuleInstrumentation& state, passes::PassManager& passes,
+void ProbeInstrumentor::instrument(InstrumentorModuleState& state, passes::PassManager& passes,
                                    const InstrumentationTarget& target) const {
   passes.add<ProbeInsertionPass>(static_cast<ProbeModuleState&>(state), *target.buffer);
 }
 
-BufferRequest ProbeInstrumentor::initialize(const ModuleInstrumentation& state,
+BufferRequest ProbeInstrumentor::initialize(const InstrumentorModuleState& state,
                                             const LaunchInfo& launch) const {
   const auto& s = static_cast<const ProbeModuleState&>(state);
   ProbeLayout layout = ProbeLayout::compute(program_->regions(), program_->probes().size(),
@@ -106,7 +106,7 @@ BufferRequest ProbeInstrumentor::initialize(const ModuleInstrumentation& state,
 }
 
 std::shared_ptr<const InstrumentorResult>
-ProbeInstrumentor::finalize(const ModuleInstrumentation& state, const LaunchInfo& launch,
+ProbeInstrumentor::finalize(const InstrumentorModuleState& state, const LaunchInfo& launch,
                             const DeviceFacts& device, std::span<const std::byte> buffer) const {
   const auto& s = static_cast<const ProbeModuleState&>(state);
   const auto& regions = program_->regions();

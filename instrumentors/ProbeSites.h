@@ -32,7 +32,7 @@ struct ProbeSiteRecord {
 
 /// What a probe tool keeps about one module between analyze and finalize: the tables results
 /// refer to, the sites, and the layout of the fixed regions.
-class ProbeModuleState final : public ModuleInstrumentation {
+class ProbeModuleState final : public InstrumentorModuleState {
 public:
   const ProbeProgram* program = nullptr;
   std::shared_ptr<ProbeModuleTables> tables = std::make_shared<ProbeModuleTables>();

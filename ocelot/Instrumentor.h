@@ -81,18 +81,18 @@ struct BufferRequest {
 /// The per-module state an instrumentor keeps between instrument() and finalize(): block tables,
 /// counter layouts. Created by analyze(); filled by the instrumentor's passes; read-only after the
 /// module is instrumented (then shared by all launches of the module, from any thread).
-class ModuleInstrumentation {
+class InstrumentorModuleState {
 public:
-  virtual ~ModuleInstrumentation() = default;
+  virtual ~InstrumentorModuleState() = default;
 
 protected:
-  ModuleInstrumentation() = default;
-  ModuleInstrumentation(const ModuleInstrumentation&) = default;
-  ModuleInstrumentation& operator=(const ModuleInstrumentation&) = default;
+  InstrumentorModuleState() = default;
+  InstrumentorModuleState(const InstrumentorModuleState&) = default;
+  InstrumentorModuleState& operator=(const InstrumentorModuleState&) = default;
 };
 
 /// An instrumentor. Instances are immutable once constructed (all methods are const and keep
-/// their per-module state in the ModuleInstrumentation they create), so one instance serves any
+/// their per-module state in the InstrumentorModuleState they create), so one instance serves any
 /// number of modules, launches and threads at once.
 class PTXInstrumentor {
 public:
@@ -110,23 +110,23 @@ public:
   /// 1. Before any device resources exist: inspects the module (it must not change it) and
   /// returns the state this instrumentor keeps for it. Throwing makes the module run
   /// uninstrumented, with the message in the log and in every profile of its launches.
-  virtual std::unique_ptr<ModuleInstrumentation>
+  virtual std::unique_ptr<InstrumentorModuleState>
   analyze(ir::Module& module, passes::AnalysisManager& analyses,
           const InstrumentationTarget& target) const = 0;
 
   /// 2. Adds the passes that instrument the module. The pass manager runs the passes of every
   /// active instrumentor together, coalescing basic-block passes (Figure 3 of the paper).
-  virtual void instrument(ModuleInstrumentation& state, passes::PassManager& passes,
+  virtual void instrument(InstrumentorModuleState& state, passes::PassManager& passes,
                           const InstrumentationTarget& target) const = 0;
 
   /// 3. Before each launch: the buffer the launch needs.
-  virtual BufferRequest initialize(const ModuleInstrumentation& state,
+  virtual BufferRequest initialize(const InstrumentorModuleState& state,
                                    const LaunchInfo& launch) const = 0;
 
   /// 4. After the launch finished: the result, from the buffer's contents.
   virtual std::shared_ptr<const InstrumentorResult>
-  finalize(const ModuleInstrumentation& state, const LaunchInfo& launch, const DeviceFacts& device,
-           std::span<const std::byte> buffer) const = 0;
+  finalize(const InstrumentorModuleState& state, const LaunchInfo& launch,
+           const DeviceFacts& device, std::span<const std::byte> buffer) const = 0;
 
 protected:
   PTXInstrumentor() = default;

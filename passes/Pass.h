@@ -34,12 +34,12 @@ private:
   std::vector<std::function<void(ir::Module&, AnalysisManager&)>> moduleAnalyses_;
 };
 
-/// A pass: the four kinds of the paper's pass manager (seeds/004, section 3.1). A pass says what
-/// it keeps valid by the PreservedAnalyses it returns; changes made through an ir::IRBuilder that
-/// was given the AnalysisManager are accounted for as they happen.
+/// A pass: the kinds of the paper's pass manager that Ocelot uses (seeds/004, section 3.1). A pass
+/// says what it keeps valid by the PreservedAnalyses it returns; changes made through an
+/// ir::IRBuilder that was given the AnalysisManager are accounted for as they happen.
 class Pass {
 public:
-  enum class Kind : uint8_t { Immutable, Module, Kernel, BasicBlock };
+  enum class Kind : uint8_t { Module, Kernel, BasicBlock };
 
   virtual ~Pass() = default;
   Pass(const Pass&) = delete;
@@ -55,13 +55,6 @@ protected:
 
 private:
   Kind kind_;
-};
-
-/// Analysis only: reads the module (and its analyses), changes nothing.
-class ImmutablePass : public Pass {
-public:
-  ImmutablePass() : Pass(Kind::Immutable) {}
-  virtual void analyze(ir::Module& module, AnalysisManager& analyses) = 0;
 };
 
 /// Changes the module as a whole: adds variables (an instrumentor's counter base), declarations,

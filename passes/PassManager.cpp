@@ -15,7 +15,7 @@ std::vector<PassManager::Step> PassManager::schedule() const {
   std::vector<Step> steps;
   for (const auto& owned : passes_) {
     Pass* pass = owned.get();
-    if (pass->kind() == Pass::Kind::Module || pass->kind() == Pass::Kind::Immutable) {
+    if (pass->kind() == Pass::Kind::Module) {
       steps.push_back(Step{Step::Kind::Module, {{pass}}});
       continue;
     }
@@ -37,8 +37,7 @@ std::string PassManager::describeSchedule() const {
   for (const Step& step : schedule()) {
     if (step.kind == Step::Kind::Module) {
       Pass* pass = step.groups.front().front();
-      text += pass->kind() == Pass::Kind::Immutable ? "immutable " : "module ";
-      text += std::string(pass->name()) + "\n";
+      text += "module " + std::string(pass->name()) + "\n";
       continue;
     }
     text += "per function {";
@@ -112,10 +111,6 @@ bool PassManager::runModulePass(Pass& pass, ir::Module& module, AnalysisManager&
     for (ir::Function* function : module.functions())
       if (function->hasBody())
         usage.computeFor(*function, analyses);
-    if (pass.kind() == Pass::Kind::Immutable) {
-      static_cast<ImmutablePass&>(pass).analyze(module, analyses);
-      return true; // nothing changed, nothing to verify
-    }
     PreservedAnalyses preserved = static_cast<ModulePass&>(pass).run(module, analyses);
     analyses.invalidate(module, preserved, true);
   } catch (const std::exception& e) {

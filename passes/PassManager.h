@@ -36,7 +36,7 @@ struct PassManagerResult {
 
 /// Runs passes over a module in the order they were added, coalescing consecutive passes of the
 /// same scope (seeds/004, Figure 3):
-///  * module and immutable passes run on the module, one after another;
+///  * module passes run on the module, one after another;
 ///  * a run of consecutive kernel and basic-block passes runs function by function: for each
 ///    function, each pass of the run in order; consecutive basic-block passes are further
 ///    coalesced so that each block is visited by all of them before the next block.

@@ -31,7 +31,7 @@ std::unique_ptr<std::vector<std::byte>> copyOf(const void* image, uint64_t size)
 
 /// The bytes an ELF64 image spans: the furthest of its headers and section contents. (The driver
 /// API passes no size; an ELF says where its parts are.)
-Expected<uint64_t, std::string> elfSize(const std::byte* elf) {
+support::Expected<uint64_t, std::string> elfSize(const std::byte* elf) {
   if (readAt<uint8_t>(elf, 4) != 2) // EI_CLASS: ELFCLASS64
     return std::string("a 32-bit ELF image is no cubin");
   const uint64_t phoff = readAt<uint64_t>(elf, 0x20), shoff = readAt<uint64_t>(elf, 0x28);
@@ -105,7 +105,7 @@ DriverModuleImage wholeImage(std::unique_ptr<std::vector<std::byte>> bytes, fatb
   return image;
 }
 
-Expected<DriverModuleImage, std::string> containerImage(const std::byte* data) {
+support::Expected<DriverModuleImage, std::string> containerImage(const std::byte* data) {
   const uint64_t payload = readAt<uint64_t>(data, format::container::kPayloadSize);
   const uint64_t header = readAt<uint16_t>(data, format::container::kHeaderSize);
   if (payload > kMaxImageBytes || header > 4096)
@@ -124,7 +124,7 @@ Expected<DriverModuleImage, std::string> containerImage(const std::byte* data) {
 
 } // namespace
 
-Expected<DriverModuleImage, std::string> readDriverModuleImage(const void* image) {
+support::Expected<DriverModuleImage, std::string> readDriverModuleImage(const void* image) {
   const auto* data = static_cast<const std::byte*>(image);
   const auto* text = static_cast<const char*>(image);
   if (std::memcmp(data,

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/fatbin/Expected.h"
+#include "support/Expected.h"
 #include "runtime/fatbin/Fatbinary.h"
 
 #include <cstddef>
@@ -30,6 +30,6 @@ struct DriverModuleImage {
 
 /// Reads an image the application passed; an error message for the log when it is none of the
 /// above (the driver answers CUDA_ERROR_INVALID_IMAGE there).
-Expected<DriverModuleImage, std::string> readDriverModuleImage(const void* image);
+support::Expected<DriverModuleImage, std::string> readDriverModuleImage(const void* image);
 
 } // namespace ocelot::runtime

@@ -25,10 +25,10 @@ std::string ptxArchitectures(const fatbin::Container& container) {
 }
 
 /// The best PTX of one unit for the device, decompressed, or why there is none.
-Expected<std::string, PipelineFailure> selectUnitPtx(const FatbinaryUnit& unit,
-                                                     fatbin::ComputeCapability capability,
-                                                     const std::string& unitLabel,
-                                                     std::string* archName) {
+support::Expected<std::string, PipelineFailure> selectUnitPtx(const FatbinaryUnit& unit,
+                                                              fatbin::ComputeCapability capability,
+                                                              const std::string& unitLabel,
+                                                              std::string* archName) {
   std::vector<const fatbin::Entry*> entries;
   for (const fatbin::Entry& entry : unit.container.entries)
     entries.push_back(&entry);
@@ -66,7 +66,7 @@ std::string ModulePipeline::label(const FatbinaryRegistration& registration) {
   return "module " + std::to_string(registration.id) + " (" + registration.imagePath + ")";
 }
 
-Expected<ModuleImage, PipelineFailure>
+support::Expected<ModuleImage, PipelineFailure>
 ModulePipeline::build(const FatbinaryRegistration& registration,
                       fatbin::ComputeCapability capability) const {
   if (!registration.readError.empty())
@@ -94,8 +94,8 @@ ModulePipeline::build(const FatbinaryRegistration& registration,
   return image;
 }
 
-Expected<std::string, PipelineFailure> ModulePipeline::buildText(std::string_view ptx,
-                                                                 const std::string& label) const {
+support::Expected<std::string, PipelineFailure>
+ModulePipeline::buildText(std::string_view ptx, const std::string& label) const {
   return process(ptx, label, label + ".ptx", std::nullopt);
 }
 
@@ -107,10 +107,9 @@ void ModulePipeline::setTransform(ModuleTransform transform) {
 
 // Every module goes parse -> passes -> emit. With no passes configured the module is emitted
 // unchanged, which still proves the round trip on every kernel the application runs.
-Expected<std::string, PipelineFailure> ModulePipeline::process(std::string_view ptx,
-                                                               const std::string& label,
-                                                               const std::string& fileName,
-                                                               std::optional<uint32_t> unit) const {
+support::Expected<std::string, PipelineFailure>
+ModulePipeline::process(std::string_view ptx, const std::string& label, const std::string& fileName,
+                        std::optional<uint32_t> unit) const {
   ir::ParseResult parsed = ir::parsePtx(ptx, fileName);
   if (!parsed.ok())
     return PipelineFailure{label + ": PTX does not parse: " + parsed.firstError()};

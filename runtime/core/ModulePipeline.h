@@ -2,8 +2,8 @@
 
 #include "runtime/core/ModuleImage.h"
 #include "runtime/core/Registration.h"
-#include "runtime/fatbin/Expected.h"
 #include "runtime/fatbin/Selection.h"
+#include "support/Expected.h"
 
 #include <functional>
 #include <memory>
@@ -41,13 +41,13 @@ class ModulePipeline {
 public:
   /// Ocelot's module for a device of `capability`, or why there is none (one line: no PTX for the
   /// device, a decompression or parse error). The caller then loads `original()` instead.
-  Expected<ModuleImage, PipelineFailure> build(const FatbinaryRegistration& registration,
-                                               fatbin::ComputeCapability capability) const;
+  support::Expected<ModuleImage, PipelineFailure> build(const FatbinaryRegistration& registration,
+                                                        fatbin::ComputeCapability capability) const;
 
   /// A PTX text the application loads itself (cudaLibraryLoadData) through the same pipeline:
   /// parsed, transformed, emitted; or why not (the caller then loads the text unchanged).
-  Expected<std::string, PipelineFailure> buildText(std::string_view ptx,
-                                                   const std::string& label) const;
+  support::Expected<std::string, PipelineFailure> buildText(std::string_view ptx,
+                                                            const std::string& label) const;
 
   /// The application's own code for the fallback path: its (device-linked) container, from which
   /// the driver picks the cubin or PTX exactly as it does for NVIDIA's runtime.
@@ -62,9 +62,10 @@ public:
 
 private:
   /// Parse, transform, emit one PTX text; with `unit`, add that unit's function-address table.
-  Expected<std::string, PipelineFailure> process(std::string_view ptx, const std::string& label,
-                                                 const std::string& fileName,
-                                                 std::optional<uint32_t> unit) const;
+  support::Expected<std::string, PipelineFailure> process(std::string_view ptx,
+                                                          const std::string& label,
+                                                          const std::string& fileName,
+                                                          std::optional<uint32_t> unit) const;
 
   mutable std::mutex transformMutex_;
   std::shared_ptr<const ModuleTransform> transform_; ///< null: no passes

@@ -30,7 +30,7 @@
 namespace ocelot::runtime {
 
 namespace instrumentation {
-class InstrumentationRuntime;
+class InstrumentationFramework;
 } // namespace instrumentation
 
 /// Ocelot's CUDA runtime: the one object that owns all runtime state (registrations, the device
@@ -248,10 +248,11 @@ public:
   cudaError_t logsDumpToMemory(cudaLogIterator* iterator, char* buffer, size_t* size,
                                unsigned int flags);
 
-  // --- Instrumentation (RuntimeInstrumentation.cpp) ----------------------------------------------
+  // --- Instrumentation (RuntimeLaunchInterception.cpp)
+  // ----------------------------------------------
   /// The instrumentation framework of this runtime (created on first use; ocelot/ocelot.h
   /// forwards to it).
-  instrumentation::InstrumentationRuntime& instrumentation();
+  instrumentation::InstrumentationFramework& instrumentation();
   /// Before a device reset: waits (bounded) for pending profiles, then drops the device's
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
@@ -309,7 +310,7 @@ private:
 
   /// shared_ptr: the type is incomplete here and the member is created lazily.
   std::once_flag instrumentationOnce_;
-  std::shared_ptr<instrumentation::InstrumentationRuntime> instrumentation_;
+  std::shared_ptr<instrumentation::InstrumentationFramework> instrumentation_;
   /// Kept by the framework: true while no instrumentor is active (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
 

@@ -6,7 +6,7 @@
 #include "runtime/core/DriverModuleImage.h"
 #include "runtime/core/Runtime.h"
 #include "runtime/fatbin/Format.h"
-#include "runtime/instrumentation/InstrumentationRuntime.h"
+#include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <map>
 

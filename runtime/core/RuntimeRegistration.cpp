@@ -3,9 +3,9 @@
 
 #include "runtime/core/LoadedImages.h"
 #include "runtime/core/Runtime.h"
-#include "runtime/fatbin/ByteReader.h"
 #include "runtime/fatbin/Format.h"
 #include "runtime/fatbin/Wrapper.h"
+#include "support/ByteReader.h"
 
 #include <cstdio>
 
@@ -70,7 +70,7 @@ void Runtime::readFatbinary(FatbinaryRegistration& registration) {
   auto array = findImageRegion(reinterpret_cast<const void*>(prelinked));
   if (!array)
     return fail("the per-unit fatbinary list is not in a loaded image");
-  fatbin::ByteReader reader(array->bytes);
+  support::ByteReader reader(array->bytes);
   for (uint64_t i = 0;; ++i) {
     auto entry = reader.u64(i * sizeof(uint64_t));
     if (!entry || i == kMaxPrelinkedUnits)

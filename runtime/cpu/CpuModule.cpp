@@ -130,7 +130,7 @@ void CpuModule::layOutCode() {
     functionAtAddress_.emplace(functionAddress(function.ordinal), function.ordinal);
 }
 
-Expected<std::unique_ptr<CpuModule>, ModuleError>
+support::Expected<std::unique_ptr<CpuModule>, ModuleError>
 CpuModule::load(const std::vector<std::string>& units, const std::string& label,
                 DeviceMemory& memory) {
   std::unique_ptr<CpuModule> module(new CpuModule(label, memory));
@@ -361,7 +361,7 @@ bool CpuModule::hasKernel(std::string_view name) const {
   return false;
 }
 
-Expected<std::shared_ptr<const DecodedKernel>, ModuleError>
+support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError>
 CpuModule::kernel(std::string_view name) {
   std::lock_guard lock(kernelsMutex_);
   if (auto it = kernels_.find(std::string(name)); it != kernels_.end())
@@ -370,9 +370,9 @@ CpuModule::kernel(std::string_view name) {
   for (const ModuleFunction& function : functions_)
     if (function.name == name && function.function->isEntry())
       found = &function;
-  Expected<std::shared_ptr<const DecodedKernel>, ModuleError> result =
+  support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError> result =
       found != nullptr ? decodeKernel(*this, *found)
-                       : Expected<std::shared_ptr<const DecodedKernel>, ModuleError>(
+                       : support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError>(
                              ModuleError{"no kernel named " + std::string(name)});
   kernels_.emplace(std::string(name), result);
   return result;

@@ -2,7 +2,7 @@
 
 #include "ir/Module.h"
 #include "runtime/cpu/DecodedKernel.h"
-#include "runtime/fatbin/Expected.h"
+#include "support/Expected.h"
 
 #include <cstdint>
 #include <map>
@@ -51,7 +51,7 @@ struct ModuleFunction {
 class CpuModule {
 public:
   /// Parses and links `units` (one PTX text each) and places the variables in `memory`.
-  static Expected<std::unique_ptr<CpuModule>, ModuleError>
+  static support::Expected<std::unique_ptr<CpuModule>, ModuleError>
   load(const std::vector<std::string>& units, const std::string& label, DeviceMemory& memory);
   ~CpuModule();
   CpuModule(const CpuModule&) = delete;
@@ -83,7 +83,8 @@ public:
 
   /// The kernel named `name`, decoded on first use (thread-safe). Decoding fails for kernels that
   /// use instructions the CPU device does not implement; the error names them.
-  Expected<std::shared_ptr<const DecodedKernel>, ModuleError> kernel(std::string_view name);
+  support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError>
+  kernel(std::string_view name);
   bool hasKernel(std::string_view name) const;
 
 private:
@@ -107,7 +108,8 @@ private:
   std::vector<void*> storage_; ///< device memory of the variables, released with the module
 
   mutable std::mutex kernelsMutex_;
-  std::unordered_map<std::string, Expected<std::shared_ptr<const DecodedKernel>, ModuleError>>
+  std::unordered_map<std::string,
+                     support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError>>
       kernels_;
 };
 

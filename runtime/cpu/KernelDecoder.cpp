@@ -61,7 +61,7 @@ public:
     result_->module = &module;
   }
 
-  Expected<std::shared_ptr<const DecodedKernel>, ModuleError> run();
+  support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError> run();
 
 private:
   uint32_t addFunction(const ModuleFunction& function);
@@ -189,7 +189,7 @@ std::string Decoder::discover() {
   return {};
 }
 
-Expected<std::shared_ptr<const DecodedKernel>, ModuleError> Decoder::run() {
+support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError> Decoder::run() {
   DecodedKernel& k = *result_;
   k.name = std::string(kernelFunction_.name);
   symbols_.module = &module_;
@@ -587,7 +587,7 @@ std::string Decoder::decodeInstruction(uint32_t function, OperandDecoder& operan
 
 } // namespace
 
-Expected<std::shared_ptr<const DecodedKernel>, ModuleError>
+support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError>
 decodeKernel(CpuModule& module, const ModuleFunction& kernel) {
   return Decoder(module, kernel).run();
 }

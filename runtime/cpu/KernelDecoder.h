@@ -2,7 +2,7 @@
 
 #include "runtime/cpu/CpuModule.h"
 #include "runtime/cpu/DecodedKernel.h"
-#include "runtime/fatbin/Expected.h"
+#include "support/Expected.h"
 
 #include <memory>
 
@@ -12,7 +12,7 @@ namespace ocelot::runtime::cpu {
 /// handlers with pre-resolved register rows, labels become pcs, and every divergent branch learns
 /// where its warp joins again (the first pc of its block's immediate post-dominator). The error
 /// names the first instruction the CPU device cannot run, and where it is.
-Expected<std::shared_ptr<const DecodedKernel>, ModuleError>
+support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError>
 decodeKernel(CpuModule& module, const ModuleFunction& kernel);
 
 } // namespace ocelot::runtime::cpu

@@ -62,7 +62,8 @@ void resolveAll(DriverApi& api, Resolver& resolve) {
 // objects, and unloading libcuda while its own atexit handlers are pending is unsafe.
 DriverApi::~DriverApi() = default;
 
-Expected<std::unique_ptr<DriverApi>, DriverApi::LoadError> DriverApi::load(const char* library) {
+support::Expected<std::unique_ptr<DriverApi>, DriverApi::LoadError>
+DriverApi::load(const char* library) {
   void* handle = ::dlopen(library, RTLD_NOW | RTLD_LOCAL);
   // Ocelot's own libcuda.so.1 (runtime/driverapi), on the library path under `ocelot run`, is no
   // driver: it names NVIDIA's, or none when the process runs on the CPU device.

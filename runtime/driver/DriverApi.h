@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/fatbin/Expected.h"
+#include "support/Expected.h"
 
 #include <cuda.h>
 #include <cudaProfiler.h>
@@ -46,7 +46,8 @@ struct DriverApi {
   };
 
   /// dlopen()s `library` and resolves every function. Never throws on a missing or broken driver.
-  static Expected<std::unique_ptr<DriverApi>, LoadError> load(const char* library = "libcuda.so.1");
+  static support::Expected<std::unique_ptr<DriverApi>, LoadError>
+  load(const char* library = "libcuda.so.1");
 
 private:
   void* library_ = nullptr;

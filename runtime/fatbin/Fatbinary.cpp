@@ -1,7 +1,7 @@
 #include "runtime/fatbin/Fatbinary.h"
 
-#include "runtime/fatbin/ByteReader.h"
 #include "runtime/fatbin/Format.h"
+#include "support/ByteReader.h"
 
 #include <algorithm>
 
@@ -27,8 +27,9 @@ struct HeaderRegion {
   uint32_t offset = 0, size = 0;
 };
 
-std::optional<std::span<const std::byte>> headerBytes(const ByteReader& reader, uint64_t entry,
-                                                      uint32_t headerSize, HeaderRegion region) {
+std::optional<std::span<const std::byte>> headerBytes(const support::ByteReader& reader,
+                                                      uint64_t entry, uint32_t headerSize,
+                                                      HeaderRegion region) {
   if (region.size == 0)
     return std::span<const std::byte>{};
   if (region.offset > headerSize || region.size > headerSize - region.offset)
@@ -37,7 +38,7 @@ std::optional<std::span<const std::byte>> headerBytes(const ByteReader& reader, 
 }
 
 /// Reads the entry at `at`; entries of the container end at `end` (exclusive).
-FatbinaryResult<Entry> parseEntry(const ByteReader& reader, uint64_t at, uint64_t end) {
+FatbinaryResult<Entry> parseEntry(const support::ByteReader& reader, uint64_t at, uint64_t end) {
   namespace f = format::entry;
   if (end - at < f::kFixedHeaderSize)
     return error("entry header truncated: " + std::to_string(end - at) + " bytes left, " +
@@ -162,12 +163,12 @@ std::vector<const Entry*> Fatbinary::entries() const {
 }
 
 bool startsWithContainer(std::span<const std::byte> bytes) {
-  return ByteReader(bytes).u32(0) == format::kContainerMagic;
+  return support::ByteReader(bytes).u32(0) == format::kContainerMagic;
 }
 
 FatbinaryResult<Container> parseContainer(std::span<const std::byte> bytes, uint64_t offset) {
   namespace f = format::container;
-  ByteReader reader(bytes);
+  support::ByteReader reader(bytes);
   if (!reader.contains(offset, format::kContainerHeaderSize))
     return error("container header truncated: " +
                      std::to_string(offset <= reader.size() ? reader.size() - offset : 0) +

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/fatbin/Expected.h"
+#include "support/Expected.h"
 
 #include <cstdint>
 #include <string>
@@ -17,6 +17,6 @@ struct FatbinaryError {
   std::string message() const;
 };
 
-template <class T> using FatbinaryResult = Expected<T, FatbinaryError>;
+template <class T> using FatbinaryResult = support::Expected<T, FatbinaryError>;
 
 } // namespace ocelot::runtime::fatbin

@@ -1,7 +1,7 @@
 #include "runtime/fatbin/Wrapper.h"
 
-#include "runtime/fatbin/ByteReader.h"
 #include "runtime/fatbin/Format.h"
+#include "support/ByteReader.h"
 
 #include <string>
 
@@ -14,7 +14,7 @@ bool RegistrationWrapper::linked() const {
 }
 
 FatbinaryResult<RegistrationWrapper> decodeWrapper(std::span<const std::byte> bytes) {
-  ByteReader reader(bytes);
+  support::ByteReader reader(bytes);
   if (!reader.contains(0, format::kWrapperSize))
     return FatbinaryError{"registration wrapper truncated: " + std::to_string(bytes.size()) +
                               " bytes, " + std::to_string(format::kWrapperSize) + " needed",

@@ -105,7 +105,7 @@ void InstrumentedModuleCache::build(
     options.linked = catalog.linked;
     options.registerCaps = caps;
     options.label = catalog.label + (catalog.linked ? " unit " + std::to_string(u) : "");
-    instrumentors::InstrumentedModule unit = instrumentModule(catalog.units[u], requests, options);
+    instrumentors::InstrumentedPtx unit = instrumentModule(catalog.units[u], requests, options);
     if (!unit.ok) {
       out.error_ = "instrumenting " + options.label + " failed at " + unit.error;
       return;

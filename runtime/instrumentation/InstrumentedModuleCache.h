@@ -32,7 +32,7 @@ public:
   DeviceModule module() const { return module_; }
   const std::vector<SlotChoice>& slots() const { return slots_; }
   /// Instrumentor state of `slot` for the unit that defines the kernel.
-  const ModuleInstrumentation& state(uint32_t unit, uint32_t slot) const {
+  const InstrumentorModuleState& state(uint32_t unit, uint32_t slot) const {
     return *states_[unit][slot];
   }
   /// Whether the kernel carries the instrumentation; else `why` says why not.
@@ -50,7 +50,7 @@ private:
   std::string error_;
   DeviceModule module_ = nullptr;
   std::vector<SlotChoice> slots_;
-  std::vector<std::vector<std::unique_ptr<ModuleInstrumentation>>> states_;
+  std::vector<std::vector<std::unique_ptr<InstrumentorModuleState>>> states_;
   std::unordered_set<std::string> kernels_;
   std::unordered_map<std::string, std::string> excluded_;
   instrumentors::InstrumentationTimings timings_;

@@ -23,7 +23,7 @@ class DeviceResources;
 struct PendingLaunch {
   struct Slot {
     std::shared_ptr<const PTXInstrumentor> instrumentor;
-    const ModuleInstrumentation* state = nullptr;
+    const InstrumentorModuleState* state = nullptr;
     BufferPool::Block deviceBuffer;
     BufferPool::Block staging; ///< pinned host memory the buffer is copied into
     uint64_t bytes = 0;

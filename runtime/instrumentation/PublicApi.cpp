@@ -4,13 +4,13 @@
 
 #include "ocelot/ocelot.h"
 #include "runtime/core/Runtime.h"
-#include "runtime/instrumentation/InstrumentationRuntime.h"
+#include "runtime/instrumentation/InstrumentationFramework.h"
 
 namespace ocelot {
 
 namespace {
 
-runtime::instrumentation::InstrumentationRuntime& framework() {
+runtime::instrumentation::InstrumentationFramework& framework() {
   return runtime::Runtime::instance().instrumentation();
 }
 

@@ -162,10 +162,10 @@ OriginalFunctionAddresses fakeOriginals(std::map<std::string, size_t>* asked = n
   };
 }
 
-instrumentors::InstrumentedModule instrument(const std::string& ptx,
-                                             const OriginalFunctionAddresses& originals,
-                                             bool linked = false,
-                                             const std::string& list = "bbcount,ctaclock") {
+instrumentors::InstrumentedPtx instrument(const std::string& ptx,
+                                          const OriginalFunctionAddresses& originals,
+                                          bool linked = false,
+                                          const std::string& list = "bbcount,ctaclock") {
   static std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
   instrumentors::InstrumentorRegistry registry;
   std::vector<instrumentors::SlotRequest> slots;
@@ -181,7 +181,7 @@ instrumentors::InstrumentedModule instrument(const std::string& ptx,
   return instrumentors::instrumentModule(ptx, slots, options);
 }
 
-std::string exclusionOf(const instrumentors::InstrumentedModule& out, const std::string& kernel) {
+std::string exclusionOf(const instrumentors::InstrumentedPtx& out, const std::string& kernel) {
   for (const auto& e : out.exclusions)
     if (e.function == kernel)
       return e.reason;

@@ -137,7 +137,7 @@ inline PtxasRun runPtxas(const std::string& ptx, const std::string& arch) {
 
 /// Instruments `ptx` with the registered instrumentors `names` ("bbcount:mode=per-thread"), each
 /// with the variant of a small launch.
-inline instrumentors::InstrumentedModule
+inline instrumentors::InstrumentedPtx
 instrumentWith(const std::string& ptx, const std::string& list,
                std::vector<std::shared_ptr<const PTXInstrumentor>>* keep,
                instrumentors::InstrumentorRegistry* registry = nullptr,

@@ -19,7 +19,7 @@
 namespace ocelot::test {
 namespace {
 
-instrumentors::InstrumentedModule instrumentWithBlockCounts(const std::string& ptx) {
+instrumentors::InstrumentedPtx instrumentWithBlockCounts(const std::string& ptx) {
   instrumentors::InstrumentorRegistry registry;
   auto counter = registry.create("bbcount", {});
   std::vector<instrumentors::SlotRequest> slots{
@@ -52,14 +52,15 @@ TEST(Scaling, LoopsNested20kDeep) {
   EXPECT_TRUE(loops.loops()[0].contains(static_cast<passes::ControlFlowGraph::Node>(depth)));
   EXPECT_FALSE(innermost.contains(0));
 
-  // `ocelot ptx cfg`: text and Graphviz, at most a kilobyte per block (the capped indentation included).
+  // `ocelot ptx cfg`: text and Graphviz, at most a kilobyte per block (the capped indentation
+  // included).
   std::string text = passes::printCfgText(f, analyses);
   std::string dot = passes::printCfgDot(f, analyses);
   EXPECT_LT(text.size(), 1000 * cfg.blockCount());
   EXPECT_LT(dot.size(), 1000 * cfg.blockCount());
   EXPECT_NE(text.find("blocks B1..B39999; latches B39999"), std::string::npos);
 
-  instrumentors::InstrumentedModule instrumented = instrumentWithBlockCounts(ptx);
+  instrumentors::InstrumentedPtx instrumented = instrumentWithBlockCounts(ptx);
   ASSERT_TRUE(instrumented.ok) << instrumented.error;
   EXPECT_GT(instrumented.ptx.size(), ptx.size());
 }
@@ -88,7 +89,7 @@ TEST(Scaling, CallChainOf100kFunctions) {
     printed += passes::printCfgText(*f, analyses).size();
   EXPECT_LT(printed, 2000 * (count + 1));
 
-  instrumentors::InstrumentedModule instrumented = instrumentWithBlockCounts(ptx);
+  instrumentors::InstrumentedPtx instrumented = instrumentWithBlockCounts(ptx);
   ASSERT_TRUE(instrumented.ok) << instrumented.error;
   EXPECT_TRUE(instrumented.exclusions.empty());
 }

@@ -27,7 +27,7 @@ TEST(StreamingInstrument, WritesWhatTheWholeModulePathReturns) {
     }
     instrumentors::InstrumentOptions options;
     options.label = "generated";
-    instrumentors::InstrumentedModule whole = instrumentors::instrumentModule(ptx, slots, options);
+    instrumentors::InstrumentedPtx whole = instrumentors::instrumentModule(ptx, slots, options);
     ASSERT_TRUE(whole.ok) << whole.error;
 
     std::string streamed;
@@ -38,7 +38,7 @@ TEST(StreamingInstrument, WritesWhatTheWholeModulePathReturns) {
     };
     ir::ParseResult parsed = ir::parsePtxBuffer(std::string(ptx), "generated");
     ASSERT_TRUE(parsed.ok()) << parsed.firstError();
-    instrumentors::InstrumentedModule result =
+    instrumentors::InstrumentedPtx result =
         instrumentors::instrumentModule(std::move(parsed.module), slots, options);
     ASSERT_TRUE(result.ok) << result.error;
     EXPECT_TRUE(result.ptx.empty());

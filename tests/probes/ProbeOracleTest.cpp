@@ -250,7 +250,7 @@ protected:
 
   std::string kernels_;
   std::unique_ptr<instrumentors::ProbeInstrumentor> tool_;
-  instrumentors::InstrumentedModule module_;
+  instrumentors::InstrumentedPtx module_;
   std::map<std::pair<std::string, uint32_t>, uint32_t> instructionIds_;
   RecordingTracer trace_;
   std::unique_ptr<ProbeData> data_;

@@ -211,7 +211,7 @@ TEST(ProbeProgram, NvrtcCompilesProbesAtRunTimeOrSaysWhyNot) {
 
 struct Instrumented {
   std::unique_ptr<ProbeInstrumentor> instrumentor;
-  InstrumentedModule module;
+  InstrumentedPtx module;
   const ProbeModuleState& state() const {
     return static_cast<const ProbeModuleState&>(*module.states.at(0));
   }
@@ -294,7 +294,7 @@ TEST(ProbePlacement, TheOccupancyGuardsCapsApplyToProbeTools) {
   auto probes = tool(probePtx("probecount"));
   InstrumentOptions options;
   options.registerCaps = {{"loop", 24}};
-  InstrumentedModule out = instrumentModule(test::kLoopKernel, {{probes.get(), 0}}, options);
+  InstrumentedPtx out = instrumentModule(test::kLoopKernel, {{probes.get(), 0}}, options);
   ASSERT_TRUE(out.ok) << out.error;
   EXPECT_NE(out.ptx.find(".maxnreg 24"), std::string::npos);
 }
@@ -303,7 +303,7 @@ TEST(ProbePlacement, OlderTargetsThanTheProbesAreRefused) {
   std::string kernel = test::kLoopKernel;
   kernel.replace(kernel.find("sm_90"), 5, "sm_70");
   auto probes = tool(probePtx("blockhits"));
-  InstrumentedModule out = instrumentModule(kernel, {{probes.get(), 0}}, {});
+  InstrumentedPtx out = instrumentModule(kernel, {{probes.get(), 0}}, {});
   EXPECT_FALSE(out.ok);
   EXPECT_NE(out.error.find("compiled for sm_75"), std::string::npos) << out.error;
 }
@@ -364,7 +364,7 @@ TEST(ProbeTool, OptionsOverrideSamplingKernelsAndCounts) {
       counted = true;
     }
   EXPECT_TRUE(counted);
-  InstrumentedModule out = instrumentModule(test::kLoopKernel, {{configured.get(), 0}}, {});
+  InstrumentedPtx out = instrumentModule(test::kLoopKernel, {{configured.get(), 0}}, {});
   ASSERT_TRUE(out.ok) << out.error;
   for (const auto& site : static_cast<const ProbeModuleState&>(*out.states[0]).tables->sites)
     EXPECT_NE(site.probe, "leave"); // its kernel filter matches no kernel
@@ -407,14 +407,14 @@ TEST(ProbeTool, SampledLaunchesLeaveTheirProbesOut) {
     uint32_t variant = sampled->variant(launch, {}).variant;
     EXPECT_EQ(variant, (n - 1) % 3 == 0 ? 0u : 1u) << n;
   }
-  InstrumentedModule off = instrumentModule(test::kLoopKernel, {{sampled.get(), 1}}, {});
+  InstrumentedPtx off = instrumentModule(test::kLoopKernel, {{sampled.get(), 1}}, {});
   ASSERT_TRUE(off.ok) << off.error;
   EXPECT_EQ(static_cast<const ProbeModuleState&>(*off.states[0]).tables->sites.size(), 0u);
 }
 
 TEST(ProbeTool, FinalizeDecodesRegionsAndWritesJson) {
   auto probes = tool(probePtx("probecount"), "probecount");
-  InstrumentedModule module = instrumentModule(test::kLoopKernel, {{probes.get(), 0}}, {});
+  InstrumentedPtx module = instrumentModule(test::kLoopKernel, {{probes.get(), 0}}, {});
   ASSERT_TRUE(module.ok) << module.error;
   LaunchInfo launch;
   launch.grid = {2, 1, 1};
@@ -450,8 +450,8 @@ TEST(ProbeTool, FinalizeDecodesRegionsAndWritesJson) {
   EXPECT_NE(bad->errors()[0].find("probe 'countBlock' wrote outside its regions"),
             std::string::npos);
   EXPECT_EQ(probes->variant(launch, {}).variant, ProbeInstrumentor::kDisabledVariant);
-  InstrumentedModule off = instrumentModule(
-      test::kLoopKernel, {{probes.get(), ProbeInstrumentor::kDisabledVariant}}, {});
+  InstrumentedPtx off = instrumentModule(test::kLoopKernel,
+                                         {{probes.get(), ProbeInstrumentor::kDisabledVariant}}, {});
   EXPECT_FALSE(off.ok);
   EXPECT_NE(off.error.find("probecount is off"), std::string::npos) << off.error;
 }

@@ -6,11 +6,11 @@
 
 #include "FakePlatform.h"
 #include "FatbinaryBuilder.h"
+#include "StaticImage.h"
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
 #include "runtime/core/Scope.h"
-#include "runtime/fatbin/Format.h"
-#include "runtime/instrumentation/InstrumentationRuntime.h"
+#include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -50,28 +50,15 @@ const std::string kHelperPtx = R"(.version 9.0
 }
 )";
 
-/// Registration data has to lie in a loaded image, as nvcc's does (the runtime bounds every read
-/// by the segment that holds it). These buffers are in the test executable's .bss.
-struct StaticImage {
-  alignas(8) std::byte containers[4][16384];
-  struct Wrapper {
-    uint32_t magic, version;
-    const void* data;
-    const void* fatbins;
-  } wrapper;
-  const void* prelinked[4];
-};
-StaticImage gImage;
+StaticImage<4> gImage;
 
 const void* place(int slot, const Bytes& container) {
-  EXPECT_LE(container.size(), sizeof gImage.containers[slot]);
-  std::memcpy(gImage.containers[slot], container.data(), container.size());
-  return gImage.containers[slot];
+  EXPECT_LE(container.size(), gImage.kSlotBytes);
+  return gImage.place(slot, container);
 }
 
 const void* wrapper(const void* data, uint32_t version = 1, const void* fatbins = nullptr) {
-  gImage.wrapper = {fatbin::format::kWrapperMagic, version, data, fatbins};
-  return &gImage.wrapper;
+  return gImage.wrap(data, version, fatbins);
 }
 
 /// What Ocelot's pipeline makes of a PTX text with no passes configured: parse, then emit.

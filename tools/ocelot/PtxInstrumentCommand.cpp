@@ -139,7 +139,7 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
   instrumentOptions.write = [&](std::string_view piece) {
     out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
   };
-  instrumentors::InstrumentedModule result =
+  instrumentors::InstrumentedPtx result =
       instrumentors::instrumentModule(std::move(parsed.module), slots, instrumentOptions);
   result.timings.parseMs = parseMs;
   out.flush();

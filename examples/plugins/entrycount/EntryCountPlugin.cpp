@@ -27,7 +27,7 @@ private:
   uint64_t threads_;
 };
 
-class NoState final : public ModuleInstrumentation {};
+class NoState final : public InstrumentorModuleState {};
 
 /// At the start of every kernel: the warp's leader adds the number of active lanes.
 class CountEntries final : public passes::KernelPass {
@@ -67,19 +67,19 @@ public:
     options.checkKnown("entrycount", {});
   }
   std::string_view name() const override { return "entrycount"; }
-  std::unique_ptr<ModuleInstrumentation> analyze(ir::Module&, passes::AnalysisManager&,
-                                                 const InstrumentationTarget&) const override {
+  std::unique_ptr<InstrumentorModuleState> analyze(ir::Module&, passes::AnalysisManager&,
+                                                   const InstrumentationTarget&) const override {
     return std::make_unique<NoState>();
   }
-  void instrument(ModuleInstrumentation&, passes::PassManager& passes,
+  void instrument(InstrumentorModuleState&, passes::PassManager& passes,
                   const InstrumentationTarget& target) const override {
     passes.add<CountEntries>(*target.buffer);
   }
-  BufferRequest initialize(const ModuleInstrumentation&, const LaunchInfo&) const override {
+  BufferRequest initialize(const InstrumentorModuleState&, const LaunchInfo&) const override {
     return {8, 0};
   }
   std::shared_ptr<const InstrumentorResult>
-  finalize(const ModuleInstrumentation&, const LaunchInfo&, const DeviceFacts&,
+  finalize(const InstrumentorModuleState&, const LaunchInfo&, const DeviceFacts&,
            std::span<const std::byte> buffer) const override {
     uint64_t threads = 0;
     std::memcpy(&threads, buffer.data(), sizeof threads);

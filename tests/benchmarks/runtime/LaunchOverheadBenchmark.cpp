@@ -23,9 +23,9 @@
 // Prints a Markdown table of nanoseconds per launch (best of R runs of N launches).
 
 #include "FatbinaryBuilder.h"
+#include "StaticImage.h"
 #include "ocelot/ocelot.h"
 #include "runtime/api/CompilerEntryPoints.h"
-#include "runtime/fatbin/Format.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -72,17 +72,7 @@ const std::string kPtx = R"(.version 9.0
 }
 )";
 
-/// Registration data must lie in a loaded image, as nvcc's does (the runtime bounds every read by
-/// the segment that holds it): these live in the executable's .bss.
-struct StaticImage {
-  alignas(8) std::byte container[8192];
-  struct Wrapper {
-    uint32_t magic, version;
-    const void* data;
-    const void* fatbins;
-  } wrapper;
-};
-StaticImage gImage;
+ocelot::runtime::testing::StaticImage<1, 8192> gImage;
 
 std::atomic<uint64_t> gFailures{0};
 
@@ -136,13 +126,12 @@ const void* stub(int arguments) {
 
 void registerKernels() {
   Bytes container = buildContainer({ptxEntry(kPtx, 90)});
-  if (container.size() > sizeof gImage.container) {
+  const void* placed = gImage.place(0, container);
+  if (placed == nullptr) {
     std::fprintf(stderr, "container too large\n");
     std::exit(1);
   }
-  std::memcpy(gImage.container, container.data(), container.size());
-  gImage.wrapper = {ocelot::runtime::fatbin::format::kWrapperMagic, 1, gImage.container, nullptr};
-  void** handle = __cudaRegisterFatBinary(&gImage.wrapper);
+  void** handle = __cudaRegisterFatBinary(gImage.wrap(placed));
   for (const char* name : {"k0", "k1", "k4"}) {
     int arguments = name[1] - '0';
     __cudaRegisterFunction(handle, static_cast<const char*>(stub(arguments)), nullptr, name, -1,

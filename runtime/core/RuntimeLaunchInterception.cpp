@@ -2,13 +2,13 @@
 // else (instrumented modules, buffers, readback, profiles) is in runtime/instrumentation.
 
 #include "runtime/core/Runtime.h"
-#include "runtime/instrumentation/InstrumentationRuntime.h"
+#include "runtime/instrumentation/InstrumentationFramework.h"
 
 namespace ocelot::runtime {
 
-instrumentation::InstrumentationRuntime& Runtime::instrumentation() {
+instrumentation::InstrumentationFramework& Runtime::instrumentation() {
   std::call_once(instrumentationOnce_, [this] {
-    instrumentation_ = std::make_shared<instrumentation::InstrumentationRuntime>(
+    instrumentation_ = std::make_shared<instrumentation::InstrumentationFramework>(
         logger_, pipeline_, &instrumentationIdle_);
   });
   return *instrumentation_;
@@ -20,7 +20,7 @@ void Runtime::forgetInstrumentation(int ordinal, bool afterReset) {
 
 std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Device& device,
                                                        int ordinal, const LaunchParams& params) {
-  instrumentation::InstrumentationRuntime& framework = instrumentation();
+  instrumentation::InstrumentationFramework& framework = instrumentation();
   if (!framework.active()) // one atomic load once configured
     return std::nullopt;
   // Only kernels the application registered have PTX Ocelot can instrument; library kernels

@@ -4,12 +4,13 @@
 // KernelProfile; instrumentors come and go between launches; a launch the instrumented kernel
 // cannot make runs the original kernel and says why.
 
+#include "runtime/instrumentation/InstrumentationFramework.h"
+
 #include "../runtime/FakePlatform.h"
 #include "../runtime/FatbinaryBuilder.h"
+#include "../runtime/StaticImage.h"
 #include "ocelot/BasicBlockCounts.h"
 #include "runtime/core/Runtime.h"
-#include "runtime/fatbin/Format.h"
-#include "runtime/instrumentation/InstrumentationRuntime.h"
 
 #include <gtest/gtest.h>
 
@@ -40,15 +41,7 @@ DONE:
 }
 )";
 
-struct StaticImage {
-  alignas(8) std::byte container[16384];
-  struct Wrapper {
-    uint32_t magic, version;
-    const void* data;
-    const void* fatbins;
-  } wrapper;
-};
-StaticImage gImage;
+StaticImage<1> gImage;
 char gKernelStub, gCounterShadow;
 
 class InstrumentedRuntime : public ::testing::Test {
@@ -56,10 +49,8 @@ protected:
   void SetUp() override {
     runtime.thread() = ThreadState{};
     Bytes container = buildContainer({ptxEntry(kPtx, 90, fatbin::Compression::None)});
-    ASSERT_LE(container.size(), sizeof gImage.container);
-    std::memcpy(gImage.container, container.data(), container.size());
-    gImage.wrapper = {fatbin::format::kWrapperMagic, 1, gImage.container, nullptr};
-    void** handle = runtime.registerFatBinary(&gImage.wrapper);
+    ASSERT_LE(container.size(), gImage.kSlotBytes);
+    void** handle = runtime.registerFatBinary(gImage.wrap(gImage.place(0, container)));
     runtime.registerFunction(handle, &gKernelStub, "kernel");
     RegisteredVariable counter;
     counter.hostAddress = &gCounterShadow;
@@ -73,7 +64,7 @@ protected:
     void* args[] = {&argument};
     return runtime.launchKernel(&gKernelStub, dim3(2), dim3(32), args, 0, nullptr);
   }
-  instrumentation::InstrumentationRuntime& framework() { return runtime.instrumentation(); }
+  instrumentation::InstrumentationFramework& framework() { return runtime.instrumentation(); }
 
   FakeDevice device;
   Runtime runtime{

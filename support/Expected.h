@@ -3,7 +3,7 @@
 #include <utility>
 #include <variant>
 
-namespace ocelot::runtime {
+namespace ocelot::support {
 
 /// A value or the error that explains why there is none (C++23's std::expected, reduced to what
 /// the runtime needs). `E` must be a different type from `T`.
@@ -29,4 +29,4 @@ private:
   std::variant<T, E> state_;
 };
 
-} // namespace ocelot::runtime
+} // namespace ocelot::support

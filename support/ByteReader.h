@@ -6,7 +6,7 @@
 #include <optional>
 #include <span>
 
-namespace ocelot::runtime::fatbin {
+namespace ocelot::support {
 
 /// Bounds-checked little-endian reads from a byte buffer. Every read names its absolute offset and
 /// yields nothing when any byte of it lies outside the buffer, so the parsers never compute an
@@ -48,4 +48,4 @@ private:
   std::span<const std::byte> bytes_;
 };
 
-} // namespace ocelot::runtime::fatbin
+} // namespace ocelot::support

@@ -27,16 +27,6 @@
 
 namespace ocelot::runtime::instrumentation {
 
-/// What building one instrumented module cost (the paper's Figure 9: the pipeline next to the
-/// driver's JIT).
-struct BuildCost {
-  std::string module;
-  std::string instrumentors;
-  instrumentors::InstrumentationTimings timings;
-  double jitMs = 0;
-  bool ok = false;
-};
-
 /// The instrumentation side of the runtime, behind one narrow interface: the runtime offers it
 /// every launch (launch()), tells it about device resets and unregistered fatbinaries, and
 /// forwards Ocelot's public API (ocelot/ocelot.h) to it. Everything else (instrumented module
@@ -49,16 +39,16 @@ struct BuildCost {
 /// The worker (never the driver's callback thread) finalizes the results into a KernelProfile,
 /// stores it as the latest and calls the subscribers. Anything that goes wrong on the way runs
 /// the original kernel instead, logs one line, and records why in the launch's profile.
-class InstrumentationRuntime {
+class InstrumentationFramework {
 public:
   /// `idle`, when given, is kept true exactly while the configuration has been read and no
   /// instrumentor is active, so that the runtime's launch path skips the framework with one
   /// relaxed load.
-  InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline,
-                         std::atomic<bool>* idle = nullptr);
-  InstrumentationRuntime(const InstrumentationRuntime&) = delete;
-  InstrumentationRuntime& operator=(const InstrumentationRuntime&) = delete;
-  ~InstrumentationRuntime();
+  InstrumentationFramework(const Logger& logger, const ModulePipeline& pipeline,
+                           std::atomic<bool>* idle = nullptr);
+  InstrumentationFramework(const InstrumentationFramework&) = delete;
+  InstrumentationFramework& operator=(const InstrumentationFramework&) = delete;
+  ~InstrumentationFramework();
 
   /// The next process-wide launch number (every launch the runtime sees takes one).
   uint64_t nextLaunchId() { return launchIds_.fetch_add(1, std::memory_order_relaxed) + 1; }
@@ -89,7 +79,6 @@ public:
   SelectionRules selection() const;
   ProfileHub& profiles() { return hub_; }
   void flush();
-  std::vector<BuildCost> buildCosts() const;
 
   /// The summary of every profile so far (what `ocelot run` prints at exit).
   std::string summary() const { return summary_.format(); }
@@ -126,7 +115,8 @@ private:
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);
   /// The instrumented module for `slots` and `caps`, built at the first call that needs it; that
-  /// call records what the build cost (buildCosts(), the log) or logs why it failed.
+  /// call logs what the build cost (the paper's Figure 9: the pipeline next to the driver's JIT)
+  /// or why it failed.
   std::shared_ptr<LoadedInstrumentation>
   moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
             const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
@@ -170,9 +160,6 @@ private:
 
   std::mutex logMutex_;
   std::set<std::string> logged_;
-
-  mutable std::mutex costsMutex_;
-  std::vector<BuildCost> costs_;
 };
 
 } // namespace ocelot::runtime::instrumentation

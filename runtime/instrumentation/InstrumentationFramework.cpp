@@ -1,4 +1,4 @@
-#include "runtime/instrumentation/InstrumentationRuntime.h"
+#include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include "ocelot/Demangle.h"
 #include "ocelot/KernelProfile.h"
@@ -31,8 +31,8 @@ std::mutex& liveMutex() {
   static std::mutex mutex;
   return mutex;
 }
-std::vector<InstrumentationRuntime*>& liveInstances() {
-  static std::vector<InstrumentationRuntime*> instances;
+std::vector<InstrumentationFramework*>& liveInstances() {
+  static std::vector<InstrumentationFramework*> instances;
   return instances;
 }
 
@@ -43,8 +43,9 @@ std::string describeInstrumentor(const PTXInstrumentor& instrumentor) {
 
 } // namespace
 
-InstrumentationRuntime::InstrumentationRuntime(const Logger& logger, const ModulePipeline& pipeline,
-                                               std::atomic<bool>* idle)
+InstrumentationFramework::InstrumentationFramework(const Logger& logger,
+                                                   const ModulePipeline& pipeline,
+                                                   std::atomic<bool>* idle)
     : logger_(logger), catalog_(pipeline),
       worker_([this](std::unique_ptr<PendingLaunch> pending) { complete(std::move(pending)); }),
       idle_(idle) {
@@ -52,21 +53,21 @@ InstrumentationRuntime::InstrumentationRuntime(const Logger& logger, const Modul
   liveInstances().push_back(this);
 }
 
-InstrumentationRuntime::~InstrumentationRuntime() {
+InstrumentationFramework::~InstrumentationFramework() {
   worker_.flush(std::chrono::seconds(5));
   std::lock_guard lock(liveMutex());
   std::erase(liveInstances(), this);
 }
 
-void InstrumentationRuntime::flushAllAtExit() {
-  std::vector<InstrumentationRuntime*> instances;
+void InstrumentationFramework::flushAllAtExit() {
+  std::vector<InstrumentationFramework*> instances;
   {
     std::lock_guard lock(liveMutex());
     instances = liveInstances();
   }
   // Bounded: an application that exits without waiting for its kernels still gets the profiles
   // of those that finish soon; a hung kernel must not hang the exit.
-  for (InstrumentationRuntime* instance : instances) {
+  for (InstrumentationFramework* instance : instances) {
     instance->worker_.flush(std::chrono::seconds(10));
     instance->hub_.closeFile();
     const std::string& target = instance->summaryTarget_;
@@ -86,12 +87,12 @@ void InstrumentationRuntime::flushAllAtExit() {
 
 // --- Configuration ---------------------------------------------------------------------------
 
-bool InstrumentationRuntime::active() {
+bool InstrumentationFramework::active() {
   std::call_once(configured_, [this] { configureFromEnvironment(); });
   return activeCount_.load(std::memory_order_acquire) > 0;
 }
 
-void InstrumentationRuntime::configureFromEnvironment() {
+void InstrumentationFramework::configureFromEnvironment() {
   try {
     SelectionRules rules;
     rules.kernelRegex = environment("OCELOT_KERNEL_REGEX");
@@ -129,7 +130,7 @@ void InstrumentationRuntime::configureFromEnvironment() {
     summaryTarget_.clear();
   if (atExit || !summaryTarget_.empty()) {
     static std::once_flag exitHandler;
-    std::call_once(exitHandler, [] { std::atexit(&InstrumentationRuntime::flushAllAtExit); });
+    std::call_once(exitHandler, [] { std::atexit(&InstrumentationFramework::flushAllAtExit); });
   }
   if (std::string list = environment("OCELOT_INSTRUMENTORS"); !list.empty())
     addSpecs(list);
@@ -138,13 +139,13 @@ void InstrumentationRuntime::configureFromEnvironment() {
   publishIdle();
 }
 
-void InstrumentationRuntime::publishIdle() {
+void InstrumentationFramework::publishIdle() {
   // Before the environment is read, the launch path must come here (active() reads it).
   if (idle_ != nullptr)
     idle_->store(environmentRead_ && active_->empty(), std::memory_order_relaxed);
 }
 
-void InstrumentationRuntime::addSpecs(const std::string& list) {
+void InstrumentationFramework::addSpecs(const std::string& list) {
   std::vector<instrumentors::InstrumentorSpec> specs;
   try {
     specs = instrumentors::parseInstrumentorList(list);
@@ -189,14 +190,14 @@ void InstrumentationRuntime::addSpecs(const std::string& list) {
 
 // --- Active set and selection ----------------------------------------------------------------
 
-uint64_t InstrumentationRuntime::add(std::shared_ptr<const PTXInstrumentor> instrumentor) {
+uint64_t InstrumentationFramework::add(std::shared_ptr<const PTXInstrumentor> instrumentor) {
   // The environment's instrumentors come first (configureFromEnvironment adds them through
   // activate, not through here: call_once must not be re-entered).
   std::call_once(configured_, [this] { configureFromEnvironment(); });
   return activate(std::move(instrumentor));
 }
 
-uint64_t InstrumentationRuntime::activate(std::shared_ptr<const PTXInstrumentor> instrumentor) {
+uint64_t InstrumentationFramework::activate(std::shared_ptr<const PTXInstrumentor> instrumentor) {
   if (!instrumentor)
     throw std::invalid_argument("addInstrumentor: null instrumentor");
   std::lock_guard lock(activeMutex_);
@@ -209,12 +210,12 @@ uint64_t InstrumentationRuntime::activate(std::shared_ptr<const PTXInstrumentor>
   return handle;
 }
 
-uint64_t InstrumentationRuntime::add(std::string_view name, const InstrumentorOptions& options) {
+uint64_t InstrumentationFramework::add(std::string_view name, const InstrumentorOptions& options) {
   std::call_once(configured_, [this] { configureFromEnvironment(); }); // plugins it loads first
   return activate(registry_.create(name, options));
 }
 
-bool InstrumentationRuntime::remove(uint64_t handle) {
+bool InstrumentationFramework::remove(uint64_t handle) {
   std::lock_guard lock(activeMutex_);
   auto next = std::make_shared<ActiveList>(*active_);
   auto removed = std::erase_if(*next, [&](const Active& a) { return a.handle == handle; });
@@ -226,60 +227,55 @@ bool InstrumentationRuntime::remove(uint64_t handle) {
   return true;
 }
 
-void InstrumentationRuntime::removeAll() {
+void InstrumentationFramework::removeAll() {
   std::lock_guard lock(activeMutex_);
   active_ = std::make_shared<ActiveList>();
   activeCount_.store(0, std::memory_order_release);
   publishIdle();
 }
 
-std::vector<std::string> InstrumentationRuntime::activeDescriptions() const {
+std::vector<std::string> InstrumentationFramework::activeDescriptions() const {
   std::vector<std::string> out;
   for (const Active& a : *activeList())
     out.push_back(a.description);
   return out;
 }
 
-std::shared_ptr<const InstrumentationRuntime::ActiveList>
-InstrumentationRuntime::activeList() const {
+std::shared_ptr<const InstrumentationFramework::ActiveList>
+InstrumentationFramework::activeList() const {
   std::lock_guard lock(activeMutex_);
   return active_;
 }
 
-void InstrumentationRuntime::setSelection(const SelectionRules& rules) {
+void InstrumentationFramework::setSelection(const SelectionRules& rules) {
   // The environment's rules are read first, so that they never replace the caller's.
   std::call_once(configured_, [this] { configureFromEnvironment(); });
   installSelection(rules);
 }
 
-void InstrumentationRuntime::installSelection(const SelectionRules& rules) {
+void InstrumentationFramework::installSelection(const SelectionRules& rules) {
   auto selection = std::make_shared<KernelSelection>(rules); // throws on a bad regex
   std::lock_guard lock(activeMutex_);
   selection_ = std::move(selection);
 }
 
-SelectionRules InstrumentationRuntime::selection() const {
+SelectionRules InstrumentationFramework::selection() const {
   return currentSelection()->rules();
 }
 
-std::shared_ptr<KernelSelection> InstrumentationRuntime::currentSelection() const {
+std::shared_ptr<KernelSelection> InstrumentationFramework::currentSelection() const {
   std::lock_guard lock(activeMutex_);
   return selection_;
 }
 
-void InstrumentationRuntime::flush() {
+void InstrumentationFramework::flush() {
   worker_.flush();
   hub_.flushFile();
 }
 
-std::vector<BuildCost> InstrumentationRuntime::buildCosts() const {
-  std::lock_guard lock(costsMutex_);
-  return costs_;
-}
-
 // --- Devices and registrations ---------------------------------------------------------------
 
-DeviceResources& InstrumentationRuntime::resources(Device& device, int ordinal) {
+DeviceResources& InstrumentationFramework::resources(Device& device, int ordinal) {
   std::lock_guard lock(resourcesMutex_);
   auto& slot = resources_[ordinal];
   if (!slot || &slot->device() != &device)
@@ -287,7 +283,7 @@ DeviceResources& InstrumentationRuntime::resources(Device& device, int ordinal) 
   return *slot;
 }
 
-void InstrumentationRuntime::forgetDevice(int ordinal, bool afterReset) {
+void InstrumentationFramework::forgetDevice(int ordinal, bool afterReset) {
   auto forget = [&] {
     catalog_.forgetDevice(ordinal);
     modules_.forgetDevice(ordinal);
@@ -306,7 +302,7 @@ void InstrumentationRuntime::forgetDevice(int ordinal, bool afterReset) {
   forget();
 }
 
-void InstrumentationRuntime::forgetRegistration(uint64_t id) {
+void InstrumentationFramework::forgetRegistration(uint64_t id) {
   catalog_.forgetRegistration(id);
   modules_.forgetRegistration(id, [this](int ordinal, DeviceModule module) {
     std::lock_guard lock(resourcesMutex_);
@@ -315,7 +311,7 @@ void InstrumentationRuntime::forgetRegistration(uint64_t id) {
   });
 }
 
-bool InstrumentationRuntime::unloadRegistration(uint64_t id) {
+bool InstrumentationFramework::unloadRegistration(uint64_t id) {
   const bool flushed = worker_.flush(std::chrono::seconds(10));
   if (!flushed)
     logger_.warn("instrumentation: profiles of launches before a module unload did not arrive "
@@ -324,7 +320,7 @@ bool InstrumentationRuntime::unloadRegistration(uint64_t id) {
   return flushed;
 }
 
-void InstrumentationRuntime::logOnce(const std::string& key, const std::string& message) {
+void InstrumentationFramework::logOnce(const std::string& key, const std::string& message) {
   {
     std::lock_guard lock(logMutex_);
     if (!logged_.insert(key).second)
@@ -335,7 +331,7 @@ void InstrumentationRuntime::logOnce(const std::string& key, const std::string& 
 
 // --- Launches -----------------------------------------------------------------------------
 
-LaunchInfo InstrumentationRuntime::describe(const LaunchSite& site) {
+LaunchInfo InstrumentationFramework::describe(const LaunchSite& site) {
   LaunchInfo info;
   info.kernelName = site.kernelName;
   info.launchId = site.launchId;
@@ -353,7 +349,7 @@ LaunchInfo InstrumentationRuntime::describe(const LaunchSite& site) {
   return info;
 }
 
-std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site) {
+std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& site) {
   auto active = activeList();
   if (active->empty())
     return std::nullopt;
@@ -556,29 +552,24 @@ std::optional<cudaError_t> InstrumentationRuntime::launch(const LaunchSite& site
   return cudaSuccess;
 }
 
-std::shared_ptr<LoadedInstrumentation>
-InstrumentationRuntime::moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
-                                  const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
-                                  const InstrumentedModuleCache::AddressOf& addresses,
-                                  const instrumentors::OriginalFunctionAddresses& functionAddresses,
-                                  const PendingLaunch& pending) {
+std::shared_ptr<LoadedInstrumentation> InstrumentationFramework::moduleFor(
+    const CatalogEntry& catalog, const LaunchSite& site, const std::vector<SlotChoice>& slots,
+    const RegisterCaps& caps, const InstrumentedModuleCache::AddressOf& addresses,
+    const instrumentors::OriginalFunctionAddresses& functionAddresses,
+    const PendingLaunch& pending) {
   bool built = false;
   auto module = modules_.get(catalog, site.registration.id, site.ordinal, slots, caps, site.device,
                              addresses, functionAddresses, &built);
   if (!built)
     return module;
-  // What building it cost (once per module), for buildCosts() and the log.
-  BuildCost cost{catalog.label, "", module->timings(), module->jitMs(), module->ok()};
+  // What building it cost (once per module), for the log.
+  std::string instrumentorList;
   for (const auto& d : pending.instrumentors)
-    cost.instrumentors += (cost.instrumentors.empty() ? "" : ",") + d;
-  {
-    std::lock_guard lock(costsMutex_);
-    costs_.push_back(cost);
-  }
+    instrumentorList += (instrumentorList.empty() ? "" : ",") + d;
   if (module->ok())
-    logger_.info("instrumentation: " + catalog.label + " instrumented for " + cost.instrumentors +
-                 " in " + std::to_string(cost.timings.totalMs()) + " ms, JIT " +
-                 std::to_string(cost.jitMs) + " ms");
+    logger_.info("instrumentation: " + catalog.label + " instrumented for " + instrumentorList +
+                 " in " + std::to_string(module->timings().totalMs()) + " ms, JIT " +
+                 std::to_string(module->jitMs()) + " ms");
   else
     logger_.warn("instrumentation: " + module->error() +
                  (caps.contains(site.kernelName) ? "; running without the register cap"
@@ -586,8 +577,8 @@ InstrumentationRuntime::moduleFor(const CatalogEntry& catalog, const LaunchSite&
   return module;
 }
 
-void InstrumentationRuntime::mirrorAttributes(Device& device, const LaunchParams& params,
-                                              DeviceFunction instrumented) {
+void InstrumentationFramework::mirrorAttributes(Device& device, const LaunchParams& params,
+                                                DeviceFunction instrumented) {
   // What the application set with cudaFuncSetAttribute on its kernel applies to the instrumented
   // one too: above 48 KB of dynamic shared memory the launch needs the raised limit, and cluster
   // launches may need non-portable sizes. Queried only for launches that can depend on them.
@@ -607,9 +598,9 @@ void InstrumentationRuntime::mirrorAttributes(Device& device, const LaunchParams
                                 original.nonPortableClusterSizeAllowed);
 }
 
-cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
-                                                std::unique_ptr<PendingLaunch> pending,
-                                                std::string note, bool streamUsable) {
+cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
+                                                  std::unique_ptr<PendingLaunch> pending,
+                                                  std::string note, bool streamUsable) {
   pending->instrumented = false;
   pending->notes.push_back(std::move(note));
   cudaError_t result = site.device.launch(site.params);
@@ -624,8 +615,8 @@ cudaError_t InstrumentationRuntime::runOriginal(const LaunchSite& site,
   return result;
 }
 
-void InstrumentationRuntime::enqueueCompletion(Stream& stream,
-                                               std::unique_ptr<PendingLaunch> pending) {
+void InstrumentationFramework::enqueueCompletion(Stream& stream,
+                                                 std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
   // An event after the result copies, polled by the profile thread: the application's stream runs
   // on at full speed (a host function would stall it for the round trip to the host).
@@ -641,7 +632,7 @@ void InstrumentationRuntime::enqueueCompletion(Stream& stream,
     }
   }
   struct Handover {
-    InstrumentationRuntime* owner;
+    InstrumentationFramework* owner;
     std::unique_ptr<PendingLaunch> pending;
   };
   auto* handover = new Handover{this, std::move(pending)};
@@ -658,7 +649,7 @@ void InstrumentationRuntime::enqueueCompletion(Stream& stream,
   worker_.completeHere(std::move(h->pending));
 }
 
-void InstrumentationRuntime::release(PendingLaunch& pending) {
+void InstrumentationFramework::release(PendingLaunch& pending) {
   DeviceResources& pool = *pending.resources;
   for (auto& slot : pending.slots) {
     pool.deviceBuffers().release(slot.deviceBuffer);
@@ -674,7 +665,7 @@ void InstrumentationRuntime::release(PendingLaunch& pending) {
   pending.start = pending.end = pending.done = nullptr;
 }
 
-void InstrumentationRuntime::complete(std::unique_ptr<PendingLaunch> pending) {
+void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) {
   try {
     Device& device = *pending->device;
     DeviceResources& pool = *pending->resources;
