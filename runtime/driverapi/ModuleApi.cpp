@@ -154,16 +154,24 @@ CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* image) {
   return load(module, image, "cuModuleLoadFatBinary");
 }
 
+// A module the shim did not load (on a GPU: one of a library NVIDIA's driver loaded) is the
+// driver's business.
 CUresult CUDAAPI cuModuleUnload(CUmodule module) {
+  if (shim().registration(module) == nullptr)
+    OCELOT_FORWARD(cuModuleUnload, module);
   return unload(module);
 }
 
 CUresult CUDAAPI cuModuleGetFunction(CUfunction* result, CUmodule module, const char* name) {
+  if (shim().registration(module) == nullptr)
+    OCELOT_FORWARD(cuModuleGetFunction, result, module, name);
   return function(result, module, name);
 }
 
 CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr* address, size_t* bytes, CUmodule module,
                                    const char* name) {
+  if (shim().registration(module) == nullptr)
+    OCELOT_FORWARD(cuModuleGetGlobal, address, bytes, module, name);
   return global(address, bytes, module, name);
 }
 
