@@ -211,6 +211,37 @@ TEST_F(DriverApiTest, LibrariesAndKernels) {
   EXPECT_EQ(cuLibraryUnload(library), CUDA_ERROR_INVALID_HANDLE);
 }
 
+TEST_F(DriverApiTest, OnePtxThroughTheLinkerLoadsAsPtx) {
+  // Numba's path: PTX into cuLinkAddData, the "cubin" of cuLinkComplete into cuModuleLoadDataEx.
+  std::string ptx = storeKernel(77);
+  CUlinkState link = nullptr;
+  ASSERT_EQ(cuLinkCreate(0, nullptr, nullptr, &link), CUDA_SUCCESS);
+  ASSERT_EQ(cuLinkAddData(link, CU_JIT_INPUT_PTX, ptx.data(), ptx.size(), "store.ptx", 0, nullptr,
+                          nullptr),
+            CUDA_SUCCESS);
+  void* image = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(cuLinkComplete(link, &image, &size), CUDA_SUCCESS);
+  ASSERT_GT(size, ptx.size());
+  CUmodule module = nullptr;
+  ASSERT_EQ(cuModuleLoadDataEx(&module, image, 0, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuLinkDestroy(link), CUDA_SUCCESS);
+  EXPECT_EQ(runStore(module), 77u); // the module keeps its own copy of the image
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+
+  // Two inputs need a real linker: not on the CPU device, and the process goes on.
+  ASSERT_EQ(cuLinkCreate(0, nullptr, nullptr, &link), CUDA_SUCCESS);
+  ASSERT_EQ(
+      cuLinkAddData(link, CU_JIT_INPUT_PTX, ptx.data(), ptx.size(), "a.ptx", 0, nullptr, nullptr),
+      CUDA_SUCCESS);
+  ASSERT_EQ(
+      cuLinkAddData(link, CU_JIT_INPUT_PTX, ptx.data(), ptx.size(), "b.ptx", 0, nullptr, nullptr),
+      CUDA_SUCCESS);
+  EXPECT_EQ(cuLinkComplete(link, &image, &size), CUDA_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(cuLinkDestroy(link), CUDA_SUCCESS);
+  EXPECT_EQ(cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
+}
+
 TEST_F(DriverApiTest, MalformedPtxIsRefusedAndTheProcessGoesOn) {
   // Cut off in the middle of a function: no parser, Ocelot's or the driver's, takes it.
   std::string broken = ptx_.substr(0, ptx_.find("$L__done:"));
