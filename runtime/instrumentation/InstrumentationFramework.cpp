@@ -603,9 +603,26 @@ cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
                                                   std::string note, bool streamUsable) {
   pending->instrumented = false;
   pending->notes.push_back(std::move(note));
+  // The original kernel's GPU time too (issue 15: every kernel with its time), from events around
+  // it on its stream, like an instrumented launch's.
+  DeviceResources* pool = streamUsable ? pending->resources : nullptr;
+  auto record = [&](Event*& event) {
+    event = pool->acquireEvent();
+    if (event != nullptr && event->record(*site.params.stream, 0) != cudaSuccess) {
+      pool->releaseEvent(event, pending->generation);
+      event = nullptr;
+    }
+  };
+  if (pool != nullptr && pending->start == nullptr)
+    record(pending->start);
   cudaError_t result = site.device.launch(site.params);
-  if (result != cudaSuccess)
+  if (result != cudaSuccess) {
+    if (pool != nullptr)
+      release(*pending);
     return result; // the application's own launch failed: no profile, as without Ocelot
+  }
+  if (pending->start != nullptr && pending->end == nullptr)
+    record(pending->end);
   if (streamUsable) {
     enqueueCompletion(*site.params.stream, std::move(pending));
   } else {
