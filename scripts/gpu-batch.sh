@@ -56,7 +56,8 @@
 #            via CUPY_COMPILE_WITH_PTX=1) and a Numba-CUDA kernel against their analytic block
 #            counts (check_analytic_counts.py); then each program of tests/driverapi/python (CuPy
 #            default = cubin, Triton, Triton with ptxas_keep_ptx.sh, the PyTorch step) plain and
-#            under `ocelot run -i bbcount`: same stdout, and the kernels Ocelot's summary lists
+#            under `ocelot run -i bbcount`: same stdout, and the kernels Ocelot's summary lists;
+#            the Python online API (tests/driverapi/python/online_api.py)
 #   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
 #            default) and with -cudart shared, each under `ocelot run -i bbcount`: the static one
 #            must warn (how to rebuild) and still run, the shared one must not warn and must give a
@@ -1090,6 +1091,14 @@ section_driver-api() {
       { echo "### $(basename "$f" .check.log)"; echo '```'; tail -30 "$f"; echo '```'; } >>"$SUMMARY"
     fi
   done
+
+  # The Python online API (tools/python/ocelot.py) on a module loaded with ctypes over libcuda.
+  (cd "$WORK/cwd" && PYTHONPATH="$ROOT/tools/python" LD_LIBRARY_PATH="$ldpath" timeout -k 5 300 \
+    "$ocelot" run --summary off -- python3 "$py/online_api.py" "$ROOT/tests/driverapi/kernels.ptx" \
+    >"$dir/online_api.stdout" 2>"$dir/online_api.stderr")
+  rc=$?
+  md "Python online API (\`tests/driverapi/python/online_api.py\`): exit $rc, $(tail -1 "$dir/online_api.stdout")"
+  md ""
 
   # 2. Frameworks: plain python vs ocelot run -i bbcount: stdout, and what the summary lists.
   md "| program | without Ocelot | under \`ocelot run -i bbcount\` | summary (first lines) |"

@@ -92,6 +92,18 @@ CUresult DriverShim::notSupported(const char* function) {
   return CUDA_ERROR_NOT_SUPPORTED;
 }
 
+void DriverShim::followDriverContext() const {
+  if (real_ == nullptr)
+    return;
+  static const auto contextDevice = real_->get<decltype(&::cuCtxGetDevice)>("cuCtxGetDevice");
+  CUdevice device = 0;
+  if (contextDevice == nullptr || contextDevice(&device) != CUDA_SUCCESS)
+    return; // no current context: the runtime's own device stays
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current != device)
+    cudaSetDevice(device);
+}
+
 CUcontext DriverShim::context(int ordinal) {
   if (ordinal < 0 || static_cast<size_t>(ordinal) >= contexts_.size())
     return nullptr;

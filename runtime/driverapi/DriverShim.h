@@ -45,6 +45,11 @@ public:
   /// Logs a warning once per process.
   void warnOnce(const std::string& message);
 
+  /// On a GPU: makes the runtime's current device the device of the driver's current context
+  /// (the application may have switched contexts through the driver API), so that modules load
+  /// and kernels launch where the application expects them.
+  void followDriverContext() const;
+
   // --- Contexts on the CPU device: one (primary) context per device -------------------------
   CUcontext context(int ordinal);
   /// The device of a context handed out here, or -1.

@@ -55,6 +55,8 @@ CUresult arguments(const void* stub, void** params, void** extra, std::vector<vo
 /// The stand-in of a function, or why it cannot launch through Ocelot.
 const void* stubOf(CUfunction function, const char* call) {
   const void* stub = shim().stub(function);
+  if (stub != nullptr)
+    shim().followDriverContext();
   if (stub == nullptr && shim().real() != nullptr)
     shim().warnOnce(std::string(call) + ": a kernel from a module Ocelot did not load runs "
                                         "outside Ocelot's view (not instrumented, no profile)");

@@ -19,6 +19,7 @@ namespace {
 CUresult load(CUmodule* module, const void* image, const char* origin) {
   if (module == nullptr || image == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
+  shim().followDriverContext();
   void** registration = nullptr;
   DeviceModule device = nullptr;
   if (cudaError_t error = shim().runtime().moduleLoad(image, origin, &registration, &device);
