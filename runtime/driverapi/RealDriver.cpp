@@ -4,6 +4,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
+#include <fstream>
 #include <string_view>
 #include <vector>
 
@@ -27,9 +28,20 @@ std::vector<fs::path> candidates() {
     paths.emplace_back(chosen);
   // Where distributions and NVIDIA's installer put the driver, then the library path (containers
   // mount it there). The toolkit's stubs folder holds a libcuda.so that is no driver: skipped.
-  for (const char* folder : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib",
-                             "/usr/lib/aarch64-linux-gnu", "/usr/lib/wsl/lib"})
+  for (const char* folder :
+       {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/lib/aarch64-linux-gnu",
+        "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", "/usr/lib/wsl/lib"})
     paths.push_back(fs::path(folder) / "libcuda.so.1");
+  // The folders the dynamic linker's configuration adds (where driver installers register).
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator("/etc/ld.so.conf.d", error)) {
+    if (entry.path().extension() != ".conf")
+      continue;
+    std::ifstream conf(entry.path());
+    for (std::string line; std::getline(conf, line);)
+      if (!line.empty() && line.front() == '/')
+        paths.push_back(fs::path(line) / "libcuda.so.1");
+  }
   if (const char* list = std::getenv("LD_LIBRARY_PATH"); list != nullptr) {
     std::string_view rest(list);
     while (!rest.empty()) {
