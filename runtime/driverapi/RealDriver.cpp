@@ -95,7 +95,20 @@ void* RealDriver::symbol(const char* name, int cudaVersion, cuuint64_t flags) co
   if (getProcAddress_(name, &address, cudaVersion, flags, &status) != CUDA_SUCCESS ||
       status != CU_GET_PROC_ADDRESS_SUCCESS)
     return nullptr;
+  // A driver whose own references go through the dynamic linker would hand back the shim's
+  // function of that name (ours come first in the process): calling it would recurse forever.
+  if (isOwn(address))
+    return nullptr;
   return address;
+}
+
+bool RealDriver::isOwn(const void* address) {
+  static const void* const base = [] {
+    Dl_info info{};
+    return ::dladdr(reinterpret_cast<void*>(&ownPath), &info) != 0 ? info.dli_fbase : nullptr;
+  }();
+  Dl_info info{};
+  return address != nullptr && ::dladdr(address, &info) != 0 && info.dli_fbase == base;
 }
 
 } // namespace ocelot::runtime::driverapi

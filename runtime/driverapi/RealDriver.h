@@ -32,6 +32,9 @@ public:
   }
 
 private:
+  /// Whether an address lies in this library (the shim), which a forward must never reach.
+  static bool isOwn(const void* address);
+
   RealDriver(void* library, std::string path, decltype(&::cuGetProcAddress) getProcAddress)
       : library_(library), path_(std::move(path)), getProcAddress_(getProcAddress) {}
 
