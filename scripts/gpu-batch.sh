@@ -57,7 +57,8 @@
 #            counts (check_analytic_counts.py); then each program of tests/driverapi/python (CuPy
 #            default = cubin, Triton, Triton with ptxas_keep_ptx.sh, the PyTorch step) plain and
 #            under `ocelot run -i bbcount`: same stdout, and the kernels Ocelot's summary lists;
-#            the Python online API (tests/driverapi/python/online_api.py)
+#            the Python online API (tests/driverapi/python/online_api.py); the driver-API launch
+#            overhead with and without the shim (tests/driverapi/launch_bench.cpp, ratio vs 1.02)
 #   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
 #            default) and with -cudart shared, each under `ocelot run -i bbcount`: the static one
 #            must warn (how to rebuild) and still run, the shared one must not warn and must give a
@@ -1091,6 +1092,28 @@ section_driver-api() {
       { echo "### $(basename "$f" .check.log)"; echo '```'; tail -30 "$f"; echo '```'; } >>"$SUMMARY"
     fi
   done
+
+  # The launch overhead with and without the shim (issue 15's bar: <= 1.02x uninstrumented),
+  # alternately twice each, best of each.
+  local bench=$BUILD/tests/driverapi/driverapi_launch_bench kernels=$ROOT/tests/driverapi/kernels.ptx
+  if [ -x "$bench" ]; then
+    local i
+    for i in 1 2; do
+      (cd "$WORK/cwd" && LD_LIBRARY_PATH="$ldpath" timeout -k 5 120 "$bench" "$kernels" \
+        >>"$dir/launch-bench.nvidia.txt" 2>&1)
+      (cd "$WORK/cwd" && LD_LIBRARY_PATH="$ldpath" timeout -k 5 120 "$ocelot" run --summary off -- \
+        "$bench" "$kernels" >>"$dir/launch-bench.ocelot.txt" 2>&1)
+    done
+    md "| driver-API launch (ns, best) | NVIDIA's driver | through Ocelot's libcuda.so.1 | ratio (bar 1.02) |"
+    md "|---|---:|---:|---:|"
+    local metric a b
+    for metric in cuLaunchKernel_enqueue_ns cuLaunchKernel_sync_ns; do
+      a=$(awk -v m=$metric '$1 == m { if (best == "" || $2 < best) best = $2 } END { print best }' "$dir/launch-bench.nvidia.txt")
+      b=$(awk -v m=$metric '$1 == m { if (best == "" || $2 < best) best = $2 } END { print best }' "$dir/launch-bench.ocelot.txt")
+      md "| $metric | ${a:-?} | ${b:-?} | $(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", b / a; else print "?" }') |"
+    done
+    md ""
+  fi
 
   # The Python online API (tools/python/ocelot.py) on a module loaded with ctypes over libcuda.
   (cd "$WORK/cwd" && PYTHONPATH="$ROOT/tools/python" LD_LIBRARY_PATH="$ldpath" timeout -k 5 300 \
