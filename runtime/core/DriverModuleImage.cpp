@@ -127,16 +127,19 @@ support::Expected<DriverModuleImage, std::string> containerImage(const std::byte
 support::Expected<DriverModuleImage, std::string> readDriverModuleImage(const void* image) {
   const auto* data = static_cast<const std::byte*>(image);
   const auto* text = static_cast<const char*>(image);
-  if (std::memcmp(data,
-                  "\x7f"
-                  "ELF",
-                  4) == 0) {
+  // No magic number contains a zero byte: a NUL among the first four bytes means a (short) text,
+  // and nothing beyond it may be read.
+  const bool shortText = strnlen(text, 4) < 4;
+  if (!shortText && std::memcmp(data,
+                                "\x7f"
+                                "ELF",
+                                4) == 0) {
     auto size = elfSize(data);
     if (!size)
       return size.error();
     return wholeImage(copyOf(image, *size), fatbin::EntryKind::Cubin, "cubin");
   }
-  const uint32_t magic = readAt<uint32_t>(data, 0);
+  const uint32_t magic = shortText ? 0 : readAt<uint32_t>(data, 0);
   if (magic == format::kContainerMagic)
     return containerImage(data);
   if (magic == format::kWrapperMagic) {

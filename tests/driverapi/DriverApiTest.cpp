@@ -250,6 +250,8 @@ TEST_F(DriverApiTest, MalformedPtxIsRefusedAndTheProcessGoesOn) {
   EXPECT_EQ(module, nullptr);
   EXPECT_EQ(cuModuleLoadData(&module, "not an image at all"), CUDA_ERROR_INVALID_IMAGE);
   EXPECT_EQ(cuModuleLoadData(&module, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuModuleLoadData(&module, ""), CUDA_ERROR_INVALID_IMAGE); // nothing read past the NUL
+  EXPECT_EQ(cuModuleLoadData(&module, "\x7f"), CUDA_ERROR_INVALID_IMAGE);
   // Nothing was lost: a good module still loads and runs.
   std::string good = storeKernel(42);
   ASSERT_EQ(cuModuleLoadData(&module, good.c_str()), CUDA_SUCCESS);
