@@ -35,6 +35,15 @@ const ShimEntry kShimEntries[] = {
 #include "runtime/driverapi/ShimFunctions.def"
 };
 
+/// The shim's functions that do Ocelot's work on a GPU too (the others forward there).
+bool routedThroughOcelot(std::string_view name) {
+  for (std::string_view prefix :
+       {"cuModule", "cuLibrary", "cuKernel", "cuLink", "cuLaunch", "cuGetProcAddress"})
+    if (name.starts_with(prefix))
+      return true;
+  return name == "cuFuncGetName";
+}
+
 void* shimFunction(std::string_view name) {
   for (const ShimEntry& entry : kShimEntries)
     if (name == entry.name)
@@ -45,6 +54,14 @@ void* shimFunction(std::string_view name) {
 } // namespace
 
 extern "C" {
+// LaunchApi.cpp (cuda.h declares them only for CUDA_API_PER_THREAD_DEFAULT_STREAM code).
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction, unsigned int, unsigned int, unsigned int,
+                                     unsigned int, unsigned int, unsigned int, unsigned int,
+                                     CUstream, void**, void**);
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig*, CUfunction, void**, void**);
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction, unsigned int, unsigned int,
+                                                unsigned int, unsigned int, unsigned int,
+                                                unsigned int, unsigned int, CUstream, void**);
 
 /// Tells Ocelot's own DriverApi (and another copy of this library) that this is not NVIDIA's
 /// driver, and where that is: null when the process has none and runs on the CPU device.
@@ -98,14 +115,34 @@ CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** function, int cudaV
                                   cuuint64_t flags, CUdriverProcAddressQueryResult* status) {
   if (symbol == nullptr || function == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
-  if (void* own = shimFunction(symbol)) {
-    // cuCtxSynchronize and the like changed signature in 13.0: older callers get the old one.
-    if (cudaVersion < 13000 && std::string_view(symbol) == "cuCtxSynchronize")
+  const std::string_view name(symbol);
+  void* own = shimFunction(name);
+  // On a GPU the shim answers only for what it routes through Ocelot (modules, libraries,
+  // kernels, the linker, launches, this function); everything else is NVIDIA's answer, exact for
+  // every CUDA version and per-thread-stream flag.
+  if (own != nullptr && shim().real() != nullptr && !routedThroughOcelot(name))
+    own = nullptr;
+  if (own != nullptr) {
+    const bool perThread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
+    if (perThread && name == "cuLaunchKernel")
+      own = reinterpret_cast<void*>(&cuLaunchKernel_ptsz);
+    else if (perThread && name == "cuLaunchKernelEx")
+      own = reinterpret_cast<void*>(&cuLaunchKernelEx_ptsz);
+    else if (perThread && name == "cuLaunchCooperativeKernel")
+      own = reinterpret_cast<void*>(&cuLaunchCooperativeKernel_ptsz);
+    // cuCtxSynchronize changed signature in 13.0: older callers get the old one.
+    else if (cudaVersion < 13000 && name == "cuCtxSynchronize")
       own = reinterpret_cast<void*>(&cuCtxSynchronize);
-    *function = own;
-    if (status != nullptr)
-      *status = CU_GET_PROC_ADDRESS_SUCCESS;
-    return CUDA_SUCCESS;
+    // cuCtxCreate is cuCtxCreate_v4 (with creation parameters) only from 12.5 on: older callers
+    // get NVIDIA's, or nothing on the CPU device.
+    else if (cudaVersion < 12050 && name == "cuCtxCreate")
+      own = nullptr;
+    if (own != nullptr) {
+      *function = own;
+      if (status != nullptr)
+        *status = CU_GET_PROC_ADDRESS_SUCCESS;
+      return CUDA_SUCCESS;
+    }
   }
   // Everything else goes straight to NVIDIA's driver, unchanged.
   OCELOT_FORWARD(cuGetProcAddress, symbol, function, cudaVersion, flags, status);

@@ -353,6 +353,14 @@ TEST_F(DriverApiTest, ProcAddressAndErrors) {
       cuGetProcAddress("cuLaunchKernel", &function, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &status),
       CUDA_SUCCESS);
   EXPECT_EQ(function, reinterpret_cast<void*>(&cuLaunchKernel));
+  ASSERT_EQ(cuGetProcAddress("cuLaunchKernel", &function, 13000,
+                             CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status),
+            CUDA_SUCCESS);
+  EXPECT_NE(function, reinterpret_cast<void*>(&cuLaunchKernel)); // the per-thread-stream variant
+  ASSERT_EQ(
+      cuGetProcAddress("cuCtxSynchronize", &function, 12080, CU_GET_PROC_ADDRESS_DEFAULT, &status),
+      CUDA_SUCCESS);
+  EXPECT_EQ(function, reinterpret_cast<void*>(static_cast<CUresult (*)(void)>(&cuCtxSynchronize)));
   EXPECT_EQ(
       cuGetProcAddress("cuNoSuchFunction", &function, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &status),
       CUDA_ERROR_NOT_FOUND);
