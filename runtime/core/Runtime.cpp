@@ -11,6 +11,10 @@ Runtime* Runtime::create() {
   return new Runtime(selectPlatform); // leaked on purpose; see instance()
 }
 
+Runtime& Runtime::process() {
+  return instance();
+}
+
 Runtime::Runtime(std::function<PlatformResult()> platformFactory, LogLevel logLevel,
                  std::unique_ptr<PtxDump> dump)
     : logger_(logLevel), modules_(logger_, pipeline_), dump_(std::move(dump)),
