@@ -111,6 +111,9 @@ cudaError_t copyToSymbol(const void* symbol, const void* source, size_t bytes, s
                          const std::source_location& where) {
   return symbolCopy(symbol, bytes, offset, kind, true, stream, where,
                     [&](Device& device, void* storage, Stream& queue) {
+                      if (cudaError_t error = device.checkCopyKind(storage, source, kind);
+                          error != cudaSuccess)
+                        return error;
                       return device.copy(storage, source, bytes, queue, async);
                     });
 }
@@ -120,6 +123,9 @@ cudaError_t copyFromSymbol(void* destination, const void* symbol, size_t bytes, 
                            const std::source_location& where) {
   return symbolCopy(symbol, bytes, offset, kind, false, stream, where,
                     [&](Device& device, void* storage, Stream& queue) {
+                      if (cudaError_t error = device.checkCopyKind(destination, storage, kind);
+                          error != cudaSuccess)
+                        return error;
                       return device.copy(destination, storage, bytes, queue, async);
                     });
 }

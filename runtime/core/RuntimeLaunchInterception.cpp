@@ -24,6 +24,11 @@ cudaError_t Runtime::timeOperation(Device& device, int ordinal, Stream& stream,
   return instrumentation().timeOperation(device, ordinal, stream, kind, name, bytes, run);
 }
 
+void Runtime::noteGraphLaunch() {
+  if (!instrumentationIdle_.load(std::memory_order_relaxed) && instrumentation().active())
+    instrumentation().graphLaunched();
+}
+
 std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Device& device,
                                                        int ordinal, const LaunchParams& params) {
   instrumentation::InstrumentationFramework& framework = instrumentation();
