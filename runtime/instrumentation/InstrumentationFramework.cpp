@@ -332,21 +332,79 @@ void InstrumentationFramework::logOnce(const std::string& key, const std::string
 // --- Launches -----------------------------------------------------------------------------
 
 LaunchInfo InstrumentationFramework::describe(const LaunchSite& site) {
+  return describe(site.kernelName, site.launchId, site.ordinal, site.params);
+}
+
+LaunchInfo InstrumentationFramework::describe(const std::string& kernelName, uint64_t launchId,
+                                              int ordinal, const LaunchParams& params) {
   LaunchInfo info;
-  info.kernelName = site.kernelName;
-  info.launchId = site.launchId;
-  info.device = site.ordinal;
-  info.grid = {site.params.grid.x, site.params.grid.y, site.params.grid.z};
-  info.block = {site.params.block.x, site.params.block.y, site.params.block.z};
-  info.dynamicSharedMemory = site.params.sharedMem;
-  info.stream = reinterpret_cast<uint64_t>(site.params.stream->handle());
+  info.kernelName = kernelName;
+  info.launchId = launchId;
+  info.device = ordinal;
+  info.grid = {params.grid.x, params.grid.y, params.grid.z};
+  info.block = {params.block.x, params.block.y, params.block.z};
+  info.dynamicSharedMemory = params.sharedMem;
+  info.stream = reinterpret_cast<uint64_t>(params.stream->handle());
   std::lock_guard lock(launchIndexMutex_);
-  info.kernelLaunchIndex = ++kernelLaunches_[site.kernelName];
-  auto& demangled = demangled_[site.kernelName];
+  info.kernelLaunchIndex = ++kernelLaunches_[kernelName];
+  auto& demangled = demangled_[kernelName];
   if (demangled.empty())
-    demangled = demangle(site.kernelName);
+    demangled = demangle(kernelName);
   info.demangledName = demangled;
   return info;
+}
+
+std::unique_ptr<PendingLaunch> InstrumentationFramework::newPending(Device& device, int ordinal,
+                                                                    const LaunchInfo& info,
+                                                                    const ActiveList& active) {
+  auto pending = std::make_unique<PendingLaunch>();
+  pending->device = &device;
+  pending->resources = &resources(device, ordinal);
+  pending->generation = pending->resources->generation();
+  pending->info = info;
+  pending->enqueuedNs = nowNs();
+  if (callStacks_.load(std::memory_order_relaxed))
+    callPathCapture_.capture(pending->callPath);
+  for (const Active& a : active)
+    pending->instrumentors.push_back(a.description);
+  return pending;
+}
+
+std::optional<cudaError_t> InstrumentationFramework::launchForeign(
+    Device& device, int ordinal, const std::string& kernelName, const LaunchParams& params,
+    const std::function<cudaError_t()>& launch, const std::string& reason) {
+  auto active = activeList();
+  if (active->empty() || params.stream == nullptr)
+    return std::nullopt;
+  // Events in a stream being captured would become graph nodes: such launches run unobserved.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (params.stream->captureStatus(&capture) == cudaSuccess &&
+      capture != cudaStreamCaptureStatusNone)
+    return std::nullopt;
+  LaunchInfo info = describe(kernelName, nextLaunchId(), ordinal, params);
+  if (!currentSelection()->decide(info.kernelName, info.demangledName).instrument)
+    return std::nullopt;
+  auto pending = newPending(device, ordinal, info, *active);
+  pending->instrumented = false;
+  pending->notes.push_back(reason);
+  DeviceResources& pool = *pending->resources;
+  auto record = [&](Event*& event) {
+    event = pool.acquireEvent();
+    if (event != nullptr && event->record(*params.stream, 0) != cudaSuccess) {
+      pool.releaseEvent(event, pending->generation);
+      event = nullptr;
+    }
+  };
+  record(pending->start);
+  cudaError_t result = launch();
+  if (result != cudaSuccess) {
+    release(*pending);
+    return result; // the application's own launch failed: no profile, as without Ocelot
+  }
+  if (pending->start != nullptr)
+    record(pending->end);
+  enqueueCompletion(*params.stream, std::move(pending));
+  return result;
 }
 
 std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& site) {
@@ -360,16 +418,7 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
     return std::nullopt;
 
   Device& device = site.device;
-  auto pending = std::make_unique<PendingLaunch>();
-  pending->device = &device;
-  pending->resources = &resources(device, site.ordinal);
-  pending->generation = pending->resources->generation();
-  pending->info = info;
-  pending->enqueuedNs = nowNs();
-  if (callStacks_.load(std::memory_order_relaxed))
-    callPathCapture_.capture(pending->callPath);
-  for (const Active& a : *active)
-    pending->instrumentors.push_back(a.description);
+  auto pending = newPending(device, site.ordinal, info, *active);
 
   // A launch being captured into a graph would capture our copies and host function too, and
   // replays would reuse one launch's buffers: it runs as the application made it.

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -57,6 +58,15 @@ public:
   /// Handles the launch if it is selected: returns the launch's result, or nullopt when the
   /// runtime should launch it as usual.
   std::optional<cudaError_t> launch(const LaunchSite& site);
+  /// A launch of a kernel Ocelot did not load (a library's, through the driver API), made by
+  /// `launch`: when an instrumentor is active and the launch is selected, it runs between events
+  /// and gets a profile (not instrumented, `reason` as its note, its GPU time); nullopt when the
+  /// caller should launch it as usual. `params` needs grid, block, shared memory and the stream.
+  std::optional<cudaError_t> launchForeign(Device& device, int ordinal,
+                                           const std::string& kernelName,
+                                           const LaunchParams& params,
+                                           const std::function<cudaError_t()>& launch,
+                                           const std::string& reason);
   /// Before cudaDeviceReset: waits (bounded) for pending results, then forgets the device's
   /// modules and buffers. After it (`afterReset`), for what launches of other threads made while
   /// it ran: forgets first, so that those launches' profiles report the disturbance, then waits.
@@ -107,6 +117,11 @@ private:
   std::shared_ptr<KernelSelection> currentSelection() const;
   DeviceResources& resources(Device& device, int ordinal);
   LaunchInfo describe(const LaunchSite& site);
+  LaunchInfo describe(const std::string& kernelName, uint64_t launchId, int ordinal,
+                      const LaunchParams& params);
+  /// A launch's record before it runs (profile fields, instrumentors, call path).
+  std::unique_ptr<PendingLaunch> newPending(Device& device, int ordinal, const LaunchInfo& info,
+                                            const ActiveList& active);
   /// Launches the original kernel and delivers a profile that says why.
   cudaError_t runOriginal(const LaunchSite& site, std::unique_ptr<PendingLaunch> pending,
                           std::string note, bool streamUsable);
