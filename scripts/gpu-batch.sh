@@ -30,6 +30,11 @@
 #   runtime-bench  tests/benchmarks/runtime/runtime_bench.cu (built here with nvcc, PTX only) run
 #            alternately with NVIDIA's and Ocelot's runtime, twice each; best value per metric,
 #            ratio table with the bars of issue #4 (also $OUT/runtime-bench.tsv)
+#   launch-bench  tests/benchmarks/instrumentation/launch_overhead_bench.cu (built here with nvcc,
+#            -cudart shared): per-launch microseconds of a 1-CTA and a ~50 us kernel, async and
+#            synced, and of a 1,000-node graph's node launches, under NVIDIA's runtime, Ocelot's,
+#            and Ocelot's with bbcount, ctaclock and both; ratios against NVIDIA with issue 14's bars
+#            (also $OUT/launch-bench.tsv)
 #   instr-bench  tests/benchmarks/instrumentation/instrumentation_bench.cu (built here with nvcc,
 #            linked with Ocelot's libcudart.so.13 for ocelot/ocelot.h): kernel time plain and under
 #            bbcount, bbcount-thread, ctaclock, slowdowns against the bars of issue #5 (also
@@ -41,8 +46,13 @@
 #            probecount (bbcount's counting as a probe) next to bbcount, the oracle probes and a
 #            refused probe (tests/probes/check_probe_tools.py); every e2e program under the empty
 #            probe and bbcount+probecount (same output, equal counts); then the slowdown benchmark
-#            with --tools emptyprobe,probecount next to bbcount (also $OUT/probes-bench.tsv).
+#            with --tools emptyprobe,probecount,ctaclockprobe next to bbcount and ctaclock (also
+#            $OUT/probes-bench.tsv).
 #            The tools come from <build>/tests/probes (libocelot-*.so), else are built here.
+#            The shipped probe tools (tools/probes: memaccess, branchdiv, instmix, warpeff,
+#            memtrace, from <build>/probe-tools) run in the same checks, all five in one run of
+#            each program, and each in the slowdown benchmark, whose table gives geomean and worst
+#            against issue 13's bars.
 #   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
 #            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu)
 #   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
@@ -86,8 +96,8 @@ NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
 # The GPU machine has no python3-jsonschema and no package registry: the checkers skip the schema
 # check there (with a note) and keep their own checks; CI validates every profile against it.
 export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler probes cpu-bench
-          sweep host-measures report static-runtime driver-api)
+SECTIONS=(gpuinfo e2e runtime-bench launch-bench instrumentation fnptr instr-bench scheduler probes
+          cpu-bench sweep host-measures report static-runtime driver-api)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -502,6 +512,120 @@ section_runtime-bench() {
   say "gpu-batch: runtime-bench: $(wc -l <"$OUT/runtime-bench.tsv") metrics compared"
 }
 
+# ---------------------------------------------------------------------------------------------
+# launch-bench: one program, run under NVIDIA's runtime, Ocelot's, and Ocelot's with instrumentors.
+section_launch-bench() {
+  local dir=$LOGS/launch-bench
+  mkdir -p "$dir"
+  md "## Launch overhead (issue 14): NVIDIA, Ocelot, Ocelot + instrumentors"
+  md ""
+  local src=$ROOT/tests/benchmarks/instrumentation/launch_overhead_bench.cu bin=$WORK/launch_bench
+  if [ -z "$NVCC" ]; then
+    md "No nvcc: benchmark not built."
+    return
+  fi
+  if ! "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90,code=sm_90 \
+      -gencode=arch=compute_90,code=compute_90 --cudart=shared "$src" -o "$bin" \
+      >"$dir/build.log" 2>&1; then
+    md "Benchmark build failed:"
+    md '```'
+    tail -20 "$dir/build.log" >>"$SUMMARY"
+    md '```'
+    return
+  fi
+  if [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
+    md "Ocelot runtime not built: skipped."
+    return
+  fi
+  local nvlib=""
+  if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
+  local inherited=${LD_LIBRARY_PATH:-}
+  local nv_path="${nvlib}${inherited:+:$inherited}"
+  local oc_path="$BUILD/runtime${nvlib:+:$nvlib}${inherited:+:$inherited}"
+  # NVIDIA's run calibrates the ~50 us kernel; every other run does the same work.
+  (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$nv_path" timeout -k 5 300 "$bin") \
+    >"$dir/nvidia.0.tsv" 2>"$dir/nvidia.0.stderr"
+  local iters
+  iters=$(awk -F'\t' '$1 == "work_iters" { print $2 }' "$dir/nvidia.0.tsv")
+  if [ -z "$iters" ]; then
+    md "NVIDIA's run failed:"
+    md '```'
+    tail -5 "$dir/nvidia.0.stderr" >>"$SUMMARY"
+    md '```'
+    return
+  fi
+  local round mode path instr rc
+  # Alternating modes, twice, so that drift of the machine affects all alike; the best round counts.
+  for round in 1 2; do
+    for mode in nvidia ocelot bbcount ctaclock both; do
+      path=$oc_path instr=""
+      case $mode in
+        nvidia) path=$nv_path ;;
+        bbcount | ctaclock) instr=$mode ;;
+        both) instr=bbcount,ctaclock ;;
+      esac
+      (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$path" OCELOT_DEVICE=gpu ${instr:+OCELOT_INSTRUMENTORS=$instr} \
+        OCELOT_SUMMARY="$dir/$mode.$round.summary.txt" timeout -k 5 300 "$bin" --work-iters "$iters") \
+        >"$dir/$mode.$round.tsv" 2>"$dir/$mode.$round.stderr"
+      rc=$?
+      if [ "$rc" != 0 ]; then
+        md "Run $round under $mode failed (exit $rc):"
+        md '```'
+        tail -5 "$dir/$mode.$round.stderr" >>"$SUMMARY"
+        md '```'
+      fi
+    done
+  done
+  # Bars (issue 14): the 1-CTA kernel's async launch <= 1.25x NVIDIA's under every Ocelot mode;
+  # the ~50 us kernel <= 1.05x under ctaclock, <= 1.10x under bbcount (both: reported, no bar).
+  awk -F'\t' '
+    FNR == 1 { split(FILENAME, parts, "/"); f = parts[length(parts)]; mode = substr(f, 1, index(f, ".") - 1) }
+    $3 == "us" {
+      key = $1
+      if (!(key in seen)) { seen[key] = 1; names[++n] = key }
+      v = $2 + 0
+      if (!((mode, key) in best) || v < best[mode, key]) best[mode, key] = v
+    }
+    $1 == "checksum" { sums[mode] = sums[mode] " " $2 }
+    END {
+      m = split("ocelot bbcount ctaclock both", modes, " ")
+      print "| metric (us per launch) | NVIDIA | Ocelot | bbcount | ctaclock | both | ratios to NVIDIA | bars |" > "/dev/stderr"
+      print "|---|---|---|---|---|---|---|---|" > "/dev/stderr"
+      for (i = 1; i <= n; ++i) {
+        k = names[i]; nv = best["nvidia", k]
+        line = sprintf("| %s | %.2f", k, nv); ratios = ""; bars = ""
+        for (j = 1; j <= m; ++j) {
+          md = modes[j]
+          if (!((md, k) in best)) { line = line " | -"; continue }
+          v = best[md, k]; r = nv > 0 ? v / nv : 0
+          line = line sprintf(" | %.2f", v)
+          ratios = ratios sprintf("%s%s %.2fx", ratios == "" ? "" : ", ", md, r)
+          bar = 0
+          if (k == "tiny_async") bar = 1.25
+          if (k == "work_async" && md == "ctaclock") bar = 1.05
+          if (k == "work_async" && md == "bbcount") bar = 1.10
+          if (bar > 0) bars = bars sprintf("%s%s %s (<= %.2f)", bars == "" ? "" : ", ", md, r <= bar ? "ok" : "MISSED", bar)
+          printf "%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", k, md, nv, v, r, bar > 0 ? (r <= bar ? "ok" : "MISSED") : "-"
+        }
+        print line " | " ratios " | " (bars == "" ? "-" : bars) " |" > "/dev/stderr"
+      }
+      for (md in sums) print "checksums " md ":" sums[md] > "/dev/stderr"
+    }' "$dir"/*.[12].tsv >"$OUT/launch-bench.tsv" 2>"$dir/table.md"
+  md "Best of 2 alternating rounds; ~50 us kernel: \`--work-iters $iters\` (calibrated under NVIDIA's runtime). TSV: launch-bench.tsv (metric, mode, NVIDIA, mode's value, ratio, bar)."
+  md ""
+  grep -v '^checksums' "$dir/table.md" >>"$SUMMARY"
+  md ""
+  md '```'
+  grep '^checksums' "$dir/table.md" >>"$SUMMARY"
+  # Coverage: what the instrumented runs' summaries say about graph launches and the rest.
+  for mode in bbcount both; do
+    [ -f "$dir/$mode.1.summary.txt" ] && { echo "--- $mode summary (head)"; head -15 "$dir/$mode.1.summary.txt"; } >>"$SUMMARY"
+  done
+  md '```'
+  md ""
+  say "gpu-batch: launch-bench: $(grep -c MISSED "$OUT/launch-bench.tsv") bars missed"
+}
+
 # The e2e programs the sections run: those the e2e section built here, else the build's.
 e2e_bindir() {
   if [ -d "$WORK/e2e-bin" ]; then echo "$WORK/e2e-bin"; else echo "$BUILD/tests/e2e/bin"; fi
@@ -788,6 +912,8 @@ section_probes() {
   probe_tool emptyprobe && empty=$PROBE_TOOL
   probe_tool probecount && probecount=$PROBE_TOOL
   probe_tool oracle && oracle=$PROBE_TOOL
+  local ctaprobe=""
+  probe_tool ctaclockprobe && ctaprobe=$PROBE_TOOL
   bad=$WORK/probe-tools/recursion.ptx
   mkdir -p "$WORK/probe-tools"
   [ -n "$NVCC" ] && "$NVCC" -rdc=true -ptx -arch=compute_75 -O3 -std=c++17 -I"$ROOT" -o "$bad" \
@@ -800,7 +926,16 @@ section_probes() {
   local nvlib=""
   if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
   local path="${nvlib:+$nvlib:}${LD_LIBRARY_PATH:-}"
-  md "Tools: \`${empty#"$ROOT"/}\`, \`${probecount#"$ROOT"/}\`${oracle:+, \`${oracle#"$ROOT"/}\`}."
+  # The shipped probe tools, when built (`ocelot run -i NAME` finds them in <build>/probe-tools).
+  local shipped="" shipped_paths="" tool
+  for tool in memaccess branchdiv instmix warpeff memtrace; do
+    [ -e "$BUILD/probe-tools/libocelot-$tool.so" ] || continue
+    shipped="$shipped${shipped:+,}$tool"
+    shipped_paths="$shipped_paths,$BUILD/probe-tools/libocelot-$tool.so"
+    # memtrace traces every access: room for 2^20 warp records per launch, the file in $WORK.
+    [ "$tool" = memtrace ] && shipped_paths="$shipped_paths:file=$WORK/memtrace.zst:records.count=1048576"
+  done
+  md "Tools: \`${empty#"$ROOT"/}\`, \`${probecount#"$ROOT"/}\`${oracle:+, \`${oracle#"$ROOT"/}\`}; shipped: ${shipped:-none built}."
   md ""
   md "| program | check | seconds |"
   md "|---|---|---|"
@@ -811,7 +946,7 @@ section_probes() {
     t0=$(now)
     LD_LIBRARY_PATH="$path" timeout -k 5 600 python3 "$checker" --ocelot "$ocelot" --device gpu \
       --tools "$empty,$probecount" ${oracle:+--oracle "$oracle"} ${bad:+--bad "$bad"} --analytic \
-      "$bin" >"$LOGS/probes/$name.log" 2>&1
+      ${shipped:+--shipped "$shipped"} "$bin" >"$LOGS/probes/$name.log" 2>&1
     rc=$?
     t1=$(now)
     if [ "$rc" = 0 ]; then n_pass=$((n_pass + 1)); else n_fail=$((n_fail + 1)); fi
@@ -834,14 +969,14 @@ section_probes() {
     case "$name" in analytic_*) continue ;; esac
     if [ -n "$PROGRAM_FILTER" ] && ! [[ $name =~ $PROGRAM_FILTER ]]; then continue; fi
     (cd "$WORK/cwd" && LD_LIBRARY_PATH="$path" timeout -k 5 $((4 * TIMEOUT_S)) python3 "$checker" \
-      --ocelot "$ocelot" --device gpu --tools "$empty,$probecount" --timeout "$TIMEOUT_S" "$bin" \
-      >"$LOGS/probes/e2e.$name.log" 2>&1)
+      --ocelot "$ocelot" --device gpu --tools "$empty,$probecount" --timeout "$TIMEOUT_S" \
+      ${shipped:+--shipped "$shipped"} "$bin" >"$LOGS/probes/e2e.$name.log" 2>&1)
     rc=$?
     if [ "$rc" = 0 ]; then ok=$((ok + 1));
     elif [ "$rc" = 77 ]; then skipped=$((skipped + 1));
     else failed=$((failed + 1)); list="$list $name"; fi
   done
-  md "Every e2e program under the empty probe and under bbcount+probecount: ok $ok, failed $failed, skipped $skipped.${list:+ Failed:$list}"
+  md "Every e2e program under the empty probe, under bbcount+probecount${shipped:+ and under $shipped}: ok $ok, failed $failed, skipped $skipped.${list:+ Failed:$list}"
   md ""
   for f in "$LOGS"/probes/e2e.*.log; do
     [ -e "$f" ] || continue
@@ -855,10 +990,10 @@ section_probes() {
   local dir=$LOGS/probes
   # shellcheck disable=SC2086
   (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
-    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount" \
+    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount${ctaprobe:+,$ctaprobe}$shipped_paths" \
     --tsv "$OUT/probes-bench.tsv") >"$dir/bench.stdout.txt" 2>"$dir/bench.stderr.txt"
   rc=$?
-  md "Slowdown benchmark with \`--tools emptyprobe,probecount\` (exit status $rc; TSV in probes-bench.tsv):"
+  md "Slowdown benchmark with \`--tools emptyprobe,probecount${ctaprobe:+,ctaclockprobe}${shipped:+,$shipped}\` (exit status $rc; TSV in probes-bench.tsv):"
   md ""
   md '```'
   awk -F'\t' '$1 == "kernel" && $2 == "config" { exit } { print }' "$dir/bench.stdout.txt" >>"$SUMMARY"

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "runtime/core/Device.h"
+#include "runtime/core/ForkGuard.h"
 #include "runtime/core/KernelHandles.h"
 #include "runtime/core/LaunchLimits.h"
 #include "runtime/core/Logger.h"
@@ -86,7 +87,8 @@ public:
   cudaError_t notImplemented(const char* function);
 
   // --- Initialization, versions, devices -----------------------------------------------------
-  /// Starts the platform once; the result is sticky.
+  /// Starts the platform once; the result is sticky. In a child forked after the platform started,
+  /// cudaErrorInitializationError (see ForkGuard).
   cudaError_t initialize();
   cudaError_t driverGetVersion(int* version);
   cudaError_t runtimeGetVersion(int* version);
@@ -265,10 +267,15 @@ public:
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
   void forgetInstrumentation(int ordinal, bool afterReset = false);
+  /// cudaGraphLaunch: graph kernel nodes are not instrumented yet; while an instrumentor is active
+  /// the launch counts in the coverage as not instrumented (one relaxed load otherwise).
+  void noteGraphLaunch();
 
 private:
   static Runtime* create();
   static ThreadState& createThreadState();
+  /// initialize() in a forked child of the process that started the platform.
+  cudaError_t inForkedChild();
   /// The calling thread's current device, made current on this thread.
   cudaError_t currentDevice(Device** device, int* ordinal = nullptr);
   /// The loaded module of a registration on the current device.
@@ -302,7 +309,10 @@ private:
   /// Set once initialize() has run: later calls skip call_once (whose every call costs
   /// thread-local writes and a libc call).
   std::atomic<bool> initializeDone_{false};
-  PlatformResult platform_;      ///< written once under initialized_
+  PlatformResult platform_; ///< written once under initialized_
+  /// ForkGuard::forks() when the platform started: another count means this is a forked child.
+  unsigned forks_ = 0;
+  std::atomic<bool> forkReported_{false};
   std::vector<Device*> devices_; ///< the platform's devices by ordinal, filled with it
 
   /// A context-corrupting error (an illegal address in a kernel...): every later call reports it
@@ -335,8 +345,8 @@ private:
 // Inline: every API call that uses the current device starts here, every launch too.
 inline cudaError_t Runtime::currentDevice(ThreadState& state, Device** device, int* ordinal) {
   // initialize()'s fast path, spelled out.
-  if (!initializeDone_.load(std::memory_order_acquire) || platform_.platform == nullptr)
-      [[unlikely]]
+  if (!initializeDone_.load(std::memory_order_acquire) || platform_.platform == nullptr ||
+      forks_ != ForkGuard::forks()) [[unlikely]]
     if (cudaError_t error = initialize(); error != cudaSuccess)
       return error;
   if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess) [[unlikely]]

@@ -82,6 +82,23 @@ bool pluginOnPath(const std::string& name) {
   return false;
 }
 
+/// The folder of the probe tools Ocelot ships (memaccess ...): ../lib/ocelot/probe-tools next to an
+/// installed `ocelot`, else ../probe-tools (a build tree, also one copied elsewhere), else the
+/// build tree this executable was built in.
+std::optional<fs::path> shippedProbeTools(const char* self) {
+  std::error_code error;
+  fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  if (error)
+    exe = fs::absolute(self != nullptr ? self : "", error);
+  for (const fs::path& candidate :
+       {exe.parent_path().parent_path() / "lib/ocelot/probe-tools",
+        exe.parent_path().parent_path() / "lib64/ocelot/probe-tools",
+        exe.parent_path().parent_path() / "probe-tools", fs::path(OCELOT_BUILD_PROBE_TOOLS_DIR)})
+    if (fs::is_directory(candidate, error))
+      return candidate;
+  return std::nullopt;
+}
+
 void prependPath(const char* variable, const std::string& dir) {
   const char* old = std::getenv(variable);
   std::string value = dir;
@@ -146,6 +163,12 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   // Check what can be checked here, so that a typo is an error now and not a warning in the
   // application's output.
   std::vector<std::pair<std::string, std::string>> environment;
+  // The shipped probe tools are found by name after the user's own plugin folders.
+  if (auto tools = shippedProbeTools(self)) {
+    const char* path = std::getenv("OCELOT_PLUGIN_PATH");
+    std::string value = path != nullptr && *path != '\0' ? std::string(path) + ":" : std::string();
+    ::setenv("OCELOT_PLUGIN_PATH", (value + tools->string()).c_str(), 1);
+  }
   try {
     if (vm.count("instrumentors")) {
       std::string list = vm["instrumentors"].as<std::string>();
