@@ -229,6 +229,14 @@ public:
   cudaError_t moduleGlobal(void** module, const char* name, void** address, size_t* bytes);
   /// The kernel name of a stand-in moduleFunction gave out (null for anything else).
   const char* moduleFunctionName(const void* function);
+  /// A launch of a kernel Ocelot did not load (a library's, through the driver API on a GPU), made
+  /// by `launch` on `stream` of the current device: profiled with its GPU time and `reason` while
+  /// an instrumentor is active, else nullopt (the caller launches it itself). `params` holds grid,
+  /// block and shared memory.
+  std::optional<cudaError_t> launchForeign(const char* kernelName, LaunchParams& params,
+                                           cudaStream_t stream,
+                                           const std::function<cudaError_t()>& launch,
+                                           const char* reason);
 
   // --- Graph nodes (RuntimeGraphs.cpp, RuntimeTools.cpp) --------------------------------------
   /// Generic graph node parameters with a kernel's function (the application's host stub or

@@ -388,23 +388,88 @@ void InstrumentationFramework::graphLaunched() {
 // --- Launches -----------------------------------------------------------------------------
 
 LaunchInfo InstrumentationFramework::describeLaunch(const LaunchSite& site) {
+  return describeLaunch(site.kernelName, site.launchId, site.ordinal, site.params);
+}
+
+LaunchInfo InstrumentationFramework::describeLaunch(const std::string& kernelName,
+                                                    uint64_t launchId, int ordinal,
+                                                    const LaunchParams& params) {
   LaunchInfo info;
-  info.kernelName = site.kernelName;
-  info.launchId = site.launchId;
-  info.device = site.ordinal;
-  info.grid = {site.params.grid.x, site.params.grid.y, site.params.grid.z};
-  info.block = {site.params.block.x, site.params.block.y, site.params.block.z};
-  info.dynamicSharedMemory = site.params.sharedMem;
-  info.stream = reinterpret_cast<uint64_t>(site.params.stream->handle());
+  info.kernelName = kernelName;
+  info.launchId = launchId;
+  info.device = ordinal;
+  info.grid = {params.grid.x, params.grid.y, params.grid.z};
+  info.block = {params.block.x, params.block.y, params.block.z};
+  info.dynamicSharedMemory = params.sharedMem;
+  info.stream = reinterpret_cast<uint64_t>(params.stream->handle());
   if (nvtx_ != nullptr && nvtx_->attached())
     info.nvtxRanges = nvtx_->launchStack(); // the launching thread's, read on it
   std::lock_guard lock(launchIndexMutex_);
-  info.kernelLaunchIndex = ++kernelLaunches_[site.kernelName];
-  auto& demangled = demangled_[site.kernelName];
+  info.kernelLaunchIndex = ++kernelLaunches_[kernelName];
+  auto& demangled = demangled_[kernelName];
   if (demangled.empty())
-    demangled = demangle(site.kernelName);
+    demangled = demangle(kernelName);
   info.demangledName = demangled;
   return info;
+}
+
+std::unique_ptr<PendingLaunch> InstrumentationFramework::newPending(Device& device, int ordinal,
+                                                                    LaunchInfo info,
+                                                                    const ActiveList& active) {
+  auto pending = std::make_unique<PendingLaunch>();
+  pending->device = &device;
+  pending->resources = &resources(device, ordinal);
+  pending->generation = pending->resources->generation();
+  pending->info = std::move(info);
+  pending->enqueuedNs = nowNs();
+  if (callStacks_.load(std::memory_order_relaxed))
+    callPathCapture_.capture(pending->callPath);
+  for (const Active& a : active)
+    pending->instrumentors.push_back(a.description);
+  return pending;
+}
+
+std::optional<cudaError_t> InstrumentationFramework::launchForeign(
+    Device& device, int ordinal, const std::string& kernelName, const LaunchParams& params,
+    const std::function<cudaError_t()>& launch, const std::string& reason) {
+  auto active = activeList();
+  if (active->empty() || params.stream == nullptr)
+    return std::nullopt;
+  // Events in a stream being captured would become graph nodes: such launches run unobserved.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (params.stream->captureStatus(&capture) == cudaSuccess &&
+      capture != cudaStreamCaptureStatusNone)
+    return std::nullopt;
+  LaunchInfo info = describeLaunch(kernelName, nextLaunchId(), ordinal, params);
+  if (!currentSelection()->decide(info.kernelName, info.demangledName).instrument)
+    return std::nullopt;
+  auto pending = newPending(device, ordinal, std::move(info), *active);
+  pending->instrumented = false;
+  pending->notes.push_back(reason);
+  DeviceResources& pool = *pending->resources;
+  auto record = [&](Event*& event) {
+    event = pool.acquireEvent();
+    if (event != nullptr && event->record(*params.stream, 0) != cudaSuccess) {
+      pool.releaseEvent(event, pending->generation);
+      event = nullptr;
+    }
+  };
+  record(pending->start);
+  cudaError_t result = launch();
+  if (result != cudaSuccess) {
+    // As for an original kernel that fails to launch: the application gets its error, and the
+    // profile says that the launch failed.
+    release(*pending);
+    pending->launchFailed = true;
+    pending->outcome = result;
+    worker_.begin();
+    worker_.completeHere(std::move(pending));
+    return result;
+  }
+  if (pending->start != nullptr)
+    record(pending->end);
+  enqueueCompletion(*params.stream, std::move(pending));
+  return result;
 }
 
 std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& site) {
@@ -444,17 +509,7 @@ std::unique_ptr<PendingLaunch> InstrumentationFramework::select(const LaunchSite
   // --nvtx-include: only launches inside one of the ranges (Nsight Compute's selection).
   if (!nvtxInclude_.empty() && (nvtx_ == nullptr || !nvtx_->matches(nvtxInclude_)))
     return nullptr;
-  auto pending = std::make_unique<PendingLaunch>();
-  pending->device = &site.device;
-  pending->resources = &resources(site.device, site.ordinal);
-  pending->generation = pending->resources->generation();
-  pending->info = std::move(info);
-  pending->enqueuedNs = nowNs();
-  if (callStacks_.load(std::memory_order_relaxed))
-    callPathCapture_.capture(pending->callPath);
-  for (const Active& a : active)
-    pending->instrumentors.push_back(a.description);
-  return pending;
+  return newPending(site.device, site.ordinal, std::move(info), active);
 }
 
 InstrumentationFramework::Step<InstrumentationFramework::Target>

@@ -78,6 +78,15 @@ public:
   cudaError_t timeOperation(Device& device, int ordinal, Stream& stream, DeviceOperation::Kind kind,
                             const char* name, uint64_t bytes,
                             const std::function<cudaError_t()>& run);
+  /// A launch of a kernel Ocelot did not load (a library's, through the driver API), made by
+  /// `launch`: when an instrumentor is active and the launch is selected, it runs between events
+  /// and gets a profile (not instrumented, `reason` as its note, its GPU time); nullopt when the
+  /// caller should launch it as usual. `params` needs grid, block, shared memory and the stream.
+  std::optional<cudaError_t> launchForeign(Device& device, int ordinal,
+                                           const std::string& kernelName,
+                                           const LaunchParams& params,
+                                           const std::function<cudaError_t()>& launch,
+                                           const std::string& reason);
   /// Before cudaDeviceReset: waits (bounded) for pending results, then forgets the device's
   /// modules and buffers. After it (`afterReset`), for what launches of other threads made while
   /// it ran: forgets first, so that those launches' profiles report the disturbance, then waits.
@@ -132,6 +141,11 @@ private:
   std::shared_ptr<KernelSelection> currentSelection() const;
   DeviceResources& resources(Device& device, int ordinal);
   LaunchInfo describeLaunch(const LaunchSite& site);
+  LaunchInfo describeLaunch(const std::string& kernelName, uint64_t launchId, int ordinal,
+                            const LaunchParams& params);
+  /// A selected launch's record before it runs (profile fields, instrumentors, call path).
+  std::unique_ptr<PendingLaunch> newPending(Device& device, int ordinal, LaunchInfo info,
+                                            const ActiveList& active);
 
   // --- The launch path, one step each (launch() chains them) ---------------------------------
   /// Why a selected launch runs the original kernel: its profile's note, and whether the
