@@ -97,6 +97,10 @@ void ProfileSummary::add(const KernelProfile& profile) {
       block.location = b.location;
     }
   }
+  for (const auto& result : profile.results())
+    if (result && dynamic_cast<const BasicBlockCounts*>(result.get()) == nullptr &&
+        dynamic_cast<const CtaClockTimes*>(result.get()) == nullptr)
+      toolLines_[{profile.kernelName(), std::string(result->instrumentor())}] = result->summary();
   if (const auto* clock = profile.result<CtaClockTimes>()) {
     ++k.clockLaunches;
     k.imbalanceSum += clock->imbalance();
@@ -288,6 +292,14 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t c
                     static_cast<unsigned long long>(d.kernels), d.kernelNs / 1e6, "not recorded",
                     d.gcp().value_or(0), d.glb(spanNs).value_or(0));
       out += line;
+    }
+  }
+  if (!toolLines_.empty()) {
+    out += "\ninstrumentor results (each kernel's last launch)\n";
+    for (const auto& [key, text] : toolLines_) {
+      auto k = kernels_.find(key.first);
+      out += "  " + key.second + ": " + (k != kernels_.end() ? k->second.demangled : key.first) +
+             ": " + text + "\n";
     }
   }
   bool notes = std::any_of(kernels_.begin(), kernels_.end(),

@@ -71,6 +71,9 @@ private:
   std::map<std::string, Kernel> kernels_;
   std::map<BlockKey, Block> blocks_;
   std::map<SiteKey, Site> sites_; ///< launches that carry a call path
+  /// (kernel, instrumentor) -> the last launch's summary line, for results other than bbcount's
+  /// and ctaclock's (plugins, probe tools), whose lines cannot be added up across launches.
+  std::map<std::pair<std::string, std::string>, std::string> toolLines_;
   /// Per device: kernel device time for GCP and GLB (ocelot/HostMeasures.h), over the profiled
   /// span from the first launch call to the last delivery.
   std::map<int, DeviceTimes> devices_;

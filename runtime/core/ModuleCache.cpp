@@ -85,6 +85,11 @@ cudaError_t ModuleCache::load(const FatbinaryRegistration& registration, Device&
   cudaError_t error = device.loadModule(original, &module.handle_, &log);
   if (error != cudaSuccess)
     logger_.warn(label + ": the original code does not load either (" + errorName(error) + ")");
+  // A device that runs only Ocelot's PTX (the CPU device) refuses every original as invalid PTX:
+  // the application should learn why the PTX itself failed (an unsupported version, the memory
+  // budget), as the driver's JIT would tell it.
+  if (error == cudaErrorInvalidPtx && !built)
+    error = built.error().error;
   return error;
 }
 

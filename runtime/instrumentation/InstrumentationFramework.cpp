@@ -4,6 +4,7 @@
 #include "ocelot/KernelProfile.h"
 #include "runtime/core/ErrorTable.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/ForkGuard.h"
 #include "runtime/core/Stream.h"
 
 #include <algorithm>
@@ -58,7 +59,16 @@ InstrumentationFramework::~InstrumentationFramework() {
   std::erase(liveInstances(), this);
 }
 
+namespace {
+/// ForkGuard::forks() when the exit handler was installed.
+std::atomic<unsigned> gExitHandlerForks{0};
+} // namespace
+
 void InstrumentationFramework::flushAllAtExit() {
+  // A child forked after instrumentation started has none of its worker threads (flushing would
+  // wait for them) and must not overwrite its parent's files: the parent writes them.
+  if (ForkGuard::forks() != gExitHandlerForks.load())
+    return;
   std::vector<InstrumentationFramework*> instances;
   {
     std::lock_guard lock(liveMutex());
@@ -129,7 +139,11 @@ void InstrumentationFramework::configureFromEnvironment() {
     summaryTarget_.clear();
   if (atExit || !summaryTarget_.empty()) {
     static std::once_flag exitHandler;
-    std::call_once(exitHandler, [] { std::atexit(&InstrumentationFramework::flushAllAtExit); });
+    std::call_once(exitHandler, [] {
+      gExitHandlerForks.store(ForkGuard::forks());
+      ForkGuard::watch();
+      std::atexit(&InstrumentationFramework::flushAllAtExit);
+    });
   }
   if (std::string list = environment("OCELOT_INSTRUMENTORS"); !list.empty())
     addSpecs(list);
@@ -314,6 +328,15 @@ void InstrumentationFramework::forgetRegistration(uint64_t id) {
     if (auto it = resources_.find(ordinal); it != resources_.end())
       it->second->device().unloadModule(module);
   });
+}
+
+bool InstrumentationFramework::unloadRegistration(uint64_t id) {
+  const bool flushed = worker_.flush(std::chrono::seconds(10));
+  if (!flushed)
+    logger_.warn("instrumentation: profiles of launches before a module unload did not arrive "
+                 "within 10 s; unloading anyway");
+  forgetRegistration(id);
+  return flushed;
 }
 
 void InstrumentationFramework::logOnce(const std::string& key, const std::string& message) {
@@ -692,16 +715,32 @@ cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
                                                   const Fallback& why) {
   pending->instrumented = false;
   pending->notes.push_back(why.note);
+  // The original kernel's GPU time too (issue 15: every kernel with its time), from events around
+  // it on its stream, like an instrumented launch's.
+  DeviceResources* pool = why.streamUsable ? pending->resources : nullptr;
+  auto record = [&](Event*& event) {
+    event = pool->acquireEvent();
+    if (event != nullptr && event->record(*site.params.stream, 0) != cudaSuccess) {
+      pool->releaseEvent(event, pending->generation);
+      event = nullptr;
+    }
+  };
+  if (pool != nullptr && pending->start == nullptr)
+    record(pending->start);
   cudaError_t result = site.device.launch(site.params);
   if (result != cudaSuccess) {
     // The application gets the error it would have got without Ocelot; the launch still has a
     // profile, which says that it failed.
+    if (pool != nullptr)
+      release(*pending);
     pending->launchFailed = true;
     pending->outcome = result;
     worker_.begin();
     worker_.completeHere(std::move(pending));
     return result;
   }
+  if (pending->start != nullptr && pending->end == nullptr)
+    record(pending->end);
   if (why.streamUsable) {
     enqueueCompletion(*site.params.stream, std::move(pending));
   } else {

@@ -67,6 +67,10 @@ public:
   void forgetDevice(int ordinal, bool afterReset = false);
   /// After __cudaUnregisterFatBinary: unloads that registration's instrumented modules.
   void forgetRegistration(uint64_t id);
+  /// Before a module loaded through the driver API is unloaded: waits (bounded) for the profiles
+  /// of launches still on their way, so that none is lost, then forgets its instrumented modules.
+  /// False when the wait timed out (those profiles may report a disturbed launch).
+  bool unloadRegistration(uint64_t id);
 
   // --- The public API -----------------------------------------------------------------------
   uint64_t add(std::shared_ptr<const PTXInstrumentor> instrumentor);
