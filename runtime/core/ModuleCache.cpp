@@ -95,7 +95,14 @@ cudaError_t ModuleCache::load(const FatbinaryRegistration& registration, Device&
 
 void ModuleCache::forgetDevice(int ordinal) {
   std::lock_guard lock(mutex_);
-  std::erase_if(modules_, [&](const auto& entry) { return entry.first.second == ordinal; });
+  for (auto it = modules_.begin(); it != modules_.end();) {
+    if (it->first.second == ordinal) {
+      retired_.push_back(std::move(it->second));
+      it = modules_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 std::vector<std::pair<int, std::unique_ptr<LoadedModule>>>

@@ -11,6 +11,10 @@ Runtime* Runtime::create() {
   return new Runtime(selectPlatform); // leaked on purpose; see instance()
 }
 
+Runtime& Runtime::process() {
+  return instance();
+}
+
 Runtime::Runtime(std::function<PlatformResult()> platformFactory, LogLevel logLevel,
                  std::unique_ptr<PtxDump> dump)
     : logger_(logLevel), modules_(logger_, pipeline_), dump_(std::move(dump)),
@@ -213,19 +217,25 @@ cudaError_t Runtime::deviceReset() {
     return cudaErrorInvalidDevice;
   // The reset destroys the device's modules, functions and libraries; the next use loads the
   // modules again (so module-scope variables get their initial values again).
+  auto forgetModules = [&] {
+    modules_.forgetDevice(ordinal);
+    kernelHandles_.forgetDevice(ordinal);
+    if (ordinal < RegisteredFunction::kCachedDevices)
+      for (FatbinaryRegistration* registration : registry_.fatbinaries())
+        for (const RegisteredFunction* function : registry_.functionsOf(*registration))
+          function->deviceFunctions[static_cast<size_t>(ordinal)].store(nullptr,
+                                                                        std::memory_order_release);
+  };
   forgetInstrumentation(ordinal); // first: pending profiles still read their buffers
-  modules_.forgetDevice(ordinal);
-  kernelHandles_.forgetDevice(ordinal);
-  if (ordinal < RegisteredFunction::kCachedDevices)
-    for (FatbinaryRegistration* registration : registry_.fatbinaries())
-      for (const RegisteredFunction* function : registry_.functionsOf(*registration))
-        function->deviceFunctions[static_cast<size_t>(ordinal)].store(nullptr,
-                                                                      std::memory_order_release);
+  forgetModules();
   stickyError_.store(cudaSuccess);
   cudaError_t result = platform_.platform->device(ordinal).reset();
-  // Instrumented launches that other threads made while the reset ran (undefined behaviour for
-  // the application) built modules and buffers the reset destroyed: drop them too, so that their
+  // Launches that other threads made while the reset ran (undefined behaviour for the application)
+  // loaded modules, functions and buffers that the reset destroyed: drop them too. Otherwise
+  // every later launch of those kernels would use a function of the destroyed context and fail
+  // (on a GPU; seen as launches between resets without any profile), and instrumented launches'
   // profiles report a disturbed launch instead of what the destroyed buffers held.
+  forgetModules();
   forgetInstrumentation(ordinal, /*afterReset=*/true);
   return result;
 }

@@ -12,6 +12,9 @@
 #include "runtime/core/Registry.h"
 #include "runtime/core/Stream.h"
 #include "runtime/core/ThreadState.h"
+#include "runtime/instrumentation/ApiCallLog.h"
+#include "runtime/instrumentation/DeviceOperation.h"
+#include "runtime/instrumentation/NvtxRanges.h"
 
 #include <cuda_runtime_api.h>
 
@@ -56,6 +59,9 @@ public:
     static Runtime* const runtime = create();
     return *runtime;
   }
+  /// The same, out of line: for Ocelot's other libraries (libcuda.so.1), which must not
+  /// instantiate instance()'s static themselves.
+  static Runtime& process();
 
   /// A runtime over a given platform factory (tests use this to run without a driver).
   explicit Runtime(std::function<PlatformResult()> platformFactory,
@@ -201,6 +207,37 @@ public:
                                const char* name, bool managed);
   cudaError_t libraryGetUnifiedFunction(void** function, cudaLibrary_t library, const char* name);
 
+  // --- Modules loaded through the driver API (RuntimeDriverModules.cpp) -----------------------
+  // Ocelot's libcuda.so.1 (runtime/driverapi) forwards cuModuleLoadData & co. here. A module
+  // becomes a registration like the application's own fatbinaries, so its kernels take the same
+  // path: the module pipeline, the instrumentation, the fallback to the original code.
+  /// Copies and registers `image` (PTX text, a fatbinary or its wrapper, an ELF cubin) and loads
+  /// it on the current device at once, as the driver does (a module it refuses is an error here,
+  /// not at the first launch). `origin` names the call in log lines.
+  /// `device` (optional) is the module as the current device loaded it (the CUmodule on the
+  /// driver).
+  cudaError_t moduleLoad(const void* image, const char* origin, void*** module,
+                         DeviceModule* device = nullptr);
+  /// Waits (bounded) for the profiles of the module's instrumented launches, then unloads it.
+  cudaError_t moduleUnload(void** module);
+  /// A kernel of a loaded module as something `launch` takes (a stand-in for a host stub):
+  /// cudaErrorSymbolNotFound when the module has no such kernel. Each name has one stand-in.
+  /// `device` (optional) is the kernel's function on the current device, what the device's own
+  /// calls take (the CUfunction on the driver).
+  cudaError_t moduleFunction(void** module, const char* name, const void** function,
+                             DeviceFunction* device = nullptr);
+  cudaError_t moduleGlobal(void** module, const char* name, void** address, size_t* bytes);
+  /// The kernel name of a stand-in moduleFunction gave out (null for anything else).
+  const char* moduleFunctionName(const void* function);
+  /// A launch of a kernel Ocelot did not load (a library's, through the driver API on a GPU), made
+  /// by `launch` on `stream` of the current device: profiled with its GPU time and `reason` while
+  /// an instrumentor is active, else nullopt (the caller launches it itself). `params` holds grid,
+  /// block and shared memory.
+  std::optional<cudaError_t> launchForeign(const char* kernelName, LaunchParams& params,
+                                           cudaStream_t stream,
+                                           const std::function<cudaError_t()>& launch,
+                                           const char* reason);
+
   // --- Graph nodes (RuntimeGraphs.cpp, RuntimeTools.cpp) --------------------------------------
   /// Generic graph node parameters with a kernel's function (the application's host stub or
   /// cudaKernel_t) translated for the device, and back (for what a node reports).
@@ -233,6 +270,20 @@ public:
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
   void forgetInstrumentation(int ordinal, bool afterReset = false);
+  /// Host measures on (instrumentation/DeviceOperation.h): copies and memsets are timed. Inline:
+  /// every copy asks.
+  bool hostMeasures() const { return hostMeasures_; }
+  /// The API calls of every thread (recorded by the API boundary with host measures on).
+  instrumentation::ApiCallLog& apiCalls() { return apiCalls_; }
+  /// NVTX ranges and marks (Ocelot as the NVTX injection library: runtime/api/NvtxInjection.cpp).
+  instrumentation::NvtxRanges& nvtx() { return nvtx_; }
+  /// Runs `run` (one copy or memset enqueued on `stream`) timed by the instrumentation framework.
+  cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,
+                            instrumentation::DeviceOperation::Kind kind, const char* name,
+                            uint64_t bytes, const std::function<cudaError_t()>& run);
+  /// cudaGraphLaunch: graph kernel nodes are not instrumented yet; while an instrumentor is active
+  /// the launch counts in the coverage as not instrumented (one relaxed load otherwise).
+  void noteGraphLaunch();
 
 private:
   static Runtime* create();
@@ -294,6 +345,15 @@ private:
   std::shared_ptr<instrumentation::InstrumentationFramework> instrumentation_;
   /// Kept by the framework: true while no instrumentor is active (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
+  const bool hostMeasures_ = instrumentation::hostMeasuresRequested();
+  instrumentation::ApiCallLog apiCalls_;
+  instrumentation::NvtxRanges nvtx_;
+
+  /// Modules loaded through the driver API, by registration handle (RuntimeDriverModules.cpp).
+  struct DriverModule;
+  std::mutex driverModulesMutex_;
+  std::unordered_map<void**, std::shared_ptr<DriverModule>> driverModules_;
+  std::unordered_map<const void*, std::string> driverFunctionNames_;
 
   std::mutex unsupportedMutex_;
   std::unordered_set<std::string> unsupportedReported_;

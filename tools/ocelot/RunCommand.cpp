@@ -5,6 +5,7 @@
 
 #include "instrumentors/InstrumentorRegistry.h"
 #include "ocelot/KernelSelection.h"
+#include "ocelot/NvtxRule.h"
 #include "tools/ocelot/ApplicationCheck.h"
 #include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
@@ -82,6 +83,23 @@ bool pluginOnPath(const std::string& name) {
   return false;
 }
 
+/// The folder of the probe tools Ocelot ships (memaccess ...): ../lib/ocelot/probe-tools next to an
+/// installed `ocelot`, else ../probe-tools (a build tree, also one copied elsewhere), else the
+/// build tree this executable was built in.
+std::optional<fs::path> shippedProbeTools(const char* self) {
+  std::error_code error;
+  fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  if (error)
+    exe = fs::absolute(self != nullptr ? self : "", error);
+  for (const fs::path& candidate :
+       {exe.parent_path().parent_path() / "lib/ocelot/probe-tools",
+        exe.parent_path().parent_path() / "lib64/ocelot/probe-tools",
+        exe.parent_path().parent_path() / "probe-tools", fs::path(OCELOT_BUILD_PROBE_TOOLS_DIR)})
+    if (fs::is_directory(candidate, error))
+      return candidate;
+  return std::nullopt;
+}
+
 void prependPath(const char* variable, const std::string& dir) {
   const char* old = std::getenv(variable);
   std::string value = dir;
@@ -109,6 +127,12 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "launches", po::value<std::string>(), "instrument only matching launches N:M (1-based)")(
       "every", po::value<std::string>(), "instrument every N-th matching launch (N >= 1)")(
       "max-per-kernel", po::value<std::string>(), "stop instrumenting a kernel after K launches")(
+      "nvtx-include", po::value<std::vector<std::string>>(),
+      "instrument only launches inside this NVTX range (repeatable; Nsight Compute's syntax: "
+      "range/, domain@range/, a/b/, [a/, a/*/b/, range for a start/end range)")(
+      "no-nvtx", "do not make Ocelot the application's NVTX injection library")(
+      "no-host-measures", "do not time copies, memsets and unprofiled kernels nor record API calls "
+                          "(OCELOT_HOST_MEASURES=0)")(
       "device", po::value<std::string>(),
       "gpu or cpu (Ocelot's CPU back end); default: the GPU if there is one, else the CPU")(
       "output,o", po::value<std::string>(), "write every KernelProfile to this JSON file")(
@@ -120,6 +144,9 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "CPU device: fail a launch that runs longer than N ms (OCELOT_CPU_WATCHDOG_MS; 0: off)")(
       "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): off, warn, info, debug")(
       "no-call-stacks", "do not record each launch's host call path (OCELOT_CALL_STACKS=0)")(
+      "no-driver-api",
+      "leave the driver API to NVIDIA's libcuda.so.1 (by default Ocelot's libcuda.so.1 is put in "
+      "front of it, so that modules loaded through the driver API are seen too)")(
       "dry-run", "print the environment and command instead of running it");
   po::variables_map vm;
   try {
@@ -143,6 +170,12 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   // Check what can be checked here, so that a typo is an error now and not a warning in the
   // application's output.
   std::vector<std::pair<std::string, std::string>> environment;
+  // The shipped probe tools are found by name after the user's own plugin folders.
+  if (auto tools = shippedProbeTools(self)) {
+    const char* path = std::getenv("OCELOT_PLUGIN_PATH");
+    std::string value = path != nullptr && *path != '\0' ? std::string(path) + ":" : std::string();
+    ::setenv("OCELOT_PLUGIN_PATH", (value + tools->string()).c_str(), 1);
+  }
   try {
     if (vm.count("instrumentors")) {
       std::string list = vm["instrumentors"].as<std::string>();
@@ -178,6 +211,18 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
           "OCELOT_MAX_PER_KERNEL",
           std::to_string(parseCount("max-per-kernel", vm["max-per-kernel"].as<std::string>())));
     KernelSelection check(rules); // throws on a bad regex or every=0
+    if (vm.count("nvtx-include")) {
+      std::string joined;
+      for (const std::string& rule : vm["nvtx-include"].as<std::vector<std::string>>()) {
+        if (rule.find(';') != std::string::npos)
+          throw std::invalid_argument("--nvtx-include " + rule + ": ';' separates rules");
+        NvtxRule::parse(rule); // throws with what is wrong
+        joined += (joined.empty() ? "" : ";") + rule;
+      }
+      environment.emplace_back("OCELOT_NVTX_INCLUDE", joined);
+    }
+    if (vm.count("no-host-measures"))
+      environment.emplace_back("OCELOT_HOST_MEASURES", "0");
     if (vm.count("budget-mb"))
       environment.emplace_back(
           "OCELOT_BBCOUNT_BUDGET_MB",
@@ -241,9 +286,18 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
     std::cerr << "ocelot run: cannot find Ocelot's libcudart.so.13 (set OCELOT_CUDART_DIR)\n";
     return 2;
   }
+  // Ocelot is the application's NVTX injection library (ranges in profiles and traces,
+  // --nvtx-include), unless the user chose another one.
+  if (!vm.count("no-nvtx") && std::getenv("NVTX_INJECTION64_PATH") == nullptr)
+    environment.emplace_back("NVTX_INJECTION64_PATH", (*libraries / "libcudart.so.13").string());
   for (const auto& [name, value] : environment)
     ::setenv(name.c_str(), value.c_str(), 1);
   prependPath("LD_LIBRARY_PATH", libraries->string());
+  // Ocelot's libcuda.so.1 (runtime/driverapi) lives in a folder of its own, in front of
+  // NVIDIA's driver, which it finds by absolute path.
+  if (std::error_code ignored;
+      !vm.count("no-driver-api") && fs::exists(*libraries / "driverapi" / "libcuda.so.1", ignored))
+    prependPath("LD_LIBRARY_PATH", (*libraries / "driverapi").string());
 
   if (vm.count("dry-run")) {
     std::cout << "LD_LIBRARY_PATH=" << std::getenv("LD_LIBRARY_PATH") << "\n";
