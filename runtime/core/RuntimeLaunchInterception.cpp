@@ -18,6 +18,11 @@ void Runtime::forgetInstrumentation(int ordinal, bool afterReset) {
   instrumentation().forgetDevice(ordinal, afterReset);
 }
 
+void Runtime::noteGraphLaunch() {
+  if (!instrumentationIdle_.load(std::memory_order_relaxed) && instrumentation().active())
+    instrumentation().graphLaunched();
+}
+
 std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Device& device,
                                                        int ordinal, const LaunchParams& params) {
   instrumentation::InstrumentationFramework& framework = instrumentation();

@@ -137,6 +137,9 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "CPU device: fail a launch that runs longer than N ms (OCELOT_CPU_WATCHDOG_MS; 0: off)")(
       "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): off, warn, info, debug")(
       "no-call-stacks", "do not record each launch's host call path (OCELOT_CALL_STACKS=0)")(
+      "no-driver-api",
+      "leave the driver API to NVIDIA's libcuda.so.1 (by default Ocelot's libcuda.so.1 is put in "
+      "front of it, so that modules loaded through the driver API are seen too)")(
       "dry-run", "print the environment and command instead of running it");
   po::variables_map vm;
   try {
@@ -267,6 +270,11 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   for (const auto& [name, value] : environment)
     ::setenv(name.c_str(), value.c_str(), 1);
   prependPath("LD_LIBRARY_PATH", libraries->string());
+  // Ocelot's libcuda.so.1 (runtime/driverapi) lives in a folder of its own, in front of
+  // NVIDIA's driver, which it finds by absolute path.
+  if (std::error_code ignored;
+      !vm.count("no-driver-api") && fs::exists(*libraries / "driverapi" / "libcuda.so.1", ignored))
+    prependPath("LD_LIBRARY_PATH", (*libraries / "driverapi").string());
 
   if (vm.count("dry-run")) {
     std::cout << "LD_LIBRARY_PATH=" << std::getenv("LD_LIBRARY_PATH") << "\n";
