@@ -9,13 +9,19 @@ namespace ocelot::runtime {
 instrumentation::InstrumentationFramework& Runtime::instrumentation() {
   std::call_once(instrumentationOnce_, [this] {
     instrumentation_ = std::make_shared<instrumentation::InstrumentationFramework>(
-        logger_, pipeline_, &instrumentationIdle_);
+        logger_, pipeline_, &instrumentationIdle_, &apiCalls_, &nvtx_);
   });
   return *instrumentation_;
 }
 
 void Runtime::forgetInstrumentation(int ordinal, bool afterReset) {
   instrumentation().forgetDevice(ordinal, afterReset);
+}
+
+cudaError_t Runtime::timeOperation(Device& device, int ordinal, Stream& stream,
+                                   instrumentation::DeviceOperation::Kind kind, const char* name,
+                                   uint64_t bytes, const std::function<cudaError_t()>& run) {
+  return instrumentation().timeOperation(device, ordinal, stream, kind, name, bytes, run);
 }
 
 void Runtime::noteGraphLaunch() {
@@ -26,7 +32,7 @@ void Runtime::noteGraphLaunch() {
 std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Device& device,
                                                        int ordinal, const LaunchParams& params) {
   instrumentation::InstrumentationFramework& framework = instrumentation();
-  if (!framework.active()) // one atomic load once configured
+  if (!framework.active() && !hostMeasures_) // one atomic load once configured
     return std::nullopt;
   // Only kernels the application registered have PTX Ocelot can instrument; library kernels
   // (cudaLibrary_t) run as they are.
