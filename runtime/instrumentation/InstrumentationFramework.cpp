@@ -980,6 +980,7 @@ void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
     if (pool.disturbed(pending->generation))
       continue; // a device reset takes the ring's memory: complete() reports the disturbance
     pending->device->activate();
+    relaxStreamCaptureRules(*pending->device);
     Stream* stream = pool.ownStream();
     cudaError_t error = cudaErrorNotSupported;
     if (stream != nullptr)
