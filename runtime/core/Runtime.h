@@ -2,6 +2,7 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/core/KernelHandles.h"
+#include "runtime/core/LaunchInterceptor.h"
 #include "runtime/core/LaunchLimits.h"
 #include "runtime/core/Logger.h"
 #include "runtime/core/ModuleCache.h"
@@ -29,10 +30,6 @@
 
 namespace ocelot::runtime {
 
-namespace instrumentation {
-class InstrumentationFramework;
-} // namespace instrumentation
-
 /// Ocelot's CUDA runtime: the one object that owns all runtime state (registrations, the device
 /// platform, loaded modules, the logger, the per-thread API state). The exported C functions in
 /// runtime/api are one-line forwards to it. Methods return the cudaError_t the Runtime API call
@@ -50,7 +47,8 @@ public:
   /// The process's runtime. Created on first use and intentionally never destroyed: applications
   /// call the runtime from atexit handlers and static destructors (the unregistration of every
   /// fatbinary is one), which may run after any destructor of ours would have. Inline: every
-  /// entry point starts here.
+  /// entry point starts here. create() is defined by the API layer
+  /// (runtime/api/ProcessRuntime.cpp), which assembles the runtime from the layers below it.
   static Runtime& instance() {
     static Runtime* const runtime = create();
     return *runtime;
@@ -222,11 +220,12 @@ public:
   cudaError_t logsDumpToMemory(cudaLogIterator* iterator, char* buffer, size_t* size,
                                unsigned int flags);
 
-  // --- Instrumentation (RuntimeLaunchInterception.cpp)
-  // ----------------------------------------------
-  /// The instrumentation framework of this runtime (created on first use; ocelot/ocelot.h
-  /// forwards to it).
-  instrumentation::InstrumentationFramework& instrumentation();
+  // --- Launch interception (RuntimeLaunchInterception.cpp) -------------------------------------
+  /// Who takes part in launches (the instrumentation installs itself here; without a factory,
+  /// launches are never intercepted). Call before the first launch.
+  void setLaunchInterceptorFactory(LaunchInterceptorFactory factory);
+  /// The interceptor, created by the factory on first use; null without a factory.
+  LaunchInterceptor* launchInterceptor();
   /// Before a device reset: waits (bounded) for pending profiles, then drops the device's
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
@@ -282,10 +281,10 @@ private:
   std::mutex librariesMutex_;
   std::unordered_map<cudaLibrary_t, std::string> libraryTexts_;
 
-  /// shared_ptr: the type is incomplete here and the member is created lazily.
-  std::once_flag instrumentationOnce_;
-  std::shared_ptr<instrumentation::InstrumentationFramework> instrumentation_;
-  /// Kept by the framework: true while no instrumentor is active (the launch path's one load).
+  LaunchInterceptorFactory interceptorFactory_;
+  std::once_flag interceptorOnce_;
+  std::shared_ptr<LaunchInterceptor> interceptor_; ///< created lazily by the factory
+  /// Kept by the interceptor: true while it wants no launches (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
 
   std::mutex unsupportedMutex_;

@@ -4,12 +4,14 @@
 #include "ocelot/KernelProfile.h"
 #include "runtime/core/ErrorTable.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/Runtime.h"
 #include "runtime/core/Stream.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 
 namespace ocelot::runtime::instrumentation {
 
@@ -51,6 +53,20 @@ InstrumentationFramework::InstrumentationFramework(const Logger& logger,
       idle_(idle) {
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
+}
+
+void InstrumentationFramework::installOn(Runtime& runtime) {
+  runtime.setLaunchInterceptorFactory([](const InterceptorServices& services) {
+    return std::make_shared<InstrumentationFramework>(services.logger, services.pipeline,
+                                                      services.idle);
+  });
+}
+
+InstrumentationFramework& InstrumentationFramework::of(Runtime& runtime) {
+  auto* framework = dynamic_cast<InstrumentationFramework*>(runtime.launchInterceptor());
+  if (framework == nullptr)
+    throw std::logic_error("the runtime has no instrumentation framework installed");
+  return *framework;
 }
 
 InstrumentationFramework::~InstrumentationFramework() {

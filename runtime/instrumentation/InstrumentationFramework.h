@@ -3,12 +3,13 @@
 #include "instrumentors/InstrumentorRegistry.h"
 #include "ocelot/KernelSelection.h"
 #include "ocelot/ProfileSummary.h"
+#include "runtime/core/LaunchInterceptor.h"
+#include "runtime/core/LaunchSite.h"
 #include "runtime/core/Logger.h"
 #include "runtime/core/ModulePipeline.h"
 #include "runtime/instrumentation/DeviceResources.h"
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
-#include "runtime/instrumentation/LaunchSite.h"
 #include "runtime/instrumentation/ModuleCatalog.h"
 #include "runtime/instrumentation/OccupancyGuard.h"
 #include "runtime/instrumentation/ProfileHub.h"
@@ -25,11 +26,16 @@
 #include <unordered_map>
 #include <vector>
 
+namespace ocelot::runtime {
+class Runtime;
+}
+
 namespace ocelot::runtime::instrumentation {
 
-/// The instrumentation side of the runtime, behind one narrow interface: the runtime offers it
-/// every launch (launch()), tells it about device resets and unregistered fatbinaries, and
-/// forwards Ocelot's public API (ocelot/ocelot.h) to it. Everything else (instrumented module
+/// The instrumentation side of the runtime, behind one narrow interface (LaunchInterceptor, which
+/// it installs on the runtime with installOn): the runtime offers it every launch (launch()) and
+/// tells it about device resets; the API layer forwards Ocelot's public API (ocelot/ocelot.h) to
+/// it. Everything else (instrumented module
 /// cache, buffers, readback, profiles) lives here.
 ///
 /// An instrumented launch, on the application's stream and without synchronizing it:
@@ -39,8 +45,15 @@ namespace ocelot::runtime::instrumentation {
 /// The worker (never the driver's callback thread) finalizes the results into a KernelProfile,
 /// stores it as the latest and calls the subscribers. Anything that goes wrong on the way runs
 /// the original kernel instead, logs one line, and records why in the launch's profile.
-class InstrumentationFramework {
+class InstrumentationFramework final : public LaunchInterceptor {
 public:
+  /// Makes `runtime` create an InstrumentationFramework as its launch interceptor when it first
+  /// needs one.
+  static void installOn(Runtime& runtime);
+  /// The framework of a runtime it was installed on (created now if it was not yet); throws
+  /// std::logic_error if none was installed.
+  static InstrumentationFramework& of(Runtime& runtime);
+
   /// `idle`, when given, is kept true exactly while the configuration has been read and no
   /// instrumentor is active, so that the runtime's launch path skips the framework with one
   /// relaxed load.
@@ -48,19 +61,21 @@ public:
                            std::atomic<bool>* idle = nullptr);
   InstrumentationFramework(const InstrumentationFramework&) = delete;
   InstrumentationFramework& operator=(const InstrumentationFramework&) = delete;
-  ~InstrumentationFramework();
+  ~InstrumentationFramework() override;
 
   /// The next process-wide launch number (every launch the runtime sees takes one).
-  uint64_t nextLaunchId() { return launchIds_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  uint64_t nextLaunchId() override {
+    return launchIds_.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
   /// Whether any instrumentor is active (reads the environment's configuration the first time).
-  bool active();
+  bool active() override;
   /// Handles the launch if it is selected: returns the launch's result, or nullopt when the
   /// runtime should launch it as usual.
-  std::optional<cudaError_t> launch(const LaunchSite& site);
+  std::optional<cudaError_t> launch(const LaunchSite& site) override;
   /// Before cudaDeviceReset: waits (bounded) for pending results, then forgets the device's
   /// modules and buffers. After it (`afterReset`), for what launches of other threads made while
   /// it ran: forgets first, so that those launches' profiles report the disturbance, then waits.
-  void forgetDevice(int ordinal, bool afterReset = false);
+  void forgetDevice(int ordinal, bool afterReset = false) override;
   /// After __cudaUnregisterFatBinary: unloads that registration's instrumented modules.
   void forgetRegistration(uint64_t id);
 

@@ -48,6 +48,7 @@ class InstrumentedRuntime : public ::testing::Test {
 protected:
   void SetUp() override {
     runtime.thread() = ThreadState{};
+    instrumentation::InstrumentationFramework::installOn(runtime);
     Bytes container = buildContainer({ptxEntry(kPtx, 90, fatbin::Compression::None)});
     ASSERT_LE(container.size(), gImage.kSlotBytes);
     void** handle = runtime.registerFatBinary(gImage.wrap(gImage.place(0, container)));
@@ -64,7 +65,9 @@ protected:
     void* args[] = {&argument};
     return runtime.launchKernel(&gKernelStub, dim3(2), dim3(32), args, 0, nullptr);
   }
-  instrumentation::InstrumentationFramework& framework() { return runtime.instrumentation(); }
+  instrumentation::InstrumentationFramework& framework() {
+    return instrumentation::InstrumentationFramework::of(runtime);
+  }
 
   FakeDevice device;
   Runtime runtime{

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "runtime/core/LaunchSite.h"
+
+#include <atomic>
+#include <cstdint>
+#include <driver_types.h>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace ocelot::runtime {
+
+class Logger;
+class ModulePipeline;
+
+/// The one way a layer above the core (the instrumentation, runtime/instrumentation) takes part in
+/// launches: the runtime offers it each launch of a registered kernel and tells it about device
+/// resets. The core knows nothing else about it, so it never depends on what is above it.
+class LaunchInterceptor {
+public:
+  virtual ~LaunchInterceptor() = default;
+
+  /// Whether the interceptor wants launches now (reads its configuration the first time).
+  virtual bool active() = 0;
+  /// The next process-wide launch number (every launch the runtime offers takes one).
+  virtual uint64_t nextLaunchId() = 0;
+  /// Handles the launch: its result, or nullopt when the runtime should launch it as usual.
+  virtual std::optional<cudaError_t> launch(const LaunchSite& site) = 0;
+  /// Before a device reset, and after it (`afterReset`): drop what the reset destroys.
+  virtual void forgetDevice(int ordinal, bool afterReset) = 0;
+
+protected:
+  LaunchInterceptor() = default;
+  LaunchInterceptor(const LaunchInterceptor&) = default;
+  LaunchInterceptor& operator=(const LaunchInterceptor&) = default;
+};
+
+/// What the runtime hands the interceptor it creates: its logger, its module pipeline (so that
+/// instrumented modules start from the PTX the others do) and the flag that keeps the launch path
+/// at one relaxed load: the interceptor keeps it set while it wants no launches.
+struct InterceptorServices {
+  const Logger& logger;
+  const ModulePipeline& pipeline;
+  std::atomic<bool>* idle;
+};
+
+/// Creates the runtime's interceptor when the first launch (or reset) needs it: lazily, because
+/// the instrumentation starts a thread and reads its configuration only when it is used.
+using LaunchInterceptorFactory =
+    std::function<std::shared_ptr<LaunchInterceptor>(const InterceptorServices& services)>;
+
+} // namespace ocelot::runtime
