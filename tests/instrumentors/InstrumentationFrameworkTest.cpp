@@ -9,6 +9,7 @@
 #include "../runtime/FakePlatform.h"
 #include "../runtime/FatbinaryBuilder.h"
 #include "../runtime/StaticImage.h"
+#include "ir/Parser.h"
 #include "ocelot/BasicBlockCounts.h"
 #include "runtime/core/Runtime.h"
 
@@ -83,6 +84,21 @@ TEST_F(InstrumentedRuntime, WithoutInstrumentorsNothingChanges) {
   EXPECT_EQ(device.loaded[0].ptx[0].find("__ocelot_instrumentation"), std::string::npos);
   framework().flush();
   EXPECT_EQ(framework().profiles().latest(), nullptr);
+}
+
+TEST_F(InstrumentedRuntime, EachPtxTextIsParsedOnce) {
+  framework().add("bbcount", {});
+  const uint64_t before = ir::textsParsed();
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  ASSERT_EQ(device.loaded.size(), 2u);
+  // The application's module through the pipeline (1); the catalog's copy of it, whose kernel
+  // facts come from the IR (1); the instrumented module, from the catalog's text (1). Before the
+  // one module pipeline the catalog parsed its text a second time (4).
+  EXPECT_EQ(ir::textsParsed() - before, 3u);
+  ASSERT_EQ(launch(), cudaSuccess); // warm: nothing parsed again
+  framework().flush();
+  EXPECT_EQ(ir::textsParsed() - before, 3u);
 }
 
 TEST_F(InstrumentedRuntime, AnInstrumentedLaunchDeliversAProfile) {

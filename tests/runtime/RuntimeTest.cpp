@@ -9,7 +9,9 @@
 #include "StaticImage.h"
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
+#include "runtime/core/PlatformRegistry.h"
 #include "runtime/core/Scope.h"
+#include "runtime/cpu/CpuPlatform.h"
 #include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <cuda_runtime_api.h>
@@ -603,6 +605,25 @@ TEST(RuntimeInterception, TheInstalledInterceptorIsOfferedEachLaunchAndEachReset
   EXPECT_EQ(interceptor->sites.size(), 1u);
   EXPECT_EQ(runtime.deviceReset(), cudaSuccess);
   EXPECT_EQ(interceptor->forgotten, (std::vector<int>{0, 1})); // before and after the reset
+  runtime.unregisterFatBinary(handle);
+}
+
+TEST(RuntimeOnTheCpuDevice, RunsEachModuleFromOneParse) {
+  PlatformRegistry backends;
+  cpu::registerPlatform(backends);
+  Runtime runtime([&] { return backends.create("cpu"); }, LogLevel::Off, nullptr);
+  runtime.thread() = ThreadState{};
+  void** handle =
+      runtime.registerFatBinary(wrapper(place(0, buildContainer({ptxEntry(kHelperPtx, 90)}))));
+  runtime.registerFunction(handle, &gHelperStub, "helper");
+  runtime.registerFatBinaryEnd(handle);
+  const uint64_t before = ir::textsParsed();
+  void* args[] = {nullptr};
+  ASSERT_EQ(runtime.launchKernel(&gHelperStub, dim3(1), dim3(32), args, 0, nullptr), cudaSuccess);
+  ASSERT_EQ(runtime.deviceSynchronize(), cudaSuccess);
+  // The pipeline parses the module's PTX; the CPU device runs that IR instead of parsing the
+  // emitted text again (2 parses before the one module pipeline).
+  EXPECT_EQ(ir::textsParsed() - before, 1u);
   runtime.unregisterFatBinary(handle);
 }
 
