@@ -289,8 +289,16 @@ CounterPlacement placeCounters(ir::Function& function, passes::AnalysisManager& 
     }
   }
 
-  if (options.derive)
+  if (options.derive) {
     deriveControlEquivalent(function, analyses, placement.blocks);
+    // A chain's head can itself be derived by control equivalence after the chain was (a loop's
+    // exit block followed by a straight-line block): point every derived block at a counted one.
+    for (BlockCounter& block : placement.blocks)
+      while (block.kind == CounterKind::Derived &&
+             placement.blocks[block.source].kind == CounterKind::Derived &&
+             placement.blocks[block.source].source != block.source)
+        block.source = placement.blocks[block.source].source;
+  }
 
   if (options.maxRegisters > 0) {
     const auto& loops = analyses.getResult<passes::LoopAnalysis>(function);

@@ -472,6 +472,17 @@ passes::PreservedAnalyses ProbeInsertionPass::run(ir::Function& function,
     auto found = current.find(original);
     ir::BasicBlock* block = found != current.end() ? found->second : original;
     size_t index = find(*block, anchor);
+    if (index > block->statements().size() && anchor != nullptr) {
+      // Another probe tool's pass split the block before this one ran: the anchor moved on to
+      // one of the blocks the split made.
+      for (const auto& candidate : function.blocks())
+        if (size_t at = find(*candidate, anchor); at < candidate->statements().size()) {
+          block = candidate.get();
+          current[original] = block;
+          index = at;
+          break;
+        }
+    }
     if (index > block->statements().size())
       throw passes::InlineError("lost its place in '" + std::string(function.name()) + "'");
 

@@ -52,6 +52,8 @@ bool instructionMatches(const Placement& p, const ir::Instruction& inst, const s
     return false;
   if (!p.kinds.empty() && !allowed(p.kinds, accessKindOf(form)))
     return false;
+  if (p.guarded && *p.guarded != inst.guard().has_value())
+    return false;
   if (p.file && !std::regex_search(file, *p.file))
     return false;
   return true;

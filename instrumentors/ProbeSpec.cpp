@@ -193,6 +193,13 @@ ProbeSpec parseProbeSpec(std::string_view text) {
         else
           throw fail("kind=" + std::string(k) + " (load, store, atomic)");
       }
+    } else if (key == "guarded") {
+      if (value == "yes")
+        p.guarded = true;
+      else if (value == "no")
+        p.guarded = false;
+      else
+        throw fail("guarded=" + value + " (yes, no)");
     } else if (key == "kernel") {
       p.kernel = regex(owner, key, value);
       p.kernelText = value;
@@ -221,10 +228,10 @@ ProbeSpec parseProbeSpec(std::string_view text) {
                "call or barrier)");
   if (whenGiven && p.at != Placement::At::Instruction)
     throw fail("when= applies to instruction placements only");
-  bool instructionFilters =
-      !p.classes.empty() || !p.opcodes.empty() || !p.spaces.empty() || !p.kinds.empty();
+  bool instructionFilters = !p.classes.empty() || !p.opcodes.empty() || !p.spaces.empty() ||
+                            !p.kinds.empty() || p.guarded.has_value();
   if (instructionFilters && p.at != Placement::At::Instruction)
-    throw fail("class=, opcode=, space= and kind= apply to instruction placements only");
+    throw fail("class=, opcode=, space=, kind= and guarded= apply to instruction placements only");
   return spec;
 }
 

@@ -26,6 +26,8 @@ struct Placement {
   std::vector<ir::Opcode> opcodes; ///< opcode=ld,atom (the opcode without modifiers)
   std::vector<probe::StateSpace> spaces;
   std::vector<probe::AccessKind> kinds;
+  /// guarded=yes: only instructions with a guard predicate (`@%p`); no: only those without.
+  std::optional<bool> guarded;
   std::optional<std::regex> kernel; ///< searched in the function's mangled and demangled names
   std::optional<std::regex> file;   ///< searched in the instruction's (block's) source file
   std::string kernelText, fileText;

@@ -79,6 +79,11 @@ void ProfileSummary::add(const KernelProfile& profile) {
     k.lastNote = profile.notes().back();
   if (profile.timing().gpuMilliseconds)
     k.gpuMs += *profile.timing().gpuMilliseconds;
+  (profile.instrumented() ? instrumentedMs_ : otherMs_) +=
+      profile.timing().gpuMilliseconds.value_or(0);
+  if (!profile.instrumented())
+    ++reasons_[profile.notes().empty() ? std::string("no reason recorded")
+                                       : profile.notes().back()];
   if (const auto* counts = profile.result<BasicBlockCounts>()) {
     k.blockExecutions += counts->blockExecutions();
     k.instructions += counts->dynamicInstructions();
@@ -92,6 +97,10 @@ void ProfileSummary::add(const KernelProfile& profile) {
       block.location = b.location;
     }
   }
+  for (const auto& result : profile.results())
+    if (result && dynamic_cast<const BasicBlockCounts*>(result.get()) == nullptr &&
+        dynamic_cast<const CtaClockTimes*>(result.get()) == nullptr)
+      toolLines_[{profile.kernelName(), std::string(result->instrumentor())}] = result->summary();
   if (const auto* clock = profile.result<CtaClockTimes>()) {
     ++k.clockLaunches;
     k.imbalanceSum += clock->imbalance();
@@ -103,9 +112,14 @@ void ProfileSummary::add(const KernelProfile& profile) {
   }
 }
 
+void ProfileSummary::addUnprofiled(const std::string& reason, uint64_t launches) {
+  std::lock_guard lock(mutex_);
+  unprofiled_[reason] += launches;
+}
+
 bool ProfileSummary::empty() const {
   std::lock_guard lock(mutex_);
-  return kernels_.empty();
+  return kernels_.empty() && unprofiled_.empty();
 }
 
 size_t ProfileSummary::defaultColumns() {
@@ -132,6 +146,27 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t c
                 static_cast<unsigned long long>(instrumented), failures.c_str(),
                 number(instructions).c_str());
   out += line;
+  // Coverage: what ran instrumented and what did not, and why (one line per reason, counted).
+  const size_t kernelsInstrumented = static_cast<size_t>(std::count_if(
+      kernels_.begin(), kernels_.end(), [](const auto& e) { return e.second.instrumented > 0; }));
+  uint64_t unprofiled = 0;
+  for (const auto& [reason, count] : unprofiled_)
+    unprofiled += count;
+  std::snprintf(line, sizeof line,
+                "coverage: %zu of %zu kernels, %llu of %llu launches, %.3f of %.3f GPU ms "
+                "instrumented%s\n",
+                kernelsInstrumented, kernels_.size(), static_cast<unsigned long long>(instrumented),
+                static_cast<unsigned long long>(launches + unprofiled), instrumentedMs_,
+                instrumentedMs_ + otherMs_,
+                unprofiled == 0 ? "" : " (GPU time of launches without a profile not included)");
+  out += line;
+  if (!reasons_.empty() || !unprofiled_.empty()) {
+    out += "  not instrumented (launches: why)\n";
+    for (const auto& [reason, count] : reasons_)
+      out += "  " + std::to_string(count) + ": " + reason + "\n";
+    for (const auto& [reason, count] : unprofiled_)
+      out += "  " + std::to_string(count) + ", no profile: " + reason + "\n";
+  }
 
   std::vector<const std::pair<const std::string, Kernel>*> kernels;
   for (const auto& entry : kernels_)
@@ -257,6 +292,14 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t c
                     static_cast<unsigned long long>(d.kernels), d.kernelNs / 1e6, "not recorded",
                     d.gcp().value_or(0), d.glb(spanNs).value_or(0));
       out += line;
+    }
+  }
+  if (!toolLines_.empty()) {
+    out += "\ninstrumentor results (each kernel's last launch)\n";
+    for (const auto& [key, text] : toolLines_) {
+      auto k = kernels_.find(key.first);
+      out += "  " + key.second + ": " + (k != kernels_.end() ? k->second.demangled : key.first) +
+             ": " + text + "\n";
     }
   }
   bool notes = std::any_of(kernels_.begin(), kernels_.end(),

@@ -53,6 +53,9 @@ public:
   static std::string callPathText(const std::vector<std::string>& innermostFirst);
 
   void add(const KernelProfile& profile);
+  /// Launches that never reach the instrumentation and so have no profile (graph launches), with
+  /// why: counted in the coverage.
+  void addUnprofiled(const std::string& reason, uint64_t launches = 1);
   bool empty() const;
   /// The report: top kernels by dynamic instructions (then launches), the hottest blocks, the
   /// per-SM imbalance of each kernel CtaClock measured, the launch sites (kernel, call path,
@@ -68,10 +71,17 @@ private:
   std::map<std::string, Kernel> kernels_;
   std::map<BlockKey, Block> blocks_;
   std::map<SiteKey, Site> sites_; ///< launches that carry a call path
+  /// (kernel, instrumentor) -> the last launch's summary line, for results other than bbcount's
+  /// and ctaclock's (plugins, probe tools), whose lines cannot be added up across launches.
+  std::map<std::pair<std::string, std::string>, std::string> toolLines_;
   /// Per device: kernel device time for GCP and GLB (ocelot/HostMeasures.h), over the profiled
   /// span from the first launch call to the last delivery.
   std::map<int, DeviceTimes> devices_;
   int64_t firstEnqueuedNs_ = INT64_MAX, lastCompletedNs_ = INT64_MIN;
+  /// Coverage (issue 14): GPU time of instrumented launches and of the others, and why launches
+  /// were not instrumented (the profile's last note; launches without a profile apart).
+  double instrumentedMs_ = 0, otherMs_ = 0;
+  std::map<std::string, uint64_t> reasons_, unprofiled_;
 };
 
 } // namespace ocelot

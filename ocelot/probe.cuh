@@ -404,6 +404,21 @@ template <class R> struct Stream {
     if (at < capacity())
       detail::elements<R>(id)[at] = record;
   }
+  /// Reserves one record for the warp with one atomic; every active lane gets its index, so that
+  /// the lanes fill the record together (each its own part: coalesced writes).
+  __device__ u64 reserveWarp() const {
+    u32 active = __activemask();
+    u32 leader = __ffs(active) - 1;
+    u64 at = 0;
+    if (laneId() == leader)
+      at = atomicAdd(&detail::header(id)[1], 1ull);
+    return __shfl_sync(active, at, leader);
+  }
+  /// The record at `index` (from reserveWarp), or nullptr past the capacity: that record is
+  /// dropped (counted: the host sees more records reserved than kept).
+  __device__ R* record(u64 index) const {
+    return index < capacity() ? detail::elements<R>(id) + index : nullptr;
+  }
   /// Appends one record for the warp (from its lowest active lane).
   __device__ void pushWarp(const R& record) const {
     if (!isLeader())

@@ -30,6 +30,11 @@
 #   runtime-bench  tests/benchmarks/runtime/runtime_bench.cu (built here with nvcc, PTX only) run
 #            alternately with NVIDIA's and Ocelot's runtime, twice each; best value per metric,
 #            ratio table with the bars of issue #4 (also $OUT/runtime-bench.tsv)
+#   launch-bench  tests/benchmarks/instrumentation/launch_overhead_bench.cu (built here with nvcc,
+#            -cudart shared): per-launch microseconds of a 1-CTA and a ~50 us kernel, async and
+#            synced, and of a 1,000-node graph's node launches, under NVIDIA's runtime, Ocelot's,
+#            and Ocelot's with bbcount, ctaclock and both; ratios against NVIDIA with issue 14's bars
+#            (also $OUT/launch-bench.tsv)
 #   instr-bench  tests/benchmarks/instrumentation/instrumentation_bench.cu (built here with nvcc,
 #            linked with Ocelot's libcudart.so.13 for ocelot/ocelot.h): kernel time plain and under
 #            bbcount, bbcount-thread, ctaclock, slowdowns against the bars of issue #5 (also
@@ -41,8 +46,13 @@
 #            probecount (bbcount's counting as a probe) next to bbcount, the oracle probes and a
 #            refused probe (tests/probes/check_probe_tools.py); every e2e program under the empty
 #            probe and bbcount+probecount (same output, equal counts); then the slowdown benchmark
-#            with --tools emptyprobe,probecount next to bbcount (also $OUT/probes-bench.tsv).
+#            with --tools emptyprobe,probecount,ctaclockprobe next to bbcount and ctaclock (also
+#            $OUT/probes-bench.tsv).
 #            The tools come from <build>/tests/probes (libocelot-*.so), else are built here.
+#            The shipped probe tools (tools/probes: memaccess, branchdiv, instmix, warpeff,
+#            memtrace, from <build>/probe-tools) run in the same checks, all five in one run of
+#            each program, and each in the slowdown benchmark, whose table gives geomean and worst
+#            against issue 13's bars.
 #   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
 #            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu)
 #   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
@@ -51,6 +61,14 @@
 #            without a zstd command), which `tar -xf` into tests/cpu/reference refreshes
 #   report   the README's main job on the GPU (scripts/main-job.sh): profile, `ocelot report`
 #            (HTML, trace, TAU); $OUT/report.html; the profile's CFG and SM lanes checked
+#   driver-api  issue 15: Ocelot's libcuda.so.1 (<build>/runtime/driverapi) in front of NVIDIA's
+#            driver. The NVRTC program (tests/driverapi/nvrtc_analytic.cpp), a CuPy RawKernel (PTX
+#            via CUPY_COMPILE_WITH_PTX=1) and a Numba-CUDA kernel against their analytic block
+#            counts (check_analytic_counts.py); then each program of tests/driverapi/python (CuPy
+#            default = cubin, Triton, Triton with ptxas_keep_ptx.sh, the PyTorch step) plain and
+#            under `ocelot run -i bbcount`: same stdout, and the kernels Ocelot's summary lists;
+#            the Python online API (tests/driverapi/python/online_api.py); the driver-API launch
+#            overhead with and without the shim (tests/driverapi/launch_bench.cpp, ratio vs 1.02)
 #   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
 #            default) and with -cudart shared, each under `ocelot run -i bbcount`: the static one
 #            must warn (how to rebuild) and still run, the shared one must not warn and must give a
@@ -78,8 +96,8 @@ NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
 # The GPU machine has no python3-jsonschema and no package registry: the checkers skip the schema
 # check there (with a note) and keep their own checks; CI validates every profile against it.
 export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
-SECTIONS=(gpuinfo e2e runtime-bench instrumentation fnptr instr-bench scheduler probes cpu-bench
-          sweep host-measures report static-runtime)
+SECTIONS=(gpuinfo e2e runtime-bench launch-bench instrumentation fnptr instr-bench scheduler probes
+          cpu-bench sweep host-measures report static-runtime driver-api)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -494,6 +512,120 @@ section_runtime-bench() {
   say "gpu-batch: runtime-bench: $(wc -l <"$OUT/runtime-bench.tsv") metrics compared"
 }
 
+# ---------------------------------------------------------------------------------------------
+# launch-bench: one program, run under NVIDIA's runtime, Ocelot's, and Ocelot's with instrumentors.
+section_launch-bench() {
+  local dir=$LOGS/launch-bench
+  mkdir -p "$dir"
+  md "## Launch overhead (issue 14): NVIDIA, Ocelot, Ocelot + instrumentors"
+  md ""
+  local src=$ROOT/tests/benchmarks/instrumentation/launch_overhead_bench.cu bin=$WORK/launch_bench
+  if [ -z "$NVCC" ]; then
+    md "No nvcc: benchmark not built."
+    return
+  fi
+  if ! "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90,code=sm_90 \
+      -gencode=arch=compute_90,code=compute_90 --cudart=shared "$src" -o "$bin" \
+      >"$dir/build.log" 2>&1; then
+    md "Benchmark build failed:"
+    md '```'
+    tail -20 "$dir/build.log" >>"$SUMMARY"
+    md '```'
+    return
+  fi
+  if [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
+    md "Ocelot runtime not built: skipped."
+    return
+  fi
+  local nvlib=""
+  if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
+  local inherited=${LD_LIBRARY_PATH:-}
+  local nv_path="${nvlib}${inherited:+:$inherited}"
+  local oc_path="$BUILD/runtime${nvlib:+:$nvlib}${inherited:+:$inherited}"
+  # NVIDIA's run calibrates the ~50 us kernel; every other run does the same work.
+  (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$nv_path" timeout -k 5 300 "$bin") \
+    >"$dir/nvidia.0.tsv" 2>"$dir/nvidia.0.stderr"
+  local iters
+  iters=$(awk -F'\t' '$1 == "work_iters" { print $2 }' "$dir/nvidia.0.tsv")
+  if [ -z "$iters" ]; then
+    md "NVIDIA's run failed:"
+    md '```'
+    tail -5 "$dir/nvidia.0.stderr" >>"$SUMMARY"
+    md '```'
+    return
+  fi
+  local round mode path instr rc
+  # Alternating modes, twice, so that drift of the machine affects all alike; the best round counts.
+  for round in 1 2; do
+    for mode in nvidia ocelot bbcount ctaclock both; do
+      path=$oc_path instr=""
+      case $mode in
+        nvidia) path=$nv_path ;;
+        bbcount | ctaclock) instr=$mode ;;
+        both) instr=bbcount,ctaclock ;;
+      esac
+      (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$path" OCELOT_DEVICE=gpu ${instr:+OCELOT_INSTRUMENTORS=$instr} \
+        OCELOT_SUMMARY="$dir/$mode.$round.summary.txt" timeout -k 5 300 "$bin" --work-iters "$iters") \
+        >"$dir/$mode.$round.tsv" 2>"$dir/$mode.$round.stderr"
+      rc=$?
+      if [ "$rc" != 0 ]; then
+        md "Run $round under $mode failed (exit $rc):"
+        md '```'
+        tail -5 "$dir/$mode.$round.stderr" >>"$SUMMARY"
+        md '```'
+      fi
+    done
+  done
+  # Bars (issue 14): the 1-CTA kernel's async launch <= 1.25x NVIDIA's under every Ocelot mode;
+  # the ~50 us kernel <= 1.05x under ctaclock, <= 1.10x under bbcount (both: reported, no bar).
+  awk -F'\t' '
+    FNR == 1 { split(FILENAME, parts, "/"); f = parts[length(parts)]; mode = substr(f, 1, index(f, ".") - 1) }
+    $3 == "us" {
+      key = $1
+      if (!(key in seen)) { seen[key] = 1; names[++n] = key }
+      v = $2 + 0
+      if (!((mode, key) in best) || v < best[mode, key]) best[mode, key] = v
+    }
+    $1 == "checksum" { sums[mode] = sums[mode] " " $2 }
+    END {
+      m = split("ocelot bbcount ctaclock both", modes, " ")
+      print "| metric (us per launch) | NVIDIA | Ocelot | bbcount | ctaclock | both | ratios to NVIDIA | bars |" > "/dev/stderr"
+      print "|---|---|---|---|---|---|---|---|" > "/dev/stderr"
+      for (i = 1; i <= n; ++i) {
+        k = names[i]; nv = best["nvidia", k]
+        line = sprintf("| %s | %.2f", k, nv); ratios = ""; bars = ""
+        for (j = 1; j <= m; ++j) {
+          md = modes[j]
+          if (!((md, k) in best)) { line = line " | -"; continue }
+          v = best[md, k]; r = nv > 0 ? v / nv : 0
+          line = line sprintf(" | %.2f", v)
+          ratios = ratios sprintf("%s%s %.2fx", ratios == "" ? "" : ", ", md, r)
+          bar = 0
+          if (k == "tiny_async") bar = 1.25
+          if (k == "work_async" && md == "ctaclock") bar = 1.05
+          if (k == "work_async" && md == "bbcount") bar = 1.10
+          if (bar > 0) bars = bars sprintf("%s%s %s (<= %.2f)", bars == "" ? "" : ", ", md, r <= bar ? "ok" : "MISSED", bar)
+          printf "%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", k, md, nv, v, r, bar > 0 ? (r <= bar ? "ok" : "MISSED") : "-"
+        }
+        print line " | " ratios " | " (bars == "" ? "-" : bars) " |" > "/dev/stderr"
+      }
+      for (md in sums) print "checksums " md ":" sums[md] > "/dev/stderr"
+    }' "$dir"/*.[12].tsv >"$OUT/launch-bench.tsv" 2>"$dir/table.md"
+  md "Best of 2 alternating rounds; ~50 us kernel: \`--work-iters $iters\` (calibrated under NVIDIA's runtime). TSV: launch-bench.tsv (metric, mode, NVIDIA, mode's value, ratio, bar)."
+  md ""
+  grep -v '^checksums' "$dir/table.md" >>"$SUMMARY"
+  md ""
+  md '```'
+  grep '^checksums' "$dir/table.md" >>"$SUMMARY"
+  # Coverage: what the instrumented runs' summaries say about graph launches and the rest.
+  for mode in bbcount both; do
+    [ -f "$dir/$mode.1.summary.txt" ] && { echo "--- $mode summary (head)"; head -15 "$dir/$mode.1.summary.txt"; } >>"$SUMMARY"
+  done
+  md '```'
+  md ""
+  say "gpu-batch: launch-bench: $(grep -c MISSED "$OUT/launch-bench.tsv") bars missed"
+}
+
 # The e2e programs the sections run: those the e2e section built here, else the build's.
 e2e_bindir() {
   if [ -d "$WORK/e2e-bin" ]; then echo "$WORK/e2e-bin"; else echo "$BUILD/tests/e2e/bin"; fi
@@ -780,6 +912,8 @@ section_probes() {
   probe_tool emptyprobe && empty=$PROBE_TOOL
   probe_tool probecount && probecount=$PROBE_TOOL
   probe_tool oracle && oracle=$PROBE_TOOL
+  local ctaprobe=""
+  probe_tool ctaclockprobe && ctaprobe=$PROBE_TOOL
   bad=$WORK/probe-tools/recursion.ptx
   mkdir -p "$WORK/probe-tools"
   [ -n "$NVCC" ] && "$NVCC" -rdc=true -ptx -arch=compute_75 -O3 -std=c++17 -I"$ROOT" -o "$bad" \
@@ -792,7 +926,16 @@ section_probes() {
   local nvlib=""
   if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
   local path="${nvlib:+$nvlib:}${LD_LIBRARY_PATH:-}"
-  md "Tools: \`${empty#"$ROOT"/}\`, \`${probecount#"$ROOT"/}\`${oracle:+, \`${oracle#"$ROOT"/}\`}."
+  # The shipped probe tools, when built (`ocelot run -i NAME` finds them in <build>/probe-tools).
+  local shipped="" shipped_paths="" tool
+  for tool in memaccess branchdiv instmix warpeff memtrace; do
+    [ -e "$BUILD/probe-tools/libocelot-$tool.so" ] || continue
+    shipped="$shipped${shipped:+,}$tool"
+    shipped_paths="$shipped_paths,$BUILD/probe-tools/libocelot-$tool.so"
+    # memtrace traces every access: room for 2^20 warp records per launch, the file in $WORK.
+    [ "$tool" = memtrace ] && shipped_paths="$shipped_paths:file=$WORK/memtrace.zst:records.count=1048576"
+  done
+  md "Tools: \`${empty#"$ROOT"/}\`, \`${probecount#"$ROOT"/}\`${oracle:+, \`${oracle#"$ROOT"/}\`}; shipped: ${shipped:-none built}."
   md ""
   md "| program | check | seconds |"
   md "|---|---|---|"
@@ -803,7 +946,7 @@ section_probes() {
     t0=$(now)
     LD_LIBRARY_PATH="$path" timeout -k 5 600 python3 "$checker" --ocelot "$ocelot" --device gpu \
       --tools "$empty,$probecount" ${oracle:+--oracle "$oracle"} ${bad:+--bad "$bad"} --analytic \
-      "$bin" >"$LOGS/probes/$name.log" 2>&1
+      ${shipped:+--shipped "$shipped"} "$bin" >"$LOGS/probes/$name.log" 2>&1
     rc=$?
     t1=$(now)
     if [ "$rc" = 0 ]; then n_pass=$((n_pass + 1)); else n_fail=$((n_fail + 1)); fi
@@ -826,14 +969,14 @@ section_probes() {
     case "$name" in analytic_*) continue ;; esac
     if [ -n "$PROGRAM_FILTER" ] && ! [[ $name =~ $PROGRAM_FILTER ]]; then continue; fi
     (cd "$WORK/cwd" && LD_LIBRARY_PATH="$path" timeout -k 5 $((4 * TIMEOUT_S)) python3 "$checker" \
-      --ocelot "$ocelot" --device gpu --tools "$empty,$probecount" --timeout "$TIMEOUT_S" "$bin" \
-      >"$LOGS/probes/e2e.$name.log" 2>&1)
+      --ocelot "$ocelot" --device gpu --tools "$empty,$probecount" --timeout "$TIMEOUT_S" \
+      ${shipped:+--shipped "$shipped"} "$bin" >"$LOGS/probes/e2e.$name.log" 2>&1)
     rc=$?
     if [ "$rc" = 0 ]; then ok=$((ok + 1));
     elif [ "$rc" = 77 ]; then skipped=$((skipped + 1));
     else failed=$((failed + 1)); list="$list $name"; fi
   done
-  md "Every e2e program under the empty probe and under bbcount+probecount: ok $ok, failed $failed, skipped $skipped.${list:+ Failed:$list}"
+  md "Every e2e program under the empty probe, under bbcount+probecount${shipped:+ and under $shipped}: ok $ok, failed $failed, skipped $skipped.${list:+ Failed:$list}"
   md ""
   for f in "$LOGS"/probes/e2e.*.log; do
     [ -e "$f" ] || continue
@@ -847,10 +990,10 @@ section_probes() {
   local dir=$LOGS/probes
   # shellcheck disable=SC2086
   (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
-    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount" \
+    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount${ctaprobe:+,$ctaprobe}$shipped_paths" \
     --tsv "$OUT/probes-bench.tsv") >"$dir/bench.stdout.txt" 2>"$dir/bench.stderr.txt"
   rc=$?
-  md "Slowdown benchmark with \`--tools emptyprobe,probecount\` (exit status $rc; TSV in probes-bench.tsv):"
+  md "Slowdown benchmark with \`--tools emptyprobe,probecount${ctaprobe:+,ctaclockprobe}${shipped:+,$shipped}\` (exit status $rc; TSV in probes-bench.tsv):"
   md ""
   md '```'
   awk -F'\t' '$1 == "kernel" && $2 == "config" { exit } { print }' "$dir/bench.stdout.txt" >>"$SUMMARY"
@@ -1026,6 +1169,129 @@ section_host-measures() {
   md "callpaths: rc=$rc (0: two call paths, prepare_weights 1 launch, apply_weights 2; none with --no-call-stacks)"
   md ""
   say "gpu-batch: host-measures: rc=$rc"
+}
+
+# ---------------------------------------------------------------------------------------------
+# driver-api: modules loaded through the driver API (issue 15), through Ocelot's libcuda.so.1.
+section_driver-api() {
+  local dir=$LOGS/driver-api
+  mkdir -p "$dir"
+  md "## Driver API (issue 15): NVRTC, CuPy, Numba, Triton and PyTorch through Ocelot's libcuda.so.1"
+  md ""
+  local ocelot=$BUILD/tools/ocelot py=$ROOT/tests/driverapi/python
+  local checker=$ROOT/tests/instrumentors/check_analytic_counts.py
+  ocelot_built "$ocelot" || return
+  if [ ! -e "$BUILD/runtime/driverapi/libcuda.so.1" ]; then
+    md "Skipped: Ocelot's libcuda.so.1 (\`$BUILD/runtime/driverapi\`) is not built."
+    return
+  fi
+  local nvlib=""
+  if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
+  export CUPY_CACHE_DIR=$WORK/cupy-cache TRITON_CACHE_DIR=$WORK/triton-cache
+  export NUMBA_CACHE_DIR=$WORK/numba-cache
+  local ldpath="${nvlib:+$nvlib:}${LD_LIBRARY_PATH:-}"
+
+  # 1. Exact counts: the checker runs each program under ocelot run plain, bbcount (both modes)
+  #    and ctaclock; here it is also compared with its run without Ocelot.
+  md "| analytic program | without Ocelot | check_analytic_counts.py (ocelot run, GPU) | seconds |"
+  md "|---|---|---|---|"
+  local name prog rc t0 t1 plain extra
+  for entry in "driverapi_nvrtc:$BUILD/tests/driverapi/driverapi_nvrtc:" \
+               "cupy_rawkernel(PTX):$py/cupy_rawkernel.py:CUPY_COMPILE_WITH_PTX=1" \
+               "numba_kernel:$py/numba_kernel.py:"; do
+    IFS=: read -r name prog extra <<<"$entry"
+    if [ ! -x "$prog" ]; then md "| $name | not built | - | - |"; continue; fi
+    local tag=${name//[()]/_}
+    (cd "$WORK/cwd" && env $extra LD_LIBRARY_PATH="$ldpath" timeout -k 5 300 "$prog" \
+      >"$dir/$tag.nvidia.stdout" 2>"$dir/$tag.nvidia.stderr")
+    rc=$?
+    plain="exit $rc"
+    [ "$rc" = 77 ] && plain="skip: $(head -1 "$dir/$tag.nvidia.stdout")"
+    t0=$(now)
+    (cd "$WORK/cwd" && env $extra LD_LIBRARY_PATH="$ldpath" timeout -k 5 900 python3 "$checker" \
+      --ocelot "$ocelot" --keep "$dir/$tag.profiles" "$prog" >"$dir/$tag.check.log" 2>&1)
+    t1=$(now)
+    # Same stdout as without Ocelot (the checker compares Ocelot's runs among themselves).
+    local ocelot_out=$dir/$tag.ocelot.stdout
+    (cd "$WORK/cwd" && env $extra LD_LIBRARY_PATH="$ldpath" timeout -k 5 300 "$ocelot" run \
+      --summary off -- "$prog" >"$ocelot_out" 2>"$dir/$tag.ocelot.stderr")
+    if cmp -s "$dir/$tag.nvidia.stdout" "$ocelot_out"; then plain="$plain, same stdout under Ocelot"
+    else plain="$plain, **stdout differs under Ocelot**"; fi
+    md "| $name | $plain | $(tail -1 "$dir/$tag.check.log" | tr '|' '/') | $(elapsed "$t0" "$t1") |"
+    say "driver-api $name: $(tail -1 "$dir/$tag.check.log")"
+  done
+  md ""
+  for f in "$dir"/*.check.log; do
+    [ -e "$f" ] || continue
+    if ! tail -1 "$f" | grep -q '^PASS'; then
+      { echo "### $(basename "$f" .check.log)"; echo '```'; tail -30 "$f"; echo '```'; } >>"$SUMMARY"
+    fi
+  done
+
+  # The launch overhead with and without the shim (issue 15's bar: <= 1.02x uninstrumented),
+  # alternately twice each, best of each.
+  local bench=$BUILD/tests/driverapi/driverapi_launch_bench kernels=$ROOT/tests/driverapi/kernels.ptx
+  if [ -x "$bench" ]; then
+    local i
+    for i in 1 2; do
+      (cd "$WORK/cwd" && LD_LIBRARY_PATH="$ldpath" timeout -k 5 120 "$bench" "$kernels" \
+        >>"$dir/launch-bench.nvidia.txt" 2>&1)
+      (cd "$WORK/cwd" && LD_LIBRARY_PATH="$ldpath" timeout -k 5 120 "$ocelot" run --summary off -- \
+        "$bench" "$kernels" >>"$dir/launch-bench.ocelot.txt" 2>&1)
+    done
+    md "| driver-API launch (ns, best) | NVIDIA's driver | through Ocelot's libcuda.so.1 | ratio (bar 1.02) |"
+    md "|---|---:|---:|---:|"
+    local metric a b
+    for metric in cuLaunchKernel_enqueue_ns cuLaunchKernel_sync_ns; do
+      a=$(awk -v m=$metric '$1 == m { if (best == "" || $2 < best) best = $2 } END { print best }' "$dir/launch-bench.nvidia.txt")
+      b=$(awk -v m=$metric '$1 == m { if (best == "" || $2 < best) best = $2 } END { print best }' "$dir/launch-bench.ocelot.txt")
+      md "| $metric | ${a:-?} | ${b:-?} | $(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", b / a; else print "?" }') |"
+    done
+    md ""
+  fi
+
+  # The Python online API (tools/python/ocelot.py) on a module loaded with ctypes over libcuda.
+  (cd "$WORK/cwd" && PYTHONPATH="$ROOT/tools/python" LD_LIBRARY_PATH="$ldpath" timeout -k 5 300 \
+    "$ocelot" run --summary off -- python3 "$py/online_api.py" "$ROOT/tests/driverapi/kernels.ptx" \
+    >"$dir/online_api.stdout" 2>"$dir/online_api.stderr")
+  rc=$?
+  md "Python online API (\`tests/driverapi/python/online_api.py\`): exit $rc, $(tail -1 "$dir/online_api.stdout")"
+  md ""
+
+  # 2. Frameworks: plain python vs ocelot run -i bbcount: stdout, and what the summary lists.
+  md "| program | without Ocelot | under \`ocelot run -i bbcount\` | summary (first lines) |"
+  md "|---|---|---|---|"
+  for entry in "cupy_rawkernel(cubin):$py/cupy_rawkernel.py:" \
+               "triton_kernel:$py/triton_kernel.py:" \
+               "triton_kernel(PTX via ptxas_keep_ptx.sh):$py/triton_kernel.py:TRITON_PTXAS_PATH=$py/ptxas_keep_ptx.sh" \
+               "torch_step:$py/torch_step.py:CUBLAS_WORKSPACE_CONFIG=:4096:8"; do
+    name=${entry%%:*}; entry=${entry#*:}; prog=${entry%%:*}; extra=${entry#*:}
+    local tag=${name//[^A-Za-z0-9_]/_}
+    (cd "$WORK/cwd" && env $extra LD_LIBRARY_PATH="$ldpath" timeout -k 5 300 python3 "$prog" \
+      >"$dir/$tag.nvidia.stdout" 2>"$dir/$tag.nvidia.stderr")
+    local rc_plain=$?
+    (cd "$WORK/cwd" && env $extra LD_LIBRARY_PATH="$ldpath" timeout -k 5 600 "$ocelot" run \
+      -i bbcount --summary "$dir/$tag.summary.txt" -o "$dir/$tag.profile.json" -- python3 "$prog" \
+      >"$dir/$tag.ocelot.stdout" 2>"$dir/$tag.ocelot.stderr")
+    local rc_ocelot=$?
+    local verdict="exit $rc_ocelot"
+    if [ "$rc_plain" = "$rc_ocelot" ] && cmp -s "$dir/$tag.nvidia.stdout" "$dir/$tag.ocelot.stdout"; then
+      verdict="$verdict, same stdout"
+    else
+      verdict="$verdict, **differs** (plain exit $rc_plain)"
+    fi
+    local listed=""
+    [ -e "$dir/$tag.summary.txt" ] && listed=$(head -12 "$dir/$tag.summary.txt" | tr '|\n' '/;' | cut -c1-600)
+    md "| $name | exit $rc_plain | $verdict | $listed |"
+    say "driver-api $name: plain $rc_plain, ocelot $rc_ocelot"
+  done
+  md ""
+  md "Under Ocelot, stderr lines naming the driver API (first 40, all programs):"
+  md '```'
+  grep -h "libcuda\|driver API\|cuModule\|cuLaunch\|cuLibrary\|outside Ocelot" "$dir"/*.ocelot.stderr 2>/dev/null \
+    | sort | uniq -c | sort -rn | head -40 >>"$SUMMARY"
+  md '```'
+  md ""
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -1007,6 +1007,18 @@ void ParseContext::pushIdentifier(std::string_view name, bool negated, SourceRan
   operands_.emplace_back(SymbolOperand{intern(name), 0, false, false});
 }
 
+void ParseContext::pushBareRegister(std::string_view text, SourceRange at) {
+  // Trailing blanks belong to the token.
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+    text.remove_suffix(1);
+  auto [name, component] = splitComponent(text);
+  if (function_ == nullptr || scopes_.empty() || component == VectorComponent::None ||
+      !lookupRegister(name))
+    fail(at, "unexpected '" + std::string(text) +
+                 "' as an operand (expected a register, a symbol or a value)");
+  pushRegister(text, false, at);
+}
+
 Operand ParseContext::symbol(std::string_view name, std::optional<ImmediateOperand> offset,
                              SourceRange at) {
   if (!offset)

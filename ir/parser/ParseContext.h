@@ -170,6 +170,9 @@ public:
   void pushSimpleAddress(std::string_view base, bool hasOffset, int64_t offset, SourceRange at);
   /// `x`: a register declared without '%' in scope, else a symbol (or later a label).
   void pushIdentifier(std::string_view name, bool negated, SourceRange at);
+  /// `t.b1`: a register named without '%' (inline asm) with a video selector; the lexer reads the
+  /// dotted word as an instruction mnemonic, so only a declared register is accepted here.
+  void pushBareRegister(std::string_view text, SourceRange at);
   /// `sym` or `sym+N` (the offset is kept as written, even when N is 0).
   Operand symbol(std::string_view name, std::optional<ImmediateOperand> offset, SourceRange at);
   /// `generic(sym)`, `generic(sym)+N`.

@@ -42,9 +42,12 @@ cudaError_t copy(void* destination, const void* source, size_t bytes, int kind, 
       return cudaSuccess;
     if (destination == nullptr || source == nullptr)
       return cudaErrorInvalidValue;
-    // With unified addressing the device tells host from device memory itself; the kind only has
-    // to be a valid one.
-    return scope.device().copy(destination, source, bytes, scope.stream(stream), async);
+    // With unified addressing the device tells host from device memory itself; a kind that names
+    // pageable host memory as a device side is still refused.
+    Device& device = scope.device();
+    if (cudaError_t error = device.checkCopyKind(destination, source, kind); error != cudaSuccess)
+      return error;
+    return device.copy(destination, source, bytes, scope.stream(stream), async);
   });
 }
 

@@ -298,7 +298,10 @@ cudaError_t graphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     if (exec == nullptr)
       return cudaErrorInvalidValue;
     Stream& queue = scope.stream(stream);
-    return scope.exec(exec).launch(queue);
+    cudaError_t result = scope.exec(exec).launch(queue);
+    if (result == cudaSuccess)
+      scope.runtime().noteGraphLaunch();
+    return result;
   });
 }
 

@@ -105,16 +105,21 @@ cudaError_t symbolCopy(const void* symbol, size_t bytes, size_t offset, int kind
 
 cudaError_t copyToSymbol(const void* symbol, const void* source, size_t bytes, size_t offset,
                          int kind, cudaStream_t stream, bool async) {
-  return symbolCopy(symbol, bytes, offset, kind, true, stream,
-                    [&](Device& device, void* storage, Stream& queue) {
-                      return device.copy(storage, source, bytes, queue, async);
-                    });
+  return symbolCopy(
+      symbol, bytes, offset, kind, true, stream, [&](Device& device, void* storage, Stream& queue) {
+        if (cudaError_t error = device.checkCopyKind(storage, source, kind); error != cudaSuccess)
+          return error;
+        return device.copy(storage, source, bytes, queue, async);
+      });
 }
 
 cudaError_t copyFromSymbol(void* destination, const void* symbol, size_t bytes, size_t offset,
                            int kind, cudaStream_t stream, bool async) {
   return symbolCopy(symbol, bytes, offset, kind, false, stream,
                     [&](Device& device, void* storage, Stream& queue) {
+                      if (cudaError_t error = device.checkCopyKind(destination, storage, kind);
+                          error != cudaSuccess)
+                        return error;
                       return device.copy(destination, storage, bytes, queue, async);
                     });
 }

@@ -22,4 +22,8 @@ Runtime* Runtime::create() {
   return runtime;
 }
 
+Runtime& Runtime::process() {
+  return instance();
+}
+
 } // namespace ocelot::runtime

@@ -176,8 +176,9 @@ cudaError_t streamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
 
 cudaError_t streamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
   return onCurrentDevice([&](Scope& scope) {
-    if (graph == nullptr)
-      return cudaErrorInvalidValue;
+    // No graph to return is allowed: a capture into the caller's graph
+    // (cudaStreamBeginCaptureToGraph) has nothing to hand back, and the CUDA samples pass null
+    // there (issue 14 bug 2). The stream says whether its capture needs one.
     if (isLegacyStream(stream))
       return cudaErrorIllegalState;
     return scope.stream(stream).endCapture(graph);

@@ -103,6 +103,13 @@ public:
                            bool async) = 0;
   virtual cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
                            bool async) = 0;
+  /// Whether a 1D copy's kind (a valid cudaMemcpyKind) fits the memory it names: a device-side
+  /// pointer of cudaMemcpyHostToDevice, DeviceToHost or DeviceToDevice that is pageable host
+  /// memory is cudaErrorInvalidValue in NVIDIA's runtime. The driver checks this itself.
+  virtual cudaError_t checkCopyKind(const void* /*destination*/, const void* /*source*/,
+                                    int /*kind*/) {
+    return cudaSuccess;
+  }
 
   // --- Modules ------------------------------------------------------------------------------
   /// Whether the device executes Ocelot's IR itself (the CPU back end) rather than handing the

@@ -29,6 +29,11 @@ public:
   virtual std::optional<cudaError_t> launch(const LaunchSite& site) = 0;
   /// Before a device reset, and after it (`afterReset`): drop what the reset destroys.
   virtual void forgetDevice(int ordinal, bool afterReset) = 0;
+  /// Before a module loaded through the driver API is unloaded: drop what was made from it (after
+  /// the launches still on their way); false when that wait timed out.
+  virtual bool unloadRegistration(uint64_t id) = 0;
+  /// A graph was launched while active (its kernel nodes are not offered one by one).
+  virtual void graphLaunched() = 0;
 
 protected:
   LaunchInterceptor() = default;

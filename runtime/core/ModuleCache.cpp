@@ -85,12 +85,24 @@ cudaError_t ModuleCache::load(const FatbinaryRegistration& registration, Device&
   cudaError_t error = device.loadModule(original, &module.handle_, &log);
   if (error != cudaSuccess)
     logger_.warn(label + ": the original code does not load either (" + errorName(error) + ")");
+  // A device that runs only Ocelot's PTX (the CPU device) refuses every original as invalid PTX:
+  // the application should learn why the PTX itself failed (an unsupported version, the memory
+  // budget), as the driver's JIT would tell it.
+  if (error == cudaErrorInvalidPtx && !built)
+    error = built.error().error;
   return error;
 }
 
 void ModuleCache::forgetDevice(int ordinal) {
   std::lock_guard lock(mutex_);
-  std::erase_if(modules_, [&](const auto& entry) { return entry.first.second == ordinal; });
+  for (auto it = modules_.begin(); it != modules_.end();) {
+    if (it->first.second == ordinal) {
+      retired_.push_back(std::move(it->second));
+      it = modules_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 std::vector<std::pair<int, std::unique_ptr<LoadedModule>>>

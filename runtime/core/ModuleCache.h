@@ -50,7 +50,8 @@ public:
   cudaError_t get(const FatbinaryRegistration& registration, int ordinal, Device& device,
                   LoadedModule** module);
 
-  /// Forgets every module of a device (after cudaDeviceReset destroyed them).
+  /// Forgets every module of a device (after cudaDeviceReset destroyed them). The objects are kept
+  /// (retired) until the cache goes: a thread that got one just before may still be using it.
   void forgetDevice(int ordinal);
   /// Removes the modules of an unregistered fatbinary; returns them (by device) for unloading.
   std::vector<std::pair<int, std::unique_ptr<LoadedModule>>> take(uint64_t registrationId);
@@ -62,6 +63,7 @@ private:
   const ModulePipeline& pipeline_;
   std::mutex mutex_; ///< guards the map; loading holds only the module's own lock
   std::map<std::pair<uint64_t, int>, std::unique_ptr<LoadedModule>> modules_;
+  std::vector<std::unique_ptr<LoadedModule>> retired_; ///< forgotten by device resets
 };
 
 } // namespace ocelot::runtime

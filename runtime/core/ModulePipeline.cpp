@@ -4,6 +4,7 @@
 #include "ir/Emitter.h"
 #include "ir/Module.h"
 #include "ir/Parser.h"
+#include "runtime/core/ParseErrors.h"
 #include "runtime/fatbin/Decompress.h"
 
 #include <exception>
@@ -117,7 +118,8 @@ ModulePipeline::process(std::string_view ptx, const std::string& label, const st
                         std::optional<uint32_t> unit) const {
   ir::ParseResult parsed = ir::parsePtx(ptx, fileName);
   if (!parsed.ok())
-    return PipelineFailure{label + ": PTX does not parse: " + parsed.firstError()};
+    return PipelineFailure{label + ": PTX does not parse: " + parsed.firstError(),
+                           parseFailureError(parsed)};
   std::shared_ptr<const ModuleTransform> transform;
   {
     std::lock_guard lock(transformMutex_);

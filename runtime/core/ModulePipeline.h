@@ -5,6 +5,7 @@
 #include "runtime/fatbin/Selection.h"
 #include "support/Expected.h"
 
+#include <driver_types.h>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,8 @@ using ModuleTransform =
 /// Why Ocelot could not build its own module for a registration (one line for the log).
 struct PipelineFailure {
   std::string reason;
+  /// What a device that cannot fall back to the original code answers (see parseFailureError).
+  cudaError_t error = cudaErrorInvalidPtx;
 };
 
 /// Turns a registered fatbinary into the module Ocelot hands to a device: the best PTX for the

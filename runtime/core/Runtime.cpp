@@ -65,9 +65,14 @@ cudaError_t Runtime::deviceResult(cudaError_t error) {
 // --- Initialization, versions, devices ---------------------------------------------------------
 
 cudaError_t Runtime::initialize() {
-  if (initializeDone_.load(std::memory_order_acquire)) [[likely]]
-    return platform_.platform != nullptr ? cudaSuccess : platform_.error;
+  if (initializeDone_.load(std::memory_order_acquire)) [[likely]] {
+    if (platform_.platform == nullptr)
+      return platform_.error;
+    return forks_ == ForkGuard::forks() ? cudaSuccess : inForkedChild();
+  }
   std::call_once(initialized_, [this] {
+    forks_ = ForkGuard::forks();
+    ForkGuard::watch();
     try {
       platform_ = platformFactory_();
     } catch (const std::exception& exception) {
@@ -92,6 +97,16 @@ cudaError_t Runtime::initialize() {
   return platform_.platform != nullptr ? cudaSuccess : platform_.error;
 }
 
+cudaError_t Runtime::inForkedChild() {
+  // The platform's threads stayed in the parent: nothing here may wait for them or take locks they
+  // may have held at the fork, so the platform is left alone (never used, never destroyed).
+  if (!forkReported_.exchange(true))
+    logger_.warn("this process was forked after it used CUDA; the child cannot use the device its "
+                 "parent initialized, so CUDA calls return cudaErrorInitializationError (as with "
+                 "NVIDIA's runtime): use CUDA only after fork, or exec in the child");
+  return cudaErrorInitializationError;
+}
+
 cudaError_t Runtime::driverGetVersion(int* version) {
   if (version == nullptr)
     return cudaErrorInvalidValue;
@@ -111,7 +126,12 @@ cudaError_t Runtime::runtimeGetVersion(int* version) {
 }
 
 cudaError_t Runtime::getDeviceCount(int* count) {
-  if (cudaError_t error = initialize(); error != cudaSuccess) {
+  cudaError_t error = initialize();
+  // A forked child still counts the devices (NVIDIA's runtime does), though it cannot use them.
+  if (error == cudaErrorInitializationError && platform_.platform != nullptr &&
+      forks_ != ForkGuard::forks())
+    error = cudaSuccess;
+  if (error != cudaSuccess) {
     if (error == cudaErrorNoDevice && count != nullptr)
       *count = 0;
     return error;
@@ -188,19 +208,25 @@ cudaError_t Runtime::deviceReset() {
     return cudaErrorInvalidDevice;
   // The reset destroys the device's modules, functions and libraries; the next use loads the
   // modules again (so module-scope variables get their initial values again).
+  auto forgetModules = [&] {
+    modules_.forgetDevice(ordinal);
+    kernelHandles_.forgetDevice(ordinal);
+    if (ordinal < RegisteredFunction::kCachedDevices)
+      for (FatbinaryRegistration* registration : registry_.fatbinaries())
+        for (const RegisteredFunction* function : registry_.functionsOf(*registration))
+          function->deviceFunctions[static_cast<size_t>(ordinal)].store(nullptr,
+                                                                        std::memory_order_release);
+  };
   forgetInstrumentation(ordinal); // first: pending profiles still read their buffers
-  modules_.forgetDevice(ordinal);
-  kernelHandles_.forgetDevice(ordinal);
-  if (ordinal < RegisteredFunction::kCachedDevices)
-    for (FatbinaryRegistration* registration : registry_.fatbinaries())
-      for (const RegisteredFunction* function : registry_.functionsOf(*registration))
-        function->deviceFunctions[static_cast<size_t>(ordinal)].store(nullptr,
-                                                                      std::memory_order_release);
+  forgetModules();
   stickyError_.store(cudaSuccess);
   cudaError_t result = platform_.platform->device(ordinal).reset();
-  // Instrumented launches that other threads made while the reset ran (undefined behaviour for
-  // the application) built modules and buffers the reset destroyed: drop them too, so that their
+  // Launches that other threads made while the reset ran (undefined behaviour for the application)
+  // loaded modules, functions and buffers that the reset destroyed: drop them too. Otherwise
+  // every later launch of those kernels would use a function of the destroyed context and fail
+  // (on a GPU; seen as launches between resets without any profile), and instrumented launches'
   // profiles report a disturbed launch instead of what the destroyed buffers held.
+  forgetModules();
   forgetInstrumentation(ordinal, /*afterReset=*/true);
   return result;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "runtime/core/Device.h"
+#include "runtime/core/ForkGuard.h"
 #include "runtime/core/KernelHandles.h"
 #include "runtime/core/LaunchInterceptor.h"
 #include "runtime/core/LaunchLimits.h"
@@ -53,6 +54,9 @@ public:
     static Runtime* const runtime = create();
     return *runtime;
   }
+  /// The same, out of line: for Ocelot's other libraries (libcuda.so.1), which must not
+  /// instantiate instance()'s static themselves.
+  static Runtime& process();
 
   /// A runtime over a given platform factory (tests use this to run without a driver).
   explicit Runtime(std::function<PlatformResult()> platformFactory,
@@ -81,7 +85,8 @@ public:
   cudaError_t notImplemented(const char* function);
 
   // --- Initialization, versions, devices -----------------------------------------------------
-  /// Starts the platform once; the result is sticky.
+  /// Starts the platform once; the result is sticky. In a child forked after the platform started,
+  /// cudaErrorInitializationError (see ForkGuard).
   cudaError_t initialize();
   cudaError_t driverGetVersion(int* version);
   cudaError_t runtimeGetVersion(int* version);
@@ -197,6 +202,29 @@ public:
                                const char* name, bool managed);
   cudaError_t libraryGetUnifiedFunction(void** function, cudaLibrary_t library, const char* name);
 
+  // --- Modules loaded through the driver API (RuntimeDriverModules.cpp) -----------------------
+  // Ocelot's libcuda.so.1 (runtime/driverapi) forwards cuModuleLoadData & co. here. A module
+  // becomes a registration like the application's own fatbinaries, so its kernels take the same
+  // path: the module pipeline, the instrumentation, the fallback to the original code.
+  /// Copies and registers `image` (PTX text, a fatbinary or its wrapper, an ELF cubin) and loads
+  /// it on the current device at once, as the driver does (a module it refuses is an error here,
+  /// not at the first launch). `origin` names the call in log lines.
+  /// `device` (optional) is the module as the current device loaded it (the CUmodule on the
+  /// driver).
+  cudaError_t moduleLoad(const void* image, const char* origin, void*** module,
+                         DeviceModule* device = nullptr);
+  /// Waits (bounded) for the profiles of the module's instrumented launches, then unloads it.
+  cudaError_t moduleUnload(void** module);
+  /// A kernel of a loaded module as something `launch` takes (a stand-in for a host stub):
+  /// cudaErrorSymbolNotFound when the module has no such kernel. Each name has one stand-in.
+  /// `device` (optional) is the kernel's function on the current device, what the device's own
+  /// calls take (the CUfunction on the driver).
+  cudaError_t moduleFunction(void** module, const char* name, const void** function,
+                             DeviceFunction* device = nullptr);
+  cudaError_t moduleGlobal(void** module, const char* name, void** address, size_t* bytes);
+  /// The kernel name of a stand-in moduleFunction gave out (null for anything else).
+  const char* moduleFunctionName(const void* function);
+
   // --- Graph nodes (RuntimeGraphs.cpp, RuntimeTools.cpp) --------------------------------------
   /// Generic graph node parameters with a kernel's function (the application's host stub or
   /// cudaKernel_t) translated for the device, and back (for what a node reports).
@@ -230,10 +258,18 @@ public:
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
   void forgetInstrumentation(int ordinal, bool afterReset = false);
+  /// cudaGraphLaunch: graph kernel nodes are not instrumented yet; while an instrumentor is active
+  /// the launch counts in the coverage as not instrumented (one relaxed load otherwise).
+  void noteGraphLaunch();
+  /// Before a module loaded through the driver API is unloaded: the interceptor drops what it
+  /// made from it.
+  void forgetDriverModule(uint64_t registrationId);
 
 private:
   static Runtime* create();
   static ThreadState& createThreadState();
+  /// initialize() in a forked child of the process that started the platform.
+  cudaError_t inForkedChild();
   /// The calling thread's current device, made current on this thread.
   cudaError_t currentDevice(Device** device, int* ordinal = nullptr);
   /// The loaded module of a registration on the current device.
@@ -267,7 +303,10 @@ private:
   /// Set once initialize() has run: later calls skip call_once (whose every call costs
   /// thread-local writes and a libc call).
   std::atomic<bool> initializeDone_{false};
-  PlatformResult platform_;      ///< written once under initialized_
+  PlatformResult platform_; ///< written once under initialized_
+  /// ForkGuard::forks() when the platform started: another count means this is a forked child.
+  unsigned forks_ = 0;
+  std::atomic<bool> forkReported_{false};
   std::vector<Device*> devices_; ///< the platform's devices by ordinal, filled with it
 
   /// A context-corrupting error (an illegal address in a kernel...): every later call reports it
@@ -287,6 +326,12 @@ private:
   /// Kept by the interceptor: true while it wants no launches (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
 
+  /// Modules loaded through the driver API, by registration handle (RuntimeDriverModules.cpp).
+  struct DriverModule;
+  std::mutex driverModulesMutex_;
+  std::unordered_map<void**, std::shared_ptr<DriverModule>> driverModules_;
+  std::unordered_map<const void*, std::string> driverFunctionNames_;
+
   std::mutex unsupportedMutex_;
   std::unordered_set<std::string> unsupportedReported_;
 };
@@ -294,8 +339,8 @@ private:
 // Inline: every API call that uses the current device starts here, every launch too.
 inline cudaError_t Runtime::currentDevice(ThreadState& state, Device** device, int* ordinal) {
   // initialize()'s fast path, spelled out.
-  if (!initializeDone_.load(std::memory_order_acquire) || platform_.platform == nullptr)
-      [[unlikely]]
+  if (!initializeDone_.load(std::memory_order_acquire) || platform_.platform == nullptr ||
+      forks_ != ForkGuard::forks()) [[unlikely]]
     if (cudaError_t error = initialize(); error != cudaSuccess)
       return error;
   if (cudaError_t sticky = stickyError_.load(); sticky != cudaSuccess) [[unlikely]]

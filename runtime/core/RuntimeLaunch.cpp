@@ -91,8 +91,18 @@ cudaError_t Runtime::resolveFunction(const void* function, Device& device, int o
       error != cudaSuccess)
     return error;
   if (cudaError_t error = module->function(device, registered->deviceName, resolved);
-      error != cudaSuccess)
-    return error == cudaErrorSymbolNotFound ? cudaErrorInvalidDeviceFunction : error;
+      error != cudaSuccess) {
+    if (error != cudaErrorSymbolNotFound)
+      return error;
+    // The error code alone does not say which kernel is missing: say it once per kernel.
+    std::lock_guard lock(unsupportedMutex_);
+    if (unsupportedReported_.insert("missing kernel " + registered->deviceName).second)
+      logger_.warn("kernel " + registered->deviceName + " was registered by the application but " +
+                   "its module's code on device " + std::to_string(ordinal) + " has no entry of " +
+                   "that name (renamed or removed from the PTX?); its launches fail with " +
+                   "cudaErrorInvalidDeviceFunction");
+    return cudaErrorInvalidDeviceFunction;
+  }
   kernelHandles_.remember(*resolved, ordinal, registered->hostFunction);
   if (cached)
     registered->deviceFunctions[static_cast<size_t>(ordinal)].store(*resolved,

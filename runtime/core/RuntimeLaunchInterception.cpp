@@ -24,6 +24,18 @@ void Runtime::forgetInstrumentation(int ordinal, bool afterReset) {
     interceptor->forgetDevice(ordinal, afterReset);
 }
 
+void Runtime::noteGraphLaunch() {
+  if (instrumentationIdle_.load(std::memory_order_relaxed))
+    return;
+  if (LaunchInterceptor* interceptor = launchInterceptor(); interceptor && interceptor->active())
+    interceptor->graphLaunched();
+}
+
+void Runtime::forgetDriverModule(uint64_t registrationId) {
+  if (LaunchInterceptor* interceptor = launchInterceptor())
+    interceptor->unloadRegistration(registrationId);
+}
+
 std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Device& device,
                                                        int ordinal, const LaunchParams& params) {
   LaunchInterceptor* interceptor = launchInterceptor();

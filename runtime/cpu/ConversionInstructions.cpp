@@ -156,11 +156,15 @@ template <Kind D, Kind S> uint64_t convert(uint64_t row, RoundingMode mode, uint
   } else if constexpr (isFloat(S) && !isFloat(D)) {
     // Float to integer: round, out of range saturates (always, in PTX). NaN gives 0, except
     // into 64-bit integers and from binary64 into 32-bit ones, where the GPU gives the most
-    // negative signed value's bit pattern.
+    // negative signed value's bit pattern; and cvt.rni.s16.f64, which the H200 sweep shows giving
+    // 0x8000 where the other roundings into s16 give 0.
     const double value = roundIntegral(readFloat<S>(row, flags & kFtz), mode);
     if (std::isnan(value)) {
       if constexpr (bits(D) == 64 || (bits(D) == 32 && S == Kind::F64))
         return integerRow<D>(uint64_t{1} << (bits(D) - 1));
+      if constexpr (D == Kind::S16 && S == Kind::F64)
+        if (mode == RoundingMode::NearestEven)
+          return integerRow<D>(uint64_t{1} << 15);
       return 0;
     }
     if (value <= static_cast<double>(minOf<D>()))
@@ -230,8 +234,10 @@ bool executeToTf32(ExecutionContext& c, const DecodedInstruction& in, LaneMask m
   const bool satfinite = (in.aux2 & kSat) != 0;
   writeLanes(m, c.row(in.op[0]), [&](uint32_t l) -> uint64_t {
     float value = std::bit_cast<float>(static_cast<uint32_t>(a[l]));
+    // .rna keeps a NaN's sign and payload, cut to tf32's bits (0x7f800001 becomes 0x7f800000), as
+    // the H200 sweep shows; the other roundings give the canonical NaN.
     if (std::isnan(value))
-      return 0x7fffffffu;
+      return mode == RoundingMode::NearestAway && !satfinite ? (a[l] & 0xffffe000u) : 0x7fffffffu;
     uint32_t bits = floatToTf32(value, mode);
     if (satfinite && std::isinf(std::bit_cast<float>(bits)))
       bits = (bits & 0x80000000u) | 0x7f7fe000u; // the largest finite tf32

@@ -180,16 +180,21 @@ cudaError_t CpuStream::endCapture(cudaGraph_t* graph) {
   if (session->mode != cudaStreamCaptureModeRelaxed &&
       session->thread != std::this_thread::get_id())
     return cudaErrorStreamCaptureWrongThread;
+  // A graph the capture made itself must go somewhere; one into the caller's graph need not.
+  if (graph == nullptr && session->ownsGraph)
+    return cudaErrorInvalidValue;
   const bool joined = graphs.captures().joined(*session);
   graphs.captures().end(*session);
   if (session->invalidated || !joined) {
     if (session->ownsGraph)
       graphs.destroyTopLevel(*session->graph);
-    *graph = nullptr;
+    if (graph != nullptr)
+      *graph = nullptr;
     return session->invalidated ? cudaErrorStreamCaptureInvalidated
                                 : cudaErrorStreamCaptureUnjoined;
   }
-  *graph = session->graph->handle();
+  if (graph != nullptr)
+    *graph = session->graph->handle();
   return cudaSuccess;
 }
 

@@ -48,7 +48,41 @@ cudaGraphNodeParams fillNode(void* destination, size_t pitch, unsigned char valu
   return params;
 }
 
+/// The bytes a pitched side of a copy spans, from its first byte to the last byte of its last row
+/// (false when that does not fit in the address space).
+bool pitchedSpan(const void* pointer, size_t pitch, size_t rowsPerSlice, size_t x, size_t y,
+                 size_t z, size_t width, size_t height, size_t depth, uintptr_t* first,
+                 size_t* bytes) {
+  size_t firstRow = 0, lastRow = 0, start = 0, end = 0;
+  if (__builtin_mul_overflow(z, rowsPerSlice, &firstRow) ||
+      __builtin_add_overflow(firstRow, y, &firstRow) ||
+      __builtin_mul_overflow(depth - 1, rowsPerSlice, &lastRow) ||
+      __builtin_add_overflow(lastRow, firstRow + height - 1, &lastRow) ||
+      __builtin_mul_overflow(firstRow, pitch, &start) || __builtin_add_overflow(start, x, &start) ||
+      __builtin_mul_overflow(lastRow, pitch, &end) || __builtin_add_overflow(end, x, &end) ||
+      __builtin_add_overflow(end, width, &end))
+    return false;
+  if (__builtin_add_overflow(reinterpret_cast<uintptr_t>(pointer), start, first))
+    return false;
+  *bytes = end - start;
+  return true;
+}
+
 } // namespace
+
+bool CpuCopies::copyable(const void* pointer, size_t bytes) const {
+  return device_.memory().copyable(reinterpret_cast<uintptr_t>(pointer), bytes);
+}
+
+bool CpuCopies::copyable(const CopyEndpoint& side, const CopyRegion& region) const {
+  if (side.array != nullptr)
+    return true; // arrays check their own bounds (copyRegionOf)
+  uintptr_t first = 0;
+  size_t bytes = 0;
+  return pitchedSpan(side.pointer, side.pitch, side.rowsPerSlice, side.x, side.y, side.z,
+                     region.widthBytes, region.height, region.depth, &first, &bytes) &&
+         device_.memory().copyable(first, bytes);
+}
 
 void CpuCopies::runCopy3D(const CopyRegion& region) {
   // The arrays are looked up again: one may have been destroyed since the copy was issued.
@@ -92,6 +126,8 @@ cudaError_t CpuCopies::copy(void* destination, const void* source, size_t bytes,
                             bool async) {
   if (cudaError_t error = device_.sticky(); error != cudaSuccess)
     return error;
+  if (bytes != 0 && (!copyable(destination, bytes) || !copyable(source, bytes)))
+    return cudaErrorInvalidValue;
   auto& stream = static_cast<CpuStream&>(queue);
   if (stream.capturing()) {
     if (!async)
@@ -139,6 +175,9 @@ cudaError_t CpuCopies::copy3D(const CopyRegion& region, Stream& queue, bool asyn
   if ((region.source.array != nullptr && arrays.array(region.source.array) == nullptr) ||
       (region.destination.array != nullptr && arrays.array(region.destination.array) == nullptr))
     return cudaErrorInvalidResourceHandle;
+  if (region.widthBytes != 0 && region.height != 0 && region.depth != 0 &&
+      (!copyable(region.source, region) || !copyable(region.destination, region)))
+    return cudaErrorInvalidValue;
   if (stream.capturing()) {
     if (!async)
       return stream.refuseDuringCapture();
@@ -166,6 +205,13 @@ cudaError_t CpuCopies::fill2D(void* destination, size_t pitch, unsigned char val
                               size_t height, Stream& queue, bool async) {
   if (cudaError_t error = device_.sticky(); error != cudaSuccess)
     return error;
+  if (width != 0 && height != 0) {
+    uintptr_t first = 0;
+    size_t bytes = 0;
+    if (!pitchedSpan(destination, pitch, height, 0, 0, 0, width, height, 1, &first, &bytes) ||
+        !device_.memory().accessible(first, bytes))
+      return cudaErrorInvalidValue;
+  }
   return static_cast<CpuStream&>(queue).submit(
       [destination, pitch, value, width, height] {
         for (size_t y = 0; y < height; ++y)

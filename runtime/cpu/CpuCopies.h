@@ -34,6 +34,10 @@ public:
   static void runMemset(const cudaMemsetParamsV2& fill);
 
 private:
+  /// Whether a copy may read or write these bytes (DeviceMemory::copyable).
+  bool copyable(const void* pointer, size_t bytes) const;
+  bool copyable(const CopyEndpoint& side, const CopyRegion& region) const;
+
   CpuDevice& device_;
 };
 

@@ -1,6 +1,7 @@
 #include "runtime/cpu/CpuDevice.h"
 
 #include "runtime/cpu/BlockCountTracer.h"
+#include "runtime/cpu/EnvironmentNumber.h"
 #include "runtime/cpu/ExecutionTracer.h"
 #include "runtime/cpu/llvm/NativeCompiler.h"
 
@@ -19,16 +20,6 @@ bool environmentFlag(const char* name) {
   return value != nullptr && *value != 0 && std::strcmp(value, "0") != 0;
 }
 
-uint32_t environmentNumber(const char* name, uint32_t fallback) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == 0)
-    return fallback;
-  char* end = nullptr;
-  const unsigned long parsed = std::strtoul(value, &end, 10);
-  return end != value ? static_cast<uint32_t>(std::min<unsigned long>(parsed, UINT32_MAX))
-                      : fallback;
-}
-
 /// CTAs a cooperative launch may have: all of them are resident at once (each with its own
 /// registers and shared memory), interleaved on one host thread.
 constexpr uint64_t kMaxCooperativeCtas = 4096;
@@ -41,7 +32,9 @@ std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
   if (!device->memory_)
     return nullptr;
   device->options_.memcheck = environmentFlag("OCELOT_MEMCHECK");
-  device->options_.watchdogMs = environmentNumber("OCELOT_CPU_WATCHDOG_MS", 0);
+  device->options_.watchdogMs = environmentNumber(
+      "OCELOT_CPU_WATCHDOG_MS", kDefaultWatchdogMs, 0, UINT32_MAX,
+      "a time in milliseconds (N, Nms or Ns; 0: no watchdog)", {{"ms", 1}, {"s", 1000}});
   device->options_.deterministic = environmentFlag("OCELOT_CPU_DETERMINISTIC");
   device->options_.workers = defaultWorkerCount();
   device->options_.compiler = NativeCompiler::fromEnvironment();
@@ -204,10 +197,14 @@ cudaError_t CpuDevice::limit(cudaLimit limit, size_t* value) {
 cudaError_t CpuDevice::setLimit(cudaLimit limit, size_t value) {
   switch (limit) {
   case cudaLimitStackSize:
-    options_.stackBytes = static_cast<uint32_t>(std::min<size_t>(value, 1u << 20));
+    // As on an H200 (CUDA 13.0): the largest stack is 523,712 bytes, a larger one is refused and
+    // the limit stays; sizes are rounded up to 16 bytes.
+    if (value > kMaxStackBytes)
+      return cudaErrorInvalidValue;
+    options_.stackBytes = static_cast<uint32_t>((value + 15) / 16 * 16);
     return cudaSuccess;
   case cudaLimitPrintfFifoSize:
-    printfFifoSize_ = value;
+    printfFifoSize_ = std::max(value, kMinPrintfFifoBytes);
     return cudaSuccess;
   case cudaLimitMallocHeapSize:
     heap_->setLimit(value);
@@ -264,6 +261,14 @@ cudaError_t CpuDevice::free(void* pointer) {
   // cudaFree synchronizes the device: queued work may still use the memory.
   streams_.drainAll();
   memory_->release(pointer);
+  return cudaSuccess;
+}
+
+cudaError_t CpuDevice::checkCopyKind(const void* destination, const void* source, int kind) {
+  const bool toDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool fromDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if ((toDevice && isPageable(destination)) || (fromDevice && isPageable(source)))
+    return cudaErrorInvalidValue;
   return cudaSuccess;
 }
 
@@ -353,7 +358,7 @@ cudaError_t CpuDevice::loadModule(const ModuleImage& image, DeviceModule* module
   if (!loaded) {
     if (log != nullptr)
       *log = loaded.error().message;
-    return cudaErrorInvalidPtx;
+    return loaded.error().error;
   }
   CpuModule* raw = loaded->get();
   std::lock_guard lock(mutex_);
@@ -431,7 +436,7 @@ cudaError_t CpuDevice::prepareLaunch(DeviceFunction function, dim3 grid, dim3 bl
   auto decoded = entry->module->kernel(entry->name);
   if (!decoded) {
     std::fprintf(stderr, "ocelot: the CPU device cannot run %s\n", decoded.error().message.c_str());
-    return cudaErrorNotSupported;
+    return decoded.error().error;
   }
   const DecodedKernel& kernel = **decoded;
   ExecutionTracer* tracer = tracer_;
@@ -578,9 +583,12 @@ void CpuDevice::runLaunch(const PreparedLaunch& launch, ConditionalValues* condi
   state.textures = textures_.slots();
   state.textureCount = textures_.slotCount();
   state.options = options_;
-  if (options_.watchdogMs != 0)
-    state.deadline =
-        std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.watchdogMs);
+  state.printfRecordsLeft.store(printfFifoSize_ / kPrintfRecordBytes);
+  if (options_.watchdogMs != 0) {
+    const auto now = std::chrono::steady_clock::now();
+    state.deadline = now + std::chrono::milliseconds(options_.watchdogMs);
+    state.reportAt = now + std::chrono::milliseconds(options_.longLaunchReportMs);
+  }
 
   std::string output;
   runner->run(state, &output);
@@ -608,7 +616,7 @@ cudaError_t CpuDevice::parameterLayout(DeviceFunction function, std::vector<size
     return cudaErrorInvalidDeviceFunction;
   auto kernel = entry->module->kernel(entry->name);
   if (!kernel)
-    return cudaErrorNotSupported;
+    return kernel.error().error;
   offsets->assign((**kernel).parameterOffsets.begin(), (**kernel).parameterOffsets.end());
   sizes->assign((**kernel).parameterSizes.begin(), (**kernel).parameterSizes.end());
   return cudaSuccess;

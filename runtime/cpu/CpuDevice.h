@@ -89,6 +89,7 @@ public:
   cudaError_t free(void* pointer) override;
   cudaError_t copy(void* destination, const void* source, size_t bytes, Stream& stream,
                    bool async) override;
+  cudaError_t checkCopyKind(const void* destination, const void* source, int kind) override;
   cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
                    bool async) override;
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;

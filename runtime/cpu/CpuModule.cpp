@@ -2,6 +2,7 @@
 
 #include "ir/Casting.h"
 #include "ir/Parser.h"
+#include "runtime/core/ParseErrors.h"
 #include "runtime/cpu/DeviceMemory.h"
 #include "runtime/cpu/ImmediateValues.h"
 #include "runtime/cpu/KernelDecoder.h"
@@ -140,7 +141,7 @@ CpuModule::load(const std::vector<std::string>& units, const std::string& label,
     std::string name = label + (units.size() > 1 ? ".unit" + std::to_string(i) : "") + ".ptx";
     ir::ParseResult parsed = ir::parsePtx(units[i], name);
     if (!parsed.ok())
-      return ModuleError{"PTX does not parse: " + parsed.firstError()};
+      return ModuleError{"PTX does not parse: " + parsed.firstError(), parseFailureError(parsed)};
     parsedUnits.push_back(std::move(parsed.module));
   }
   return load(std::move(parsedUnits), label, memory);

@@ -5,6 +5,7 @@
 #include "support/Expected.h"
 
 #include <cstdint>
+#include <driver_types.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,6 +21,10 @@ class DeviceMemory;
 /// Why a module could not be loaded or a kernel not decoded: one line for the user.
 struct ModuleError {
   std::string message;
+  /// What the runtime answers: cudaErrorInvalidPtx for PTX that ptxas would refuse too,
+  /// cudaErrorUnsupportedPtxVersion, cudaErrorMemoryAllocation (the front end's budget), or
+  /// cudaErrorNotSupported for valid PTX the CPU device cannot run yet.
+  cudaError_t error = cudaErrorInvalidPtx;
 };
 
 /// A module-scope variable of a loaded module.

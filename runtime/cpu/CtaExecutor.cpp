@@ -103,8 +103,7 @@ bool CtaExecutor::prepare(LaunchState& launch, uint64_t cta) {
     localSize = k.kernelFrameSize + std::max<uint32_t>(launch.options.stackBytes, 1024) * 8;
   localSize = (localSize + kFrameAlignment - 1) / kFrameAlignment * kFrameAlignment;
   const size_t localBytes = size_t{localSize} * kWarpSize * warpCount_;
-  if (local_.size() < localBytes)
-    local_.resize(localBytes);
+  local_.reserve(localBytes);
   while (warps_.size() < warpCount_)
     warps_.push_back(std::make_unique<Warp>());
   // Released barriers are reset as they release; the others (a faulted or odd CTA) here, in
@@ -343,6 +342,17 @@ void CtaExecutor::bindContext(Warp& warp) {
   context_.frameBase = warp.frameBase;
   context_.stackTop = warp.stackTop;
   context_.warpIndex = warp.index;
+}
+
+void CtaExecutor::reportLongLaunch() const {
+  // Once per launch, so that a kernel that loops forever is seen before the watchdog fails it.
+  const ExecutionOptions& options = launch_->options;
+  std::fprintf(stderr,
+               "ocelot[warn]: kernel %s has run for %u ms on the CPU device (CTA %s is running); "
+               "it fails with cudaErrorLaunchTimeout after %u ms (OCELOT_CPU_WATCHDOG_MS; 0: no "
+               "limit)\n",
+               kernel_->name.c_str(), options.longLaunchReportMs, triple(ctaid_).c_str(),
+               options.watchdogMs);
 }
 
 void CtaExecutor::faultAt(const Warp& warp, FaultKind kind, uint32_t lane, uint32_t pc,
@@ -608,7 +618,7 @@ bool CtaExecutor::builtin(Warp& warp, const CallSite& site, LaneMask lanes) {
       int count = 0;
       std::string text = formatDevicePrintf(argument(0, lane), argument(1, lane), reader, &count);
       result(lane, static_cast<uint64_t>(static_cast<int64_t>(count)));
-      if (output_ != nullptr)
+      if (output_ != nullptr && launch_->takePrintfRecord())
         *output_ += text;
     });
     return ok;
@@ -1191,12 +1201,17 @@ CtaExecutor::Step CtaExecutor::step() {
         return Step::Faulted;
       }
     }
-    if (watchdog && std::chrono::steady_clock::now() > launch.deadline) {
-      const Warp& warp = *warps_[0];
-      faultAt(warp, FaultKind::Timeout, 0, warp.stack.empty() ? kNone : warp.stack.back().pc,
-              "the kernel ran longer than OCELOT_CPU_WATCHDOG_MS=" +
-                  std::to_string(launch.options.watchdogMs));
-      return Step::Faulted;
+    if (watchdog) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now > launch.deadline) {
+        const Warp& warp = *warps_[0];
+        faultAt(warp, FaultKind::Timeout, 0, warp.stack.empty() ? kNone : warp.stack.back().pc,
+                "the kernel ran longer than OCELOT_CPU_WATCHDOG_MS=" +
+                    std::to_string(launch.options.watchdogMs));
+        return Step::Faulted;
+      }
+      if (now > launch.reportAt && !launch.longLaunchReported.exchange(true))
+        reportLongLaunch();
     }
   }
   return Step::Running;

@@ -3,6 +3,7 @@
 #include "runtime/cpu/DecodedKernel.h"
 #include "runtime/cpu/ExecutionContext.h"
 #include "runtime/cpu/LaunchServices.h"
+#include "runtime/cpu/LazyBuffer.h"
 #include "runtime/cpu/NativeCode.h"
 
 #include <cstdint>
@@ -54,6 +55,9 @@ private:
   void arriveNative(Warp& warp, uint32_t id);
   bool releaseBarriers(bool* released);
   void fault(const Warp& warp, const Fault& fault, uint32_t pc);
+  /// Tells the user that the launch has run for ExecutionOptions::longLaunchReportMs (stderr, once
+  /// per launch).
+  void reportLongLaunch() const;
   void faultAt(const Warp& warp, FaultKind kind, uint32_t lane, uint32_t pc, std::string detail);
   uint64_t readFrameValue(const Warp& warp, uint32_t base, uint32_t offset, uint32_t size,
                           uint32_t lane) const;
@@ -74,7 +78,7 @@ private:
   std::vector<uint64_t> rows_;
   std::vector<LaneMask> predicates_;
   std::vector<std::byte> shared_;
-  std::vector<std::byte> local_;
+  LazyBuffer local_; ///< per-thread stacks: pages come as recursion reaches them
   std::vector<std::unique_ptr<Warp>> warps_;
   std::unique_ptr<NativeWarpState> native_; ///< what the LLVM executor's code sees of a warp
   uint32_t warpCount_ = 0;

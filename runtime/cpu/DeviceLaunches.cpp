@@ -129,6 +129,8 @@ void prepareChildLaunch(const LaunchState& parent, const DeviceLaunch& launch, L
   child->textureCount = parent.textureCount;
   child->options = parent.options;
   child->deadline = parent.deadline;
+  child->reportAt = parent.reportAt;
+  child->printfRecordsLeft.store(parent.printfRecordsLeft.load());
   child->nestingDepth = parent.nestingDepth + 1;
 }
 

@@ -1,5 +1,6 @@
 #include "runtime/cpu/DeviceMemory.h"
 
+#include <algorithm>
 #include <array>
 #include <mutex>
 #include <sys/mman.h>
@@ -64,25 +65,32 @@ void* DeviceMemory::allocate(size_t bytes, Kind kind) {
   if (bytes == 0 || bytes > size_)
     return nullptr;
   const size_t rounded = roundUp(bytes, kAlignment);
+  // The guard after the allocation belongs to none: a write just past its end lands there, not in
+  // the next allocation (which may be runtime state: a launch's parameters), and the memory
+  // checker reports it.
+  const size_t span = rounded + kGuardBytes;
   std::unique_lock lock(mutex_);
   uintptr_t offset = UINTPTR_MAX;
-  // First fit among the freed ranges keeps the arena compact; then the untouched tail.
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    if (it->second < rounded)
+  // The untouched tail first: freed addresses are handed out again only once the address space
+  // runs out, so a stale pointer to freed memory stays invalid (copies through it are refused, as
+  // on a GPU, and the memory checker reports kernel accesses) instead of naming a new allocation.
+  // Freed pages go back to the system, so this costs address space only.
+  if (span <= size_ - top_) {
+    offset = top_;
+    top_ += span;
+  }
+  for (auto it = free_.begin(); offset == UINTPTR_MAX && it != free_.end(); ++it) {
+    if (it->second < span)
       continue;
     offset = it->first;
-    size_t remaining = it->second - rounded;
+    size_t remaining = it->second - span;
     free_.erase(it);
     if (remaining != 0)
-      free_.emplace(offset + rounded, remaining);
+      free_.emplace(offset + span, remaining);
     break;
   }
-  if (offset == UINTPTR_MAX) {
-    if (rounded > size_ - top_)
-      return nullptr;
-    offset = top_;
-    top_ += rounded;
-  }
+  if (offset == UINTPTR_MAX)
+    return nullptr;
   const uintptr_t address = base_ + offset;
   live_.emplace(address, Allocation{address, bytes, kind});
   used_ += rounded;
@@ -99,13 +107,8 @@ bool DeviceMemory::release(void* pointer) {
   live_.erase(it);
   used_ -= rounded;
   uintptr_t offset = address - base_;
-  size_t length = rounded;
-  // Give the pages back to the system; the range stays mapped (reads see zeros).
-  const size_t page = pageSize();
-  const uintptr_t firstPage = roundUp(address, page);
-  const uintptr_t lastPage = (address + rounded) / page * page;
-  if (lastPage > firstPage)
-    madvise(reinterpret_cast<void*>(firstPage), lastPage - firstPage, MADV_DONTNEED);
+  size_t length = rounded + kGuardBytes;
+  const uintptr_t freedEnd = address + length;
   // Coalesce with the neighbours.
   auto next = free_.lower_bound(offset);
   if (next != free_.begin()) {
@@ -121,10 +124,15 @@ bool DeviceMemory::release(void* pointer) {
     length += next->second;
     free_.erase(next);
   }
-  if (offset + length == top_)
-    top_ = offset;
-  else
-    free_.emplace(offset, length);
+  free_.emplace(offset, length); // not given back to the tail: see allocate
+  // Give back to the system the pages this release left wholly free (with its free neighbours);
+  // the range stays mapped (reads see zeros).
+  const size_t page = pageSize();
+  const uintptr_t freeBegin = base_ + offset, freeEnd = base_ + offset + length;
+  const uintptr_t firstPage = std::max(address / page * page, roundUp(freeBegin, page));
+  const uintptr_t lastPage = std::min(roundUp(freedEnd, page), freeEnd / page * page);
+  if (lastPage > firstPage)
+    madvise(reinterpret_cast<void*>(firstPage), lastPage - firstPage, MADV_DONTNEED);
   return true;
 }
 
@@ -187,6 +195,26 @@ bool DeviceMemory::accessible(uintptr_t address, size_t bytes) const {
   if (auto allocation = find(address))
     return bytes <= allocation->size - (address - allocation->base);
   return hostAccessible(address, bytes);
+}
+
+bool DeviceMemory::copyable(uintptr_t address, size_t bytes) const {
+  if (bytes == 0 || address + bytes < address)
+    return false;
+  if (address < base_ + size_ && address + bytes > base_) { // overlaps the arena
+    auto allocation = find(address);
+    return allocation && allocation->kind != Kind::Parameters &&
+           bytes <= allocation->size - (address - allocation->base);
+  }
+  // The shared and local windows are never mapped.
+  if (address + bytes > sharedWindow_ && address < sharedWindow_ + 2 * kWindowSize)
+    return false;
+  if (hostAccessible(address, bytes))
+    return true;
+  // Host memory: msync fails with ENOMEM where part of the range is not mapped (MS_ASYNC writes
+  // nothing back; it only walks the mappings).
+  const size_t page = pageSize();
+  const uintptr_t first = address / page * page;
+  return msync(reinterpret_cast<void*>(first), address + bytes - first, MS_ASYNC) == 0;
 }
 
 size_t DeviceMemory::totalBytes() const {

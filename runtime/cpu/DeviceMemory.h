@@ -39,6 +39,8 @@ public:
   };
 
   static constexpr size_t kAlignment = 256;
+  /// Bytes after every allocation that belong to no allocation (see allocate).
+  static constexpr size_t kGuardBytes = 256;
   static constexpr uint64_t kWindowSize = uint64_t{1} << 32;
 
   /// Reserves the arena (the largest of a few sizes the system grants) and the two windows.
@@ -47,7 +49,8 @@ public:
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
 
-  /// A new allocation of `bytes` (> 0), 256-byte aligned; nullptr when the arena is exhausted.
+  /// A new allocation of `bytes` (> 0), 256-byte aligned and followed by kGuardBytes that no
+  /// allocation owns; nullptr when the arena is exhausted.
   void* allocate(size_t bytes, Kind kind);
   /// Frees the allocation that starts at `pointer`; false if none does (or of another kind set).
   bool release(void* pointer);
@@ -72,6 +75,11 @@ public:
   bool hostAccessible(uintptr_t address, size_t bytes) const;
   /// Exact check: the range lies within one live allocation or registered host range.
   bool accessible(uintptr_t address, size_t bytes) const;
+  /// Whether a runtime copy or fill may touch [address, address + bytes) (bytes > 0): inside the
+  /// arena, only within one live allocation the application made (not a launch's parameters, not
+  /// freed memory); outside it, host memory that is mapped. Never-allocated, freed and overlong
+  /// ranges would otherwise crash the stream thread or write into other allocations.
+  bool copyable(uintptr_t address, size_t bytes) const;
 
   /// Bytes the device reports as total (the arena, capped by physical memory) and in use.
   size_t totalBytes() const;

@@ -64,6 +64,10 @@ public:
   support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError> run();
 
 private:
+  ModuleError failure(std::string message) const {
+    return ModuleError{std::move(message),
+                       unknownOpcode_ ? cudaErrorInvalidPtx : cudaErrorNotSupported};
+  }
   uint32_t addFunction(const ModuleFunction& function);
   std::string discover();
   std::string decodeFunction(uint32_t index);
@@ -95,7 +99,9 @@ private:
   };
   std::vector<BranchFixup> branchFixups_;
   std::vector<std::pair<uint32_t, uint32_t>> reconvergeFixups_; ///< (pc, IR block)
-  std::vector<std::pair<uint32_t, ir::LabelId>> tableFixups_;   ///< (table, label) in order
+  /// An instruction no PTX ISA has: the module is invalid PTX, not merely unsupported here.
+  bool unknownOpcode_ = false;
+  std::vector<std::pair<uint32_t, ir::LabelId>> tableFixups_; ///< (table, label) in order
 };
 
 uint32_t Decoder::addFunction(const ModuleFunction& function) {
@@ -196,7 +202,7 @@ support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError> Decoder::ru
   symbols_.sharedWindow = module_.memory().sharedWindow();
   symbols_.localWindow = module_.memory().localWindow();
   if (std::string error = discover(); !error.empty())
-    return ModuleError{"kernel " + k.name + ": " + error};
+    return failure("kernel " + k.name + ": " + error);
 
   k.functions.resize(functions_.size());
   for (size_t i = 0; i < functions_.size(); ++i) {
@@ -219,7 +225,7 @@ support::Expected<std::shared_ptr<const DecodedKernel>, ModuleError> Decoder::ru
       for (const CallSite& site : k.callSites)
         direct = direct || site.callee == i;
       if (direct || i == 0)
-        return ModuleError{"kernel " + k.name + ": " + error};
+        return failure("kernel " + k.name + ": " + error);
       k.functions[i].error = error;
     }
   }
@@ -558,7 +564,10 @@ std::string Decoder::decodeInstruction(uint32_t function, OperandDecoder& operan
   DecodeContext context{instruction, form, operands, out, {}};
   bool ok = true;
   bool branch = false;
-  if (std::string_view feature = notYetSupported(form); !feature.empty()) {
+  if (form.opcode() == ir::Opcode::Unknown) {
+    unknownOpcode_ = true;
+    ok = context.fail("no PTX ISA has this instruction (ptxas refuses it too)");
+  } else if (std::string_view feature = notYetSupported(form); !feature.empty()) {
     ok = context.fail("not supported by the CPU device yet (" + std::string(feature) + ")");
   } else if (form.family() == ir::SemanticFamily::ThreadControl) {
     ok = decodeThreadControl(function, context, &branch);

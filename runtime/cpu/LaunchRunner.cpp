@@ -2,6 +2,7 @@
 
 #include "runtime/cpu/DeviceLaunches.h"
 #include "runtime/cpu/DeviceMemory.h"
+#include "runtime/cpu/EnvironmentNumber.h"
 #include "runtime/cpu/ExecutionTracer.h"
 #include "runtime/cpu/llvm/NativeCompiler.h"
 
@@ -9,17 +10,22 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 namespace ocelot::runtime::cpu {
+namespace {
+
+/// Worker threads beyond any host's cores (each is a simulated multiprocessor).
+constexpr uint32_t kMaxWorkers = 1024;
+
+} // namespace
 
 uint32_t defaultWorkerCount() {
-  if (const char* value = std::getenv("OCELOT_CPU_WORKERS")) {
-    const long parsed = std::strtol(value, nullptr, 10);
-    if (parsed > 0 && parsed <= 1024)
-      return static_cast<uint32_t>(parsed);
-  }
-  return std::max(1u, std::thread::hardware_concurrency());
+  const uint32_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  return environmentNumber("OCELOT_CPU_WORKERS", hardware, 1, kMaxWorkers,
+                           "a number of worker threads from 1 to " + std::to_string(kMaxWorkers) +
+                               " (default: the host's hardware threads)");
 }
 
 LaunchRunner::LaunchRunner(uint32_t workers) : pool_(workers) {
@@ -106,7 +112,9 @@ void LaunchRunner::run(LaunchState& launch, std::string* output) {
       // The watchdog limits the kernel's run, not its compilation.
       const auto start = std::chrono::steady_clock::now();
       launch.native = launch.options.compiler->nativeFor(*launch.kernel, *launch.memory);
-      launch.deadline += std::chrono::steady_clock::now() - start;
+      const auto compiling = std::chrono::steady_clock::now() - start;
+      launch.deadline += compiling;
+      launch.reportAt += compiling;
     }
   }
   if (launch.cooperative) {

@@ -45,11 +45,29 @@ public:
   virtual void set(uint64_t handle, uint32_t value) = 0;
 };
 
+/// The watchdog when OCELOT_CPU_WATCHDOG_MS is not set: a kernel that loops forever fails after
+/// ten minutes instead of hanging the application; the CPU device runs kernels that take seconds
+/// on a GPU for minutes, so the limit is generous.
+constexpr uint32_t kDefaultWatchdogMs = 600'000;
+/// What one printf takes of the printf FIFO: an H200 (CUDA 13.0) printed 2,048 two-argument
+/// lines through a 512 KiB FIFO and 4,096 through 1 MiB.
+constexpr size_t kPrintfRecordBytes = 256;
+/// The smallest printf FIFO: smaller cudaLimitPrintfFifoSize values give this one (as measured).
+constexpr size_t kMinPrintfFifoBytes = 512 << 10;
+/// The largest cudaLimitStackSize NVIDIA's runtime accepts (measured on an H200, CUDA 13.0).
+constexpr size_t kMaxStackBytes = 523'712;
+/// A launch still running after this long is reported once (kernel, CTA, the limit).
+constexpr uint32_t kLongLaunchReportMs = 30'000;
+
 /// Options of the CPU device that change how launches run (read from the environment by the
 /// device, settable by tests).
 struct ExecutionOptions {
-  bool memcheck = false;      ///< OCELOT_MEMCHECK=1: exact allocation bounds on every access
-  uint32_t watchdogMs = 0;    ///< OCELOT_CPU_WATCHDOG_MS: 0 = no watchdog
+  bool memcheck = false; ///< OCELOT_MEMCHECK=1: exact allocation bounds on every access
+  /// OCELOT_CPU_WATCHDOG_MS: a launch running longer fails with cudaErrorLaunchTimeout; 0 = no
+  /// watchdog (and no report of long launches).
+  uint32_t watchdogMs = kDefaultWatchdogMs;
+  /// A launch running this long is reported once (with the watchdog on).
+  uint32_t longLaunchReportMs = kLongLaunchReportMs;
   uint32_t workers = 0;       ///< OCELOT_CPU_WORKERS: 0 = one per core
   bool deterministic = false; ///< OCELOT_CPU_DETERMINISTIC=1: one worker, CTAs in order
   uint32_t stackBytes = 1024; ///< cudaLimitStackSize: local memory per thread beyond frames
@@ -91,12 +109,26 @@ struct LaunchState {
   ConditionalValues* conditionals = nullptr;
   ExecutionOptions options;
   std::chrono::steady_clock::time_point deadline;
+  /// When a still-running launch is reported (once: longLaunchReported).
+  std::chrono::steady_clock::time_point reportAt;
+  std::atomic<bool> longLaunchReported{false};
 
   /// Set when a CTA faults: the other workers stop taking CTAs.
   std::atomic<bool> abort{false};
   std::mutex faultMutex;
   std::string faultMessage;
   FaultKind faultKind = FaultKind::None;
+
+  /// printf records the launch may still print: the printf FIFO (cudaLimitPrintfFifoSize) holds
+  /// this many, and what does not fit is dropped, as on a GPU.
+  std::atomic<uint64_t> printfRecordsLeft{UINT64_MAX};
+  bool takePrintfRecord() {
+    uint64_t left = printfRecordsLeft.load(std::memory_order_relaxed);
+    while (left != 0)
+      if (printfRecordsLeft.compare_exchange_weak(left, left - 1, std::memory_order_relaxed))
+        return true;
+    return false;
+  }
 
   /// printf output by CTA (merged in CTA order when the launch ends, so that output does not
   /// depend on how CTAs were spread over workers).

@@ -172,6 +172,14 @@ uint32_t scalarVideo(VideoOp op, const VideoForm& f, uint32_t a, uint32_t b, uin
     t = elementOp(op, x, y);
   }
   const uint32_t bits = partBits(f.dPart);
+  // Measured on an H200 (the sweep's vadd_merge_sat, vset_merge_h1): with a destination selector
+  // the result first wraps to 32 bits of the destination's signedness and is clamped after that
+  // (a negative sum of a .u32 destination saturates to 0xff), and vset merges 0 into the part.
+  if (f.dPart != Part::Word) {
+    t = f.destinationSigned ? int64_t{static_cast<int32_t>(t)} : int64_t{static_cast<uint32_t>(t)};
+    if (op >= VideoOp::SetEq)
+      t = 0;
+  }
   if (f.saturate)
     t = clampTo(t, bits, f.destinationSigned);
   // Without saturation the value wraps to 32 bits of the destination's signedness first.

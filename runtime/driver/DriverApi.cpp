@@ -65,6 +65,20 @@ DriverApi::~DriverApi() = default;
 support::Expected<std::unique_ptr<DriverApi>, DriverApi::LoadError>
 DriverApi::load(const char* library) {
   void* handle = ::dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  // Ocelot's own libcuda.so.1 (runtime/driverapi), on the library path under `ocelot run`, is no
+  // driver: it names NVIDIA's, or none when the process runs on the CPU device.
+  if (handle != nullptr) {
+    const char* (*realDriver)() = nullptr;
+    assign(realDriver, ::dlsym(handle, "ocelot_driver_shim_real_driver"));
+    if (realDriver != nullptr) {
+      const char* real = realDriver();
+      if (real == nullptr)
+        return LoadError{cudaErrorInsufficientDriver, 0,
+                         std::string(library) + " is Ocelot's driver-API shim and there is no "
+                                                "NVIDIA driver with a GPU behind it"};
+      return load(real);
+    }
+  }
   if (handle == nullptr) {
     const char* reason = ::dlerror();
     return LoadError{cudaErrorInsufficientDriver, 0,

@@ -21,6 +21,46 @@ template <class To, class From> void copyAs(To* to, const From& from) {
   std::memcpy(static_cast<void*>(to), &from, sizeof(From));
 }
 
+/// A graph's copy node names its pointers' memory types as the kind says, as NVIDIA's runtime does:
+/// the driver cannot classify a "unified" address that is not mapped yet, such as the memory of a
+/// mem-alloc node the copy depends on (issue 14 bug 1: cudaGraphAddMemcpyNode1D after a mem-alloc
+/// node failed with cudaErrorInvalidValue). cudaMemcpyDefault keeps unified addressing.
+void applyCopyKind(cudaMemcpyKind kind, CUDA_MEMCPY3D* copy) {
+  CUmemorytype source = CU_MEMORYTYPE_UNIFIED, destination = CU_MEMORYTYPE_UNIFIED;
+  switch (kind) {
+  case cudaMemcpyHostToHost:
+    source = destination = CU_MEMORYTYPE_HOST;
+    break;
+  case cudaMemcpyHostToDevice:
+    source = CU_MEMORYTYPE_HOST;
+    destination = CU_MEMORYTYPE_DEVICE;
+    break;
+  case cudaMemcpyDeviceToHost:
+    source = CU_MEMORYTYPE_DEVICE;
+    destination = CU_MEMORYTYPE_HOST;
+    break;
+  case cudaMemcpyDeviceToDevice:
+    source = destination = CU_MEMORYTYPE_DEVICE;
+    break;
+  default:
+    return;
+  }
+  if (copy->srcMemoryType == CU_MEMORYTYPE_UNIFIED) {
+    copy->srcMemoryType = source;
+    if (source == CU_MEMORYTYPE_HOST) {
+      copy->srcHost = reinterpret_cast<const void*>(copy->srcDevice);
+      copy->srcDevice = 0;
+    }
+  }
+  if (copy->dstMemoryType == CU_MEMORYTYPE_UNIFIED) {
+    copy->dstMemoryType = destination;
+    if (destination == CU_MEMORYTYPE_HOST) {
+      copy->dstHost = reinterpret_cast<void*>(copy->dstDevice);
+      copy->dstDevice = 0;
+    }
+  }
+}
+
 } // namespace
 
 cudaError_t toDriverNodeParams(DriverDevice& device, const cudaGraphNodeParams& params,
@@ -49,6 +89,7 @@ cudaError_t toDriverNodeParams(DriverDevice& device, const cudaGraphNodeParams& 
         error != cudaSuccess)
       return error;
     out->memcpy.copyParams = toDriverCopy(region);
+    applyCopyKind(params.memcpy.copyParams.kind, &out->memcpy.copyParams);
     out->memcpy.copyCtx = context;
     return cudaSuccess;
   }

@@ -84,14 +84,40 @@ void DeviceResources::releaseEvent(Event* event, uint64_t generation) {
     events_.push_back(event);
 }
 
+Stream* DeviceResources::ownStreamLocked() {
+  if (readStream_ == nullptr)
+    if (device_.streams().create(cudaStreamNonBlocking, 0, &readStream_) != cudaSuccess)
+      readStream_ = nullptr;
+  return readStream_;
+}
+
+Stream* DeviceResources::ownStream() {
+  std::lock_guard lock(readMutex_);
+  return ownStreamLocked();
+}
+
+std::shared_ptr<ResultRing> DeviceResources::ring() {
+  if (resetting_.load(std::memory_order_acquire))
+    return nullptr; // the reset would destroy it at once
+  std::lock_guard lock(readMutex_);
+  if (!ringTried_) {
+    ringTried_ = true;
+    std::unique_ptr<ResultRing> made;
+    Stream* stream = ownStreamLocked();
+    const cudaError_t error = stream == nullptr
+                                  ? cudaErrorNotSupported
+                                  : ResultRing::create(device_, *stream, kRingBytes, &made);
+    ringError_.store(error, std::memory_order_relaxed);
+    if (error == cudaSuccess)
+      ring_ = std::move(made);
+  }
+  return ring_;
+}
+
 cudaError_t DeviceResources::read(void* host, const void* device, size_t bytes) {
   std::lock_guard lock(readMutex_);
-  if (readStream_ == nullptr)
-    if (cudaError_t error = device_.streams().create(cudaStreamNonBlocking, 0, &readStream_);
-        error != cudaSuccess) {
-      readStream_ = nullptr;
-      return error;
-    }
+  if (ownStreamLocked() == nullptr)
+    return cudaErrorNotSupported;
   if (cudaError_t error = device_.copy(host, device, bytes, *readStream_, true);
       error != cudaSuccess)
     return error;
@@ -102,6 +128,12 @@ void DeviceResources::forget() {
   {
     std::lock_guard lock(readMutex_);
     readStream_ = nullptr; // destroyed by the reset
+    // Launches in flight keep the ring (its host mirror) until they complete; its device memory
+    // went with the reset. The next launch makes a new one.
+    if (ring_)
+      ring_->forgetDeviceMemory();
+    ring_.reset();
+    ringTried_ = false;
   }
   deviceBuffers_.forget();
   // Staging memory is Ocelot's own and outlives the reset (only a registration goes with the
@@ -111,6 +143,20 @@ void DeviceResources::forget() {
   std::lock_guard lock(eventsMutex_);
   events_.clear();
   generation_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+} // namespace ocelot::runtime::instrumentation
+
+namespace ocelot::runtime::instrumentation {
+
+void DeviceResources::beginReset() {
+  resetting_.store(true, std::memory_order_release);
+  forget();
+}
+
+void DeviceResources::endReset() {
+  forget();
+  resetting_.store(false, std::memory_order_release);
 }
 
 } // namespace ocelot::runtime::instrumentation

@@ -5,8 +5,10 @@
 #include "runtime/core/Event.h"
 #include "runtime/core/Stream.h"
 #include "runtime/instrumentation/BufferPool.h"
+#include "runtime/instrumentation/ResultRing.h"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -40,10 +42,34 @@ public:
   /// stream: it never waits for the application's work (a kernel spinning on a host flag, say).
   cudaError_t read(void* host, const void* device, size_t bytes);
 
+  /// The result ring launches take their buffers from (created at the first call), or null when
+  /// the device cannot hold one (launches then fill and copy pooled buffers in their stream).
+  std::shared_ptr<ResultRing> ring();
+  /// Why there is no ring (cudaSuccess while there is one or none was tried yet).
+  cudaError_t ringError() const { return ringError_.load(std::memory_order_relaxed); }
+  /// Ocelot's own non-blocking stream (created at the first call), or null when the device has
+  /// none: result rings are zeroed and read back on it.
+  Stream* ownStream();
+
   /// After cudaDeviceReset: the device destroyed the memory and events; drop them unfreed.
   void forget();
+  /// Around cudaDeviceReset (each forgets): while it runs, launches take no ring and results are
+  /// not read, and every launch made meanwhile is disturbed.
+  void beginReset();
+  void endReset();
+  /// Whether a launch of `generation` lost its buffers to a device reset (or runs into one).
+  bool disturbed(uint64_t generation) const {
+    return resetting_.load(std::memory_order_acquire) ||
+           generation != generation_.load(std::memory_order_acquire);
+  }
+
+  /// The result ring's size: small results (a few hundred bytes for a block-count or CTA-clock
+  /// launch) of thousands of launches in flight.
+  static constexpr uint64_t kRingBytes = 32ull << 20;
 
 private:
+  Stream* ownStreamLocked(); ///< readMutex_ held
+
   Device& device_;
   /// The device has no pinned host memory: staging buffers are malloc'ed (decided at the first
   /// allocation, before any buffer exists, so frees always match).
@@ -54,8 +80,13 @@ private:
   std::mutex eventsMutex_;
   std::vector<Event*> events_;
   std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> resetting_{false};
   std::mutex readMutex_;
-  Stream* readStream_ = nullptr; ///< created at the first read()
+  Stream* readStream_ = nullptr; ///< created at the first read() or ownStream()
+  /// Under readMutex_ (its creation uses readStream_); `ringTried_`: created once, or failed once.
+  std::shared_ptr<ResultRing> ring_;
+  bool ringTried_ = false;
+  std::atomic<cudaError_t> ringError_{cudaSuccess};
 };
 
 } // namespace ocelot::runtime::instrumentation

@@ -4,6 +4,7 @@
 #include "ocelot/KernelProfile.h"
 #include "runtime/core/ErrorTable.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/ForkGuard.h"
 #include "runtime/core/Runtime.h"
 #include "runtime/core/Stream.h"
 
@@ -49,8 +50,7 @@ InstrumentationFramework::InstrumentationFramework(const Logger& logger,
                                                    const ModulePipeline& pipeline,
                                                    std::atomic<bool>* idle)
     : logger_(logger), catalog_(pipeline),
-      worker_([this](std::unique_ptr<PendingLaunch> pending) { complete(std::move(pending)); }),
-      idle_(idle) {
+      worker_([this](ProfileWorker::Batch& batch) { complete(batch); }), idle_(idle) {
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
 }
@@ -75,7 +75,16 @@ InstrumentationFramework::~InstrumentationFramework() {
   std::erase(liveInstances(), this);
 }
 
+namespace {
+/// ForkGuard::forks() when the exit handler was installed.
+std::atomic<unsigned> gExitHandlerForks{0};
+} // namespace
+
 void InstrumentationFramework::flushAllAtExit() {
+  // A child forked after instrumentation started has none of its worker threads (flushing would
+  // wait for them) and must not overwrite its parent's files: the parent writes them.
+  if (ForkGuard::forks() != gExitHandlerForks.load())
+    return;
   std::vector<InstrumentationFramework*> instances;
   {
     std::lock_guard lock(liveMutex());
@@ -89,7 +98,7 @@ void InstrumentationFramework::flushAllAtExit() {
     const std::string& target = instance->summaryTarget_;
     if (target.empty() || instance->summary_.empty())
       continue;
-    std::string text = instance->summary_.format();
+    std::string text = instance->summary();
     if (target == "stderr") {
       std::fputs(text.c_str(), stderr);
     } else if (std::FILE* file = std::fopen(target.c_str(), "w")) {
@@ -146,7 +155,11 @@ void InstrumentationFramework::configureFromEnvironment() {
     summaryTarget_.clear();
   if (atExit || !summaryTarget_.empty()) {
     static std::once_flag exitHandler;
-    std::call_once(exitHandler, [] { std::atexit(&InstrumentationFramework::flushAllAtExit); });
+    std::call_once(exitHandler, [] {
+      gExitHandlerForks.store(ForkGuard::forks());
+      ForkGuard::watch();
+      std::atexit(&InstrumentationFramework::flushAllAtExit);
+    });
   }
   if (std::string list = environment("OCELOT_INSTRUMENTORS"); !list.empty())
     addSpecs(list);
@@ -304,8 +317,14 @@ void InstrumentationFramework::forgetDevice(int ordinal, bool afterReset) {
     catalog_.forgetDevice(ordinal);
     modules_.forgetDevice(ordinal);
     std::lock_guard lock(resourcesMutex_);
-    if (auto it = resources_.find(ordinal); it != resources_.end())
-      it->second->forget(); // a new generation: launches of the old one report no results
+    // A new generation: launches of the old one, and those made while the reset runs, report no
+    // results.
+    if (auto it = resources_.find(ordinal); it != resources_.end()) {
+      if (afterReset)
+        it->second->endReset();
+      else
+        it->second->beginReset();
+    }
   };
   if (afterReset) {
     forget();
@@ -327,18 +346,49 @@ void InstrumentationFramework::forgetRegistration(uint64_t id) {
   });
 }
 
+bool InstrumentationFramework::unloadRegistration(uint64_t id) {
+  const bool flushed = worker_.flush(std::chrono::seconds(10));
+  if (!flushed)
+    logger_.warn("instrumentation: profiles of launches before a module unload did not arrive "
+                 "within 10 s; unloading anyway");
+  forgetRegistration(id);
+  return flushed;
+}
+
 void InstrumentationFramework::logOnce(const std::string& key, const std::string& message) {
   {
     std::lock_guard lock(logMutex_);
-    if (!logged_.insert(key).second)
+    auto [entry, first] = logged_.try_emplace(key, message, 0);
+    if (++entry->second.second > 1)
       return;
   }
   logger_.warn(message);
 }
 
+std::string InstrumentationFramework::summary() const {
+  std::string text = summary_.format();
+  std::string repeated;
+  {
+    std::lock_guard lock(logMutex_);
+    for (const auto& [key, entry] : logged_)
+      if (entry.second > 1)
+        repeated += "  " + std::to_string(entry.second) + " x " + entry.first + "\n";
+  }
+  if (!repeated.empty())
+    text += "\nrepeated warnings (logged once each)\n" + repeated;
+  return text;
+}
+
+void InstrumentationFramework::graphLaunched() {
+  static const std::string kWhy =
+      "graph launch (cudaGraphLaunch): kernel nodes of CUDA graphs are not instrumented yet";
+  summary_.addUnprofiled(kWhy);
+  logOnce("graph", "instrumentation: " + kWhy);
+}
+
 // --- Launches -----------------------------------------------------------------------------
 
-LaunchInfo InstrumentationFramework::describe(const LaunchSite& site) {
+LaunchInfo InstrumentationFramework::describeLaunch(const LaunchSite& site) {
   LaunchInfo info;
   info.kernelName = site.kernelName;
   info.launchId = site.launchId;
@@ -357,74 +407,108 @@ LaunchInfo InstrumentationFramework::describe(const LaunchSite& site) {
 }
 
 std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& site) {
+  // select -> describe -> module -> buffers -> launch -> complete. Each step returns what the next
+  // needs, or why the original kernel runs instead (then it runs, and its profile says why).
   auto active = activeList();
   if (active->empty())
     return std::nullopt;
-  LaunchInfo info = describe(site);
+  std::unique_ptr<PendingLaunch> pending = select(site, *active);
+  if (!pending)
+    return std::nullopt; // not selected: the runtime launches it as usual
+  auto target = describe(site, *active, *pending);
+  if (!target)
+    return runOriginal(site, std::move(pending), target.error());
+  auto instrumented = module(site, *target, *pending);
+  if (!instrumented)
+    return runOriginal(site, std::move(pending), instrumented.error());
+  if (auto ready = buffers(site, *target, *instrumented, *pending); !ready) {
+    release(*pending);
+    return runOriginal(site, std::move(pending), ready.error());
+  }
+  if (auto launched = launchInstrumented(site, *target, *instrumented, *pending); !launched) {
+    release(*pending);
+    return runOriginal(site, std::move(pending), launched.error());
+  }
+  enqueueCompletion(*site.params.stream, std::move(pending));
+  return cudaSuccess;
+}
+
+std::unique_ptr<PendingLaunch> InstrumentationFramework::select(const LaunchSite& site,
+                                                                const ActiveList& active) {
+  LaunchInfo info = describeLaunch(site);
   KernelSelection::Decision decision =
       currentSelection()->decide(info.kernelName, info.demangledName);
   if (!decision.instrument)
-    return std::nullopt;
-
-  Device& device = site.device;
+    return nullptr;
   auto pending = std::make_unique<PendingLaunch>();
-  pending->device = &device;
-  pending->resources = &resources(device, site.ordinal);
+  pending->device = &site.device;
+  pending->resources = &resources(site.device, site.ordinal);
   pending->generation = pending->resources->generation();
-  pending->info = info;
+  pending->info = std::move(info);
   pending->enqueuedNs = nowNs();
   if (callStacks_.load(std::memory_order_relaxed))
     callPathCapture_.capture(pending->callPath);
-  for (const Active& a : *active)
+  for (const Active& a : active)
     pending->instrumentors.push_back(a.description);
+  return pending;
+}
 
+InstrumentationFramework::Step<InstrumentationFramework::Target>
+InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& active,
+                                   PendingLaunch& pending) {
+  const LaunchInfo& info = pending.info;
   // A launch being captured into a graph would capture our copies and host function too, and
   // replays would reuse one launch's buffers: it runs as the application made it.
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (site.params.stream->captureStatus(&capture) == cudaSuccess &&
       capture != cudaStreamCaptureStatusNone)
-    return runOriginal(site, std::move(pending),
-                       "the stream is being captured into a graph: graph launches are not "
-                       "instrumented",
-                       false);
+    return Fallback{"the stream is being captured into a graph: graph launches are not "
+                    "instrumented",
+                    false};
 
-  auto catalog = catalog_.get(site.registration, site.ordinal, device);
-  if (!catalog->ok) {
-    logOnce("catalog/" + catalog->label, "instrumentation: " + catalog->label + ": " +
-                                             catalog->error + "; its kernels run uninstrumented");
-    return runOriginal(site, std::move(pending), "no PTX to instrument: " + catalog->error, true);
+  Target target;
+  target.catalog = catalog_.get(site.registration, site.ordinal, site.device);
+  const CatalogEntry& catalog = *target.catalog;
+  if (!catalog.ok) {
+    logOnce("catalog/" + catalog.label, "instrumentation: " + catalog.label + ": " + catalog.error +
+                                            "; its kernels run uninstrumented");
+    return Fallback{"no PTX to instrument: " + catalog.error};
   }
-  auto kernel = catalog->kernels.find(info.kernelName);
-  if (kernel == catalog->kernels.end())
-    return runOriginal(site, std::move(pending), "the kernel is not in the module's PTX", true);
+  auto kernel = catalog.kernels.find(info.kernelName);
+  if (kernel == catalog.kernels.end())
+    return Fallback{"the kernel is not in the module's PTX"};
+  target.kernel = &kernel->second;
   // No argument array for a kernel with parameters: what the device makes of that is its own
   // business, and the instrumented launch would have to read the array to append its parameter.
-  if (site.params.args == nullptr && kernel->second.parameters > 0)
-    return runOriginal(site, std::move(pending),
-                       "the launch passes no argument array for the kernel's " +
-                           std::to_string(kernel->second.parameters) +
-                           " parameters: it runs as the application made it",
-                       true);
+  if (site.params.args == nullptr && target.kernel->parameters > 0)
+    return Fallback{"the launch passes no argument array for the kernel's " +
+                    std::to_string(target.kernel->parameters) +
+                    " parameters: it runs as the application made it"};
 
   // Each instrumentor's variant for this launch.
-  std::vector<SlotChoice> slots;
-  for (const Active& a : *active) {
+  for (const Active& a : active) {
     VariantChoice choice;
     try {
-      choice = a.instrumentor->variant(info, kernel->second.facts);
+      choice = a.instrumentor->variant(info, target.kernel->facts);
     } catch (const std::exception& e) {
-      return runOriginal(site, std::move(pending),
-                         std::string(a.instrumentor->name()) + ": " + e.what(), true);
+      return Fallback{std::string(a.instrumentor->name()) + ": " + e.what()};
     }
     if (!choice.note.empty()) {
-      pending->notes.push_back(choice.note);
+      pending.notes.push_back(choice.note);
       // Once per kernel and instrumentor: the note's numbers change with every grid size.
       logOnce("variant/" + info.kernelName + "/" + std::string(a.instrumentor->name()),
               "instrumentation: " + info.demangledName + ": " + choice.note);
     }
-    slots.push_back({a.handle, a.instrumentor, choice.variant});
+    target.slots.push_back({a.handle, a.instrumentor, choice.variant});
   }
+  return target;
+}
 
+InstrumentationFramework::Step<InstrumentationFramework::InstrumentedKernel>
+InstrumentationFramework::module(const LaunchSite& site, const Target& target,
+                                 PendingLaunch& pending) {
+  Device& device = site.device;
+  const LaunchInfo& info = pending.info;
   auto addresses =
       [&device, module = site.applicationModule](std::string_view name) -> std::optional<uint64_t> {
     void* address = nullptr;
@@ -434,7 +518,7 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
     return reinterpret_cast<uint64_t>(address);
   };
   // The application module's function-address tables, read when a module is built.
-  DeviceResources& deviceResources = *pending->resources;
+  DeviceResources& deviceResources = *pending.resources;
   auto functionAddresses = [&device, &deviceResources, module = site.applicationModule](
                                std::string_view name,
                                size_t entries) -> std::optional<std::vector<uint64_t>> {
@@ -448,115 +532,152 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
       return std::nullopt;
     return values;
   };
-  const std::string key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, slots);
-  std::shared_ptr<LoadedInstrumentation> module;
-  DeviceFunction function = nullptr;
+  InstrumentedKernel kernel;
+  kernel.key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, target.slots);
+  const std::string& key = kernel.key;
   std::string why;
   // The module as the occupancy guard's caps want it; built again (once) when this launch's
   // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
   for (int attempt = 0; attempt < 2; ++attempt) {
     RegisterCaps caps = occupancy_.caps(key);
-    module = moduleFor(*catalog, site, slots, caps, addresses, functionAddresses, *pending);
-    if (!module->ok() && caps.contains(info.kernelName)) {
+    kernel.module =
+        moduleFor(*target.catalog, site, target.slots, caps, addresses, functionAddresses, pending);
+    if (!kernel.module->ok() && caps.contains(info.kernelName)) {
       // The capped build failed where the one without this cap did not: forget the cap.
       occupancy_.dropCap(key, info.kernelName);
-      module = moduleFor(*catalog, site, slots, occupancy_.caps(key), addresses, functionAddresses,
-                         *pending);
+      kernel.module = moduleFor(*target.catalog, site, target.slots, occupancy_.caps(key),
+                                addresses, functionAddresses, pending);
     }
-    if (!module->ok())
-      return runOriginal(site, std::move(pending), module->error(), true);
-    if (!module->instrumented(info.kernelName, &why)) {
+    if (!kernel.module->ok())
+      return Fallback{kernel.module->error()};
+    if (!kernel.module->instrumented(info.kernelName, &why)) {
       logOnce("kernel/" + key + "/" + info.kernelName,
               "instrumentation: " + info.demangledName + ": " + why);
-      return runOriginal(site, std::move(pending), why, true);
+      return Fallback{why};
     }
-    if (cudaError_t error = module->function(device, info.kernelName, &function);
+    if (cudaError_t error = kernel.module->function(device, info.kernelName, &kernel.function);
         error != cudaSuccess)
-      return runOriginal(
-          site, std::move(pending),
-          "the instrumented kernel was not found (" + std::string(errorName(error)) + ")", true);
+      return Fallback{"the instrumented kernel was not found (" + std::string(errorName(error)) +
+                      ")"};
     std::string change;
     if (attempt > 0 || !keepOccupancy_.load(std::memory_order_relaxed) ||
-        !occupancy_.check(key, info.kernelName, device, site.params.function, function, site.params,
-                          &change))
+        !occupancy_.check(key, info.kernelName, device, site.params.function, kernel.function,
+                          site.params, &change))
       break;
     logger_.info("instrumentation: " + info.demangledName + ": " + change);
   }
+  return kernel;
+}
 
-  // initialize: each instrumentor's buffer, from the pools.
-  DeviceResources& pool = *pending->resources;
-  const uint32_t unit = kernel->second.unit;
-  pending->module = module;
-  for (uint32_t s = 0; s < slots.size(); ++s) {
+InstrumentationFramework::Step<InstrumentationFramework::Ready>
+InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
+                                  const InstrumentedKernel& kernel, PendingLaunch& pending) {
+  // initialize: what each instrumentor needs for this launch.
+  DeviceResources& pool = *pending.resources;
+  const uint32_t unit = target.kernel->unit;
+  pending.module = kernel.module;
+  pending.slots.reserve(target.slots.size());
+  uint64_t ringBytes = 0;
+  bool zeroFilled = true;
+  for (uint32_t s = 0; s < target.slots.size(); ++s) {
     PendingLaunch::Slot slot;
-    slot.instrumentor = slots[s].instrumentor;
-    slot.state = &module->state(unit, s);
+    slot.instrumentor = target.slots[s].instrumentor;
+    slot.state = &kernel.module->state(unit, s);
     BufferRequest request;
     try {
-      request = slot.instrumentor->initialize(*slot.state, info);
+      request = slot.instrumentor->initialize(*slot.state, pending.info);
     } catch (const std::exception& e) {
-      release(*pending);
-      return runOriginal(site, std::move(pending),
-                         std::string(slot.instrumentor->name()) + " initialize: " + e.what(), true);
+      return Fallback{std::string(slot.instrumentor->name()) + " initialize: " + e.what()};
     }
     slot.bytes = std::max<uint64_t>(request.bytes, 8);
+    slot.fill = request.fill;
+    slot.offset = ringBytes;
+    ringBytes += ResultRing::aligned(slot.bytes);
+    zeroFilled = zeroFilled && request.fill == 0;
+    pending.slots.push_back(std::move(slot));
+  }
+
+  // The result ring: zeroed chunks, read back by the profile worker, nothing in the stream.
+  std::shared_ptr<ResultRing> ring = zeroFilled ? pool.ring() : nullptr;
+  if (zeroFilled && !ring && pool.ringError() != cudaSuccess)
+    logOnce("ring/" + std::to_string(pending.info.device),
+            "instrumentation: device " + std::to_string(pending.info.device) +
+                ": no result ring (" + errorName(pool.ringError()) +
+                "): instrumented launches fill and copy their buffers in their stream");
+  if (ring)
+    if (std::optional<ResultRing::Chunk> chunk = ring->take(ringBytes)) {
+      auto* base = static_cast<std::byte*>(ring->device(*chunk));
+      for (const auto& slot : pending.slots)
+        pending.parameter.push_back(reinterpret_cast<uint64_t>(base + slot.offset));
+      pending.ring = std::move(ring);
+      pending.chunk = *chunk;
+      return Ready{};
+    }
+
+  // Else pooled buffers, filled in the launch's stream (and copied back after the kernel).
+  for (auto& slot : pending.slots) {
     cudaError_t error = pool.deviceBuffers().acquire(slot.bytes, &slot.deviceBuffer);
     if (error == cudaSuccess)
       error = pool.stagingBuffers().acquire(slot.bytes, &slot.staging);
     if (error == cudaSuccess)
-      error = device.fill(slot.deviceBuffer.pointer, request.fill, slot.bytes, *site.params.stream,
-                          true);
-    pending->slots.push_back(slot);
-    if (error != cudaSuccess) {
-      release(*pending);
-      return runOriginal(site, std::move(pending),
-                         std::string(slot.instrumentor->name()) + ": cannot get " +
-                             std::to_string(slot.bytes) + " bytes for its results (" +
-                             errorName(error) + ")",
-                         true);
-    }
-    pending->parameter.push_back(reinterpret_cast<uint64_t>(slot.deviceBuffer.pointer));
+      error = site.device.fill(slot.deviceBuffer.pointer, slot.fill, slot.bytes,
+                               *site.params.stream, true);
+    if (error != cudaSuccess)
+      return Fallback{std::string(slot.instrumentor->name()) + ": cannot get " +
+                      std::to_string(slot.bytes) + " bytes for its results (" + errorName(error) +
+                      ")"};
+    pending.parameter.push_back(reinterpret_cast<uint64_t>(slot.deviceBuffer.pointer));
   }
+  return Ready{};
+}
 
-  mirrorAttributes(device, site.params, function);
+InstrumentationFramework::Step<InstrumentationFramework::Ready>
+InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Target& target,
+                                             const InstrumentedKernel& kernel,
+                                             PendingLaunch& pending) {
+  Device& device = site.device;
+  DeviceResources& pool = *pending.resources;
+  mirrorAttributes(device, site.params, kernel.function);
 
   // The application's arguments, then the hidden parameter.
   std::vector<void*> arguments;
-  arguments.reserve(kernel->second.parameters + 1);
-  if (kernel->second.parameters > 0)
-    arguments.assign(site.params.args, site.params.args + kernel->second.parameters);
-  arguments.push_back(pending->parameter.data());
+  arguments.reserve(target.kernel->parameters + 1);
+  if (target.kernel->parameters > 0)
+    arguments.assign(site.params.args, site.params.args + target.kernel->parameters);
+  arguments.push_back(pending.parameter.data());
   LaunchParams params = site.params;
-  params.function = function;
+  params.function = kernel.function;
   params.args = arguments.data();
 
-  pending->start = pool.acquireEvent();
-  if (pending->start != nullptr)
-    pending->start->record(*params.stream, 0);
+  pending.start = pool.acquireEvent();
+  if (pending.start != nullptr)
+    pending.start->record(*params.stream, 0);
   cudaError_t result = device.launch(params);
   if (result != cudaSuccess) {
     // Typically too many resources: the instrumented kernel needs more registers than the
     // application's block size allows. The original kernel runs instead (and if it fails too,
     // the application sees exactly the error it would have seen).
-    release(*pending);
     std::string note = "the instrumented kernel could not be launched (" +
                        std::string(errorName(result)) + "), the original kernel ran";
-    logOnce("launch/" + key + "/" + info.kernelName + "/" + errorName(result),
-            "instrumentation: " + info.demangledName + ": " + note);
-    return runOriginal(site, std::move(pending), note, true);
+    logOnce("launch/" + kernel.key + "/" + pending.info.kernelName + "/" + errorName(result),
+            "instrumentation: " + pending.info.demangledName + ": " + note);
+    return Fallback{std::move(note)};
   }
-  pending->end = pool.acquireEvent();
-  if (pending->end != nullptr)
-    pending->end->record(*params.stream, 0);
-  // finalize's input: the buffers, copied in stream order into pinned memory.
-  for (const auto& slot : pending->slots)
+  pending.end = pool.acquireEvent();
+  if (pending.end != nullptr && pending.end->record(*params.stream, 0) != cudaSuccess) {
+    pool.releaseEvent(pending.end, pending.generation);
+    pending.end = nullptr;
+  }
+  pending.instrumented = true;
+  if (pending.ring)
+    return Ready{}; // the profile worker reads the ring's chunk once `end` has fired
+  // finalize's input: the pooled buffers, copied in stream order into pinned memory.
+  for (const auto& slot : pending.slots)
     if (cudaError_t error = device.copy(slot.staging.pointer, slot.deviceBuffer.pointer, slot.bytes,
                                         *params.stream, true);
-        error != cudaSuccess && pending->outcome == cudaSuccess)
-      pending->outcome = error; // the staging buffer keeps what it held: never report it
-  pending->instrumented = true;
-  enqueueCompletion(*params.stream, std::move(pending));
-  return cudaSuccess;
+        error != cudaSuccess && pending.outcome == cudaSuccess)
+      pending.outcome = error; // the staging buffer keeps what it held: never report it
+  return Ready{};
 }
 
 std::shared_ptr<LoadedInstrumentation> InstrumentationFramework::moduleFor(
@@ -607,13 +728,36 @@ void InstrumentationFramework::mirrorAttributes(Device& device, const LaunchPara
 
 cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
                                                   std::unique_ptr<PendingLaunch> pending,
-                                                  std::string note, bool streamUsable) {
+                                                  const Fallback& why) {
   pending->instrumented = false;
-  pending->notes.push_back(std::move(note));
+  pending->notes.push_back(why.note);
+  // The original kernel's GPU time too (issue 15: every kernel with its time), from events around
+  // it on its stream, like an instrumented launch's.
+  DeviceResources* pool = why.streamUsable ? pending->resources : nullptr;
+  auto record = [&](Event*& event) {
+    event = pool->acquireEvent();
+    if (event != nullptr && event->record(*site.params.stream, 0) != cudaSuccess) {
+      pool->releaseEvent(event, pending->generation);
+      event = nullptr;
+    }
+  };
+  if (pool != nullptr && pending->start == nullptr)
+    record(pending->start);
   cudaError_t result = site.device.launch(site.params);
-  if (result != cudaSuccess)
-    return result; // the application's own launch failed: no profile, as without Ocelot
-  if (streamUsable) {
+  if (result != cudaSuccess) {
+    // The application gets the error it would have got without Ocelot; the launch still has a
+    // profile, which says that it failed.
+    if (pool != nullptr)
+      release(*pending);
+    pending->launchFailed = true;
+    pending->outcome = result;
+    worker_.begin();
+    worker_.completeHere(std::move(pending));
+    return result;
+  }
+  if (pending->start != nullptr && pending->end == nullptr)
+    record(pending->end);
+  if (why.streamUsable) {
     enqueueCompletion(*site.params.stream, std::move(pending));
   } else {
     worker_.begin();
@@ -625,8 +769,14 @@ cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
 void InstrumentationFramework::enqueueCompletion(Stream& stream,
                                                  std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
-  // An event after the result copies, polled by the profile thread: the application's stream runs
-  // on at full speed (a host function would stall it for the round trip to the host).
+  // An event after the kernel (results in the ring) or after the result copies, polled by the
+  // profile thread: the application's stream runs on at full speed (a host function would stall
+  // it for the round trip to the host).
+  if (pending->ring && pending->end != nullptr) {
+    pending->done = pending->end;
+    worker_.push(std::move(pending));
+    return;
+  }
   if (pending->resources != nullptr) {
     pending->done = pending->resources->acquireEvent();
     if (pending->done != nullptr) {
@@ -666,10 +816,67 @@ void InstrumentationFramework::release(PendingLaunch& pending) {
   }
   pending.slots.clear();
   pending.parameter.clear();
+  if (pending.ring) {
+    // Unread: a launch that never ran leaves its chunk zero; complete() cleared a failed one's.
+    pending.ring->give(pending.chunk);
+    pending.ring.reset();
+  }
+  if (pending.done == pending.end)
+    pending.done = nullptr;
   pool.releaseEvent(pending.start, pending.generation);
   pool.releaseEvent(pending.end, pending.generation);
   pool.releaseEvent(pending.done, pending.generation);
   pending.start = pending.end = pending.done = nullptr;
+}
+
+void InstrumentationFramework::complete(ProfileWorker::Batch& batch) {
+  readBack(batch);
+  for (auto& pending : batch)
+    complete(std::move(pending));
+}
+
+void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
+  // Each finished launch's chunk of its device's result ring is copied into the ring's host
+  // mirror and zeroed again (a failed launch's only zeroed) on Ocelot's stream; one
+  // synchronization per device for the whole batch.
+  struct Pass {
+    DeviceResources* resources;
+    Stream* stream;
+  };
+  std::vector<Pass> passes;
+  for (auto& pending : batch) {
+    if (!pending->ring)
+      continue;
+    DeviceResources& pool = *pending->resources;
+    if (pool.disturbed(pending->generation))
+      continue; // a device reset takes the ring's memory: complete() reports the disturbance
+    pending->device->activate();
+    Stream* stream = pool.ownStream();
+    cudaError_t error = cudaErrorNotSupported;
+    if (stream != nullptr)
+      error = pending->outcome == cudaSuccess ? pending->ring->readBack(pending->chunk, *stream)
+                                              : pending->ring->clear(pending->chunk, *stream);
+    if (error != cudaSuccess) {
+      pending->ring->poison(); // its memory may no longer be zero: later launches use pools
+      if (pending->outcome == cudaSuccess)
+        pending->outcome = error;
+      continue;
+    }
+    if (std::none_of(passes.begin(), passes.end(),
+                     [&](const Pass& pass) { return pass.resources == &pool; }))
+      passes.push_back({&pool, stream});
+  }
+  for (const Pass& pass : passes) {
+    const cudaError_t error = pass.stream->synchronize();
+    if (error == cudaSuccess)
+      continue;
+    for (auto& pending : batch)
+      if (pending->ring && pending->resources == pass.resources) {
+        pending->ring->poison();
+        if (pending->outcome == cudaSuccess)
+          pending->outcome = error;
+      }
+  }
 }
 
 void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) {
@@ -683,12 +890,15 @@ void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) 
     // were not written (a fault), not copied (an unusable context), or went with a device reset.
     std::string failure;
     if (pending->instrumented) {
-      if (pending->generation != pool.generation())
+      if (pool.disturbed(pending->generation))
         failure = "the device was reset (cudaDeviceReset) while the launch was in flight: its "
                   "results are not reported";
       else if (pending->outcome != cudaSuccess)
         failure = "the launch failed (" + std::string(errorName(pending->outcome)) +
                   "): its results are not reported";
+    } else if (pending->launchFailed) {
+      failure =
+          "the kernel could not be launched (" + std::string(errorName(pending->outcome)) + ")";
     }
     if (failure.empty() && pending->start != nullptr && pending->end != nullptr) {
       float ms = 0;
@@ -713,10 +923,11 @@ void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) 
       if (!failure.empty())
         break;
       try {
-        auto result = slot.instrumentor->finalize(
-            *slot.state, pending->info, facts,
-            std::span<const std::byte>(static_cast<const std::byte*>(slot.staging.pointer),
-                                       slot.bytes));
+        const std::byte* contents = pending->ring
+                                        ? pending->ring->host(pending->chunk) + slot.offset
+                                        : static_cast<const std::byte*>(slot.staging.pointer);
+        auto result = slot.instrumentor->finalize(*slot.state, pending->info, facts,
+                                                  std::span<const std::byte>(contents, slot.bytes));
         if (result)
           results.push_back(std::move(result));
       } catch (const std::exception& e) {

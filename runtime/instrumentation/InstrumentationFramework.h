@@ -14,6 +14,7 @@
 #include "runtime/instrumentation/OccupancyGuard.h"
 #include "runtime/instrumentation/ProfileHub.h"
 #include "runtime/instrumentation/ProfileWorker.h"
+#include "support/Expected.h"
 
 #include <atomic>
 #include <chrono>
@@ -38,13 +39,16 @@ namespace ocelot::runtime::instrumentation {
 /// it. Everything else (instrumented module
 /// cache, buffers, readback, profiles) lives here.
 ///
-/// An instrumented launch, on the application's stream and without synchronizing it:
-///   fill each instrumentor's buffer; record an event; launch the instrumented kernel with the
-///   hidden parameter appended; record an event; copy each buffer into pinned host memory;
-///   enqueue a host function that hands the launch to the profile worker.
-/// The worker (never the driver's callback thread) finalizes the results into a KernelProfile,
-/// stores it as the latest and calls the subscribers. Anything that goes wrong on the way runs
-/// the original kernel instead, logs one line, and records why in the launch's profile.
+/// An instrumented launch, on the application's stream and without synchronizing it: record an
+/// event; launch the instrumented kernel with the hidden parameter appended (pointers into a
+/// zeroed chunk of the device's result ring); record an event, which the profile worker polls.
+/// Once it has fired, the worker (never the driver's callback thread) copies the chunk into pinned
+/// host memory and zeroes it again on Ocelot's own stream, finalizes the results into a
+/// KernelProfile, stores it as the latest and calls the subscribers. When the ring has no room
+/// (or an instrumentor wants a fill other than zero), pooled buffers are filled before and copied
+/// after the kernel in the application's stream, and an event after the copies is polled. Anything
+/// that goes wrong on the way runs the original kernel instead, logs one line, and records why in
+/// the launch's profile.
 class InstrumentationFramework final : public LaunchInterceptor {
 public:
   /// Makes `runtime` create an InstrumentationFramework as its launch interceptor when it first
@@ -78,6 +82,10 @@ public:
   void forgetDevice(int ordinal, bool afterReset = false) override;
   /// After __cudaUnregisterFatBinary: unloads that registration's instrumented modules.
   void forgetRegistration(uint64_t id);
+  /// Before a module loaded through the driver API is unloaded: waits (bounded) for the profiles
+  /// of launches still on their way, so that none is lost, then forgets its instrumented modules.
+  /// False when the wait timed out (those profiles may report a disturbed launch).
+  bool unloadRegistration(uint64_t id) override;
 
   // --- The public API -----------------------------------------------------------------------
   uint64_t add(std::shared_ptr<const PTXInstrumentor> instrumentor);
@@ -92,7 +100,11 @@ public:
   void flush();
 
   /// The summary of every profile so far (what `ocelot run` prints at exit).
-  std::string summary() const { return summary_.format(); }
+  /// With the warnings logged more than once, folded into one line each with a count.
+  std::string summary() const;
+  /// A cudaGraphLaunch while instrumentors are active: its kernel nodes are not instrumented (yet);
+  /// the coverage counts it, and the log says so once.
+  void graphLaunched() override;
   /// Flushes every live instance, completes its profile file and prints its summary (registered
   /// with atexit when a profile file or a summary is asked for).
   static void flushAllAtExit();
@@ -117,11 +129,50 @@ private:
   std::shared_ptr<const ActiveList> activeList() const;
   std::shared_ptr<KernelSelection> currentSelection() const;
   DeviceResources& resources(Device& device, int ordinal);
-  LaunchInfo describe(const LaunchSite& site);
+  LaunchInfo describeLaunch(const LaunchSite& site);
+
+  // --- The launch path, one step each (launch() chains them) ---------------------------------
+  /// Why a selected launch runs the original kernel: its profile's note, and whether the
+  /// application's stream may carry the completion (not while it is captured into a graph).
+  struct Fallback {
+    std::string note;
+    bool streamUsable = true;
+  };
+  template <class T> using Step = support::Expected<T, Fallback>;
+  struct Ready {};
+  /// describe's value: the kernel's PTX facts and each active instrumentor's variant.
+  struct Target {
+    std::shared_ptr<const CatalogEntry> catalog;
+    const CatalogKernel* kernel = nullptr;
+    std::vector<SlotChoice> slots;
+  };
+  /// module's value: the instrumented module (built at the first launch that needs it) and kernel.
+  struct InstrumentedKernel {
+    std::shared_ptr<LoadedInstrumentation> module;
+    DeviceFunction function = nullptr;
+    std::string key; ///< the module cache's key
+  };
+  /// select: whether the launch is instrumented (active instrumentors, the selection rules); its
+  /// PendingLaunch, or null to let the runtime launch it as usual.
+  std::unique_ptr<PendingLaunch> select(const LaunchSite& site, const ActiveList& active);
+  /// describe: the kernel in the registration's PTX, its arguments, the instrumentors' variants.
+  Step<Target> describe(const LaunchSite& site, const ActiveList& active, PendingLaunch& pending);
+  /// module: the instrumented module and kernel (with the occupancy guard's register caps).
+  Step<InstrumentedKernel> module(const LaunchSite& site, const Target& target,
+                                  PendingLaunch& pending);
+  /// buffers: each instrumentor's initialized device buffer (the hidden parameter's values).
+  Step<Ready> buffers(const LaunchSite& site, const Target& target,
+                      const InstrumentedKernel& kernel, PendingLaunch& pending);
+  /// launch: the instrumented kernel with the hidden parameter, and what reads its results back.
+  Step<Ready> launchInstrumented(const LaunchSite& site, const Target& target,
+                                 const InstrumentedKernel& kernel, PendingLaunch& pending);
   /// Launches the original kernel and delivers a profile that says why.
   cudaError_t runOriginal(const LaunchSite& site, std::unique_ptr<PendingLaunch> pending,
-                          std::string note, bool streamUsable);
+                          const Fallback& why);
   void enqueueCompletion(Stream& stream, std::unique_ptr<PendingLaunch> pending);
+  /// complete: the profile worker's batch of finished launches, their results read back first.
+  void complete(ProfileWorker::Batch& batch);
+  void readBack(ProfileWorker::Batch& batch);
   void complete(std::unique_ptr<PendingLaunch> pending);
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);
@@ -169,8 +220,10 @@ private:
   std::mutex resourcesMutex_;
   std::map<int, std::unique_ptr<DeviceResources>> resources_;
 
-  std::mutex logMutex_;
-  std::set<std::string> logged_;
+  mutable std::mutex logMutex_;
+  /// Each warning logOnce logged, by key: the message and how often it came (repeats are not
+  /// logged again; the summary folds them into one line with the count).
+  std::map<std::string, std::pair<std::string, uint64_t>> logged_;
 };
 
 } // namespace ocelot::runtime::instrumentation

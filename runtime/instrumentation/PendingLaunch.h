@@ -6,6 +6,7 @@
 #include "runtime/core/Event.h"
 #include "runtime/instrumentation/BufferPool.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
+#include "runtime/instrumentation/ResultRing.h"
 
 #include <cstdint>
 #include <memory>
@@ -20,13 +21,20 @@ class DeviceResources;
 /// Everything about an instrumented launch between its enqueueing and its profile: the launch,
 /// the module and instrumentor states it ran with, the buffers its results land in, the events
 /// around the kernel. Created by the launching thread, completed by Ocelot's profile worker.
+///
+/// The results land in one chunk of the device's result ring (`ring`, `chunk`: nothing of
+/// Ocelot's in the application's stream but the two events; the profile worker reads the chunk
+/// back), or, when the ring has no room or an instrumentor asks for a fill other than zero, in
+/// pooled buffers that the application's stream fills before and copies after the kernel.
 struct PendingLaunch {
   struct Slot {
     std::shared_ptr<const PTXInstrumentor> instrumentor;
     const InstrumentorModuleState* state = nullptr;
-    BufferPool::Block deviceBuffer;
-    BufferPool::Block staging; ///< pinned host memory the buffer is copied into
+    BufferPool::Block deviceBuffer; ///< pooled buffers only
+    BufferPool::Block staging;      ///< pinned host memory the pooled buffer is copied into
+    uint64_t offset = 0;            ///< in the ring's chunk
     uint64_t bytes = 0;
+    uint8_t fill = 0; ///< what the buffer holds before the kernel runs
   };
 
   Device* device = nullptr;
@@ -34,12 +42,17 @@ struct PendingLaunch {
   LaunchInfo info;
   std::vector<std::string> instrumentors; ///< "name options", in slot order
   std::vector<std::string> notes;
-  bool instrumented = false;                     ///< false: the original kernel ran (notes say why)
+  bool instrumented = false; ///< false: the original kernel ran (notes say why)
+  bool launchFailed =
+      false; ///< not even the original kernel could be launched (`outcome` says why)
   std::shared_ptr<LoadedInstrumentation> module; ///< keeps states and instrumentors alive
   std::vector<Slot> slots;
+  std::shared_ptr<ResultRing> ring; ///< null: pooled buffers
+  ResultRing::Chunk chunk;
   Event *start = nullptr, *end = nullptr;
-  /// Recorded after the result copies: the profile thread polls it (never a host function in the
-  /// application's stream, which would hold the stream until the host has run it).
+  /// What the profile thread polls (never a host function in the application's stream, which would
+  /// hold the stream until the host has run it): `end` for results in the ring, else an event
+  /// recorded after the result copies.
   Event* done = nullptr;
   int64_t enqueuedNs = 0;
   /// The launching thread's return addresses; named on the profile thread.

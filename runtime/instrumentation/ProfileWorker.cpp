@@ -29,22 +29,29 @@ void ProfileWorker::begin() {
 }
 
 void ProfileWorker::push(std::unique_ptr<PendingLaunch> launch) {
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(std::move(launch));
+    wake = sleeping_;
   }
-  work_.notify_one();
+  // A worker that is polling launches in flight picks this one up at its next poll: waking it for
+  // every launch would cost the launching thread a system call per launch.
+  if (wake)
+    work_.notify_one();
 }
 
 void ProfileWorker::completeHere(std::unique_ptr<PendingLaunch> launch) {
-  complete_(std::move(launch));
-  finished();
+  Batch batch;
+  batch.push_back(std::move(launch));
+  complete_(batch);
+  finished(1);
 }
 
-void ProfileWorker::finished() {
+void ProfileWorker::finished(uint64_t count) {
   {
     std::lock_guard lock(mutex_);
-    ++completed_;
+    completed_ += count;
   }
   done_.notify_all();
 }
@@ -77,9 +84,11 @@ void ProfileWorker::run() {
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      if (waiting.empty())
+      if (waiting.empty()) {
+        sleeping_ = true;
         work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      else
+        sleeping_ = false;
+      } else
         work_.wait_for(lock, pause, [&] { return stopping_ || !queue_.empty(); });
       if (stopping_)
         return;
@@ -88,7 +97,7 @@ void ProfileWorker::run() {
         queue_.pop_front();
       }
     }
-    bool progressed = false;
+    Batch batch;
     std::vector<uint64_t> busyStreams; // streams with an earlier launch still running
     for (auto it = waiting.begin(); it != waiting.end();) {
       PendingLaunch& launch = **it;
@@ -111,11 +120,14 @@ void ProfileWorker::run() {
         ++it;
         continue;
       }
-      std::unique_ptr<PendingLaunch> finishedLaunch = std::move(*it);
+      batch.push_back(std::move(*it));
       it = waiting.erase(it);
-      complete_(std::move(finishedLaunch));
-      finished();
-      progressed = true;
+    }
+    const bool progressed = !batch.empty();
+    if (progressed) {
+      const uint64_t count = batch.size();
+      complete_(batch);
+      finished(count);
     }
     pause = progressed ? kShortest : std::min(pause * 2, kLongest);
   }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace ocelot::runtime::instrumentation {
 
@@ -16,11 +17,13 @@ namespace ocelot::runtime::instrumentation {
 /// event recorded after their result copies (`PendingLaunch::done`), which this thread polls; or,
 /// without an event, by a host-function callback once they finished (that callback must not call
 /// CUDA itself). This thread finalizes them (reads the results, builds the KernelProfile, calls
-/// subscribers). Launches are counted from `begin()` so that flush() can wait for all launches
-/// made so far.
+/// subscribers), in batches: every launch found finished in one pass over those waiting, so that
+/// reading their results back costs one synchronization of Ocelot's stream per batch. Launches are
+/// counted from `begin()` so that flush() can wait for all launches made so far.
 class ProfileWorker {
 public:
-  using Complete = std::function<void(std::unique_ptr<PendingLaunch>)>;
+  using Batch = std::vector<std::unique_ptr<PendingLaunch>>;
+  using Complete = std::function<void(Batch&)>;
 
   explicit ProfileWorker(Complete complete) : complete_(std::move(complete)) {}
   ProfileWorker(const ProfileWorker&) = delete;
@@ -42,7 +45,7 @@ public:
 
 private:
   void run();
-  void finished();
+  void finished(uint64_t count);
 
   Complete complete_;
   mutable std::mutex mutex_;
@@ -51,6 +54,9 @@ private:
   std::deque<std::unique_ptr<PendingLaunch>> queue_;
   uint64_t begun_ = 0, completed_ = 0;
   bool stopping_ = false; ///< set by the destructor: the thread returns
+  /// The thread waits for work with nothing in flight (push() must wake it); while launches are in
+  /// flight it polls, and push() need not.
+  bool sleeping_ = false;
   std::thread thread_;
 };
 

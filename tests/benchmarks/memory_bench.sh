@@ -5,6 +5,10 @@
 # Markdown table of peak RSS (the whole process: input, IR, output) per byte of PTX;
 # docs/performance.md records it. Not a test (CI machines vary); the bar is 8 bytes per byte.
 #
+# Then the CPU device's peak RSS on tests/benchmarks/cpu_device_memory.cu (built here with nvcc
+# -cudart shared, run with Ocelot's libcudart.so.13 and OCELOT_DEVICE=cpu): 16k recursing threads
+# with the largest stack limit, and a printf flood through a small FIFO.
+#
 #   tests/benchmarks/memory_bench.sh [BUILD_DIR] [SIZES_MB...]
 set -euo pipefail
 build=${1:-${OCELOT_BUILD_DIR:-build}}
@@ -37,3 +41,18 @@ for mb in "${sizes[@]}"; do
            pk / 1024, pk * 1024 / b, is, ik / 1024, ik * 1024 / b }'
   rm -f "$file"
 done
+
+if command -v nvcc >/dev/null 2>&1 && [ -f "$build/runtime/libcudart.so.13" ]; then
+  source_dir=$(cd "$(dirname "$0")" && pwd)
+  nvcc -cudart shared -arch=sm_90 -o "$work/cpu_device_memory" "$source_dir/cpu_device_memory.cu"
+  echo
+  echo "| CPU device | seconds | peak RSS MB | output lines |"
+  echo "|---|---:|---:|---:|"
+  for mode in stacks printf; do
+    LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" OCELOT_DEVICE=cpu \
+      /usr/bin/time -o "$work/time" -f "%e %M" "$work/cpu_device_memory" "$mode" >"$work/out" \
+      2>"$work/stderr" || { echo "failed: $mode ($(head -c 300 "$work/stderr"))" >&2; exit 1; }
+    read -r seconds kb <"$work/time"
+    echo "| $mode | $seconds | $((kb / 1024)) | $(wc -l <"$work/out") |"
+  done
+fi

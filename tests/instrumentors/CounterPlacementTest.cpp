@@ -155,6 +155,37 @@ TEST(CounterPlacement, TheJoinOfAnIfElseIsDerived) {
   EXPECT_EQ(off.placement.blocks[3].kind, CounterKind::Atomic);
 }
 
+// The shape of async_copy's barrier_copy (cuda::barrier's wait): a spin loop whose exit block
+// (control-equivalent to the entry, derived in the second step) leads straight to the next block
+// (chain-derived from the exit block in the first step). The next block's count must come from a
+// counted block, not from the exit block, which has no counter of its own: on the GPU bbcount
+// reported 0 for it where every thread passes it.
+TEST(CounterPlacement, AChainAfterALoopExitCountsFromACountedBlock) {
+  Placed p = place(R"(
+  ld.param.u32 %r1, [n];
+  mov.u32 %r3, 0;
+  bra.uni HEAD;
+HEAD:
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p2, %r3, %r1;
+  @%p2 bra HEAD;
+  bra.uni AFTER;
+AFTER:
+  add.u32 %r4, %r3, 2;
+  ret;
+)");
+  const auto& b = p.placement.blocks;
+  ASSERT_EQ(b.size(), 4u);
+  EXPECT_EQ(b[0].kind, CounterKind::Atomic);
+  EXPECT_EQ(b[2].kind, CounterKind::Derived); // the loop's exit runs once per entry
+  EXPECT_EQ(b[2].source, 0u);
+  EXPECT_EQ(b[3].kind, CounterKind::Derived);
+  EXPECT_EQ(b[3].source, 0u); // was 2, a block without a counter
+  for (const auto& block : b)
+    if (block.kind == CounterKind::Derived)
+      EXPECT_NE(b[block.source].kind, CounterKind::Derived);
+}
+
 // A guarded exit between the branch and the join: the join no longer post-dominates the branch.
 TEST(CounterPlacement, AnExitOnTheWayIsRespected) {
   Placed p = place(R"(
@@ -316,6 +347,11 @@ std::vector<instrumentors::BlockCounter> referencePlacement(ir::Function& functi
           blocks[source].kind == CounterKind::Derived ? blocks[source].source : source;
     }
   }
+  // A derived block counts as the counted block its source chain ends at (a chain head can be
+  // derived after the chain was).
+  for (auto& block : blocks)
+    while (block.kind == CounterKind::Derived && blocks[block.source].kind == CounterKind::Derived)
+      block.source = blocks[block.source].source;
   return blocks;
 }
 
@@ -334,6 +370,8 @@ TEST(CounterPlacement, RandomControlFlowMatchesTheReference) {
       EXPECT_EQ(placed.blocks[b].kind, expected[b].kind) << "block " << b;
       if (expected[b].kind == CounterKind::Derived) {
         EXPECT_EQ(placed.blocks[b].source, expected[b].source) << "block " << b;
+        EXPECT_NE(placed.blocks[placed.blocks[b].source].kind, CounterKind::Derived)
+            << "block " << b << " derives from a block without a counter";
         ++derived;
       }
     }

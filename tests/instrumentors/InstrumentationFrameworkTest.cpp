@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -388,6 +389,47 @@ TEST_F(InstrumentedRuntime, ALaunchMadeWhileTheDeviceIsResetReportsTheDisturbanc
   EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
 }
 
+// The GPU-only finding of instrumentation_identity's reset race: another thread's launch while
+// cudaDeviceReset runs loads the application's module and function into the context the reset then
+// destroys. The runtime must not keep them: every later launch would fail, and instrumented ones
+// would leave no profile at all.
+TEST_F(InstrumentedRuntime, ALaunchRacingAResetLeavesNoFunctionOfTheDestroyedContextBehind) {
+  device.staleFunctionsFail = true;
+  ASSERT_EQ(launch(), cudaSuccess);
+  device.duringReset = [&] { launch(); }; // its result is undefined; what it loads must not stay
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  device.duringReset = nullptr;
+  EXPECT_EQ(launch(), cudaSuccess); // uninstrumented
+  framework().add("bbcount", {});
+  device.duringReset = [&] { launch(); };
+  ASSERT_EQ(runtime.deviceReset(), cudaSuccess);
+  device.duringReset = nullptr;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+}
+
+// Every launch has a profile: one that cannot be launched at all, instrumented or not, has one
+// that says it failed (the application gets the error it would have got without Ocelot).
+TEST_F(InstrumentedRuntime, ALaunchThatFailsToLaunchHasAFailedProfile) {
+  framework().add("bbcount", {});
+  device.launchResult = cudaErrorLaunchOutOfResources;
+  EXPECT_EQ(launch(), cudaErrorLaunchOutOfResources);
+  device.launchResult = cudaSuccess;
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->failed());
+  EXPECT_TRUE(profile->results().empty());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("cudaErrorLaunchOutOfResources"), std::string::npos)
+      << profile->notes().back();
+}
+
 // A launch racing a reset leaves its result copy queued: the staging memory it copies into is
 // freed only once the launch's completion event fires, never when the reset ends (the copy would
 // write into freed memory).
@@ -432,6 +474,76 @@ TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCo
   ASSERT_FALSE(profile->notes().empty());
   EXPECT_NE(profile->notes().back().find("cudaDeviceReset"), std::string::npos)
       << profile->notes().back();
+}
+
+// Issue 14: an instrumented launch puts nothing of Ocelot's into the application's stream but the
+// two events around the kernel: its results land in a zeroed chunk of the result ring, which the
+// profile worker reads back and zeroes again on Ocelot's own stream.
+TEST_F(InstrumentedRuntime, AnInstrumentedLaunchFillsAndCopiesNothingInTheApplicationsStream) {
+  framework().add("bbcount", {});
+  framework().add("ctaclock", {});
+  for (int i = 0; i < 4; ++i)
+    ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_EQ(profile->results().size(), 2u);
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+  std::lock_guard lock(device.mutex);
+  ASSERT_EQ(device.launches.size(), 4u);
+  const Stream* application = device.launches[0].stream;
+  for (const auto& launch : device.launches)
+    EXPECT_EQ(launch.stream, application);
+  // Read back (a copy and a zeroing per launch, or fewer when the worker batches them) on
+  // Ocelot's stream, never the application's.
+  EXPECT_GE(device.copyStreams.size(), 1u);
+  for (const Stream* stream : device.copyStreams)
+    EXPECT_NE(stream, application);
+  for (const Stream* stream : device.fillStreams)
+    EXPECT_NE(stream, application);
+}
+
+// A launch whose results do not fit the ring (here: per-thread counts of 2 M threads, 48 MB) gets
+// pooled buffers, filled and copied in its stream as before, and is reported the same way.
+TEST_F(InstrumentedRuntime, ResultsTheRingCannotHoldGoThroughTheStream) {
+  framework().add("bbcount", InstrumentorOptions{{"mode", "per-thread"}});
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  ASSERT_EQ(runtime.launchKernel(&gKernelStub, dim3(32, 32, 2), dim3(1024), args, 0, nullptr),
+            cudaSuccess);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+  std::lock_guard lock(device.mutex);
+  ASSERT_EQ(device.launches.size(), 1u);
+  const Stream* application = device.launches[0].stream;
+  EXPECT_EQ(std::count(device.fillStreams.begin(), device.fillStreams.end(), application), 1);
+  EXPECT_EQ(std::count(device.copyStreams.begin(), device.copyStreams.end(), application), 1);
+}
+
+// Issue 14: a warning that comes again is not logged again; the summary folds its repeats into one
+// line with the count. Launches that ran uninstrumented are counted with their reason.
+TEST_F(InstrumentedRuntime, RepeatedWarningsAreFoldedWithACountInTheSummary) {
+  framework().add("bbcount", {});
+  device.launchResult = cudaErrorLaunchOutOfResources;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(launch(), cudaErrorLaunchOutOfResources);
+  device.launchResult = cudaSuccess;
+  framework().flush();
+  const std::string summary = framework().summary();
+  EXPECT_NE(summary.find("repeated warnings"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("3 x instrumentation: kernel: the instrumented kernel could not be "
+                         "launched (cudaErrorLaunchOutOfResources)"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("coverage: 0 of 1 kernels, 0 of 3 launches"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("3: the kernel could not be launched (cudaErrorLaunchOutOfResources)"),
+            std::string::npos)
+      << summary;
 }
 
 // Issue 18 item 3: no argument array for a kernel with parameters.

@@ -251,6 +251,39 @@ TEST(Summary, NamesKernelsHotBlocksAndImbalance) {
   EXPECT_LT(text.find("loop.cu:5"), text.find("loop.cu:3")) << text;
 }
 
+// Issue 14: every summary says how much ran instrumented (kernels, launches, GPU time) and why the
+// rest did not, each reason once with its count; launches without a profile (graph launches) too.
+TEST(Summary, CoverageCountsWhatRanUninstrumentedAndWhy) {
+  ProfileSummary summary;
+  auto instrumented = sampleProfile();
+  summary.add(*instrumented);
+  auto original = [&](const std::string& kernel, const std::string& why, double ms) {
+    LaunchInfo launch = instrumented->launch();
+    launch.kernelName = kernel;
+    launch.demangledName = kernel;
+    KernelProfile::Timing timing;
+    timing.gpuMilliseconds = ms;
+    return std::make_shared<KernelProfile>(
+        launch, timing, KernelProfile::Execution::Original, std::vector<std::string>{"bbcount"},
+        std::vector<std::string>{why}, std::vector<std::shared_ptr<const InstrumentorResult>>{});
+  };
+  summary.add(*original("other", "no PTX to instrument: SASS only", 2.0));
+  summary.add(*original("other", "no PTX to instrument: SASS only", 2.0));
+  summary.add(*original("third", "the stream is being captured into a graph", 1.0));
+  summary.addUnprofiled("graph launch", 3);
+  std::string text = summary.format(10, 15, 0);
+  const double instrumentedMs = instrumented->timing().gpuMilliseconds.value_or(0);
+  char expected[256];
+  std::snprintf(expected, sizeof expected,
+                "coverage: 1 of 3 kernels, 1 of 7 launches, %.3f of %.3f GPU ms instrumented",
+                instrumentedMs, instrumentedMs + 5.0);
+  EXPECT_NE(text.find(expected), std::string::npos) << text;
+  EXPECT_NE(text.find("  2: no PTX to instrument: SASS only\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  1: the stream is being captured into a graph\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  3, no profile: graph launch\n"), std::string::npos) << text;
+}
+
 std::shared_ptr<const KernelProfile> profileNamed(const std::string& demangled) {
   auto base = sampleProfile();
   LaunchInfo launch = base->launch();

@@ -47,6 +47,32 @@ TEST(VideoSelectorTest, EverySelectorRoundTrips) {
   }
 }
 
+TEST(VideoSelectorTest, RegistersNamedWithoutPercentTakeSelectors) {
+  // Inline asm declares registers such as `t` in a brace scope; `t.b1` is then a merged
+  // destination (the lexer reads the dotted word as a mnemonic, so the grammar must accept it).
+  auto module = parseOrFail(
+      kernelWithBody("\t{ .reg .b32 t; mov.b32 t, %r3; vadd.u32.u32.s32.sat t.b1, %r1.b3, %r2.h0, "
+                     "t; mov.b32 %r4, t; }"),
+      "bare.ptx");
+  ASSERT_NE(module, nullptr);
+  const Function* kernel = module->findFunction("k");
+  ASSERT_NE(kernel, nullptr);
+  bool found = false;
+  for (const Instruction* inst : instructionsOf(*kernel))
+    if (inst->operands().size() == 4 && inst->operands()[0].is<RegisterOperand>() &&
+        inst->operands()[0].as<RegisterOperand>().component == VectorComponent::B1)
+      found = true;
+  EXPECT_TRUE(found) << emitPtx(*module);
+  auto again = parseOrFail(emitPtx(*module), "emitted.ptx");
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(emitPtx(*again), emitPtx(*module));
+  // An undeclared name with a selector is an error that names it, not a symbol.
+  ParseResult result =
+      parsePtx(kernelWithBody("\tvadd.u32.u32.u32 q.b1, %r1, %r2, %r3;"), "undeclared.ptx");
+  EXPECT_FALSE(result.ok());
+  EXPECT_NE(result.firstError().find("q.b1"), std::string::npos) << result.firstError();
+}
+
 TEST(VideoSelectorTest, SimdSelectorsAreRejectedNotDropped) {
   for (const char* body : {"\tvadd4.u32.u32.u32 %r1, %r2.b3210, %r3, %r4;",
                            "\tvadd2.u32.u32.u32 %r1.h10, %r2, %r3, %r4;"}) {

@@ -38,6 +38,15 @@ std::shared_ptr<instrumentors::ProbeInstrumentor> tool(const std::string& name,
                                                             InstrumentorOptions::parse(options));
 }
 
+/// A shipped probe tool (tools/probes) with its probes as ocelot_add_probe_tool compiled them.
+std::shared_ptr<instrumentors::ProbeInstrumentor> shippedTool(const std::string& name) {
+  auto shared = std::make_shared<instrumentors::ProbeInstrumentor::Shared>();
+  shared->definition.name = name;
+  shared->definition.ptx = {readText(std::string(OCELOT_SHIPPED_PROBE_TOOLS_BUILD_DIR) + "/" +
+                                     name + "_probes/probes.ptx")};
+  return std::make_shared<instrumentors::ProbeInstrumentor>(shared, InstrumentorOptions{});
+}
+
 class CorpusProbes : public ::testing::TestWithParam<CorpusEntry> {};
 
 TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
@@ -73,6 +82,23 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
   run = runPtxas(out.ptx, entry.arch);
   ASSERT_TRUE(run.ran) << "ptxas did not run";
   EXPECT_EQ(run.status, 0) << entry.name() << " (probecount):\n" << run.output.substr(0, 4000);
+
+#ifdef OCELOT_SHIPPED_PROBE_TOOLS_BUILD_DIR
+  // The shipped tools side by side, as `ocelot run -i branchdiv,instmix,...` has them (warpeff's
+  // probes are instmix's); the memory tools on modules up to 100 KB, as the oracle below.
+  {
+    auto branchdiv = shippedTool("branchdiv"), instmix = shippedTool("instmix");
+    auto memaccess = shippedTool("memaccess"), memtrace = shippedTool("memtrace");
+    std::vector<instrumentors::SlotRequest> slots = {{branchdiv.get(), 0}, {instmix.get(), 0}};
+    if (ptx.size() <= 100 * 1024)
+      slots.insert(slots.end(), {{memaccess.get(), 0}, {memtrace.get(), 0}});
+    out = instrumentors::instrumentModule(ptx, slots, options);
+    ASSERT_TRUE(out.ok) << entry.name() << " (shipped tools): " << out.error;
+    run = runPtxas(out.ptx, entry.arch);
+    ASSERT_TRUE(run.ran) << "ptxas did not run";
+    EXPECT_EQ(run.status, 0) << entry.name() << " (shipped tools):\n" << run.output.substr(0, 4000);
+  }
+#endif
 
   // The oracle's probes but the one before every instruction (ProbeOracleTest runs that one):
   // block counters, memory traces before and after accesses, branch predicates. On modules up to

@@ -12,7 +12,10 @@ Runs PROGRAM under `ocelot run`:
      equals bbcount's;
   4. with ORACLE, when given: the same output, its block counts equal to PROBECOUNT's, nothing
      dropped, no probe error;
-  5. with OCELOT_INSTRUMENTORS=probe:ptx=BAD (a probe Ocelot refuses), when given: the same output
+  5. with the shipped probe tools named by --shipped (memaccess, branchdiv, instmix, warpeff,
+     memtrace: tools/probes) all in one run: the same output, every instrumented launch has each
+     one's result, without errors;
+  6. with OCELOT_INSTRUMENTORS=probe:ptx=BAD (a probe Ocelot refuses), when given: the same output
      and exit status, and the refusal on stderr.
 --analytic: the program must print 'expected ENTRY=N ...' lines (tests/e2e/programs/analytic_*);
   each expected set must match an instrumented launch whose entry block PROBECOUNT counted N times,
@@ -108,6 +111,7 @@ def main():
     parser.add_argument("--tools", required=True, help="EMPTY.so,PROBECOUNT.so")
     parser.add_argument("--oracle")
     parser.add_argument("--bad")
+    parser.add_argument("--shipped", help="shipped probe tools to run together (NAME,NAME...)")
     parser.add_argument("--device")
     parser.add_argument("--analytic", action="store_true")
     parser.add_argument("--skips")
@@ -222,7 +226,32 @@ def main():
                 if data.get("dropped"):
                     problems.append("oracle launch %d: %s dropped %d" % (p["launch_id"], region, data["dropped"]))
 
-    # 5. A probe Ocelot refuses: the program runs its original kernels.
+    # 5. The shipped probe tools, all at once.
+    if args.shipped:
+        names = [n for n in args.shipped.split(",") if n]
+        specs = [n + (":file=" + os.path.join(workdir, "trace.zst") if n == "memtrace" else "")
+                 for n in names]
+        path = os.path.join(workdir, "shipped.json")
+        same_output("shipped tools", run(args, device, ["-i", ",".join(specs), "-o", path]))
+        measured = 0
+        for p in profiles(path):
+            results = p.get("results", {})
+            if p.get("execution") != "instrumented":
+                continue
+            measured += 1
+            for n in names:
+                if n not in results:
+                    problems.append("launch %d: no %s result" % (p["launch_id"], n))
+                elif results[n].get("errors"):
+                    problems.append("launch %d %s: %s" % (p["launch_id"], n, results[n]["errors"]))
+            mix, eff = results.get("instmix"), results.get("warpeff")
+            if mix and eff and mix.get("threads") != eff.get("lanes"):
+                problems.append("launch %d: instmix counts %s thread instructions, warpeff %s lanes" %
+                                (p["launch_id"], mix.get("threads"), eff.get("lanes")))
+        if FAULTING.isdisjoint({name}) and rc == 0 and measured == 0 and os.path.exists(path):
+            problems.append("shipped tools: no instrumented launch")
+
+    # 6. A probe Ocelot refuses: the program runs its original kernels.
     if args.bad:
         dry = subprocess.run([args.ocelot, "run", "--dry-run", "--device", device, "--", args.program],
                              capture_output=True, text=True)

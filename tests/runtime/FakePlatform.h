@@ -143,6 +143,7 @@ public:
   struct Launch {
     std::string kernel;
     dim3 grid, block;
+    const Stream* stream = nullptr;
   };
 
   fatbin::ComputeCapability capability{9, 0};
@@ -186,6 +187,7 @@ public:
     ++resets;
     if (duringReset)
       duringReset();
+    ++epoch; // what was loaded until now, also while the reset ran, is gone
     // Like a GPU's reset: every allocation of the device is gone.
     std::lock_guard lock(allocationsMutex_);
     for (void* pointer : allocations_)
@@ -207,12 +209,18 @@ public:
       std::free(pointer);
     return cudaSuccess;
   }
-  cudaError_t copy(void* destination, const void* source, size_t bytes, Stream&, bool) override {
+  cudaError_t copy(void* destination, const void* source, size_t bytes, Stream& stream,
+                   bool) override {
     std::memcpy(destination, source, bytes);
+    std::lock_guard lock(mutex);
+    copyStreams.push_back(&stream);
     return cudaSuccess;
   }
-  cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream&, bool) override {
+  cudaError_t fill(void* destination, unsigned char value, size_t bytes, Stream& stream,
+                   bool) override {
     std::memset(destination, value, bytes);
+    std::lock_guard lock(mutex);
+    fillStreams.push_back(&stream);
     return cudaSuccess;
   }
   cudaError_t loadModule(const ModuleImage& image, DeviceModule* module,
@@ -230,6 +238,7 @@ public:
     }
     loaded.push_back(image);
     *module = reinterpret_cast<DeviceModule>(loaded.size());
+    moduleEpochs[*module] = epoch.load();
     return cudaSuccess;
   }
   cudaError_t unloadModule(DeviceModule) override {
@@ -240,6 +249,7 @@ public:
     std::lock_guard lock(mutex);
     names.push_back(std::make_unique<std::string>(name));
     *function = names.back().get();
+    functionEpochs[*function] = moduleEpochs[module];
     if (originalRegisters != 0) {
       size_t index = reinterpret_cast<size_t>(module);
       const std::string ptx = index >= 1 && index <= loaded.size() && !loaded[index - 1].ptx.empty()
@@ -290,12 +300,24 @@ public:
   }
   cudaError_t launch(const LaunchParams& params) override {
     std::lock_guard lock(mutex);
-    launches.push_back({*static_cast<std::string*>(params.function), params.grid, params.block});
+    if (staleFunctionsFail)
+      if (auto it = functionEpochs.find(params.function);
+          it != functionEpochs.end() && it->second != epoch.load())
+        return cudaErrorInvalidResourceHandle; // a function of a destroyed context
+    launches.push_back(
+        {*static_cast<std::string*>(params.function), params.grid, params.block, params.stream});
     return launchResult;
   }
   std::mutex mutex;
   std::vector<ModuleImage> loaded;
   std::vector<Launch> launches;
+  std::vector<const Stream*> copyStreams, fillStreams; ///< the stream of each copy and fill
+  /// Like a GPU: launching a function of a module loaded before the last reset ended (also one
+  /// loaded while it ran) fails. Off by default.
+  bool staleFunctionsFail = false;
+  std::atomic<int> epoch{0}; ///< resets completed
+  std::map<DeviceModule, int> moduleEpochs;
+  std::map<DeviceFunction, int> functionEpochs;
   std::vector<std::unique_ptr<std::string>> names;
   std::map<std::string, std::vector<char>> globals;
   std::atomic<int> activations{0}, resets{0}, unloads{0};

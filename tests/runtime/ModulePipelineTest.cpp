@@ -4,6 +4,7 @@
 #include "runtime/core/ModulePipeline.h"
 
 #include "ir/Module.h"
+#include "runtime/core/ParseErrors.h"
 
 #include <gtest/gtest.h>
 
@@ -51,6 +52,21 @@ TEST(ModulePipeline, ConfiguredPassesSeeEveryModule) {
   pipeline.setTransform(nullptr); // back to parse and emit only
   ASSERT_TRUE(pipeline.buildText(kPtx, "library"));
   EXPECT_EQ(calls.load(), 1);
+}
+
+TEST(ModulePipeline, AFailedParseCarriesTheErrorNvidiasRuntimeGives) {
+  ModulePipeline pipeline;
+  auto newer = pipeline.buildText(".version 99.9\n.target sm_90\n.address_size 64\n", "library");
+  ASSERT_FALSE(newer);
+  EXPECT_EQ(newer.error().error, cudaErrorUnsupportedPtxVersion) << newer.error().reason;
+  auto broken = pipeline.buildText(".version 9.0\n.target sm_90\n.entry (", "library");
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().error, cudaErrorInvalidPtx) << broken.error().reason;
+
+  ir::ParseResult overBudget;
+  overBudget.diagnostics.push_back(
+      {"big.ptx", {}, "module too large", ir::DiagnosticKind::ResourceLimit});
+  EXPECT_EQ(parseFailureError(overBudget), cudaErrorMemoryAllocation);
 }
 
 TEST(ModulePipeline, AFailingPassIsReportedNotFatal) {

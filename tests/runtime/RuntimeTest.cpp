@@ -545,10 +545,13 @@ public:
   void forgetDevice(int ordinal, bool afterReset) override {
     forgotten.push_back(ordinal * 2 + (afterReset ? 1 : 0));
   }
+  bool unloadRegistration(uint64_t) override { return true; }
+  void graphLaunched() override { ++graphs; }
   void sleep() { idle_->store(true); }
 
   bool wanted = true;
   uint64_t ids = 0;
+  int graphs = 0;
   std::vector<std::string> sites;
   std::vector<int> forgotten;
 

@@ -82,6 +82,23 @@ bool pluginOnPath(const std::string& name) {
   return false;
 }
 
+/// The folder of the probe tools Ocelot ships (memaccess ...): ../lib/ocelot/probe-tools next to an
+/// installed `ocelot`, else ../probe-tools (a build tree, also one copied elsewhere), else the
+/// build tree this executable was built in.
+std::optional<fs::path> shippedProbeTools(const char* self) {
+  std::error_code error;
+  fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  if (error)
+    exe = fs::absolute(self != nullptr ? self : "", error);
+  for (const fs::path& candidate :
+       {exe.parent_path().parent_path() / "lib/ocelot/probe-tools",
+        exe.parent_path().parent_path() / "lib64/ocelot/probe-tools",
+        exe.parent_path().parent_path() / "probe-tools", fs::path(OCELOT_BUILD_PROBE_TOOLS_DIR)})
+    if (fs::is_directory(candidate, error))
+      return candidate;
+  return std::nullopt;
+}
+
 void prependPath(const char* variable, const std::string& dir) {
   const char* old = std::getenv(variable);
   std::string value = dir;
@@ -120,6 +137,9 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "CPU device: fail a launch that runs longer than N ms (OCELOT_CPU_WATCHDOG_MS; 0: off)")(
       "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): off, warn, info, debug")(
       "no-call-stacks", "do not record each launch's host call path (OCELOT_CALL_STACKS=0)")(
+      "no-driver-api",
+      "leave the driver API to NVIDIA's libcuda.so.1 (by default Ocelot's libcuda.so.1 is put in "
+      "front of it, so that modules loaded through the driver API are seen too)")(
       "dry-run", "print the environment and command instead of running it");
   po::variables_map vm;
   try {
@@ -143,6 +163,12 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   // Check what can be checked here, so that a typo is an error now and not a warning in the
   // application's output.
   std::vector<std::pair<std::string, std::string>> environment;
+  // The shipped probe tools are found by name after the user's own plugin folders.
+  if (auto tools = shippedProbeTools(self)) {
+    const char* path = std::getenv("OCELOT_PLUGIN_PATH");
+    std::string value = path != nullptr && *path != '\0' ? std::string(path) + ":" : std::string();
+    ::setenv("OCELOT_PLUGIN_PATH", (value + tools->string()).c_str(), 1);
+  }
   try {
     if (vm.count("instrumentors")) {
       std::string list = vm["instrumentors"].as<std::string>();
@@ -244,6 +270,11 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   for (const auto& [name, value] : environment)
     ::setenv(name.c_str(), value.c_str(), 1);
   prependPath("LD_LIBRARY_PATH", libraries->string());
+  // Ocelot's libcuda.so.1 (runtime/driverapi) lives in a folder of its own, in front of
+  // NVIDIA's driver, which it finds by absolute path.
+  if (std::error_code ignored;
+      !vm.count("no-driver-api") && fs::exists(*libraries / "driverapi" / "libcuda.so.1", ignored))
+    prependPath("LD_LIBRARY_PATH", (*libraries / "driverapi").string());
 
   if (vm.count("dry-run")) {
     std::cout << "LD_LIBRARY_PATH=" << std::getenv("LD_LIBRARY_PATH") << "\n";

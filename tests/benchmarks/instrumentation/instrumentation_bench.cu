@@ -1050,6 +1050,18 @@ int run(const Options& opt) {
       bars = std::string("geomean <= 1.30 ") + (geomean <= 1.30 ? "ok" : "missed");
     else if (name == "probecount") // issue 13: keep whichever of it and bbcount is faster
       bars = "(compare with bbcount)";
+    else if (name == "instmix") // issue 13's bars for the shipped probe tools (tools/probes)
+      bars = std::string("geomean <= 1.10 ") + (geomean <= 1.10 ? "ok" : "missed");
+    else if (name == "branchdiv")
+      bars = std::string("geomean <= 1.50 ") + (geomean <= 1.50 ? "ok" : "missed");
+    else if (name == "memaccess")
+      bars = std::string("geomean <= 2.00 ") + (geomean <= 2.00 ? "ok" : "missed");
+    else if (name == "memtrace")
+      bars = std::string("geomean <= 5.00 ") + (geomean <= 5.00 ? "ok" : "missed");
+    else if (name == "ctaclockprobe") // issue 13: keep whichever of it and ctaclock is faster
+      bars = "(compare with ctaclock)";
+    else if (name == "warpeff")
+      bars = "(instmix's probes)";
     else
       bars = "(added with --tools)";
     std::printf("%-15s %7.3fx %7.3fx %-13s %s\n", config.name, geomean, worst, worstKernel.c_str(),

@@ -1,0 +1,18 @@
+# Writes OUTPUT: one OCELOT_CU_RESULT(NAME, VALUE) line per CUresult that cuda.h (HEADER) declares,
+# so that cuGetErrorName and the error mapping come from the header itself.
+file(READ ${HEADER} text)
+string(FIND "${text}" "typedef enum cudaError_enum" begin)
+string(FIND "${text}" "} CUresult;" end)
+if(begin EQUAL -1 OR end EQUAL -1)
+  message(FATAL_ERROR "${HEADER} declares no CUresult enumeration")
+endif()
+math(EXPR length "${end} - ${begin}")
+string(SUBSTRING "${text}" ${begin} ${length} enumeration)
+string(REGEX MATCHALL "CUDA_[A-Z0-9_]+ *= *[0-9]+" entries "${enumeration}")
+set(lines "// Generated from cuda.h by runtime/driverapi/CuResults.cmake.\n")
+foreach(entry IN LISTS entries)
+  string(REGEX REPLACE "(CUDA_[A-Z0-9_]+) *= *([0-9]+)" "OCELOT_CU_RESULT(\\1, \\2)" line "${entry}")
+  string(APPEND lines "${line}\n")
+endforeach()
+file(WRITE ${OUTPUT}.tmp "${lines}")
+file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""A Numba-CUDA kernel (NVVM PTX, cuLinkAddData + cuLinkComplete, cuModuleLoadDataEx,
+cuLaunchKernel) with analytic block counts. Exit 77 when Numba or a GPU is missing."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import analytic  # noqa: E402
+
+try:
+    import numpy as np
+    from numba import cuda, uint32
+except ImportError as e:
+    print("SKIP: no Numba-CUDA (%s)" % e)
+    sys.exit(77)
+
+
+@cuda.jit
+def counted_loop(values, body_runs, trips):
+    tid = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    acc = uint32(tid)
+    runs = 0
+    for i in range(trips):
+        acc = uint32(acc * uint32(2654435761) + uint32(i))
+        runs += 1
+    values[tid] = acc
+    body_runs[tid] = runs
+
+
+def main():
+    if not cuda.is_available():
+        print("SKIP: Numba sees no GPU")
+        return 77
+    values = cuda.to_device(np.zeros(analytic.THREADS, dtype=np.uint32))
+    runs = cuda.to_device(np.zeros(analytic.THREADS, dtype=np.int32))
+    print("numba_kernel: grid (%d,1,1) block (%d,1,1)" % (analytic.BLOCKS, analytic.THREADS_PER_BLOCK))
+    ok = True
+    for launch, trips in enumerate(analytic.TRIPS, start=1):
+        counted_loop[analytic.BLOCKS, analytic.THREADS_PER_BLOCK](values, runs, np.int32(trips))
+        cuda.synchronize()
+        ok = analytic.report("numba_kernel", launch, trips, values.copy_to_host(),
+                             runs.copy_to_host()) and ok
+    return analytic.finish(ok)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,699 @@
+// The shipped probe tools (tools/probes) against the analytic kernels of kernels/oracle_kernels.cu
+// on the CPU device: each tool is loaded as a plugin, as `ocelot run -i NAME` loads it, the kernel
+// runs once traced as it is and once instrumented on the same buffers, and the tool's result must
+// equal what the kernel's source says and what the CPU device's execution trace says.
+
+#include "instrumentors/InstructionClass.h"
+#include "instrumentors/InstrumentorRegistry.h"
+#include "instrumentors/ModuleInstrumenter.h"
+#include "ir/Parser.h"
+#include "ocelot/ProbeTool.h"
+#include "tests/cpu/CpuDeviceFixture.h"
+#include "tests/probes/RecordingTracer.h"
+#include "tools/probes/memtrace/TraceFormat.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace ocelot::runtime::cpu::test {
+namespace {
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Slots {
+  uint64_t buffer;
+};
+
+/// One shipped tool on the analytic kernels.
+class ToolExactness : public CpuDeviceTest {
+protected:
+  void SetUp() override {
+    CpuDeviceTest::SetUp();
+    kernels_ = readText(OCELOT_PROBE_KERNELS_PTX);
+    ASSERT_FALSE(kernels_.empty()) << OCELOT_PROBE_KERNELS_PTX;
+    ir::ParseResult parsed = ir::parsePtx(kernels_);
+    ASSERT_TRUE(parsed.ok());
+    for (const ir::Function* f : parsed.module->functions()) {
+      if (!f->hasBody())
+        continue;
+      for (const auto& block : f->blocks())
+        block->forEachInstruction([&](const ir::Instruction& inst) {
+          uint32_t id = static_cast<uint32_t>(instructionIds_.size());
+          instructionIds_[{std::string(f->name()), inst.line()}] = id;
+          if (inst.form().opcode() == ir::Opcode::Bra && inst.guard().has_value())
+            conditionalBranches_.insert(id);
+          classes_.push_back(instrumentors::opcodeClassOf(inst.form()));
+          spaces_.push_back(instrumentors::stateSpaceOf(inst.form()));
+        });
+    }
+  }
+
+  /// Loads the tool libocelot-`name`.so and instruments the analytic kernels with it.
+  void useTool(const std::string& name, const std::string& options = "",
+               const std::string& dir = OCELOT_PROBE_TOOLS_DIR) {
+    std::string path = dir + "/libocelot-" + name + ".so";
+    registry_.loadPlugin(path);
+    tool_ = registry_.create(name, InstrumentorOptions::parse(options));
+    ASSERT_TRUE(tool_);
+    instrumentors::InstrumentOptions instrumentOptions;
+    instrumentOptions.label = "oracle_kernels";
+    module_ = instrumentors::instrumentModule(kernels_, {{tool_.get(), 0}}, instrumentOptions);
+    ASSERT_TRUE(module_.ok) << module_.error;
+  }
+
+  /// Runs `kernel` traced as it is, then instrumented; result_ is the tool's JSON.
+  template <class... Args> void run(const char* kernel, dim3 grid, dim3 block, Args... args) {
+    device_->setTracer(&trace_);
+    DeviceFunction original = load(kernels_, kernel);
+    ASSERT_NE(original, nullptr);
+    ASSERT_EQ(launch(original, grid, block, 0, args...), cudaSuccess);
+    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+    device_->setTracer(nullptr);
+
+    DeviceFunction instrumented = load(module_.ptx, kernel);
+    ASSERT_NE(instrumented, nullptr);
+    LaunchInfo info;
+    info.kernelName = kernel;
+    info.kernelLaunchIndex = 1;
+    info.grid = {grid.x, grid.y, grid.z};
+    info.block = {block.x, block.y, block.z};
+    BufferRequest request = tool_->initialize(*module_.states[0], info);
+    auto* buffer = allocate<std::byte>(request.bytes);
+    std::memset(buffer, 0, request.bytes);
+    ASSERT_EQ(
+        launch(instrumented, grid, block, 0, args..., Slots{reinterpret_cast<uint64_t>(buffer)}),
+        cudaSuccess);
+    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+    auto result = tool_->finalize(*module_.states[0], info, DeviceFacts{},
+                                  std::span<const std::byte>(buffer, request.bytes));
+    ASSERT_TRUE(result);
+    result_ = result->json();
+    summary_ = result->summary();
+    ASSERT_TRUE(result_.contains("errors"));
+    if (!expectErrors_) {
+      EXPECT_TRUE(result_["errors"].empty()) << result_["errors"].dump();
+    }
+  }
+
+  /// The instruction id of a traced pc (nullopt for instructions the decoder made).
+  std::optional<uint32_t> instructionOfPc(uint32_t pc) const {
+    auto found = instructionIds_.find(trace_.pcs.at(pc));
+    if (found == instructionIds_.end())
+      return std::nullopt;
+    return found->second;
+  }
+
+public:
+  std::optional<uint32_t> instructionOf(uint32_t pc) const { return instructionOfPc(pc); }
+  /// Whether instruction `id` of the module is a branch with a guard (`@%p bra`).
+  bool isConditionalBranch(uint32_t id) const { return conditionalBranches_.count(id) != 0; }
+
+protected:
+  /// The result's entry of `array` for the one instruction whose opcode starts with `opcode`.
+  const Json& entryOf(const char* array, std::string_view opcode) const {
+    const Json* found = nullptr;
+    for (const auto& e : result_[array])
+      if (e["opcode"].get<std::string>().starts_with(opcode)) {
+        EXPECT_EQ(found, nullptr) << "two instructions " << opcode;
+        found = &e;
+      }
+    static const Json none = Json::object();
+    EXPECT_NE(found, nullptr) << "no instruction " << opcode << " in " << result_.dump();
+    return found != nullptr ? *found : none;
+  }
+
+  /// Per instruction id, the trace's requests: each warp's lanes' addresses, for kernels whose
+  /// memory instructions run once per warp (checked against the trace's warp executions).
+  std::map<uint32_t, std::vector<std::vector<uint64_t>>> tracedRequests() {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint64_t>> byWarp;
+    for (const auto& a : trace_.accesses)
+      if (auto id = instructionOfPc(a.pc))
+        byWarp[{*id, a.cta, a.warp}].push_back(a.address);
+    std::map<uint32_t, std::vector<std::vector<uint64_t>>> out;
+    for (auto& [key, addresses] : byWarp)
+      out[std::get<0>(key)].push_back(std::move(addresses));
+    std::map<uint32_t, uint64_t> warpsRan;
+    for (uint32_t pc = 0; pc < trace_.pcs.size(); ++pc)
+      if (auto id = instructionOfPc(pc))
+        warpsRan[*id] += trace_.warpsRan[pc];
+    for (const auto& [id, requests] : out)
+      EXPECT_EQ(requests.size(), warpsRan[id]) << "instruction " << id << " ran twice in a warp";
+    return out;
+  }
+
+  std::string kernels_;
+  std::map<std::pair<std::string, uint32_t>, uint32_t> instructionIds_;
+  std::set<uint32_t> conditionalBranches_;
+  std::vector<probe::OpcodeClass> classes_; ///< by instruction id
+  std::vector<probe::StateSpace> spaces_;   ///< by instruction id
+  bool expectErrors_ = false;
+  instrumentors::InstrumentorRegistry registry_;
+  std::shared_ptr<const PTXInstrumentor> tool_;
+  instrumentors::InstrumentedPtx module_;
+  RecordingTracer trace_;
+  Json result_;
+  std::string summary_;
+};
+
+// --- memaccess ---
+
+/// What the trace says memaccess must count for 4-byte accesses: distinct sectors, lines, and the
+/// most distinct words of one shared bank, summed over requests.
+struct Expected {
+  uint64_t requests = 0, lanes = 0, sectors = 0, lines = 0, wavefronts = 0;
+};
+Expected fromTrace(const std::vector<std::vector<uint64_t>>& requests) {
+  Expected e;
+  for (const auto& lanes : requests) {
+    std::set<uint64_t> sectors, lines;
+    std::map<uint64_t, std::set<uint64_t>> banks;
+    for (uint64_t a : lanes) {
+      sectors.insert(a / 32);
+      lines.insert(a / 128);
+      banks[(a / 4) % 32].insert(a / 4);
+    }
+    size_t ways = 0;
+    for (const auto& [bank, words] : banks)
+      ways = std::max(ways, words.size());
+    e.requests += 1;
+    e.lanes += lanes.size();
+    e.sectors += sectors.size();
+    e.lines += lines.size();
+    e.wavefronts += ways;
+  }
+  return e;
+}
+
+class MemAccess : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    useTool("memaccess");
+  }
+  /// The entry of `opcode` equals the trace's counts, and has `requests` requests.
+  void checkGlobal(std::string_view opcode, uint64_t requests, uint64_t sectorsPerRequest,
+                   uint64_t linesPerRequest) {
+    SCOPED_TRACE(std::string(opcode));
+    const Json& e = entryOf("instructions", opcode);
+    auto traced = tracedRequests();
+    Expected want = fromTrace(traced.at(e["instruction"].get<uint32_t>()));
+    EXPECT_EQ(e["requests"], want.requests);
+    EXPECT_EQ(e["lanes"], want.lanes);
+    EXPECT_EQ(e["sectors"], want.sectors);
+    EXPECT_EQ(e["lines"], want.lines);
+    EXPECT_EQ(e["requests"], requests);
+    EXPECT_EQ(e["sectors"], requests * sectorsPerRequest);
+    EXPECT_EQ(e["lines"], requests * linesPerRequest);
+    EXPECT_DOUBLE_EQ(e["sectors_per_request"].get<double>(), double(sectorsPerRequest));
+  }
+};
+
+TEST_F(MemAccess, CoalescedWordsAreFourSectorsAndOneLinePerRequest) {
+  const uint32_t n = 256;
+  float* in = allocate<float>(n);
+  float* out = allocate<float>(n);
+  for (uint32_t i = 0; i < n; ++i)
+    in[i] = static_cast<float>(i);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(in) % 128, 0u);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(out) % 128, 0u);
+  run("coalesced", dim3(2), dim3(128), in, out);
+  checkGlobal("ld.global", 8, 4, 1);
+  checkGlobal("st.global", 8, 4, 1);
+  EXPECT_DOUBLE_EQ(entryOf("instructions", "ld.global")["efficiency"].get<double>(), 1.0);
+  EXPECT_EQ(result_["global"]["requests"], 16u);
+  EXPECT_DOUBLE_EQ(result_["global"]["sectors_per_request"].get<double>(), 4.0);
+  EXPECT_EQ(out[9], 18.0f);
+  // Per source line: the kernel's one line holds both accesses.
+  ASSERT_FALSE(result_["source_lines"].empty());
+  uint64_t sectors = 0;
+  for (const auto& l : result_["source_lines"])
+    sectors += l["value"].get<uint64_t>();
+  EXPECT_EQ(sectors, 64u);
+}
+
+TEST_F(MemAccess, StridedWordsTouchOneSectorPerEightBytesOfStride) {
+  for (uint32_t stride : {1u, 2u, 4u, 5u, 8u, 32u}) {
+    SCOPED_TRACE(stride);
+    const uint32_t n = 64;
+    float* in = allocate<float>(n * stride);
+    float* out = allocate<float>(n);
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(in) % 128, 0u);
+    run("strided", dim3(2), dim3(32), in, out, static_cast<int>(stride));
+    // Lane l reads word l * stride: 32 words spread over 4 * stride sectors and stride lines,
+    // each at most one per lane; stride 5 (20 bytes) puts lanes 8k..8k+7 in 5 sectors.
+    uint64_t sectors = stride == 5 ? 20 : std::min(32u, 4 * stride);
+    checkGlobal("ld.global", 2, sectors, std::min(32u, stride));
+    checkGlobal("st.global", 2, 4, 1);
+  }
+}
+
+TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
+  int* out = allocate<int>(64);
+  for (uint32_t ways : {1u, 2u, 8u, 32u}) {
+    SCOPED_TRACE(ways);
+    run("sharedConflicts", dim3(2), dim3(32), out, static_cast<int>(ways));
+    auto traced = tracedRequests();
+    const Json& store = entryOf("instructions", "st.shared");
+    EXPECT_EQ(store["requests"], 2u);
+    EXPECT_EQ(store["wavefronts"], 2u * ways);
+    EXPECT_EQ(store["wavefronts"], fromTrace(traced.at(store["instruction"])).wavefronts);
+    EXPECT_DOUBLE_EQ(store["ways_per_request"].get<double>(), double(ways));
+    const Json& load = entryOf("instructions", "ld.shared");
+    EXPECT_EQ(load["wavefronts"], 2u); // consecutive words: conflict-free
+    if (ways == 1) {                   // other ways leave words[1] unwritten
+      EXPECT_EQ(out[33], 1);
+    }
+  }
+}
+
+// --- branchdiv ---
+
+/// Every conditional branch's outcomes equal the trace's; unconditional branches are not probed.
+void checkBranchesAgainstTrace(const ToolExactness& test, const RecordingTracer& trace,
+                               const Json& result) {
+  std::map<uint32_t, std::array<uint64_t, 5>> want; // taken, not taken, divergent warps; lanes
+  for (uint32_t pc = 0; pc < trace.pcs.size(); ++pc) {
+    auto id = test.instructionOf(pc);
+    if (!id || !test.isConditionalBranch(*id) || trace.issued[pc] == 0)
+      continue;
+    auto& w = want[*id];
+    w[0] += trace.warpsRan[pc] - trace.divergent[pc];
+    w[1] += trace.issued[pc] - trace.warpsRan[pc];
+    w[2] += trace.divergent[pc];
+    w[3] += trace.taken[pc];
+    w[4] += trace.notTaken[pc];
+  }
+  std::map<uint32_t, std::array<uint64_t, 5>> got;
+  for (const auto& b : result["branches"])
+    got[b["instruction"].get<uint32_t>()] = {b["taken"], b["not_taken"], b["divergent"],
+                                             b["taken_lanes"], b["not_taken_lanes"]};
+  EXPECT_EQ(got, want);
+}
+
+class BranchDiv : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    useTool("branchdiv");
+  }
+};
+
+TEST_F(BranchDiv, KnownSplitsEqualTheTrace) {
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* out = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  run("divergent", dim3(3), dim3(96), table, out, counters);
+  checkBranchesAgainstTrace(*this, trace_, result_);
+  // `t % 3 == 0` splits all 9 warps, 96 lanes one way and 192 the other (`t < 32` becomes a
+  // select, no branch).
+  bool split = false;
+  for (const auto& b : result_["branches"]) {
+    uint64_t lanesA = b["taken_lanes"], lanesB = b["not_taken_lanes"];
+    split = split || (b["divergent"] == 9u && std::min(lanesA, lanesB) == 96u &&
+                      std::max(lanesA, lanesB) == 192u);
+  }
+  EXPECT_TRUE(split) << result_["branches"].dump();
+  EXPECT_NE(summary_.find("divergent"), std::string::npos);
+}
+
+TEST_F(BranchDiv, EarlyReturnsAndPartialWarpsEqualTheTrace) {
+  int* out = allocate<int>(2 * 80);
+  run("partial", dim3(2), dim3(80), out);
+  checkBranchesAgainstTrace(*this, trace_, result_);
+  // t % 7 == 0 returns: every warp of 32 lanes has such lanes, the partial warp of 16 too.
+  uint64_t divergent = 0;
+  for (const auto& b : result_["branches"])
+    divergent += b["divergent"].get<uint64_t>();
+  EXPECT_EQ(divergent, 6u);
+}
+
+// --- instmix and warpeff ---
+
+/// The trace's thread-level (lanes that ran, guards applied) and warp-level (warps that issued)
+/// counts per opcode class name.
+std::map<std::string, std::pair<uint64_t, uint64_t>>
+tracedMix(const ToolExactness& test, const RecordingTracer& trace,
+          const std::vector<probe::OpcodeClass>& classes) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> out;
+  for (uint32_t pc = 0; pc < trace.pcs.size(); ++pc) {
+    auto id = test.instructionOf(pc);
+    if (!id || trace.issued[pc] == 0)
+      continue;
+    auto& [threads, warps] = out[std::string(ocelot::opcodeClassName(classes.at(*id)))];
+    threads += trace.executed[pc];
+    warps += trace.issued[pc];
+  }
+  return out;
+}
+
+class InstMix : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    useTool("instmix");
+  }
+  void checkAgainstTrace() {
+    std::map<std::string, std::pair<uint64_t, uint64_t>> got;
+    for (const auto& [name, counts] : result_["mix"].items())
+      got[name] = {counts["threads"], counts["warps"]};
+    EXPECT_EQ(got, tracedMix(*this, trace_, classes_)) << result_["mix"].dump();
+  }
+};
+
+TEST_F(InstMix, CoalescedKernelHasItsKnownMix) {
+  float* in = allocate<float>(256);
+  float* out = allocate<float>(256);
+  run("coalesced", dim3(2), dim3(128), in, out);
+  checkAgainstTrace();
+  // One global load, one store, one return and one multiplication per thread; 8 full warps.
+  EXPECT_EQ(result_["mix"]["load"]["threads"], 3 * 256u); // and the two parameters, ld.param
+  EXPECT_EQ(result_["mix"]["store"]["threads"], 256u);
+  EXPECT_EQ(result_["mix"]["store"]["warps"], 8u);
+  EXPECT_EQ(result_["mix"]["return"]["threads"], 256u);
+  EXPECT_EQ(result_["mix"]["float"]["threads"], 256u); // the multiplication by 2
+}
+
+TEST_F(InstMix, DivergentLoopsCallsGuardsAndEarlyExitsEqualTheTrace) {
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* out = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  run("divergent", dim3(3), dim3(96), table, out, counters);
+  checkAgainstTrace();
+  int* partialOut = allocate<int>(2 * 80);
+  run("partial", dim3(2), dim3(80), partialOut);
+  checkAgainstTrace();
+  int* grid = allocate<int>(16 * 8);
+  run("grid2d", dim3(2, 2), dim3(8, 4), grid);
+  checkAgainstTrace();
+}
+
+class WarpEff : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    useTool("warpeff");
+  }
+  void checkAgainstTrace() {
+    uint64_t lanes = 0, warps = 0;
+    for (const auto& [name, counts] : tracedMix(*this, trace_, classes_))
+      lanes += counts.first, warps += counts.second;
+    EXPECT_EQ(result_["lanes"], lanes);
+    EXPECT_EQ(result_["warp_instructions"], warps);
+  }
+};
+
+TEST_F(WarpEff, FullWarpsRunEveryLane) {
+  float* in = allocate<float>(256);
+  float* out = allocate<float>(256);
+  run("coalesced", dim3(2), dim3(128), in, out);
+  checkAgainstTrace();
+  EXPECT_DOUBLE_EQ(result_["lanes_per_instruction"].get<double>(), 32.0);
+  EXPECT_DOUBLE_EQ(result_["efficiency"].get<double>(), 1.0);
+}
+
+TEST_F(WarpEff, PartialWarpsAndEarlyReturnsHaveTheirKnownLanes) {
+  int* out = allocate<int>(2 * 80);
+  run("partial", dim3(2), dim3(80), out);
+  checkAgainstTrace();
+  // 80 threads: warps of 32, 32 and 16 lanes. Every instruction before the `t % 7 == 0` return
+  // runs for all of them; the store after it for the 80 - 12 threads with t % 7 != 0.
+  EXPECT_LT(result_["lanes_per_instruction"].get<double>(), 80.0 / 3.0);
+  EXPECT_GT(result_["lanes_per_instruction"].get<double>(), 68.0 / 3.0);
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* divergentOut = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  run("divergent", dim3(3), dim3(96), table, divergentOut, counters);
+  checkAgainstTrace();
+}
+
+// --- several tools in one module ---
+
+struct TwoSlots {
+  uint64_t first, second;
+};
+
+// Two tools whose probes branch (so each splits blocks) in one module, as `ocelot run -i
+// branchdiv,instmix` instruments it: the second tool's sites are found in the blocks the first
+// one's split made, and both results equal the trace.
+TEST_F(InstMix, TwoProbeToolsInOneModuleBothEqualTheTrace) {
+  registry_.loadPlugin(std::string(OCELOT_PROBE_TOOLS_DIR) + "/libocelot-branchdiv.so");
+  auto branches = registry_.create("branchdiv", InstrumentorOptions{});
+  instrumentors::InstrumentOptions options;
+  options.label = "oracle_kernels";
+  module_ =
+      instrumentors::instrumentModule(kernels_, {{branches.get(), 0}, {tool_.get(), 0}}, options);
+  ASSERT_TRUE(module_.ok) << module_.error;
+
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* out = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  device_->setTracer(&trace_);
+  DeviceFunction original = load(kernels_, "divergent");
+  ASSERT_NE(original, nullptr);
+  ASSERT_EQ(launch(original, dim3(3), dim3(96), 0, table, out, counters), cudaSuccess);
+  ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+  device_->setTracer(nullptr);
+
+  DeviceFunction instrumented = load(module_.ptx, "divergent");
+  ASSERT_NE(instrumented, nullptr);
+  LaunchInfo info;
+  info.kernelName = "divergent";
+  info.kernelLaunchIndex = 1;
+  info.grid = {3, 1, 1};
+  info.block = {96, 1, 1};
+  BufferRequest first = branches->initialize(*module_.states[0], info);
+  BufferRequest second = tool_->initialize(*module_.states[1], info);
+  auto* a = allocate<std::byte>(first.bytes);
+  auto* b = allocate<std::byte>(second.bytes);
+  std::memset(a, 0, first.bytes);
+  std::memset(b, 0, second.bytes);
+  ASSERT_EQ(launch(instrumented, dim3(3), dim3(96), 0, table, out, counters,
+                   TwoSlots{reinterpret_cast<uint64_t>(a), reinterpret_cast<uint64_t>(b)}),
+            cudaSuccess);
+  ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+  Json branchResult = branches
+                          ->finalize(*module_.states[0], info, DeviceFacts{},
+                                     std::span<const std::byte>(a, first.bytes))
+                          ->json();
+  result_ = tool_
+                ->finalize(*module_.states[1], info, DeviceFacts{},
+                           std::span<const std::byte>(b, second.bytes))
+                ->json();
+  EXPECT_TRUE(branchResult["errors"].empty());
+  EXPECT_TRUE(result_["errors"].empty());
+  checkBranchesAgainstTrace(*this, trace_, branchResult);
+  checkAgainstTrace();
+}
+
+// --- ctaclock as a probe (examples/probes/ctaclockprobe) ---
+
+TEST_F(ToolExactness, CtaClockAsAProbeRecordsEveryCtaCompletely) {
+  useTool("ctaclockprobe", "", OCELOT_PROBE_EXAMPLES_DIR);
+  int* out = allocate<int>(3 * 80);
+  run("partial", dim3(3), dim3(80), out); // warps of 32, 32 and 16 lanes; early returns
+  auto values = [&](const char* region) {
+    return result_["regions"][region]["values"].get<std::vector<uint64_t>>();
+  };
+  EXPECT_EQ(values("warpsStarted"), std::vector<uint64_t>(3, 3));
+  EXPECT_EQ(values("threadsExited"), std::vector<uint64_t>(3, 80));
+  auto notStart = values("notStartNs"), end = values("endNs"), sm = values("smPlusOne");
+  ASSERT_EQ(notStart.size(), 3u);
+  for (size_t c = 0; c < 3; ++c) {
+    EXPECT_GT(sm[c], 0u);
+    EXPECT_LE(~notStart[c], end[c]) << "CTA " << c << " ended before it started";
+    EXPECT_NE(end[c], 0u);
+  }
+}
+
+// --- memtrace ---
+
+/// A memtrace file: its frames' headers, kernel names and records.
+struct TraceFile {
+  std::vector<memtrace::LaunchHeader> launches;
+  std::vector<std::string> kernels;
+  std::vector<memtrace::WarpAccess> records;
+};
+
+TraceFile readTrace(const std::string& path) {
+  std::string compressed = readText(path);
+  TraceFile out;
+  size_t at = 0;
+  while (at < compressed.size()) {
+    size_t frame = ZSTD_findFrameCompressedSize(compressed.data() + at, compressed.size() - at);
+    EXPECT_FALSE(ZSTD_isError(frame)) << ZSTD_getErrorName(frame);
+    if (ZSTD_isError(frame))
+      break;
+    unsigned long long size = ZSTD_getFrameContentSize(compressed.data() + at, frame);
+    std::string raw(size, '\0');
+    EXPECT_EQ(ZSTD_decompress(raw.data(), raw.size(), compressed.data() + at, frame), size);
+    memtrace::LaunchHeader h;
+    std::memcpy(&h, raw.data(), sizeof h);
+    EXPECT_STREQ(h.magic, "OCMTRC1");
+    EXPECT_EQ(h.recordBytes, sizeof(memtrace::WarpAccess));
+    EXPECT_EQ(raw.size(), sizeof h + h.kernelNameBytes + h.records * sizeof(memtrace::WarpAccess));
+    out.launches.push_back(h);
+    out.kernels.push_back(raw.substr(sizeof h, h.kernelNameBytes));
+    size_t first = out.records.size();
+    out.records.resize(first + h.records);
+    std::memcpy(out.records.data() + first, raw.data() + sizeof h + h.kernelNameBytes,
+                h.records * sizeof(memtrace::WarpAccess));
+    at += frame;
+  }
+  return out;
+}
+
+class MemTrace : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    path_ = ::testing::TempDir() + "memtrace-test-" + std::to_string(::getpid()) + ".zst";
+    std::remove(path_.c_str());
+  }
+  void TearDown() override {
+    std::remove(path_.c_str());
+    ToolExactness::TearDown();
+  }
+  /// Every lane's access of the last launch's records equals the trace's, record by warp.
+  void checkAgainstTrace(const std::vector<memtrace::WarpAccess>& records) {
+    using Key = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>;
+    std::vector<Key> got, want;
+    for (const auto& r : records) {
+      for (uint32_t lane = 0; lane < 32; ++lane)
+        if (r.mask & (1u << lane))
+          got.emplace_back(r.instruction, r.cta, r.warp, lane, r.addresses[lane]);
+      EXPECT_EQ(r.spaceAndKind >> 8, spaces_.at(r.instruction));
+    }
+    for (const auto& a : trace_.accesses) {
+      auto id = instructionOfPc(a.pc);
+      ASSERT_TRUE(id);
+      probe::StateSpace space = spaces_.at(*id);
+      if (space == probe::kGeneric || space == probe::kGlobal || space == probe::kShared ||
+          space == probe::kLocal)
+        want.emplace_back(*id, a.cta, a.warp, a.lane, a.address);
+    }
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(got.size(), want.size());
+    EXPECT_TRUE(got == want) << "the trace file's accesses differ from the CPU device's trace";
+  }
+  std::string path_;
+};
+
+TEST_F(MemTrace, EveryLanesAddressOfEveryAccessIsInTheFile) {
+  useTool("memtrace", "file=" + path_);
+  float* in = allocate<float>(64 * 5);
+  float* out = allocate<float>(64);
+  run("strided", dim3(2), dim3(32), in, out, 5);
+  TraceFile first = readTrace(path_);
+  ASSERT_EQ(first.launches.size(), 1u);
+  EXPECT_EQ(first.kernels[0], "strided");
+  EXPECT_EQ(first.launches[0].dropped, 0u);
+  EXPECT_EQ(first.records.size(), 4u); // a load and a store in each of 2 warps
+  checkAgainstTrace(first.records);
+  for (const auto& r : first.records) {
+    if (classes_.at(r.instruction) != probe::kLoad)
+      continue;
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      EXPECT_EQ(r.addresses[lane], reinterpret_cast<uint64_t>(in + (r.cta * 32 + lane) * 5));
+  }
+  EXPECT_EQ(result_["records"], 4u);
+  EXPECT_EQ(result_["dropped_capacity"], 0u);
+
+  // Later launches append their frames: divergent lanes, shared memory, atomics, a device function.
+  int* table = allocate<int>(8);
+  for (int i = 0; i < 8; ++i)
+    table[i] = i + 1;
+  int* divergentOut = allocate<int>(3 * 96);
+  unsigned* counters = allocate<unsigned>(4);
+  std::memset(counters, 0, 4 * sizeof(unsigned));
+  run("divergent", dim3(3), dim3(96), table, divergentOut, counters);
+  TraceFile both = readTrace(path_);
+  ASSERT_EQ(both.launches.size(), 2u);
+  EXPECT_EQ(both.kernels[1], "divergent");
+  checkAgainstTrace({both.records.begin() + 4, both.records.end()});
+  int* sharedOut = allocate<int>(64);
+  run("sharedConflicts", dim3(2), dim3(32), sharedOut, 8);
+  TraceFile three = readTrace(path_);
+  ASSERT_EQ(three.launches.size(), 3u);
+  checkAgainstTrace(
+      {three.records.begin() + static_cast<long>(both.records.size()), three.records.end()});
+}
+
+TEST_F(MemTrace, RecordsPastTheCapacityAreDroppedAndCounted) {
+  useTool("memtrace", "file=" + path_ + ":records.count=3");
+  float* in = allocate<float>(64 * 5);
+  float* out = allocate<float>(64);
+  run("strided", dim3(2), dim3(32), in, out, 5);
+  EXPECT_EQ(result_["records"], 3u);
+  EXPECT_EQ(result_["dropped_capacity"], 1u);
+  EXPECT_NE(summary_.find("1 dropped"), std::string::npos) << summary_;
+  TraceFile file = readTrace(path_);
+  ASSERT_EQ(file.launches.size(), 1u);
+  EXPECT_EQ(file.launches[0].records, 3u);
+  EXPECT_EQ(file.launches[0].dropped, 1u);
+}
+
+TEST_F(MemTrace, SamplingTracesEveryNthWarp) {
+  useTool("memtrace", "file=" + path_ + ":traceAccess.sample-warps=2");
+  float* in = allocate<float>(256);
+  float* out = allocate<float>(256);
+  run("coalesced", dim3(2), dim3(128), in, out);
+  TraceFile file = readTrace(path_);
+  EXPECT_EQ(file.records.size(), 8u); // 4 of the 8 warps, a load and a store each
+  for (const auto& r : file.records)
+    EXPECT_EQ((r.cta * 4 + r.warp) % 2, 0u);
+}
+
+TEST_F(MemTrace, BadOptionsAndUnwritableFilesAreErrorsAndTheKernelStillRuns) {
+  expectErrors_ = true;
+  float* in = allocate<float>(64);
+  float* out = allocate<float>(64);
+  for (int i = 0; i < 64; ++i)
+    in[i] = static_cast<float>(i);
+  useTool("memtrace", "file=/nonexistent-dir/trace.zst");
+  run("coalesced", dim3(1), dim3(64), in, out);
+  ASSERT_EQ(result_["errors"].size(), 1u);
+  EXPECT_NE(result_["errors"][0].get<std::string>().find("cannot write the trace file "
+                                                         "'/nonexistent-dir/trace.zst'"),
+            std::string::npos)
+      << result_["errors"][0];
+  EXPECT_EQ(result_["records"], 0u);
+  EXPECT_EQ(out[63], 126.0f);
+
+  useTool("memtrace", "file=" + path_ + ":max-mb=0");
+  run("coalesced", dim3(1), dim3(64), in, out);
+  ASSERT_EQ(result_["errors"].size(), 1u);
+  EXPECT_NE(result_["errors"][0].get<std::string>().find("max-mb=0"), std::string::npos);
+  EXPECT_NE(summary_.find("max-mb=0"), std::string::npos) << summary_;
+
+  EXPECT_THROW(registry_.create("memtrace", InstrumentorOptions::parse("colour=red")),
+               std::exception);
+}
+
+} // namespace
+} // namespace ocelot::runtime::cpu::test

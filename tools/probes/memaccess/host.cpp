@@ -1,0 +1,133 @@
+// memaccess, the host side: a launch's counters as, per memory instruction and per source line,
+// requests, sectors and lines per request (global and generic), ways per request (shared).
+#include "ocelot/ProbeTool.h"
+
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+namespace {
+
+using ocelot::Json;
+
+double ratio(uint64_t a, uint64_t b) {
+  return b == 0 ? 0.0 : static_cast<double>(a) / b;
+}
+
+class MemoryAccesses final : public ocelot::InstrumentorResult {
+public:
+  explicit MemoryAccesses(const ocelot::ProbeData& data) {
+    auto requests = data.counters<uint64_t>("requests");
+    auto lanes = data.counters<uint64_t>("lanes");
+    auto sectors = data.counters<uint64_t>("sectors");
+    auto lines = data.counters<uint64_t>("lines");
+    auto wavefronts = data.counters<uint64_t>("wavefronts");
+    struct Line {
+      uint64_t requests = 0, sectors = 0, lines = 0, sharedRequests = 0, wavefronts = 0;
+    };
+    std::map<std::pair<std::string, uint32_t>, Line> byLine;
+    Json instructions = Json::array();
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (requests[i] == 0)
+        continue;
+      const ocelot::ProbeInstruction& inst = data.instructions()[i];
+      bool shared = inst.space == ocelot::probe::kShared;
+      Json entry = {{"function", inst.function},
+                    {"instruction", i},
+                    {"opcode", inst.opcode},
+                    {"space", ocelot::stateSpaceName(inst.space)},
+                    {"location", data.location(static_cast<uint32_t>(i))},
+                    {"requests", requests[i]},
+                    {"lanes", lanes[i]}};
+      Line* line = nullptr;
+      if (inst.line != 0 && inst.file < data.tables().files.size())
+        line = &byLine[{data.tables().files[inst.file], inst.line}];
+      if (shared) {
+        entry["wavefronts"] = wavefronts[i];
+        entry["ways_per_request"] = ratio(wavefronts[i], requests[i]);
+        shared_.first += requests[i];
+        shared_.second += wavefronts[i];
+        if (line != nullptr)
+          line->sharedRequests += requests[i], line->wavefronts += wavefronts[i];
+      } else {
+        entry["sectors"] = sectors[i];
+        entry["lines"] = lines[i];
+        entry["sectors_per_request"] = ratio(sectors[i], requests[i]);
+        // Bytes the lanes asked for over the bytes of the sectors moved.
+        entry["efficiency"] = ratio(lanes[i] * inst.accessBytes, sectors[i] * 32);
+        global_.first += requests[i];
+        global_.second += sectors[i];
+        if (line != nullptr)
+          line->requests += requests[i], line->sectors += sectors[i], line->lines += lines[i];
+      }
+      instructions.push_back(std::move(entry));
+    }
+    Json perLine = Json::array(), sourceLines = Json::array();
+    for (const auto& [where, l] : byLine) {
+      Json entry = {{"file", where.first}, {"line", where.second}};
+      if (l.requests != 0) {
+        entry["requests"] = l.requests;
+        entry["sectors"] = l.sectors;
+        entry["lines"] = l.lines;
+        entry["sectors_per_request"] = ratio(l.sectors, l.requests);
+        // The report's source view sums values over launches: sectors add up, ratios do not.
+        sourceLines.push_back(
+            {{"file", where.first}, {"line", where.second}, {"value", l.sectors}});
+      }
+      if (l.sharedRequests != 0) {
+        entry["shared_requests"] = l.sharedRequests;
+        entry["wavefronts"] = l.wavefronts;
+        entry["ways_per_request"] = ratio(l.wavefronts, l.sharedRequests);
+      }
+      perLine.push_back(std::move(entry));
+    }
+    json_ = {{"instructions", std::move(instructions)},
+             {"lines", std::move(perLine)},
+             {"source_lines", std::move(sourceLines)},
+             {"global",
+              {{"requests", global_.first},
+               {"sectors", global_.second},
+               {"sectors_per_request", ratio(global_.second, global_.first)}}},
+             {"shared",
+              {{"requests", shared_.first},
+               {"wavefronts", shared_.second},
+               {"ways_per_request", ratio(shared_.second, shared_.first)}}},
+             {"errors", data.errors()}};
+  }
+  std::string_view instrumentor() const override { return "memaccess"; }
+  Json json() const override { return json_; }
+  std::string summary() const override {
+    char line[160];
+    std::snprintf(
+        line, sizeof line,
+        "%llu global requests, %.2f sectors/request; %llu shared requests, %.2f "
+        "ways/request",
+        static_cast<unsigned long long>(global_.first), ratio(global_.second, global_.first),
+        static_cast<unsigned long long>(shared_.first), ratio(shared_.second, shared_.first));
+    return line;
+  }
+
+private:
+  Json json_;
+  std::pair<uint64_t, uint64_t> global_{0, 0}; ///< requests, sectors
+  std::pair<uint64_t, uint64_t> shared_{0, 0}; ///< requests, wavefronts
+};
+
+ocelot::ProbeToolDefinition memaccess() {
+  ocelot::ProbeToolDefinition tool{
+      "memaccess",
+      "per memory instruction and source line: requests, sectors and lines per request, shared "
+      "bank conflicts",
+      ocelot::embeddedProbeModules(),
+      {},
+      {}};
+  tool.result = [](const ocelot::ProbeData& data) {
+    return std::make_shared<MemoryAccesses>(data);
+  };
+  return tool;
+}
+
+} // namespace
+
+OCELOT_PROBE_TOOL(memaccess)

@@ -1,0 +1,70 @@
+// memaccess: how well each memory instruction's accesses are coalesced (docs/probe-tools.md).
+//
+// Before every global or generic load, store and atomic, the warp works out together which
+// 32-byte sectors and 128-byte lines its active lanes touch, and its first active lane adds the
+// request, the lanes, the distinct sectors and the distinct lines to the instruction's counters.
+// Before every shared-memory access it works out the bank conflict: the most distinct 4-byte
+// words one of the 32 banks must serve (1 = conflict-free, 32 = fully serialized).
+#include "ocelot/probe.cuh"
+
+using namespace ocelot::probe;
+
+// Per instruction; 8 stripes (by %ctaid.x) spread the atomics of a hot instruction.
+OCELOT_COUNTERS(requests, unsigned long long, "per=instruction; stripes=8");
+OCELOT_COUNTERS(lanes, unsigned long long, "per=instruction; stripes=8");
+OCELOT_COUNTERS(sectors, unsigned long long, "per=instruction; stripes=8");
+OCELOT_COUNTERS(lines, unsigned long long, "per=instruction; stripes=8");
+OCELOT_COUNTERS(wavefronts, unsigned long long, "per=instruction; stripes=8");
+
+// The number of distinct values `key` takes over the active lanes: each group of lanes with the
+// same key counts once, at its lowest lane.
+__device__ __forceinline__ u32 distinct(u32 active, u64 key) {
+  u32 same = __match_any_sync(active, key);
+  bool first = laneId() == u32(__ffs(same) - 1);
+  return __popc(__ballot_sync(active, first));
+}
+
+// Local memory is left out: its addresses are per-thread offsets that the hardware interleaves.
+OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
+  u32 active = activeMask();
+  u64 a = address();
+  // Accesses are naturally aligned: a lane's bytes lie in one sector when it reads at most 32 of
+  // them, and cover whole sectors otherwise (ld.v8.f32 and wider).
+  u32 size = accessSize();
+  u32 perLane = size > 32 ? size / 32 : 1;
+  u32 sectorCount = distinct(active, a >> 5) * perLane;
+  u32 lineCount = distinct(active, a >> 7) * (size > 128 ? size / 128 : 1);
+  if (isLeader()) {
+    u64 at = requests.here();
+    atomicAdd(requests.element(at), 1ull);
+    atomicAdd(lanes.element(at), (u64)__popc(active));
+    atomicAdd(sectors.element(at), (u64)sectorCount);
+    atomicAdd(lines.element(at), (u64)lineCount);
+  }
+}
+
+OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
+  u32 active = activeMask();
+  u32 word = u32(address() >> 2); // shared-window offsets: below 2^32
+  // Lanes reading one word share it (a broadcast): count each word once, at its first lane.
+  u32 sameWord = __match_any_sync(active, word);
+  bool firstOfWord = laneId() == u32(__ffs(sameWord) - 1);
+  // The words of one bank: among the first lanes of each word, those with the same bank. The
+  // other lanes take a key no bank has, so that they never join a bank's group.
+  u32 bank = firstOfWord ? (word & 31) : 32 + laneId();
+  u32 sameBank = __match_any_sync(active, bank);
+  u32 ways = firstOfWord ? __popc(sameBank) : 0;
+  // The most ways over the warp, bit by bit from the highest (ways <= 32).
+  u32 most = 0;
+  for (int bit = 5; bit >= 0; --bit) {
+    u32 candidate = most | (1u << bit);
+    if (__any_sync(active, ways >= candidate))
+      most = candidate;
+  }
+  if (isLeader()) {
+    u64 at = requests.here();
+    atomicAdd(requests.element(at), 1ull);
+    atomicAdd(lanes.element(at), (u64)__popc(active));
+    atomicAdd(wavefronts.element(at), (u64)most);
+  }
+}
