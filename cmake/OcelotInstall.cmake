@@ -18,8 +18,10 @@ install(TARGETS ocelot_cudart EXPORT OcelotTargets
 install(TARGETS ocelot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Ocelot's libcuda.so.1 in a folder of its own below the runtime's, where `ocelot run` looks for it
 # (docs/driver-api.md); it finds libcudart.so.13 one folder up.
-set_target_properties(ocelot_cuda_shim PROPERTIES INSTALL_RPATH "$ORIGIN/..")
-install(TARGETS ocelot_cuda_shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/driverapi)
+if(TARGET ocelot_cuda_shim)
+  set_target_properties(ocelot_cuda_shim PROPERTIES INSTALL_RPATH "$ORIGIN/..")
+  install(TARGETS ocelot_cuda_shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/driverapi)
+endif()
 foreach(dir ocelot ir passes)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${OCELOT_INSTALL_INCLUDEDIR}/${dir}
           FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh" PATTERN "*.def" PATTERN "parser" EXCLUDE)

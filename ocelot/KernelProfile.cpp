@@ -40,6 +40,8 @@ Json KernelProfile::json() const {
   out["stream"] = launch_.stream;
   if (!launch_.callPath.empty())
     out["call_path"] = launch_.callPath;
+  if (!launch_.nvtxRanges.empty())
+    out["nvtx"] = launch_.nvtxRanges;
   out["enqueued_ns"] = timing_.enqueuedNs;
   out["completed_ns"] = timing_.completedNs;
   out["gpu_ms"] = timing_.gpuMilliseconds ? Json(*timing_.gpuMilliseconds) : Json();

@@ -32,6 +32,9 @@ struct LaunchInfo {
   /// caller, ... up to main): named when the profile is completed; empty when call stacks are off
   /// (OCELOT_CALL_STACKS=0) or not yet named.
   std::vector<std::string> callPath;
+  /// The launching thread's NVTX push/pop ranges when Ocelot is the NVTX injection library,
+  /// outermost first: `name` in the default domain, `domain@name` in others; empty without NVTX.
+  std::vector<std::string> nvtxRanges;
 
   uint64_t ctas() const { return grid.volume(); }
   uint64_t threadsPerCta() const { return block.volume(); }

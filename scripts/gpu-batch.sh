@@ -54,7 +54,12 @@
 #            each program, and each in the slowdown benchmark, whose table gives geomean and worst
 #            against issue 13's bars.
 #   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
-#            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu)
+#            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu);
+#            timed copies, memsets and unprofiled kernels, API lanes, GCP in the report, and NVTX
+#            ranges with --nvtx-include, of tests/e2e/programs/host_lanes.cu (hostlanes, nvtx)
+#   multi-gpu  (run on a 2-GPU machine: `--only multi-gpu`) tests/e2e/programs/multi_gpu.cu under
+#            `ocelot run -i bbcount`: both devices instrumented with exact counts, peer copies
+#            timed, GCP per device and across (check_report.py multigpu); skipped with one GPU
 #   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
 #   sweep    tests/cpu/sweep/instruction_sweep.cu (built here with nvcc): the GPU's result of every
 #            instruction of the sweep, as $OUT/sweep-reference.tar (sweep-<group>.bin.zst, or .bin
@@ -97,7 +102,7 @@ NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
 # check there (with a note) and keep their own checks; CI validates every profile against it.
 export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
 SECTIONS=(gpuinfo e2e runtime-bench launch-bench instrumentation fnptr instr-bench scheduler probes
-          cpu-bench sweep host-measures report static-runtime driver-api)
+          cpu-bench sweep host-measures report static-runtime driver-api multi-gpu)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -1167,6 +1172,20 @@ section_host-measures() {
     --program "$bindir/launch_sites" --work "$LOGS/host-measures" >>"$SUMMARY" 2>&1 || rc=$?
   md '```'
   md "callpaths: rc=$rc (0: two call paths, prepare_weights 1 launch, apply_weights 2; none with --no-call-stacks)"
+  local check
+  for check in hostlanes nvtx; do
+    if [ ! -x "$bindir/host_lanes" ]; then
+      md "$check: skipped, \`$bindir/host_lanes\` is not built."
+      continue
+    fi
+    local crc=0
+    md '```'
+    python3 "$ROOT/tests/tools/check_report.py" "$check" --device gpu --ocelot "$ocelot" \
+      --program "$bindir/host_lanes" --work "$LOGS/host-measures" >>"$SUMMARY" 2>&1 || crc=$?
+    md '```'
+    md "$check: rc=$crc (0: as on the CPU device in CI, CTest report.$check)"
+    [ "$crc" = 0 ] || rc=$crc
+  done
   md ""
   say "gpu-batch: host-measures: rc=$rc"
 }
@@ -1292,6 +1311,31 @@ section_driver-api() {
     | sort | uniq -c | sort -rn | head -40 >>"$SUMMARY"
   md '```'
   md ""
+}
+
+# ---------------------------------------------------------------------------------------------
+# Issue 16 on a 2-GPU machine (run kind=nvidia-h100-x2): every GPU instrumented, exact counts.
+section_multi-gpu() {
+  mkdir -p "$LOGS/multi-gpu"
+  md "## Several GPUs (issue 16): tests/e2e/programs/multi_gpu.cu"
+  md ""
+  local ocelot=$BUILD/tools/ocelot bindir
+  bindir=$(e2e_bindir)
+  if [ ! -x "$ocelot" ] || [ ! -x "$bindir/multi_gpu" ]; then
+    md "Skipped: \`$ocelot\` or \`$bindir/multi_gpu\` is not built."
+    return
+  fi
+  local gpus
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  md "GPUs: ${gpus:-0}."
+  local rc=0
+  md '```'
+  python3 "$ROOT/tests/tools/check_report.py" multigpu --ocelot "$ocelot" \
+    --program "$bindir/multi_gpu" --work "$LOGS/multi-gpu" >>"$SUMMARY" 2>&1 || rc=$?
+  md '```'
+  md "multigpu: rc=$rc (0: both devices instrumented with exact counts and GCP/GLB across them; 77: fewer than 2 GPUs)"
+  md ""
+  say "gpu-batch: multi-gpu: rc=$rc"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -34,8 +34,8 @@ template <class Copy> cudaError_t onDestination(Device& destination, Device& cur
 } // namespace
 
 cudaError_t copy(void* destination, const void* source, size_t bytes, int kind, cudaStream_t stream,
-                 bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                 bool async, const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (!validCopyKind(kind))
       return cudaErrorInvalidMemcpyDirection;
     if (bytes == 0)
@@ -47,23 +47,30 @@ cudaError_t copy(void* destination, const void* source, size_t bytes, int kind, 
     Device& device = scope.device();
     if (cudaError_t error = device.checkCopyKind(destination, source, kind); error != cudaSuccess)
       return error;
-    return device.copy(destination, source, bytes, scope.stream(stream), async);
+    Stream& queue = scope.stream(stream);
+    return timedTransfer(device, scope.ordinal(), queue, false, "copy", bytes,
+                         [&] { return device.copy(destination, source, bytes, queue, async); });
   });
 }
 
-cudaError_t fill(void* destination, int value, size_t bytes, cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+cudaError_t fill(void* destination, int value, size_t bytes, cudaStream_t stream, bool async,
+                 const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (bytes == 0)
       return cudaSuccess;
     if (destination == nullptr)
       return cudaErrorInvalidValue;
-    return scope.device().fill(destination, static_cast<unsigned char>(value), bytes,
-                               scope.stream(stream), async);
+    Stream& queue = scope.stream(stream);
+    return timedTransfer(scope.device(), scope.ordinal(), queue, true, "memset", bytes, [&] {
+      return scope.device().fill(destination, static_cast<unsigned char>(value), bytes, queue,
+                                 async);
+    });
   });
 }
 
-cudaError_t copy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+cudaError_t copy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool async,
+                   const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (params == nullptr)
       return cudaErrorInvalidValue;
     int kind = 0;
@@ -76,15 +83,18 @@ cudaError_t copy3D(const cudaMemcpy3DParms* params, cudaStream_t stream, bool as
     if (emptyExtent(params->extent))
       return cudaSuccess;
     Stream& queue = scope.stream(stream);
-    return scope.copies().copy3D(region, queue, async);
+    return timedTransfer(scope.device(), scope.ordinal(), queue, false, "copy 3D",
+                         region.widthBytes * region.height * region.depth,
+                         [&] { return scope.copies().copy3D(region, queue, async); });
   });
 }
 
 // cudaMemcpy2D and its array forms: positions and width in bytes (the 2D API counts bytes even
 // within arrays), one slice.
 cudaError_t copy2D(const CopyEndpoint& destination, const CopyEndpoint& source, size_t width,
-                   size_t height, int kind, cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                   size_t height, int kind, cudaStream_t stream, bool async,
+                   const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (!validCopyKind(kind))
       return cudaErrorInvalidMemcpyDirection;
     if (width == 0 || height == 0)
@@ -105,7 +115,8 @@ cudaError_t copy2D(const CopyEndpoint& destination, const CopyEndpoint& source, 
     region.height = height;
     region.depth = 1;
     Stream& queue = scope.stream(stream);
-    return scope.copies().copy3D(region, queue, async);
+    return timedTransfer(scope.device(), scope.ordinal(), queue, false, "copy 2D", width * height,
+                         [&] { return scope.copies().copy3D(region, queue, async); });
   });
 }
 
@@ -113,8 +124,9 @@ cudaError_t copy2D(const CopyEndpoint& destination, const CopyEndpoint& source, 
 // starting element, continuing row after row. They become one copy per run that stays within a
 // row on both sides.
 cudaError_t copyArrayLinear(const CopyEndpoint& destination, const CopyEndpoint& source,
-                            size_t bytes, int kind, cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                            size_t bytes, int kind, cudaStream_t stream, bool async,
+                            const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (!validCopyKind(kind))
       return cudaErrorInvalidMemcpyDirection;
     if (bytes == 0)
@@ -192,15 +204,18 @@ cudaError_t copyPeer(void* destination, int destinationDevice, const void* sourc
     Stream& queue = Scope::stream(to, stream);
     Copies& copies = Scope::area(to.copies());
     return scope.result(onDestination(to, scope.device(), [&] {
-      return copies.copyPeer(destination, source, from, bytes, queue, async);
+      return timedTransfer(to, destinationDevice, queue, false, "peer copy", bytes, [&] {
+        return copies.copyPeer(destination, source, from, bytes, queue, async);
+      });
     }));
   });
 }
 
 } // namespace
 
-cudaError_t copy3DPeer(const cudaMemcpy3DPeerParms* params, cudaStream_t stream, bool async) {
-  return call([&] {
+cudaError_t copy3DPeer(const cudaMemcpy3DPeerParms* params, cudaStream_t stream, bool async,
+                       const std::source_location& where) {
+  return callAt(where, [&] {
     Scope scope(runtime());
     if (params == nullptr) {
       scope.initialize();
@@ -228,8 +243,11 @@ cudaError_t copy3DPeer(const cudaMemcpy3DPeerParms* params, cudaStream_t stream,
       return cudaSuccess;
     Stream& queue = Scope::stream(to, stream);
     Copies& copies = Scope::area(to.copies());
-    return scope.result(onDestination(
-        to, scope.device(), [&] { return copies.copy3DPeer(region, from, queue, async); }));
+    return scope.result(onDestination(to, scope.device(), [&] {
+      return timedTransfer(to, params->dstDevice, queue, false, "peer copy 3D",
+                           region.widthBytes * region.height * region.depth,
+                           [&] { return copies.copy3DPeer(region, from, queue, async); });
+    }));
   });
 }
 
@@ -263,21 +281,25 @@ cudaError_t copy3DBatch(size_t count, cudaMemcpy3DBatchOp* operations, unsigned 
 }
 
 cudaError_t fill2D(void* destination, size_t pitch, int value, size_t width, size_t height,
-                   cudaStream_t stream, bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                   cudaStream_t stream, bool async, const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (width == 0 || height == 0)
       return cudaSuccess;
     if (destination == nullptr || (height > 1 && pitch < width))
       return cudaErrorInvalidValue;
     Stream& queue = scope.stream(stream);
-    return scope.copies().fill2D(destination, height > 1 ? pitch : std::max(pitch, width),
-                                 static_cast<unsigned char>(value), width, height, queue, async);
+    return timedTransfer(
+        scope.device(), scope.ordinal(), queue, true, "memset 2D", width * height, [&] {
+          return scope.copies().fill2D(destination, height > 1 ? pitch : std::max(pitch, width),
+                                       static_cast<unsigned char>(value), width, height, queue,
+                                       async);
+        });
   });
 }
 
 cudaError_t fill3D(cudaPitchedPtr destination, int value, cudaExtent extent, cudaStream_t stream,
-                   bool async) {
-  return onCurrentDevice([&](Scope& scope) {
+                   bool async, const std::source_location& where) {
+  return onCurrentDeviceAt(where, [&](Scope& scope) {
     if (emptyExtent(extent))
       return cudaSuccess;
     if (destination.ptr == nullptr || destination.pitch < extent.width ||
@@ -286,18 +308,22 @@ cudaError_t fill3D(cudaPitchedPtr destination, int value, cudaExtent extent, cud
     auto byte = static_cast<unsigned char>(value);
     Stream& queue = scope.stream(stream);
     Copies& copies = scope.copies();
-    // Slices that follow each other without a gap are one 2D fill.
-    if (extent.depth == 1 || destination.ysize == extent.height)
-      return copies.fill2D(destination.ptr, destination.pitch, byte, extent.width,
-                           extent.height * extent.depth, queue, async);
-    size_t slice = destination.pitch * destination.ysize;
-    for (size_t z = 0; z < extent.depth; ++z)
-      if (cudaError_t error =
-              copies.fill2D(static_cast<char*>(destination.ptr) + z * slice, destination.pitch,
-                            byte, extent.width, extent.height, queue, async);
-          error != cudaSuccess)
-        return error;
-    return cudaSuccess;
+    auto fill = [&] {
+      // Slices that follow each other without a gap are one 2D fill.
+      if (extent.depth == 1 || destination.ysize == extent.height)
+        return copies.fill2D(destination.ptr, destination.pitch, byte, extent.width,
+                             extent.height * extent.depth, queue, async);
+      size_t slice = destination.pitch * destination.ysize;
+      for (size_t z = 0; z < extent.depth; ++z)
+        if (cudaError_t error =
+                copies.fill2D(static_cast<char*>(destination.ptr) + z * slice, destination.pitch,
+                              byte, extent.width, extent.height, queue, async);
+            error != cudaSuccess)
+          return error;
+      return cudaSuccess;
+    };
+    return timedTransfer(scope.device(), scope.ordinal(), queue, true, "memset 3D",
+                         extent.width * extent.height * extent.depth, fill);
   });
 }
 

@@ -80,8 +80,8 @@ cudaError_t rangeAttributes(void** data, size_t* dataSizes, cudaMemRangeAttribut
 /// against the copy (`toSymbol`: HostToDevice allowed, otherwise DeviceToHost).
 template <class Copy>
 cudaError_t symbolCopy(const void* symbol, size_t bytes, size_t offset, int kind, bool toSymbol,
-                       cudaStream_t stream, Copy copy) {
-  return call([&] {
+                       cudaStream_t stream, const std::source_location& where, Copy copy) {
+  return callAt(where, [&] {
     Scope scope(runtime());
     Device* device = nullptr;
     void* address = nullptr;
@@ -96,26 +96,32 @@ cudaError_t symbolCopy(const void* symbol, size_t bytes, size_t offset, int kind
       return cudaErrorInvalidValue;
     if (bytes == 0)
       return cudaSuccess;
+    Stream& queue = Scope::stream(*device, stream);
     return scope.result(
-        copy(*device, static_cast<char*>(address) + offset, Scope::stream(*device, stream)));
+        timedTransfer(*device, scope.thread().currentDevice, queue, false,
+                      toSymbol ? "copy to symbol" : "copy from symbol", bytes,
+                      [&] { return copy(*device, static_cast<char*>(address) + offset, queue); }));
   });
 }
 
 } // namespace
 
 cudaError_t copyToSymbol(const void* symbol, const void* source, size_t bytes, size_t offset,
-                         int kind, cudaStream_t stream, bool async) {
-  return symbolCopy(
-      symbol, bytes, offset, kind, true, stream, [&](Device& device, void* storage, Stream& queue) {
-        if (cudaError_t error = device.checkCopyKind(storage, source, kind); error != cudaSuccess)
-          return error;
-        return device.copy(storage, source, bytes, queue, async);
-      });
+                         int kind, cudaStream_t stream, bool async,
+                         const std::source_location& where) {
+  return symbolCopy(symbol, bytes, offset, kind, true, stream, where,
+                    [&](Device& device, void* storage, Stream& queue) {
+                      if (cudaError_t error = device.checkCopyKind(storage, source, kind);
+                          error != cudaSuccess)
+                        return error;
+                      return device.copy(storage, source, bytes, queue, async);
+                    });
 }
 
 cudaError_t copyFromSymbol(void* destination, const void* symbol, size_t bytes, size_t offset,
-                           int kind, cudaStream_t stream, bool async) {
-  return symbolCopy(symbol, bytes, offset, kind, false, stream,
+                           int kind, cudaStream_t stream, bool async,
+                           const std::source_location& where) {
+  return symbolCopy(symbol, bytes, offset, kind, false, stream, where,
                     [&](Device& device, void* storage, Stream& queue) {
                       if (cudaError_t error = device.checkCopyKind(destination, storage, kind);
                           error != cudaSuccess)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "runtime/core/DeviceOperation.h"
 #include "runtime/core/LaunchSite.h"
 
 #include <atomic>
@@ -8,11 +9,16 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace ocelot::runtime {
 
 class Logger;
 class ModulePipeline;
+namespace instrumentation {
+class ApiCallLog;
+class NvtxRanges;
+} // namespace instrumentation
 
 /// The one way a layer above the core (the instrumentation, runtime/instrumentation) takes part in
 /// launches: the runtime offers it each launch of a registered kernel and tells it about device
@@ -34,6 +40,18 @@ public:
   virtual bool unloadRegistration(uint64_t id) = 0;
   /// A graph was launched while active (its kernel nodes are not offered one by one).
   virtual void graphLaunched() = 0;
+  /// Runs `run` (one copy or memset on `stream`), timed when host measures are on; returns what
+  /// `run` returned.
+  virtual cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,
+                                    instrumentation::DeviceOperation::Kind kind, const char* name,
+                                    uint64_t bytes, const std::function<cudaError_t()>& run) = 0;
+  /// A launch of a kernel Ocelot did not load, made by `launch`: its result when the interceptor
+  /// ran it, nullopt when the caller should launch it as usual.
+  virtual std::optional<cudaError_t> launchForeign(Device& device, int ordinal,
+                                                   const std::string& kernelName,
+                                                   const LaunchParams& params,
+                                                   const std::function<cudaError_t()>& launch,
+                                                   const std::string& reason) = 0;
 
 protected:
   LaunchInterceptor() = default;
@@ -48,6 +66,8 @@ struct InterceptorServices {
   const Logger& logger;
   const ModulePipeline& pipeline;
   std::atomic<bool>* idle;
+  const instrumentation::ApiCallLog* apiCalls; ///< the runtime's record of API calls
+  const instrumentation::NvtxRanges* nvtx;     ///< the application's NVTX ranges
 };
 
 /// Creates the runtime's interceptor when the first launch (or reset) needs it: lazily, because

@@ -13,6 +13,9 @@
 #include "runtime/core/Registry.h"
 #include "runtime/core/Stream.h"
 #include "runtime/core/ThreadState.h"
+#include "runtime/core/ApiCallLog.h"
+#include "runtime/core/DeviceOperation.h"
+#include "runtime/core/NvtxRanges.h"
 
 #include <cuda_runtime_api.h>
 
@@ -224,6 +227,14 @@ public:
   cudaError_t moduleGlobal(void** module, const char* name, void** address, size_t* bytes);
   /// The kernel name of a stand-in moduleFunction gave out (null for anything else).
   const char* moduleFunctionName(const void* function);
+  /// A launch of a kernel Ocelot did not load (a library's, through the driver API on a GPU), made
+  /// by `launch` on `stream` of the current device: profiled with its GPU time and `reason` while
+  /// an instrumentor is active, else nullopt (the caller launches it itself). `params` holds grid,
+  /// block and shared memory.
+  std::optional<cudaError_t> launchForeign(const char* kernelName, LaunchParams& params,
+                                           cudaStream_t stream,
+                                           const std::function<cudaError_t()>& launch,
+                                           const char* reason);
 
   // --- Graph nodes (RuntimeGraphs.cpp, RuntimeTools.cpp) --------------------------------------
   /// Generic graph node parameters with a kernel's function (the application's host stub or
@@ -258,6 +269,17 @@ public:
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
   void forgetInstrumentation(int ordinal, bool afterReset = false);
+  /// Host measures on (instrumentation/DeviceOperation.h): copies and memsets are timed. Inline:
+  /// every copy asks.
+  bool hostMeasures() const { return hostMeasures_; }
+  /// The API calls of every thread (recorded by the API boundary with host measures on).
+  instrumentation::ApiCallLog& apiCalls() { return apiCalls_; }
+  /// NVTX ranges and marks (Ocelot as the NVTX injection library: runtime/api/NvtxInjection.cpp).
+  instrumentation::NvtxRanges& nvtx() { return nvtx_; }
+  /// Runs `run` (one copy or memset enqueued on `stream`) timed by the instrumentation framework.
+  cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,
+                            instrumentation::DeviceOperation::Kind kind, const char* name,
+                            uint64_t bytes, const std::function<cudaError_t()>& run);
   /// cudaGraphLaunch: graph kernel nodes are not instrumented yet; while an instrumentor is active
   /// the launch counts in the coverage as not instrumented (one relaxed load otherwise).
   void noteGraphLaunch();
@@ -325,6 +347,9 @@ private:
   std::shared_ptr<LaunchInterceptor> interceptor_; ///< created lazily by the factory
   /// Kept by the interceptor: true while it wants no launches (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
+  const bool hostMeasures_ = instrumentation::hostMeasuresRequested();
+  instrumentation::ApiCallLog apiCalls_;
+  instrumentation::NvtxRanges nvtx_;
 
   /// Modules loaded through the driver API, by registration handle (RuntimeDriverModules.cpp).
   struct DriverModule;

@@ -167,4 +167,27 @@ const char* Runtime::moduleFunctionName(const void* function) {
   return it != driverFunctionNames_.end() ? it->second.c_str() : nullptr;
 }
 
+std::optional<cudaError_t> Runtime::launchForeign(const char* kernelName, LaunchParams& params,
+                                                  cudaStream_t stream,
+                                                  const std::function<cudaError_t()>& launch,
+                                                  const char* reason) {
+  // While no instrumentor is active the framework keeps this flag set: one relaxed load.
+  if (instrumentationIdle_.load(std::memory_order_relaxed))
+    return std::nullopt;
+  LaunchInterceptor* interceptor = launchInterceptor();
+  if (interceptor == nullptr || !interceptor->active()) // reads its configuration the first time
+    return std::nullopt;
+  Device* device = nullptr;
+  int ordinal = 0;
+  if (currentDevice(&device, &ordinal) != cudaSuccess)
+    return std::nullopt;
+  Stream* queue = device->streams().find(stream);
+  if (queue == nullptr)
+    return std::nullopt;
+  params.stream = queue;
+  return interceptor->launchForeign(*device, ordinal,
+                                 kernelName != nullptr ? kernelName : "(unnamed kernel)", params,
+                                 launch, reason != nullptr ? reason : "");
+}
+
 } // namespace ocelot::runtime

@@ -14,7 +14,7 @@ LaunchInterceptor* Runtime::launchInterceptor() {
   std::call_once(interceptorOnce_, [this] {
     if (interceptorFactory_)
       interceptor_ =
-          interceptorFactory_(InterceptorServices{logger_, pipeline_, &instrumentationIdle_});
+          interceptorFactory_(InterceptorServices{logger_, pipeline_, &instrumentationIdle_, &apiCalls_, &nvtx_});
   });
   return interceptor_.get();
 }
@@ -22,6 +22,15 @@ LaunchInterceptor* Runtime::launchInterceptor() {
 void Runtime::forgetInstrumentation(int ordinal, bool afterReset) {
   if (LaunchInterceptor* interceptor = launchInterceptor())
     interceptor->forgetDevice(ordinal, afterReset);
+}
+
+cudaError_t Runtime::timeOperation(Device& device, int ordinal, Stream& stream,
+                                   instrumentation::DeviceOperation::Kind kind, const char* name,
+                                   uint64_t bytes, const std::function<cudaError_t()>& run) {
+  LaunchInterceptor* interceptor = launchInterceptor();
+  return interceptor != nullptr
+             ? interceptor->timeOperation(device, ordinal, stream, kind, name, bytes, run)
+             : run();
 }
 
 void Runtime::noteGraphLaunch() {
@@ -43,7 +52,7 @@ std::optional<cudaError_t> Runtime::launchInstrumented(const void* function, Dev
     instrumentationIdle_.store(true, std::memory_order_relaxed); // nothing will ever intercept
     return std::nullopt;
   }
-  if (!interceptor->active()) // one atomic load once configured
+  if (!interceptor->active() && !hostMeasures_) // one atomic load once configured
     return std::nullopt;
   // Only kernels the application registered have PTX Ocelot can instrument; library kernels
   // (cudaLibrary_t) run as they are.

@@ -4,6 +4,7 @@
 // the shim was in front, or through an entry point it does not intercept) goes to NVIDIA's driver
 // unchanged, and is logged once as launched outside Ocelot's view.
 
+#include "runtime/core/Runtime.h"
 #include "runtime/driverapi/DriverShim.h"
 
 #include <cstdint>
@@ -52,14 +53,54 @@ CUresult arguments(const void* stub, void** params, void** extra, std::vector<vo
   return CUDA_SUCCESS;
 }
 
+/// The name of a function from a module Ocelot did not load, as NVIDIA's driver knows it.
+const char* foreignName(RealDriver& real, CUfunction function) {
+  static const auto functionName = real.get<decltype(&cuFuncGetName)>("cuFuncGetName");
+  static const auto kernelName = real.get<decltype(&cuKernelGetName)>("cuKernelGetName");
+  const char* name = nullptr;
+  if (functionName != nullptr && functionName(&name, function) == CUDA_SUCCESS && name != nullptr)
+    return name;
+  if (kernelName != nullptr &&
+      kernelName(&name, reinterpret_cast<CUkernel>(function)) == CUDA_SUCCESS && name != nullptr)
+    return name;
+  return "(kernel outside Ocelot's modules)";
+}
+
+constexpr const char* kForeignReason =
+    "launched outside Ocelot's modules (a library's kernel, or a module loaded before Ocelot's "
+    "libcuda.so.1 was in front): it runs as it came, not instrumented";
+
+/// On a GPU, a launch of a function the shim does not know through NVIDIA's driver, profiled by
+/// the runtime while an instrumentor is active. `forward` makes the launch and returns its result.
+template <class Forward>
+CUresult launchForeign(CUfunction function, dim3 grid, dim3 block, unsigned int sharedMem,
+                       CUstream queue, Forward forward) {
+  RealDriver* real = shim().real();
+  ocelot::runtime::LaunchParams params;
+  params.grid = grid;
+  params.block = block;
+  params.sharedMem = sharedMem;
+  CUresult launched = CUDA_SUCCESS;
+  auto launch = [&] {
+    launched = forward();
+    return launched == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+  };
+  if (shim().runtime().launchForeign(foreignName(*real, function), params, stream(queue), launch,
+                                     kForeignReason))
+    return launched;
+  return forward();
+}
+
 /// The stand-in of a function, or why it cannot launch through Ocelot.
 const void* stubOf(CUfunction function, const char* call) {
   const void* stub = shim().stub(function);
   if (stub != nullptr)
     shim().followDriverContext();
   if (stub == nullptr && shim().real() != nullptr)
-    shim().warnOnce(std::string(call) + ": a kernel from a module Ocelot did not load runs "
-                                        "outside Ocelot's view (not instrumented, no profile)");
+    shim().warnOnce(
+        std::string(call) +
+        ": a kernel from a module Ocelot did not load runs as it came "
+        "(not instrumented; profiled with its GPU time while an instrumentor is active)");
   return stub;
 }
 
@@ -73,8 +114,14 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gridX, unsigne
                                 void** params, void** extra) {
   const void* stub = stubOf(function, "cuLaunchKernel");
   if (stub == nullptr) {
-    OCELOT_FORWARD(cuLaunchKernel, function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMem,
-                   queue, params, extra);
+    if (RealDriver* real = shim().real()) {
+      static const auto forward = real->get<decltype(&cuLaunchKernel)>("cuLaunchKernel");
+      return launchForeign(function, dim3(gridX, gridY, gridZ), dim3(blockX, blockY, blockZ),
+                           sharedMem, queue, [&] {
+                             return forward(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                                            sharedMem, queue, params, extra);
+                           });
+    }
     return CUDA_ERROR_INVALID_HANDLE;
   }
   std::vector<void*> storage;
@@ -92,7 +139,13 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction funct
     return CUDA_ERROR_INVALID_VALUE;
   const void* stub = stubOf(function, "cuLaunchKernelEx");
   if (stub == nullptr) {
-    OCELOT_FORWARD(cuLaunchKernelEx, config, function, params, extra);
+    if (RealDriver* real = shim().real()) {
+      static const auto forward = real->get<decltype(&cuLaunchKernelEx)>("cuLaunchKernelEx");
+      return launchForeign(function, dim3(config->gridDimX, config->gridDimY, config->gridDimZ),
+                           dim3(config->blockDimX, config->blockDimY, config->blockDimZ),
+                           config->sharedMemBytes, config->hStream,
+                           [&] { return forward(config, function, params, extra); });
+    }
     return CUDA_ERROR_INVALID_HANDLE;
   }
   std::vector<void*> storage;

@@ -268,6 +268,26 @@ CUresult CUDAAPI cuFuncSetAttribute(CUfunction function, CUfunction_attribute wh
       cudaFuncSetAttribute(stub, static_cast<cudaFuncAttribute>(which), value));
 }
 
+CUresult CUDAAPI cuFuncGetParamInfo(CUfunction function, size_t index, size_t* offset,
+                                    size_t* size) {
+  OCELOT_FORWARD(cuFuncGetParamInfo, function, index, offset, size);
+  const void* stub = shim().stub(function);
+  if (stub == nullptr)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return DriverShim::result(cudaFuncGetParamInfo(stub, index, offset, size));
+}
+
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction function,
+                                                             int blockSize, size_t sharedMem) {
+  OCELOT_FORWARD(cuOccupancyMaxActiveBlocksPerMultiprocessor, blocks, function, blockSize,
+                 sharedMem);
+  const void* stub = shim().stub(function);
+  if (stub == nullptr)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return DriverShim::result(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, stub, blockSize, sharedMem));
+}
+
 CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction function) {
   if (name == nullptr)
     return CUDA_ERROR_INVALID_VALUE;

@@ -79,4 +79,11 @@ CUresult CUDAAPI cuEventElapsedTime(float* milliseconds, CUevent start, CUevent 
   return DriverShim::result(cudaEventElapsedTime(milliseconds, event(start), event(end)));
 }
 
+CUresult CUDAAPI cuLaunchHostFunc(CUstream queue, CUhostFn function, void* userData) {
+  OCELOT_FORWARD(cuLaunchHostFunc, queue, function, userData);
+  if (function == nullptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  return DriverShim::result(cudaLaunchHostFunc(stream(queue), function, userData));
+}
+
 } // extern "C"

@@ -48,9 +48,14 @@ std::string describeInstrumentor(const PTXInstrumentor& instrumentor) {
 
 InstrumentationFramework::InstrumentationFramework(const Logger& logger,
                                                    const ModulePipeline& pipeline,
-                                                   std::atomic<bool>* idle)
+                                                   std::atomic<bool>* idle,
+                                                   const ApiCallLog* apiCalls,
+                                                   const NvtxRanges* nvtx)
     : logger_(logger), catalog_(pipeline),
       worker_([this](ProfileWorker::Batch& batch) { complete(batch); }), idle_(idle) {
+  hub_.setApiCalls(apiCalls);
+  hub_.setNvtx(nvtx);
+  nvtx_ = nvtx;
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
 }
@@ -58,7 +63,8 @@ InstrumentationFramework::InstrumentationFramework(const Logger& logger,
 void InstrumentationFramework::installOn(Runtime& runtime) {
   runtime.setLaunchInterceptorFactory([](const InterceptorServices& services) {
     return std::make_shared<InstrumentationFramework>(services.logger, services.pipeline,
-                                                      services.idle);
+                                                      services.idle, services.apiCalls,
+                                                      services.nvtx);
   });
 }
 
@@ -132,6 +138,15 @@ void InstrumentationFramework::configureFromEnvironment() {
     rules.every = numbers.unsignedNumber("OCELOT_EVERY", 1);
     rules.maxPerKernel = numbers.unsignedNumber("OCELOT_MAX_PER_KERNEL", UINT64_MAX);
     installSelection(rules);
+    // Read before any launch and never changed: launches read the rules without a lock.
+    std::string include = environment("OCELOT_NVTX_INCLUDE");
+    for (size_t start = 0; start < include.size();) {
+      size_t end = include.find(';', start);
+      std::string rule = include.substr(start, end == std::string::npos ? end : end - start);
+      if (!rule.empty())
+        nvtxInclude_.push_back(ocelot::NvtxRule::parse(rule));
+      start = end == std::string::npos ? include.size() : end + 1;
+    }
   } catch (const std::exception& e) {
     logger_.warn(std::string("instrumentation: ignoring the launch selection: ") + e.what());
   }
@@ -169,9 +184,10 @@ void InstrumentationFramework::configureFromEnvironment() {
 }
 
 void InstrumentationFramework::publishIdle() {
-  // Before the environment is read, the launch path must come here (active() reads it).
+  // Before the environment is read, the launch path must come here (active() reads it); with
+  // host measures every launch does (launchUnprofiled times it).
   if (idle_ != nullptr)
-    idle_->store(environmentRead_ && active_->empty(), std::memory_order_relaxed);
+    idle_->store(environmentRead_ && active_->empty() && !hostMeasures_, std::memory_order_relaxed);
 }
 
 void InstrumentationFramework::addSpecs(const std::string& list) {
@@ -389,21 +405,88 @@ void InstrumentationFramework::graphLaunched() {
 // --- Launches -----------------------------------------------------------------------------
 
 LaunchInfo InstrumentationFramework::describeLaunch(const LaunchSite& site) {
+  return describeLaunch(site.kernelName, site.launchId, site.ordinal, site.params);
+}
+
+LaunchInfo InstrumentationFramework::describeLaunch(const std::string& kernelName,
+                                                    uint64_t launchId, int ordinal,
+                                                    const LaunchParams& params) {
   LaunchInfo info;
-  info.kernelName = site.kernelName;
-  info.launchId = site.launchId;
-  info.device = site.ordinal;
-  info.grid = {site.params.grid.x, site.params.grid.y, site.params.grid.z};
-  info.block = {site.params.block.x, site.params.block.y, site.params.block.z};
-  info.dynamicSharedMemory = site.params.sharedMem;
-  info.stream = reinterpret_cast<uint64_t>(site.params.stream->handle());
+  info.kernelName = kernelName;
+  info.launchId = launchId;
+  info.device = ordinal;
+  info.grid = {params.grid.x, params.grid.y, params.grid.z};
+  info.block = {params.block.x, params.block.y, params.block.z};
+  info.dynamicSharedMemory = params.sharedMem;
+  info.stream = reinterpret_cast<uint64_t>(params.stream->handle());
+  if (nvtx_ != nullptr && nvtx_->attached())
+    info.nvtxRanges = nvtx_->launchStack(); // the launching thread's, read on it
   std::lock_guard lock(launchIndexMutex_);
-  info.kernelLaunchIndex = ++kernelLaunches_[site.kernelName];
-  auto& demangled = demangled_[site.kernelName];
+  info.kernelLaunchIndex = ++kernelLaunches_[kernelName];
+  auto& demangled = demangled_[kernelName];
   if (demangled.empty())
-    demangled = demangle(site.kernelName);
+    demangled = demangle(kernelName);
   info.demangledName = demangled;
   return info;
+}
+
+std::unique_ptr<PendingLaunch> InstrumentationFramework::newPending(Device& device, int ordinal,
+                                                                    LaunchInfo info,
+                                                                    const ActiveList& active) {
+  auto pending = std::make_unique<PendingLaunch>();
+  pending->device = &device;
+  pending->resources = &resources(device, ordinal);
+  pending->generation = pending->resources->generation();
+  pending->info = std::move(info);
+  pending->enqueuedNs = nowNs();
+  if (callStacks_.load(std::memory_order_relaxed))
+    callPathCapture_.capture(pending->callPath);
+  for (const Active& a : active)
+    pending->instrumentors.push_back(a.description);
+  return pending;
+}
+
+std::optional<cudaError_t> InstrumentationFramework::launchForeign(
+    Device& device, int ordinal, const std::string& kernelName, const LaunchParams& params,
+    const std::function<cudaError_t()>& launch, const std::string& reason) {
+  auto active = activeList();
+  if (active->empty() || params.stream == nullptr)
+    return std::nullopt;
+  // Events in a stream being captured would become graph nodes: such launches run unobserved.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (params.stream->captureStatus(&capture) == cudaSuccess &&
+      capture != cudaStreamCaptureStatusNone)
+    return std::nullopt;
+  LaunchInfo info = describeLaunch(kernelName, nextLaunchId(), ordinal, params);
+  if (!currentSelection()->decide(info.kernelName, info.demangledName).instrument)
+    return std::nullopt;
+  auto pending = newPending(device, ordinal, std::move(info), *active);
+  pending->instrumented = false;
+  pending->notes.push_back(reason);
+  DeviceResources& pool = *pending->resources;
+  auto record = [&](Event*& event) {
+    event = pool.acquireEvent();
+    if (event != nullptr && event->record(*params.stream, 0) != cudaSuccess) {
+      pool.releaseEvent(event, pending->generation);
+      event = nullptr;
+    }
+  };
+  record(pending->start);
+  cudaError_t result = launch();
+  if (result != cudaSuccess) {
+    // As for an original kernel that fails to launch: the application gets its error, and the
+    // profile says that the launch failed.
+    release(*pending);
+    pending->launchFailed = true;
+    pending->outcome = result;
+    worker_.begin();
+    worker_.completeHere(std::move(pending));
+    return result;
+  }
+  if (pending->start != nullptr)
+    record(pending->end);
+  enqueueCompletion(*params.stream, std::move(pending));
+  return result;
 }
 
 std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& site) {
@@ -411,10 +494,10 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
   // needs, or why the original kernel runs instead (then it runs, and its profile says why).
   auto active = activeList();
   if (active->empty())
-    return std::nullopt;
+    return launchUnprofiled(site);
   std::unique_ptr<PendingLaunch> pending = select(site, *active);
   if (!pending)
-    return std::nullopt; // not selected: the runtime launches it as usual
+    return launchUnprofiled(site); // not selected: as usual (timed with host measures)
   auto target = describe(site, *active, *pending);
   if (!target)
     return runOriginal(site, std::move(pending), target.error());
@@ -440,17 +523,10 @@ std::unique_ptr<PendingLaunch> InstrumentationFramework::select(const LaunchSite
       currentSelection()->decide(info.kernelName, info.demangledName);
   if (!decision.instrument)
     return nullptr;
-  auto pending = std::make_unique<PendingLaunch>();
-  pending->device = &site.device;
-  pending->resources = &resources(site.device, site.ordinal);
-  pending->generation = pending->resources->generation();
-  pending->info = std::move(info);
-  pending->enqueuedNs = nowNs();
-  if (callStacks_.load(std::memory_order_relaxed))
-    callPathCapture_.capture(pending->callPath);
-  for (const Active& a : active)
-    pending->instrumentors.push_back(a.description);
-  return pending;
+  // --nvtx-include: only launches inside one of the ranges (Nsight Compute's selection).
+  if (!nvtxInclude_.empty() && (nvtx_ == nullptr || !nvtx_->matches(nvtxInclude_)))
+    return nullptr;
+  return newPending(site.device, site.ordinal, std::move(info), active);
 }
 
 InstrumentationFramework::Step<InstrumentationFramework::Target>
@@ -806,6 +882,76 @@ void InstrumentationFramework::enqueueCompletion(Stream& stream,
   worker_.completeHere(std::move(h->pending));
 }
 
+// --- Host measures: timed copies, memsets and unprofiled kernels ----------------------------
+
+cudaError_t InstrumentationFramework::timeOperation(Device& device, int ordinal, Stream& stream,
+                                                    DeviceOperation::Kind kind, const char* name,
+                                                    uint64_t bytes,
+                                                    const std::function<cudaError_t()>& run) {
+  std::call_once(configured_, [this] { configureFromEnvironment(); }); // opens the profile file
+  if (!hostMeasures_)
+    return run();
+  // Work captured into a graph runs later, when the graph does: our events would be captured.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (stream.captureStatus(&capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone)
+    return run();
+  DeviceResources& pool = resources(device, ordinal);
+  const uint64_t generation = pool.generation();
+  Event* start = pool.acquireEvent();
+  if (start == nullptr || start->record(stream, 0) != cudaSuccess) {
+    pool.releaseEvent(start, generation);
+    return run();
+  }
+  const int64_t enqueued = nowNs();
+  cudaError_t result = run();
+  Event* end = result == cudaSuccess ? pool.acquireEvent() : nullptr;
+  if (end == nullptr || end->record(stream, 0) != cudaSuccess) {
+    pool.releaseEvent(start, generation);
+    pool.releaseEvent(end, generation);
+    return result;
+  }
+  auto pending = std::make_unique<PendingLaunch>();
+  pending->device = &device;
+  pending->resources = &pool;
+  pending->generation = generation;
+  pending->info.device = ordinal;
+  pending->info.stream = reinterpret_cast<uint64_t>(stream.handle());
+  pending->start = start;
+  pending->done = end;
+  pending->enqueuedNs = enqueued;
+  DeviceOperation operation;
+  operation.kind = kind;
+  operation.name = name;
+  operation.device = ordinal;
+  operation.stream = pending->info.stream;
+  operation.bytes = bytes;
+  operation.enqueuedNs = enqueued;
+  pending->operation = std::move(operation);
+  worker_.begin();
+  worker_.push(std::move(pending));
+  return result;
+}
+
+std::optional<cudaError_t> InstrumentationFramework::launchUnprofiled(const LaunchSite& site) {
+  if (!hostMeasures_)
+    return std::nullopt;
+  return timeOperation(site.device, site.ordinal, *site.params.stream,
+                       DeviceOperation::Kind::Kernel, site.kernelName.c_str(), 0,
+                       [&site] { return site.device.launch(site.params); });
+}
+
+void InstrumentationFramework::completeOperation(PendingLaunch& pending) {
+  DeviceOperation operation = std::move(*pending.operation);
+  if (pending.generation == pending.resources->generation() && pending.outcome == cudaSuccess &&
+      pending.start != nullptr && pending.done != nullptr) {
+    float ms = 0;
+    if (pending.done->elapsedSince(*pending.start, &ms) == cudaSuccess)
+      operation.gpuNs = static_cast<double>(ms) * 1e6;
+  }
+  release(pending);
+  hub_.addOperation(std::move(operation));
+}
+
 void InstrumentationFramework::release(PendingLaunch& pending) {
   DeviceResources& pool = *pending.resources;
   for (auto& slot : pending.slots) {
@@ -881,6 +1027,11 @@ void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
 
 void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) {
   try {
+    if (pending->operation) {
+      pending->device->activate(); // event queries in the device's context
+      completeOperation(*pending);
+      return;
+    }
     Device& device = *pending->device;
     DeviceResources& pool = *pending->resources;
     device.activate(); // the profile thread uses the device's context for event queries

@@ -7,10 +7,12 @@
 #include "runtime/core/LaunchSite.h"
 #include "runtime/core/Logger.h"
 #include "runtime/core/ModulePipeline.h"
+#include "runtime/core/ApiCallLog.h"
 #include "runtime/instrumentation/DeviceResources.h"
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
 #include "runtime/instrumentation/ModuleCatalog.h"
+#include "runtime/core/NvtxRanges.h"
 #include "runtime/instrumentation/OccupancyGuard.h"
 #include "runtime/instrumentation/ProfileHub.h"
 #include "runtime/instrumentation/ProfileWorker.h"
@@ -18,6 +20,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -61,8 +64,12 @@ public:
   /// `idle`, when given, is kept true exactly while the configuration has been read and no
   /// instrumentor is active, so that the runtime's launch path skips the framework with one
   /// relaxed load.
+  /// `apiCalls`, when given, goes into the profile file (`api_calls`) when it is completed.
+  /// `nvtx`, when given, gives each launch its NVTX range stack (LaunchInfo::nvtxRanges) and
+  /// OCELOT_NVTX_INCLUDE's rules something to select by; its ranges go into the file (`nvtx`).
   InstrumentationFramework(const Logger& logger, const ModulePipeline& pipeline,
-                           std::atomic<bool>* idle = nullptr);
+                           std::atomic<bool>* idle = nullptr, const ApiCallLog* apiCalls = nullptr,
+                           const NvtxRanges* nvtx = nullptr);
   InstrumentationFramework(const InstrumentationFramework&) = delete;
   InstrumentationFramework& operator=(const InstrumentationFramework&) = delete;
   ~InstrumentationFramework() override;
@@ -76,6 +83,25 @@ public:
   /// Handles the launch if it is selected: returns the launch's result, or nullopt when the
   /// runtime should launch it as usual.
   std::optional<cudaError_t> launch(const LaunchSite& site) override;
+  /// Host measures (OCELOT_HOST_MEASURES: "1" on, "0" off; by default on when a profile file is
+  /// written): copies, memsets and kernels that produce no profile are timed with pooled events
+  /// and go into the profile file's `operations` (GCP and GLB, seed 001).
+  bool hostMeasures() const { return hostMeasures_; }
+  /// Runs `run` (which enqueues one copy or memset on `stream` of device `ordinal`) between two
+  /// pooled events when host measures are on, and queues the operation for its device time.
+  /// Returns what `run` returned.
+  cudaError_t timeOperation(Device& device, int ordinal, Stream& stream, DeviceOperation::Kind kind,
+                            const char* name, uint64_t bytes,
+                            const std::function<cudaError_t()>& run) override;
+  /// A launch of a kernel Ocelot did not load (a library's, through the driver API), made by
+  /// `launch`: when an instrumentor is active and the launch is selected, it runs between events
+  /// and gets a profile (not instrumented, `reason` as its note, its GPU time); nullopt when the
+  /// caller should launch it as usual. `params` needs grid, block, shared memory and the stream.
+  std::optional<cudaError_t> launchForeign(Device& device, int ordinal,
+                                           const std::string& kernelName,
+                                           const LaunchParams& params,
+                                           const std::function<cudaError_t()>& launch,
+                                           const std::string& reason) override;
   /// Before cudaDeviceReset: waits (bounded) for pending results, then forgets the device's
   /// modules and buffers. After it (`afterReset`), for what launches of other threads made while
   /// it ran: forgets first, so that those launches' profiles report the disturbance, then waits.
@@ -130,6 +156,11 @@ private:
   std::shared_ptr<KernelSelection> currentSelection() const;
   DeviceResources& resources(Device& device, int ordinal);
   LaunchInfo describeLaunch(const LaunchSite& site);
+  LaunchInfo describeLaunch(const std::string& kernelName, uint64_t launchId, int ordinal,
+                            const LaunchParams& params);
+  /// A selected launch's record before it runs (profile fields, instrumentors, call path).
+  std::unique_ptr<PendingLaunch> newPending(Device& device, int ordinal, LaunchInfo info,
+                                            const ActiveList& active);
 
   // --- The launch path, one step each (launch() chains them) ---------------------------------
   /// Why a selected launch runs the original kernel: its profile's note, and whether the
@@ -174,6 +205,10 @@ private:
   void complete(ProfileWorker::Batch& batch);
   void readBack(ProfileWorker::Batch& batch);
   void complete(std::unique_ptr<PendingLaunch> pending);
+  void completeOperation(PendingLaunch& pending);
+  /// A launch that gets no profile (no instrumentor, not selected): the original kernel between
+  /// two events when host measures are on, else nullopt (the runtime launches it).
+  std::optional<cudaError_t> launchUnprofiled(const LaunchSite& site);
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);
   /// The instrumented module for `slots` and `caps`, built at the first call that needs it; that
@@ -194,6 +229,11 @@ private:
   std::atomic<bool> keepOccupancy_{true}; ///< OCELOT_KEEP_OCCUPANCY (on unless "0")
   /// OCELOT_CALL_STACKS (on unless "0"): each selected launch records its host call path.
   std::atomic<bool> callStacks_{true};
+  const bool hostMeasures_ = hostMeasuresRequested();
+  const NvtxRanges* nvtx_ = nullptr;
+  /// OCELOT_NVTX_INCLUDE (`ocelot run --nvtx-include`, rules separated by ';'): only launches
+  /// inside one of these ranges are instrumented; read once with the environment.
+  std::vector<ocelot::NvtxRule> nvtxInclude_;
   CallPathCapture callPathCapture_ = CallPathCapture::forThisLibrary();
   CallPathSymbolizer callPathSymbolizer_;
   ProfileHub hub_;

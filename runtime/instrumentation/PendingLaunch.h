@@ -5,11 +5,13 @@
 #include "runtime/core/Device.h"
 #include "runtime/core/Event.h"
 #include "runtime/instrumentation/BufferPool.h"
+#include "runtime/core/DeviceOperation.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
 #include "runtime/instrumentation/ResultRing.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,9 @@ struct PendingLaunch {
   cudaError_t outcome = cudaSuccess;
   /// The hidden parameter's value: one device pointer per slot.
   std::vector<uint64_t> parameter;
+  /// Set for a timed copy, memset or unprofiled kernel (host measures): `start` and `done` are
+  /// the events around it, and it becomes a DeviceOperation, not a KernelProfile.
+  std::optional<DeviceOperation> operation;
 };
 
 } // namespace ocelot::runtime::instrumentation

@@ -1,9 +1,12 @@
 #include "runtime/instrumentation/ProfileHub.h"
 
+#include "ocelot/Json.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
 #include <vector>
@@ -132,8 +135,43 @@ void ProfileHub::closeFile() {
   // now, its exit.
   int64_t end = nowNs();
   int64_t start = std::min(processStartNs(fileOpenedNs_), end);
+  file_ << "\n],\"operations\":[";
+  for (size_t i = 0; i < operations_.size(); ++i) {
+    const DeviceOperation& o = operations_[i];
+    Json entry = Json::object();
+    entry["kind"] = DeviceOperation::kindName(o.kind);
+    entry["name"] = o.name;
+    entry["device"] = o.device;
+    entry["stream"] = o.stream;
+    entry["bytes"] = o.bytes;
+    entry["enqueued_ns"] = o.enqueuedNs;
+    entry["gpu_ns"] = o.gpuNs >= 0 ? Json(o.gpuNs) : Json();
+    file_ << (i == 0 ? "\n" : ",\n") << dumpJson(entry);
+  }
+  operations_.clear();
+  if (apiCalls_ != nullptr) {
+    uint64_t dropped = 0;
+    std::vector<std::string> calls = apiCalls_->jsonLines(&dropped);
+    if (!calls.empty() || dropped > 0) {
+      file_ << "\n],\"api_calls_dropped\":" << dropped << ",\"api_calls\":[";
+      for (size_t i = 0; i < calls.size(); ++i)
+        file_ << (i == 0 ? "\n" : ",\n") << calls[i];
+    }
+  }
+  if (nvtx_ != nullptr && nvtx_->attached()) {
+    std::vector<std::string> ranges = nvtx_->jsonLines();
+    file_ << "\n],\"nvtx\":[";
+    for (size_t i = 0; i < ranges.size(); ++i)
+      file_ << (i == 0 ? "\n" : ",\n") << ranges[i];
+  }
   file_ << "\n],\"wall\":{\"start_ns\":" << start << ",\"end_ns\":" << end << "}}\n";
   file_.close();
+}
+
+void ProfileHub::addOperation(DeviceOperation operation) {
+  std::lock_guard lock(fileMutex_);
+  if (file_.is_open())
+    operations_.push_back(std::move(operation));
 }
 
 void ProfileHub::flushFile() {

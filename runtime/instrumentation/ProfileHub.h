@@ -1,6 +1,9 @@
 #pragma once
 
 #include "ocelot/KernelProfile.h"
+#include "runtime/core/ApiCallLog.h"
+#include "runtime/core/DeviceOperation.h"
+#include "runtime/core/NvtxRanges.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -11,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace ocelot::runtime::instrumentation {
 
@@ -39,8 +43,15 @@ public:
   /// opened.
   bool openFile(const std::string& path);
   void flushFile();
-  /// Ends the JSON document with the process's wall clock (`wall`: its start and now, the exit)
-  /// and closes the file (at exit).
+  /// Keeps a timed copy, memset or unprofiled kernel for the file's `operations` (host measures);
+  /// nothing without a file.
+  void addOperation(DeviceOperation operation);
+  /// The API calls closeFile() writes (`api_calls`), when host measures record them.
+  void setApiCalls(const ApiCallLog* calls) { apiCalls_ = calls; }
+  /// The NVTX ranges and marks closeFile() writes (`nvtx`).
+  void setNvtx(const NvtxRanges* nvtx) { nvtx_ = nvtx; }
+  /// Ends the JSON document with the device operations and the process's wall clock (`wall`: its
+  /// start and now, the exit) and closes the file (at exit).
   void closeFile();
 
 private:
@@ -60,6 +71,9 @@ private:
   std::mutex fileMutex_;
   std::ofstream file_;
   uint64_t fileProfiles_ = 0;
+  std::vector<DeviceOperation> operations_; ///< written at closeFile()
+  const ApiCallLog* apiCalls_ = nullptr;
+  const NvtxRanges* nvtx_ = nullptr;
   int64_t fileOpenedNs_ = 0;
 };
 

@@ -146,6 +146,20 @@ TEST_F(DriverApiTest, LoadsPtxAndLaunchesWithParametersOrABuffer) {
   const char* name = nullptr;
   EXPECT_EQ(cuFuncGetName(&name, kernel), CUDA_SUCCESS);
   EXPECT_STREQ(name, "scale_add");
+  size_t paramOffset = 0, paramSize = 0;
+  EXPECT_EQ(cuFuncGetParamInfo(kernel, 2, &paramOffset, &paramSize), CUDA_SUCCESS);
+  EXPECT_EQ(paramOffset, 16u); // after two pointers
+  EXPECT_EQ(paramSize, sizeof(float));
+  int blocks = 0;
+  EXPECT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 128, 0), CUDA_SUCCESS);
+  EXPECT_GT(blocks, 0);
+  // A host function after the work on a stream runs once the work before it has.
+  std::atomic<int> calls{0};
+  ASSERT_EQ(cuLaunchHostFunc(
+                nullptr, [](void* data) { ++*static_cast<std::atomic<int>*>(data); }, &calls),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  EXPECT_EQ(calls.load(), 1);
   EXPECT_EQ(cuMemFree(in), CUDA_SUCCESS);
   EXPECT_EQ(cuMemFree(out), CUDA_SUCCESS);
   EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);

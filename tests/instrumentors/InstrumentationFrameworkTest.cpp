@@ -102,6 +102,50 @@ TEST_F(InstrumentedRuntime, EachPtxTextIsParsedOnce) {
   EXPECT_EQ(ir::textsParsed() - before, 3u);
 }
 
+// Issue 15: a kernel Ocelot did not load (a library's, launched through the driver API) runs as it
+// came and, while an instrumentor is active, gets a profile that says why it was not instrumented.
+TEST_F(InstrumentedRuntime, ForeignLaunchesAreProfiledWithTheirReason) {
+  LaunchParams params;
+  params.grid = dim3(3);
+  params.block = dim3(64);
+  int launched = 0;
+  auto launchIt = [&] {
+    ++launched;
+    return cudaSuccess;
+  };
+  EXPECT_FALSE(runtime.launchForeign("library_kernel", params, nullptr, launchIt, "a library's"));
+  EXPECT_EQ(launched, 0); // without instrumentors the caller launches it itself
+
+  framework().add("bbcount", {});
+  auto result = runtime.launchForeign("library_kernel", params, nullptr, launchIt, "a library's");
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(*result, cudaSuccess);
+  EXPECT_EQ(launched, 1);
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_EQ(profile->kernelName(), "library_kernel");
+  EXPECT_FALSE(profile->instrumented());
+  EXPECT_FALSE(profile->failed());
+  EXPECT_TRUE(profile->results().empty());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_EQ(profile->notes().front(), "a library's");
+  EXPECT_NE(profile->toJson().find("\"grid\":[3,1,1]"), std::string::npos) << profile->toJson();
+
+  // A launch that fails returns its error to the application, and its profile says it failed.
+  const uint64_t before = profile->launchId();
+  result = runtime.launchForeign(
+      "library_kernel", params, nullptr, [] { return cudaErrorLaunchFailure; }, "a library's");
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(*result, cudaErrorLaunchFailure);
+  framework().flush();
+  auto failed = framework().profiles().latest();
+  ASSERT_NE(failed, nullptr);
+  EXPECT_NE(failed->launchId(), before);
+  EXPECT_TRUE(failed->failed());
+  EXPECT_FALSE(failed->timing().gpuMilliseconds);
+}
+
 TEST_F(InstrumentedRuntime, AnInstrumentedLaunchDeliversAProfile) {
   std::vector<std::shared_ptr<const KernelProfile>> received;
   std::mutex mutex;

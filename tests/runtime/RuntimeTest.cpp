@@ -547,6 +547,16 @@ public:
   }
   bool unloadRegistration(uint64_t) override { return true; }
   void graphLaunched() override { ++graphs; }
+  cudaError_t timeOperation(Device&, int, Stream&, instrumentation::DeviceOperation::Kind,
+                            const char*, uint64_t,
+                            const std::function<cudaError_t()>& run) override {
+    return run();
+  }
+  std::optional<cudaError_t> launchForeign(Device&, int, const std::string&, const LaunchParams&,
+                                           const std::function<cudaError_t()>&,
+                                           const std::string&) override {
+    return std::nullopt;
+  }
   void sleep() { idle_->store(true); }
 
   bool wanted = true;

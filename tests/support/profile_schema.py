@@ -103,6 +103,14 @@ def broken_variants(document):
         variant("a CTA column of strings",
                 lambda p: p["results"]["ctaclock"]["ctas"].update(sm=["0"]))
     variants.append(("a document of another schema version", dict(document, schema=2)))
+    if document.get("operations"):
+        broken = copy.deepcopy(document)
+        broken["operations"][0]["kind"] = "transfer"
+        variants.append(("an operation of an unknown kind", broken))
+    if document.get("nvtx"):
+        broken = copy.deepcopy(document)
+        broken["nvtx"][0].pop("thread")
+        variants.append(("an NVTX range without its thread", broken))
     return variants
 
 

@@ -136,6 +136,25 @@ TEST_F(ToolTest, LogLevelMustBeOneOfTheValidOnes) {
   }
 }
 
+TEST_F(ToolTest, NvtxRulesAreCheckedAndOcelotBecomesTheInjectionLibrary) {
+  for (const char* bad : {"a//b/", "@x/", "d@", "a;b/"}) {
+    Outcome outcome = ocelot({"run", "--dry-run", "--nvtx-include", bad, "--", "true"});
+    EXPECT_EQ(outcome.status, 2) << bad;
+    EXPECT_NE(outcome.err.find(bad), std::string::npos) << outcome.err;
+    EXPECT_EQ(outcome.out, "") << "nothing may run after a bad option";
+  }
+  Outcome good = ocelot({"run", "--dry-run", "--nvtx-include", "compute/", "--nvtx-include",
+                         "mylib@solve/", "--no-host-measures", "--", "true"});
+  EXPECT_EQ(good.status, 0) << good.err;
+  EXPECT_NE(good.out.find("OCELOT_NVTX_INCLUDE=compute/;mylib@solve/\n"), std::string::npos)
+      << good.out;
+  EXPECT_NE(good.out.find("OCELOT_HOST_MEASURES=0\n"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("NVTX_INJECTION64_PATH="), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("libcudart.so.13\n"), std::string::npos) << good.out;
+  Outcome off = ocelot({"run", "--dry-run", "--no-nvtx", "--", "true"});
+  EXPECT_EQ(off.out.find("NVTX_INJECTION64_PATH="), std::string::npos) << off.out;
+}
+
 TEST_F(ToolTest, OutputFilesAreCheckedBeforeTheApplicationStarts) {
   // The application would leave a mark: it must not run at all.
   const std::string mark = (dir_ / "ran").string();

@@ -9,6 +9,13 @@
     check_report.py mpi --ocelot O --program P --work DIR [--mpirun M]   # 2 ranks, merged
     check_report.py callpaths --ocelot O --program P --work DIR [--device gpu]
                                                     # launch-site call paths of e2e launch_sites
+    check_report.py hostlanes --ocelot O --program P --work DIR [--device gpu]
+                                                    # e2e host_lanes: timed copies and memsets,
+                                                    # GCP/GLB, API lanes
+    check_report.py multigpu --ocelot O --program P --work DIR   # e2e multi_gpu on 2 GPUs
+    check_report.py nvtx --ocelot O --program P --work DIR [--device gpu]
+                                                    # e2e host_lanes: NVTX ranges in profiles and
+                                                    # the trace, --nvtx-include
 
 Exit 77 (skipped, with a one-line reason) when something the check needs is missing.
 """
@@ -422,10 +429,219 @@ def check_callpaths(args):
           "none with --no-call-stacks")
 
 
+def check_hostlanes(args):
+    """tests/e2e/programs/host_lanes.cu under `ocelot run -i bbcount --kernel scale -o`: scale's
+    two launches are profiled; offset and finish are not selected, so they are operations, as are
+    the program's 2 copies (cudaMemcpy both ways) and 2 memsets, each with its device time; GCP
+    and GLB in the report count them; the trace has copy and memset slices and stays well formed.
+    """
+    os.makedirs(args.work, exist_ok=True)
+    profile = os.path.join(args.work, "hostlanes.json")
+    run([args.ocelot, "run", "-i", "bbcount", "--kernel", "scale", "--device", args.device,
+         "--summary", "off", "-o", profile, "--", args.program])
+    document = validated_or_loaded(profile)
+    kernels = sorted(p["kernel"] for p in document["profiles"])
+    if kernels != ["_Z5scalePfif", "_Z5scalePfif"]:
+        raise CheckError("expected scale's 2 launches profiled, got %s" % kernels)
+    operations = document.get("operations")
+    if operations is None:
+        raise CheckError("no operations: host measures are off with a profile file")
+    by_kind = {}
+    for o in operations:
+        by_kind.setdefault(o["kind"], []).append(o)
+        if o["gpu_ns"] is None or o["gpu_ns"] < 0:
+            raise CheckError("operation %s has no device time" % o)
+    copies = sorted((o["name"], o["bytes"]) for o in by_kind.get("copy", []))
+    memsets = sorted((o["name"], o["bytes"]) for o in by_kind.get("memset", []))
+    unprofiled = sorted(o["name"] for o in by_kind.get("kernel", []))
+    if copies != [("copy", 16384)] * 2 or memsets != [("memset", 16384)] * 2:
+        raise CheckError("expected 2 copies and 2 memsets of 16384 bytes, got %s and %s" %
+                         (copies, memsets))
+    if unprofiled != ["_Z6finishPfPKfi", "_Z6offsetPfif"]:
+        raise CheckError("expected offset and finish as unprofiled kernels, got %s" % unprofiled)
+    streams = {o["stream"] for o in operations}
+    if len(streams) < 2:
+        raise CheckError("expected operations on two streams and the default one: %s" % streams)
+    # The report's GCP: kernel device time / (kernel + transfer device time), from the file.
+    kernel_ns = sum(p["gpu_ms"] * 1e6 for p in document["profiles"]) + \
+        sum(o["gpu_ns"] for o in by_kind["kernel"])
+    transfer_ns = sum(o["gpu_ns"] for o in by_kind["copy"] + by_kind["memset"])
+    gcp = kernel_ns / (kernel_ns + transfer_ns)
+    html = os.path.join(args.work, "hostlanes.html")
+    trace_path = os.path.join(args.work, "hostlanes.trace.json")
+    run([args.ocelot, "report", profile, "-o", html, "--trace", trace_path])
+    with open(html) as f:
+        page = f.read()
+    row = re.search(r'<table id="host-measures".*?</table>', page, re.S)
+    cells = re.findall(r'<td[^>]*data-v="([^"]*)"', row.group(0)) if row else []
+    # rank, device, kernels, kernel ms, transfers, transfer ms, device ms, busy, wall, GCP, GLB
+    if len(cells) < 11 or int(float(cells[2])) != 4 or int(float(cells[4])) != 4 or \
+            abs(float(cells[9]) - gcp) > 1e-5:
+        raise CheckError("the report's host measures %s, expected 4 kernels, 4 transfers and GCP "
+                         "%.6f" % (cells, gcp))
+    with open(trace_path) as f:
+        trace = json.load(f)
+    problems = trace_problems(trace)
+    if problems:
+        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
+    kinds = {e.get("cat") for e in trace["traceEvents"] if e["ph"] == "X"}
+    for needed in ("kernel", "copy", "memset"):
+        if needed not in kinds:
+            raise CheckError("the trace has no %s slices" % needed)
+    # API lanes: the host thread's Runtime API calls, named by the exported function, each a
+    # slice of its thread's lane; every kernel's flow arrow starts in the API call that launched it.
+    calls = document.get("api_calls", [])
+    names = {c["name"] for c in calls}
+    for needed in ("cudaMalloc", "cudaStreamDestroy", "cudaMemcpy", "cudaMemset", "cudaMemsetAsync",
+                   "cudaDeviceSynchronize", "cudaFree"):
+        if needed not in names:
+            raise CheckError("no %s among the API calls %s" % (needed, sorted(names)))
+    launches = [c for c in calls if "aunch" in c["name"]]
+    if len(launches) != 4:
+        raise CheckError("expected 4 launch calls among the API calls, got %s" %
+                         sorted(c["name"] for c in launches))
+    if any(c["end_ns"] < c["begin_ns"] for c in calls) or len({c["thread"] for c in calls}) != 1:
+        raise CheckError("API calls must have end >= begin, all on the program's one thread")
+    api_slices = [e for e in trace["traceEvents"] if e["ph"] == "X" and e.get("cat") == "api"]
+    if len(api_slices) != len(calls):
+        raise CheckError("%d API calls but %d api slices in the trace" %
+                         (len(calls), len(api_slices)))
+    api_lane = {(e["pid"], e["tid"]) for e in api_slices}
+    flow_starts = [e for e in trace["traceEvents"] if e["ph"] == "s"]
+    from_api = [e for e in flow_starts if (e["pid"], e["tid"]) in api_lane]
+    if len(flow_starts) != 4 or len(from_api) != 4:
+        raise CheckError("expected 4 launch->kernel flows from the API lane, got %d (%d from it)" %
+                         (len(flow_starts), len(from_api)))
+    if 'class="note overlap"' not in page:
+        raise CheckError("the report does not give the overlap of host and device work")
+    print("hostlanes: 2 profiled launches, 2 unprofiled kernels, 2 copies and 2 memsets timed; "
+          "GCP %.3f in the report; %d API calls on the host lane, 4 flows from launch calls; "
+          "trace well formed" % (gcp, len(calls)))
+
+
+def check_nvtx(args):
+    """tests/e2e/programs/host_lanes.cu under `ocelot run` (Ocelot the NVTX injection library):
+    each launch's profile carries its range stack, the file the ranges and the mark, the trace
+    NVTX slices; --nvtx-include selects exactly the launches inside (Nsight Compute's syntax)."""
+    os.makedirs(args.work, exist_ok=True)
+    profile = os.path.join(args.work, "nvtx.json")
+
+    def profiled(*options):
+        run([args.ocelot, "run", "-i", "bbcount", "--device", args.device, "--summary", "off",
+             "-o", profile] + list(options) + ["--", args.program])
+        document = validated_or_loaded(profile)
+        return document, [(p["kernel"], p.get("nvtx", [])) for p in
+                          sorted(document["profiles"], key=lambda p: p["launch_id"])]
+
+    document, launches = profiled()
+    expected = [("_Z5scalePfif", ["compute", "phase1"]), ("_Z6offsetPfif", ["compute"]),
+                ("_Z5scalePfif", ["mylib@solve"]), ("_Z6finishPfPKfi", [])]
+    if launches != expected:
+        raise CheckError("launches and their NVTX stacks: %s, expected %s" % (launches, expected))
+    records = sorted((r["kind"], r["domain"], r["name"]) for r in document.get("nvtx", []))
+    wanted = sorted([("push", "", "setup"), ("push", "", "compute"), ("push", "", "phase1"),
+                     ("push", "mylib", "solve"), ("mark", "", "computed")])
+    if records != wanted:
+        raise CheckError("NVTX records %s, expected %s" % (records, wanted))
+    trace_path = os.path.join(args.work, "nvtx.trace.json")
+    run([args.ocelot, "report", profile, "-o", os.path.join(args.work, "nvtx.html"),
+         "--trace", trace_path])
+    with open(trace_path) as f:
+        trace = json.load(f)
+    problems = trace_problems(trace)
+    if problems:
+        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
+    names = sorted(e["name"] for e in trace["traceEvents"]
+                   if e["ph"] == "X" and e.get("cat") in ("nvtx", "nvtx-mark"))
+    if names != sorted(["setup", "compute", "phase1", "solve", "computed"]):
+        raise CheckError("NVTX slices in the trace: %s" % names)
+
+    for rule, want in (("compute/", expected[:2]), ("compute/phase1/", expected[:1]),
+                       ("mylib@solve/", expected[2:3]), ("[phase1/", []),
+                       ("phase1]/", expected[:1]), ("compute/*/", expected[:2])):
+        _, got = profiled("--nvtx-include", rule)
+        if got != want:
+            raise CheckError("--nvtx-include %s selected %s, expected %s" % (rule, got, want))
+    print("nvtx: range stacks on 4 launches, 5 ranges and marks in the file and the trace; "
+          "--nvtx-include selects exactly the launches inside 6 rules")
+
+
+def check_multigpu(args):
+    """tests/e2e/programs/multi_gpu.cu on a machine with two GPUs, under `ocelot run -i bbcount`:
+    both devices instrumented with exact counts (device 0: stamp twice over 4 x 128 threads, device
+    1: three times over 8 x 64; every block of stamp runs on all 512 threads), each profile naming
+    its device; the peer copies and memsets timed per device; the report's GCP per device and
+    across devices equal to the file's times. Exit 77 where the program finds fewer than 2 GPUs."""
+    os.makedirs(args.work, exist_ok=True)
+    profile = os.path.join(args.work, "multigpu.json")
+    command = [args.ocelot, "run", "-i", "bbcount", "--device", "gpu", "--summary", "off", "-o",
+               profile, "--", args.program]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if done.returncode == SKIP:
+        print("SKIP: %s" % done.stdout.strip())
+        return SKIP
+    if done.returncode != 0:
+        raise CheckError("%s exited %d:\n%s\n%s" % (" ".join(command), done.returncode,
+                                                   done.stdout[-2000:], done.stderr[-3000:]))
+    document = validated_or_loaded(profile)
+    per_device = {}
+    for p in document["profiles"]:
+        if p["kernel"] != "_Z5stampPiiii" or p["execution"] != "instrumented":
+            raise CheckError("unexpected launch %s (%s): %s" % (p["kernel"], p["execution"],
+                                                                p.get("notes")))
+        per_device.setdefault(p["device"], []).append(p)
+        counts = [b["count"] for b in p["results"]["bbcount"]["blocks"] if b.get("counted", True)]
+        if p["results"]["bbcount"]["threads"] != 512 or not counts or \
+                any(c != 512 for c in counts):
+            raise CheckError("device %d launch %d: threads %s, block counts %s (all 512 expected)"
+                             % (p["device"], p["launch_id"], p["results"]["bbcount"]["threads"],
+                                counts))
+    shapes = {d: sorted((tuple(p["grid"]), tuple(p["block"])) for p in launches)
+              for d, launches in per_device.items()}
+    want = {0: [((4, 1, 1), (128, 1, 1))] * 2, 1: [((8, 1, 1), (64, 1, 1))] * 3}
+    if shapes != want:
+        raise CheckError("launches per device %s, expected %s" % (shapes, want))
+    operations = document.get("operations", [])
+    transfers = {}
+    for o in operations:
+        if o["kind"] != "kernel":
+            transfers.setdefault(o["device"], []).append(o["name"])
+    if sorted(transfers) != [0, 1] or "peer copy" not in transfers[0] or \
+            "peer copy" not in transfers[1]:
+        raise CheckError("transfers per device: %s (a peer copy on each expected)" % transfers)
+    html = os.path.join(args.work, "multigpu.html")
+    run([args.ocelot, "report", profile, "-o", html])
+    with open(html) as f:
+        page = f.read()
+    table = re.search(r'<table id="host-measures".*?</table>', page, re.S).group(0)
+    rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
+    cells = [re.findall(r'data-v="([^"]*)"', r) for r in rows]
+    by_device = {}
+    for row, text in zip(cells, rows):
+        label = re.search(r'<td class="device"[^>]*>([^<]*)</td>', text).group(1)
+        by_device[label] = row
+    kernel_ns = {d: sum(p["gpu_ms"] * 1e6 for p in launches) for d, launches in per_device.items()}
+    transfer_ns = {d: sum(o["gpu_ns"] for o in operations
+                          if o["device"] == d and o["kind"] != "kernel") for d in (0, 1)}
+    for label, d in (("GPU 0", 0), ("GPU 1", 1)):
+        gcp = kernel_ns[d] / (kernel_ns[d] + transfer_ns[d])
+        row = by_device.get(label)
+        if row is None or abs(float(row[9]) - gcp) > 1e-5:
+            raise CheckError("%s: report row %s, expected GCP %.6f" % (label, row, gcp))
+    across = sum(kernel_ns.values()) / (sum(kernel_ns.values()) + sum(transfer_ns.values()))
+    row = by_device.get("all 2 devices")
+    if row is None or abs(float(row[9]) - across) > 1e-5:
+        raise CheckError("across devices: report row %s, expected GCP %.6f" % (row, across))
+    print("multigpu: device 0 stamp x2 (4x128), device 1 stamp x3 (8x64), every block 512 threads; "
+          "peer copies timed on both devices; GCP %.3f / %.3f, across %.3f" %
+          (kernel_ns[0] / (kernel_ns[0] + transfer_ns[0]),
+           kernel_ns[1] / (kernel_ns[1] + transfer_ns[1]), across))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("check", choices=["profile", "trace", "tau", "browser", "mpi",
-                                          "callpaths"])
+                                          "callpaths", "hostlanes", "nvtx", "multigpu"])
     parser.add_argument("--ocelot", required=True)
     parser.add_argument("--program")
     parser.add_argument("--work", required=True)
@@ -433,13 +649,15 @@ def main():
     parser.add_argument("--device", default="cpu", help="callpaths: cpu (CI) or gpu")
     args = parser.parse_args()
     try:
-        if args.check in ("profile", "mpi", "callpaths") and not (args.program and os.access(args.program,
+        if args.check in ("profile", "mpi", "callpaths", "hostlanes", "nvtx", "multigpu") and not (args.program and os.access(args.program,
                                                                                 os.X_OK)):
             print("SKIP: %s is not built (needs nvcc)" % args.program)
             return SKIP
         result = {"profile": check_profile, "trace": check_trace, "tau": check_tau,
                   "browser": check_browser, "mpi": check_mpi,
-                  "callpaths": check_callpaths}[args.check](args)
+                  "callpaths": check_callpaths,
+                  "hostlanes": check_hostlanes, "nvtx": check_nvtx,
+                  "multigpu": check_multigpu}[args.check](args)
         return result or 0
     except (CheckError, profile_schema.ProfileSchemaError, subprocess.TimeoutExpired) as e:
         print("FAIL: %s" % e)

@@ -5,6 +5,7 @@
 
 #include "instrumentors/InstrumentorRegistry.h"
 #include "ocelot/KernelSelection.h"
+#include "ocelot/NvtxRule.h"
 #include "tools/ocelot/ApplicationCheck.h"
 #include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
@@ -126,6 +127,12 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "launches", po::value<std::string>(), "instrument only matching launches N:M (1-based)")(
       "every", po::value<std::string>(), "instrument every N-th matching launch (N >= 1)")(
       "max-per-kernel", po::value<std::string>(), "stop instrumenting a kernel after K launches")(
+      "nvtx-include", po::value<std::vector<std::string>>(),
+      "instrument only launches inside this NVTX range (repeatable; Nsight Compute's syntax: "
+      "range/, domain@range/, a/b/, [a/, a/*/b/, range for a start/end range)")(
+      "no-nvtx", "do not make Ocelot the application's NVTX injection library")(
+      "no-host-measures", "do not time copies, memsets and unprofiled kernels nor record API calls "
+                          "(OCELOT_HOST_MEASURES=0)")(
       "device", po::value<std::string>(),
       "gpu or cpu (Ocelot's CPU back end); default: the GPU if there is one, else the CPU")(
       "output,o", po::value<std::string>(), "write every KernelProfile to this JSON file")(
@@ -204,6 +211,18 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
           "OCELOT_MAX_PER_KERNEL",
           std::to_string(parseCount("max-per-kernel", vm["max-per-kernel"].as<std::string>())));
     KernelSelection check(rules); // throws on a bad regex or every=0
+    if (vm.count("nvtx-include")) {
+      std::string joined;
+      for (const std::string& rule : vm["nvtx-include"].as<std::vector<std::string>>()) {
+        if (rule.find(';') != std::string::npos)
+          throw std::invalid_argument("--nvtx-include " + rule + ": ';' separates rules");
+        NvtxRule::parse(rule); // throws with what is wrong
+        joined += (joined.empty() ? "" : ";") + rule;
+      }
+      environment.emplace_back("OCELOT_NVTX_INCLUDE", joined);
+    }
+    if (vm.count("no-host-measures"))
+      environment.emplace_back("OCELOT_HOST_MEASURES", "0");
     if (vm.count("budget-mb"))
       environment.emplace_back(
           "OCELOT_BBCOUNT_BUDGET_MB",
@@ -267,6 +286,10 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
     std::cerr << "ocelot run: cannot find Ocelot's libcudart.so.13 (set OCELOT_CUDART_DIR)\n";
     return 2;
   }
+  // Ocelot is the application's NVTX injection library (ranges in profiles and traces,
+  // --nvtx-include), unless the user chose another one.
+  if (!vm.count("no-nvtx") && std::getenv("NVTX_INJECTION64_PATH") == nullptr)
+    environment.emplace_back("NVTX_INJECTION64_PATH", (*libraries / "libcudart.so.13").string());
   for (const auto& [name, value] : environment)
     ::setenv(name.c_str(), value.c_str(), 1);
   prependPath("LD_LIBRARY_PATH", libraries->string());

@@ -433,20 +433,21 @@ std::string hostMeasuresPanel(const std::vector<RunMeasures>& runs) {
   for (const RunMeasures& run : runs) {
     const HostMeasures& m = run.measures;
     auto row = [&](const DeviceTimes& d, const std::string& device, std::optional<double> glb) {
-      html += "<tr>" + numericCell(run.rank, std::to_string(run.rank)) +
-              "<td class=\"device\" data-v=\"\">" + escapeHtml(device) + "</td>" +
-              numericCell(static_cast<double>(d.kernels), groupDigits(d.kernels)) +
-              numericCell(d.kernelNs / 1e6, number(d.kernelNs / 1e6)) +
-              numericCell(static_cast<double>(d.transfers),
-                          d.transfers == 0 ? "not recorded" : groupDigits(d.transfers)) +
-              numericCell(d.transferNs / 1e6, number(d.transferNs / 1e6)) +
-              numericCell(d.deviceNs() / 1e6, number(d.deviceNs() / 1e6)) +
-              numericCell(d.busyNs / 1e6, number(d.busyNs / 1e6)) +
-              numericCell(m.wallNs / 1e6,
-                          number(m.wallNs / 1e6) + (run.wallFromFile ? "" : " (profiled span)")) +
-              numericCell(d.gcp().value_or(0),
-                          d.transfers == 0 ? ratio(d.gcp()) + " (kernels only)" : ratio(d.gcp())) +
-              numericCell(glb.value_or(0), ratio(glb)) + "</tr>\n";
+      html +=
+          "<tr>" + numericCell(run.rank, std::to_string(run.rank)) +
+          "<td class=\"device\" data-v=\"\">" + escapeHtml(device) + "</td>" +
+          numericCell(static_cast<double>(d.kernels), groupDigits(d.kernels)) +
+          numericCell(d.kernelNs / 1e6, number(d.kernelNs / 1e6)) +
+          numericCell(static_cast<double>(d.transfers),
+                      run.transfersRecorded ? groupDigits(d.transfers) : "not recorded") +
+          numericCell(d.transferNs / 1e6, number(d.transferNs / 1e6)) +
+          numericCell(d.deviceNs() / 1e6, number(d.deviceNs() / 1e6)) +
+          numericCell(d.busyNs / 1e6, number(d.busyNs / 1e6)) +
+          numericCell(m.wallNs / 1e6,
+                      number(m.wallNs / 1e6) + (run.wallFromFile ? "" : " (profiled span)")) +
+          numericCell(d.gcp().value_or(0),
+                      run.transfersRecorded ? ratio(d.gcp()) : ratio(d.gcp()) + " (kernels only)") +
+          numericCell(glb.value_or(0), ratio(glb)) + "</tr>\n";
     };
     for (const DeviceTimes& d : m.devices)
       row(d, "GPU " + std::to_string(d.device), d.glb(m.wallNs));
@@ -454,6 +455,18 @@ std::string hostMeasuresPanel(const std::vector<RunMeasures>& runs) {
       row(m.all, "all " + std::to_string(m.devices.size()) + " devices", m.glbAcrossDevices());
   }
   html += "</tbody></table>\n";
+  for (const RunMeasures& run : runs) {
+    if (!run.hostRecorded)
+      continue;
+    const HostMeasures& m = run.measures;
+    html += "<p class=\"note overlap\" data-rank=\"" + std::to_string(run.rank) + "\">Rank " +
+            std::to_string(run.rank) + ": the host worked " + number(m.hostBusyNs / 1e6) +
+            " ms of the " + number(m.wallNs / 1e6) +
+            " ms (outside synchronizations and synchronous copies), a device was busy " +
+            number(m.gpuBusyNs / 1e6) +
+            " ms; both at once (overlap of CPU and GPU work): " + number(m.overlapNs / 1e6) +
+            " ms.</p>\n";
+  }
   return html;
 }
 
@@ -497,13 +510,16 @@ std::string htmlReport(const ProfileSet& set, const HtmlReportOptions& options) 
             "from.</p>\n";
     html += launchSitesTable(sites);
   }
-  html += "<h2 id=\"measures\">Host-side measures: GCP and GLB</h2>\n<p class=\"note\">As "
-          "seed 001 defines them (sections 3.2, 3.3): device time = kernel device time + data "
-          "movement device time (sums of each operation's GPU time); GCP = kernel device time / "
-          "device time; GLB = device time / wall clock time, per device, and across devices the "
-          "sums over devices with each device having the whole wall time (the mean of the "
-          "devices' GLB). Busy = the union of the device's intervals (concurrent streams count "
-          "once). Kernel times of instrumented launches include the instrumentation's cost.</p>\n";
+  html +=
+      "<h2 id=\"measures\">Host-side measures: GCP and GLB</h2>\n<p class=\"note\">As "
+      "seed 001 defines them (sections 3.2, 3.3): device time = kernel device time + data "
+      "movement device time (sums of each operation's GPU time); GCP = kernel device time / "
+      "device time; GLB = device time / wall clock time, per device, and across devices the "
+      "sums over devices with each device having the whole wall time (the mean of the "
+      "devices' GLB). Busy = the union of the device's intervals (concurrent streams count "
+      "once). Kernel times of instrumented launches include the instrumentation's cost. Transfers "
+      "(copies, memsets) and kernels without a profile are recorded with host measures on "
+      "(by default with a profile file; OCELOT_HOST_MEASURES).</p>\n";
   html += hostMeasuresPanel(runMeasures(set));
   html += "<h2 id=\"details\">Per kernel</h2>\n";
   for (size_t i = 0; i < kernels.size(); ++i)

@@ -77,6 +77,54 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
                              ", this Ocelot reads schema 1");
   if (auto wall = document.find("wall"); wall != document.end() && wall->is_object())
     walls_[rank] = {field<int64_t>(*wall, "start_ns", 0), field<int64_t>(*wall, "end_ns", 0)};
+  if (auto operations = document.find("operations");
+      operations != document.end() && operations->is_array()) {
+    operationRanks_.insert(rank);
+    for (const nlohmann::json& o : *operations) {
+      if (!o.is_object())
+        continue;
+      Operation op;
+      op.rank = rank;
+      op.kind = field<std::string>(o, "kind", "copy");
+      op.name = field<std::string>(o, "name", op.kind);
+      op.device = field<int>(o, "device", 0);
+      op.stream = field<uint64_t>(o, "stream", 0);
+      op.bytes = field<uint64_t>(o, "bytes", 0);
+      op.enqueuedNs = field<int64_t>(o, "enqueued_ns", 0);
+      if (o.contains("gpu_ns") && o["gpu_ns"].is_number())
+        op.gpuNs = o["gpu_ns"].get<double>();
+      operations_.push_back(std::move(op));
+    }
+  }
+  if (auto ranges = document.find("nvtx"); ranges != document.end() && ranges->is_array()) {
+    for (const nlohmann::json& r : *ranges) {
+      if (!r.is_object())
+        continue;
+      NvtxRecord record;
+      record.rank = rank;
+      record.kind = field<std::string>(r, "kind", "push");
+      record.domain = field<std::string>(r, "domain", "");
+      record.name = field<std::string>(r, "name", "");
+      record.thread = field<uint32_t>(r, "thread", 0);
+      record.beginNs = field<int64_t>(r, "begin_ns", 0);
+      if (r.contains("end_ns") && r["end_ns"].is_number_integer())
+        record.endNs = std::max(record.beginNs, r["end_ns"].get<int64_t>());
+      nvtx_.push_back(std::move(record));
+    }
+  }
+  if (auto calls = document.find("api_calls"); calls != document.end() && calls->is_array()) {
+    for (const nlohmann::json& c : *calls) {
+      if (!c.is_object())
+        continue;
+      ApiCall call;
+      call.rank = rank;
+      call.name = field<std::string>(c, "name", "?");
+      call.thread = field<uint32_t>(c, "thread", 0);
+      call.beginNs = field<int64_t>(c, "begin_ns", 0);
+      call.endNs = std::max(call.beginNs, field<int64_t>(c, "end_ns", 0));
+      apiCalls_.push_back(std::move(call));
+    }
+  }
   documents_.push_back(std::make_unique<nlohmann::json>(std::move(document)));
   sources_.push_back(source);
   const nlohmann::json& profiles = (*documents_.back())["profiles"];
@@ -102,6 +150,7 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
     l.instrumented = field<std::string>(p, "execution", "") == "instrumented";
     l.notes = field<std::vector<std::string>>(p, "notes", {});
     l.callPath = field<std::vector<std::string>>(p, "call_path", {});
+    l.nvtx = field<std::vector<std::string>>(p, "nvtx", {});
     if (auto results = p.find("results"); results != p.end() && results->is_object()) {
       for (auto it = results->begin(); it != results->end(); ++it) {
         if (!it->is_object())
@@ -122,6 +171,13 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
   }
 }
 
+bool ApiCall::blocking() const {
+  if (name.find("Synchronize") != std::string::npos)
+    return true;
+  // cudaMemcpy, cudaMemcpy2D, cudaMemcpyToSymbol, ... return when the copy is done.
+  return name.rfind("cudaMemcpy", 0) == 0 && name.find("Async") == std::string::npos;
+}
+
 const nlohmann::json* ProfileSet::structure(const std::string& id) const {
   auto it = structures_.find(id);
   return it == structures_.end() ? nullptr : it->second;
@@ -138,6 +194,8 @@ std::vector<int> ProfileSet::ranks() const {
   std::set<int> ranks;
   for (const Launch& l : launches_)
     ranks.insert(l.rank);
+  for (const Operation& o : operations_)
+    ranks.insert(o.rank);
   return {ranks.begin(), ranks.end()};
 }
 
