@@ -1,6 +1,8 @@
 #pragma once
 
+#include "runtime/core/ApiCallLog.h"
 #include "runtime/core/Device.h"
+#include "runtime/core/DeviceOperation.h"
 #include "runtime/core/ForkGuard.h"
 #include "runtime/core/KernelHandles.h"
 #include "runtime/core/LaunchInterceptor.h"
@@ -8,14 +10,12 @@
 #include "runtime/core/Logger.h"
 #include "runtime/core/ModuleCache.h"
 #include "runtime/core/ModulePipeline.h"
+#include "runtime/core/NvtxRanges.h"
 #include "runtime/core/PlatformResult.h"
 #include "runtime/core/PtxDump.h"
 #include "runtime/core/Registry.h"
 #include "runtime/core/Stream.h"
 #include "runtime/core/ThreadState.h"
-#include "runtime/core/ApiCallLog.h"
-#include "runtime/core/DeviceOperation.h"
-#include "runtime/core/NvtxRanges.h"
 
 #include <cuda_runtime_api.h>
 
@@ -269,7 +269,7 @@ public:
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
   void forgetInstrumentation(int ordinal, bool afterReset = false);
-  /// Host measures on (instrumentation/DeviceOperation.h): copies and memsets are timed. Inline:
+  /// Host measures on (core/DeviceOperation.h): copies and memsets are timed. Inline:
   /// every copy asks.
   bool hostMeasures() const { return hostMeasures_; }
   /// The API calls of every thread (recorded by the API boundary with host measures on).

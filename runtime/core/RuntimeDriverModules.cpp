@@ -186,8 +186,8 @@ std::optional<cudaError_t> Runtime::launchForeign(const char* kernelName, Launch
     return std::nullopt;
   params.stream = queue;
   return interceptor->launchForeign(*device, ordinal,
-                                 kernelName != nullptr ? kernelName : "(unnamed kernel)", params,
-                                 launch, reason != nullptr ? reason : "");
+                                    kernelName != nullptr ? kernelName : "(unnamed kernel)", params,
+                                    launch, reason != nullptr ? reason : "");
 }
 
 } // namespace ocelot::runtime

@@ -13,8 +13,8 @@ void Runtime::setLaunchInterceptorFactory(LaunchInterceptorFactory factory) {
 LaunchInterceptor* Runtime::launchInterceptor() {
   std::call_once(interceptorOnce_, [this] {
     if (interceptorFactory_)
-      interceptor_ =
-          interceptorFactory_(InterceptorServices{logger_, pipeline_, &instrumentationIdle_, &apiCalls_, &nvtx_});
+      interceptor_ = interceptorFactory_(
+          InterceptorServices{logger_, pipeline_, &instrumentationIdle_, &apiCalls_, &nvtx_});
   });
   return interceptor_.get();
 }

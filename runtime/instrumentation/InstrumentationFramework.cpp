@@ -62,9 +62,8 @@ InstrumentationFramework::InstrumentationFramework(const Logger& logger,
 
 void InstrumentationFramework::installOn(Runtime& runtime) {
   runtime.setLaunchInterceptorFactory([](const InterceptorServices& services) {
-    return std::make_shared<InstrumentationFramework>(services.logger, services.pipeline,
-                                                      services.idle, services.apiCalls,
-                                                      services.nvtx);
+    return std::make_shared<InstrumentationFramework>(
+        services.logger, services.pipeline, services.idle, services.apiCalls, services.nvtx);
   });
 }
 
