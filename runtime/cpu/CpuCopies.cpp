@@ -74,6 +74,25 @@ bool CpuCopies::copyable(const void* pointer, size_t bytes) const {
   return device_.memory().copyable(reinterpret_cast<uintptr_t>(pointer), bytes);
 }
 
+bool CpuCopies::copyable(const CopyRegion& region) const {
+  return region.widthBytes == 0 || region.height == 0 || region.depth == 0 ||
+         (copyable(region.source, region) && copyable(region.destination, region));
+}
+
+bool CpuCopies::fillable(const cudaMemsetParamsV2& fill) const {
+  const size_t rows = fill.height == 0 ? 1 : fill.height;
+  size_t rowBytes = 0;
+  if (__builtin_mul_overflow(fill.width, fill.elementSize, &rowBytes))
+    return false;
+  if (rowBytes == 0)
+    return true;
+  uintptr_t first = 0;
+  size_t bytes = 0;
+  return pitchedSpan(fill.dst, rows > 1 ? fill.pitch : rowBytes, rows, 0, 0, 0, rowBytes, rows, 1,
+                     &first, &bytes) &&
+         device_.memory().accessible(first, bytes);
+}
+
 bool CpuCopies::copyable(const CopyEndpoint& side, const CopyRegion& region) const {
   if (side.array != nullptr)
     return true; // arrays check their own bounds (copyRegionOf)
@@ -175,8 +194,7 @@ cudaError_t CpuCopies::copy3D(const CopyRegion& region, Stream& queue, bool asyn
   if ((region.source.array != nullptr && arrays.array(region.source.array) == nullptr) ||
       (region.destination.array != nullptr && arrays.array(region.destination.array) == nullptr))
     return cudaErrorInvalidResourceHandle;
-  if (region.widthBytes != 0 && region.height != 0 && region.depth != 0 &&
-      (!copyable(region.source, region) || !copyable(region.destination, region)))
+  if (!copyable(region))
     return cudaErrorInvalidValue;
   if (stream.capturing()) {
     if (!async)

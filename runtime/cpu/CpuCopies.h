@@ -29,6 +29,11 @@ public:
   cudaError_t fill2D(void* destination, size_t pitch, unsigned char value, size_t width,
                      size_t height, Stream& stream, bool async) override;
 
+  /// Whether a copy or fill may touch what it names (graph nodes are checked when they are made,
+  /// as stream work is when it is issued): see DeviceMemory::copyable.
+  bool copyable(const CopyRegion& region) const;
+  bool fillable(const cudaMemsetParamsV2& fill) const;
+
   /// What a stream or a graph runs (no validation; on a stream's thread).
   void runCopy3D(const CopyRegion& region);
   static void runMemset(const cudaMemsetParamsV2& fill);

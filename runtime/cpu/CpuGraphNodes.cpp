@@ -79,13 +79,16 @@ cudaError_t CpuGraphs::makeNode(GraphBody& graph, const cudaGraphNodeParams& par
     if (cudaError_t error = copyRegionOf(params.memcpy.copyParams, device_, &made->copy);
         error != cudaSuccess)
       return error;
+    if (!device_.cpuCopies().copyable(made->copy))
+      return cudaErrorInvalidValue;
     break;
   }
   case cudaGraphNodeTypeMemset: {
     const cudaMemsetParamsV2& fill = params.memset;
     if (fill.dst == nullptr ||
         (fill.elementSize != 1 && fill.elementSize != 2 && fill.elementSize != 4) ||
-        (fill.height > 1 && fill.pitch < fill.width * fill.elementSize))
+        (fill.height > 1 && fill.pitch < fill.width * fill.elementSize) ||
+        !device_.cpuCopies().fillable(fill))
       return cudaErrorInvalidValue;
     break;
   }

@@ -1,5 +1,5 @@
 // Peak memory of the CPU device (issue 18): `stacks` runs 16,384 threads (16 CTAs of 1024) that
-// recurse 200 deep with the largest stack limit the GPU allows; `printf` floods 1.6M lines through
+// recurse 200 deep with the largest stack limit the GPU allows; `printf` floods 16.4M lines through
 // a 64 KiB printf FIFO (the GPU's smallest, 512 KiB, holds 2,048). Built with nvcc -cudart shared
 // and run on Ocelot's CPU device by tests/benchmarks/memory_bench.sh.
 #include <cstdio>
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     return last == 200 ? 0 : 1;
   }
   cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 64 << 10);
-  flood<<<64, 256>>>(100);
+  flood<<<64, 256>>>(1000);
   std::fprintf(stderr, "flood: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
 }

@@ -158,6 +158,34 @@ TEST_F(CpuGraphTest, CyclesFailInstantiation) {
   EXPECT_EQ(calls_->instantiateGraph(&exec, graph_, &params), cudaErrorInvalidValue);
 }
 
+TEST_F(CpuGraphTest, CopyAndFillNodesOfMemoryTheDeviceDoesNotOwnAreRefused) {
+  // As copies issued to a stream: a node made with them would crash or write into the neighbour
+  // each time the graph runs.
+  cudaGraphNodeParams fill = {};
+  fill.type = cudaGraphNodeTypeMemset;
+  fill.memset.dst = values_ + 8;
+  fill.memset.elementSize = 4;
+  fill.memset.width = 16; // values_ holds 16 ints: 8 past the end
+  fill.memset.height = 1;
+  cudaGraphNode_t node = nullptr;
+  EXPECT_EQ(calls_->addGraphNode(&node, graph_, nullptr, nullptr, 0, &fill), cudaErrorInvalidValue);
+  fill.memset.width = 8;
+  EXPECT_EQ(calls_->addGraphNode(&node, graph_, nullptr, nullptr, 0, &fill), cudaSuccess);
+
+  cudaGraphNodeParams copy = {};
+  copy.type = cudaGraphNodeTypeMemcpy;
+  copy.memcpy.copyParams.srcPtr = cudaPitchedPtr{values_, 64, 64, 1};
+  copy.memcpy.copyParams.dstPtr =
+      cudaPitchedPtr{reinterpret_cast<void*>(uintptr_t{1} << 44), 64, 64, 1}; // mapped by nothing
+  copy.memcpy.copyParams.extent = cudaExtent{64, 1, 1};
+  copy.memcpy.copyParams.kind = cudaMemcpyDefault;
+  EXPECT_EQ(calls_->addGraphNode(&node, graph_, nullptr, nullptr, 0, &copy), cudaErrorInvalidValue);
+  copy.memcpy.copyParams.dstPtr = cudaPitchedPtr{values_, 64, 64, 1};
+  copy.memcpy.copyParams.srcPtr = cudaPitchedPtr{values_ + 8, 64, 64, 1}; // 32 bytes past the end
+  EXPECT_EQ(calls_->addGraphNode(&node, graph_, nullptr, nullptr, 0, &copy), cudaErrorInvalidValue);
+  EXPECT_EQ(count(graph_), 1u);
+}
+
 TEST_F(CpuGraphTest, NodesRunInDependencyOrderWithArgumentsCopiedAtCreation) {
   // memset(values[0..4)) -> write 5 to [0] -> add 1 to [0]; a memcpy copies [0] to [1]; a host
   // node sees the result.

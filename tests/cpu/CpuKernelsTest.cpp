@@ -247,8 +247,9 @@ TEST_F(CpuDeviceTest, ModuleErrorsAreThoseOfNvidiasRuntime) {
 TEST_F(CpuDeviceTest, TheWatchdogIsOnByDefault) {
   // Unless OCELOT_CPU_WATCHDOG_MS says otherwise, a kernel that never ends fails the launch after
   // the default limit instead of hanging the application.
-  if (std::getenv("OCELOT_CPU_WATCHDOG_MS") == nullptr)
+  if (std::getenv("OCELOT_CPU_WATCHDOG_MS") == nullptr) {
     EXPECT_EQ(device_->options().watchdogMs, kDefaultWatchdogMs);
+  }
   EXPECT_GT(kDefaultWatchdogMs, kLongLaunchReportMs);
 }
 

@@ -58,7 +58,10 @@ public:
   bool more() const { return at_ < size_; }
   uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
   uint32_t below(uint32_t n) { return n == 0 ? 0 : byte() % n; }
-  uint32_t u16() { return uint32_t{byte()} | uint32_t{byte()} << 8; }
+  uint32_t u16() {
+    const uint32_t low = byte();
+    return low | uint32_t{byte()} << 8;
+  }
 
 private:
   const uint8_t* data_;
@@ -200,39 +203,48 @@ private:
     case 2:
     case 3: {
       Side to = side(), from = side();
-      note("cudaMemcpy", cudaMemcpy(to.pointer, from.pointer, sizeFor(to, from), kind()));
+      const size_t bytes = sizeFor(to, from);
+      const cudaMemcpyKind k = kind();
+      note("cudaMemcpy", cudaMemcpy(to.pointer, from.pointer, bytes, k));
       break;
     }
     case 4: {
       Side to = side(), from = side();
-      note("cudaMemcpyAsync",
-           cudaMemcpyAsync(to.pointer, from.pointer, sizeFor(to, from), kind(), stream()));
+      const size_t bytes = sizeFor(to, from);
+      const cudaMemcpyKind k = kind();
+      const cudaStream_t s = stream();
+      note("cudaMemcpyAsync", cudaMemcpyAsync(to.pointer, from.pointer, bytes, k, s));
       break;
     }
     case 5: {
       Side to = side();
       const size_t bytes = std::min(size(), to.hostCapacity);
-      if (in_.below(2) == 0)
-        note("cudaMemset", cudaMemset(to.pointer, in_.byte(), bytes));
+      const bool async = in_.below(2) != 0;
+      const int value = in_.byte();
+      if (!async)
+        note("cudaMemset", cudaMemset(to.pointer, value, bytes));
       else
-        note("cudaMemsetAsync", cudaMemsetAsync(to.pointer, in_.byte(), bytes, stream()));
+        note("cudaMemsetAsync", cudaMemsetAsync(to.pointer, value, bytes, stream()));
       break;
     }
     case 6: {
       Side to = side(), from = side();
-      const size_t width = in_.below(4) * 1024 + in_.below(3);
+      size_t width = in_.below(4) * 1024;
+      width += in_.below(3);
       const size_t height = in_.below(70);
       const size_t pitches[] = {width, width + 64, width == 0 ? 0 : width - 1, 4096};
       const size_t toPitch = pitches[in_.below(4)], fromPitch = pitches[in_.below(4)];
+      const cudaMemcpyKind k = kind();
       // The host sides' spans stay within the host buffer (at most 4 KiB x 70 rows).
       note("cudaMemcpy2D",
-           cudaMemcpy2D(to.pointer, toPitch, from.pointer, fromPitch, width, height, kind()));
+           cudaMemcpy2D(to.pointer, toPitch, from.pointer, fromPitch, width, height, k));
       break;
     }
     case 7: {
       Side to = side(), from = side();
-      note("cudaMemcpyPeer", cudaMemcpyPeer(to.pointer, in_.below(3) == 0 ? 1 : 0, from.pointer, 0,
-                                            sizeFor(to, from)));
+      const int device = in_.below(3) == 0 ? 1 : 0;
+      const size_t bytes = sizeFor(to, from);
+      note("cudaMemcpyPeer", cudaMemcpyPeer(to.pointer, device, from.pointer, 0, bytes));
       break;
     }
     case 8: {
@@ -266,20 +278,24 @@ private:
     }
     case 13:
       switch (in_.below(5)) {
-      case 0:
-        note("cudaEventRecord", cudaEventRecord(event(), stream()));
-        break;
+      case 0: {
+        const cudaEvent_t e = event();
+        note("cudaEventRecord", cudaEventRecord(e, stream()));
+      } break;
       case 1:
         note("cudaEventSynchronize", cudaEventSynchronize(event()));
         break;
       case 2: {
         float ms = 0;
-        note("cudaEventElapsedTime", cudaEventElapsedTime(&ms, event(), event()));
+        const cudaEvent_t start = event();
+        note("cudaEventElapsedTime", cudaEventElapsedTime(&ms, start, event()));
         break;
       }
-      case 3:
-        note("cudaStreamWaitEvent", cudaStreamWaitEvent(stream(), event(), in_.below(2)));
-        break;
+      case 3: {
+        const cudaStream_t s = stream();
+        const cudaEvent_t e = event();
+        note("cudaStreamWaitEvent", cudaStreamWaitEvent(s, e, in_.below(2)));
+      } break;
       default:
         note("cudaEventDestroy", cudaEventDestroy(event()));
         break;
@@ -338,7 +354,8 @@ private:
     case 21: {
       const cudaLimit limits[] = {cudaLimitStackSize, cudaLimitPrintfFifoSize};
       const size_t values[] = {0, 1000, 523712, 523713, size_t{1} << 40};
-      note("cudaDeviceSetLimit", cudaDeviceSetLimit(limits[in_.below(2)], values[in_.below(5)]));
+      const cudaLimit limit = limits[in_.below(2)];
+      note("cudaDeviceSetLimit", cudaDeviceSetLimit(limit, values[in_.below(5)]));
       break;
     }
     case 22:
@@ -362,8 +379,10 @@ private:
     }
     const unsigned grids[] = {0, 1, 4, 64, 1u << 31};
     const unsigned blocks[] = {0, 1, 32, 256, 1024, 1025};
-    dim3 grid(grids[in_.below(5)], in_.below(8) == 0 ? 65536 : 1, 1);
-    dim3 block(blocks[in_.below(6)], 1, in_.below(8) == 0 ? 65 : 1);
+    dim3 grid(grids[in_.below(5)], 1, 1);
+    grid.y = in_.below(8) == 0 ? 65536 : 1;
+    dim3 block(blocks[in_.below(6)], 1, 1);
+    block.z = in_.below(8) == 0 ? 65 : 1;
     const size_t shared = in_.below(8) == 0 ? size_t{1} << 20 : 0;
     void* pointer = side().pointer;
     unsigned n = in_.u16();
