@@ -982,46 +982,74 @@ void InstrumentationFramework::complete(ProfileWorker::Batch& batch) {
 
 void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
   // Each finished launch's chunk of its device's result ring is copied into the ring's host
-  // mirror and zeroed again (a failed launch's only zeroed) on Ocelot's stream; one
-  // synchronization per device for the whole batch.
-  struct Pass {
+  // mirror and zeroed again on Ocelot's stream (a failed launch's chunk too: nobody reads its
+  // copy). Launches made back to back hold adjacent chunks: one copy and one fill serve each run
+  // of them, and one synchronization per device the whole batch, so that the worker's driver calls
+  // (which contend with the application's launches for the driver) do not grow with the launches.
+  struct Span {
+    ResultRing* ring;
     DeviceResources* resources;
     Stream* stream;
+    ResultRing::Chunk chunk;     ///< the run of adjacent chunks
+    std::vector<size_t> members; ///< indices into batch
   };
-  std::vector<Pass> passes;
-  for (auto& pending : batch) {
-    if (!pending->ring)
+  std::vector<Span> spans;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    PendingLaunch& pending = *batch[i];
+    if (!pending.ring)
       continue;
-    DeviceResources& pool = *pending->resources;
-    if (pool.disturbed(pending->generation))
+    DeviceResources& pool = *pending.resources;
+    if (pool.disturbed(pending.generation))
       continue; // a device reset takes the ring's memory: complete() reports the disturbance
-    pending->device->activate();
-    relaxStreamCaptureRules(*pending->device);
     Stream* stream = pool.ownStream();
-    cudaError_t error = cudaErrorNotSupported;
-    if (stream != nullptr)
-      error = pending->outcome == cudaSuccess ? pending->ring->readBack(pending->chunk, *stream)
-                                              : pending->ring->clear(pending->chunk, *stream);
-    if (error != cudaSuccess) {
-      pending->ring->poison(); // its memory may no longer be zero: later launches use pools
-      if (pending->outcome == cudaSuccess)
-        pending->outcome = error;
+    if (stream == nullptr) {
+      pending.ring->poison(); // nothing can zero its chunk again: later launches use pools
+      if (pending.outcome == cudaSuccess)
+        pending.outcome = cudaErrorNotSupported;
       continue;
     }
-    if (std::none_of(passes.begin(), passes.end(),
-                     [&](const Pass& pass) { return pass.resources == &pool; }))
-      passes.push_back({&pool, stream});
+    const ResultRing::Chunk chunk = pending.chunk;
+    auto joins = [&](const Span& span) {
+      return span.ring == pending.ring.get() &&
+             span.chunk.position + span.chunk.bytes == chunk.position &&
+             span.ring->device(span.chunk) < span.ring->device(chunk); // not across the wrap
+    };
+    auto span = std::find_if(spans.begin(), spans.end(), joins);
+    if (span == spans.end())
+      spans.push_back({pending.ring.get(), &pool, stream, chunk, {i}});
+    else {
+      span->chunk.bytes += chunk.bytes;
+      span->members.push_back(i);
+    }
   }
-  for (const Pass& pass : passes) {
-    const cudaError_t error = pass.stream->synchronize();
+  auto fail = [&](const std::vector<size_t>& members, cudaError_t error) {
+    for (size_t i : members) {
+      PendingLaunch& pending = *batch[i];
+      pending.ring->poison(); // its memory may no longer be zero: later launches use pools
+      if (pending.outcome == cudaSuccess)
+        pending.outcome = error;
+    }
+  };
+  std::vector<std::pair<DeviceResources*, Stream*>> toSynchronize;
+  for (Span& span : spans) {
+    PendingLaunch& first = *batch[span.members.front()];
+    first.device->activate();
+    relaxStreamCaptureRules(*first.device);
+    if (cudaError_t error = span.ring->readBack(span.chunk, *span.stream); error != cudaSuccess) {
+      fail(span.members, error);
+      continue;
+    }
+    if (std::none_of(toSynchronize.begin(), toSynchronize.end(),
+                     [&](const auto& entry) { return entry.first == span.resources; }))
+      toSynchronize.emplace_back(span.resources, span.stream);
+  }
+  for (const auto& [resources, stream] : toSynchronize) {
+    const cudaError_t error = stream->synchronize();
     if (error == cudaSuccess)
       continue;
-    for (auto& pending : batch)
-      if (pending->ring && pending->resources == pass.resources) {
-        pending->ring->poison();
-        if (pending->outcome == cudaSuccess)
-          pending->outcome = error;
-      }
+    for (const Span& span : spans)
+      if (span.resources == resources)
+        fail(span.members, error);
   }
 }
 

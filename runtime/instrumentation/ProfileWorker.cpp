@@ -110,10 +110,44 @@ void ProfileWorker::run() {
       }
     }
     Batch batch;
-    std::vector<uint64_t> busyStreams; // streams with an earlier launch still running
+    // A stream runs its work in order: when the newest waiting launch of a stream has finished,
+    // so has every earlier one, and one event query answers for all of them (the worker's driver
+    // calls contend with the application's launches, so they must not grow with the launches).
+    std::vector<std::pair<uint64_t, const PendingLaunch*>> finishedUpTo; // stream, newest done
+    {
+      std::vector<uint64_t> seen;
+      for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) {
+        PendingLaunch& launch = **it;
+        const uint64_t stream = launch.info.stream;
+        if (launch.done == nullptr || std::find(seen.begin(), seen.end(), stream) != seen.end())
+          continue;
+        seen.push_back(stream);
+        if (it == waiting.rbegin() && waiting.size() == 1)
+          break; // a single launch: the loop below asks it anyway
+        launch.device->activate();
+        relaxStreamCaptureRules(*launch.device);
+        if (launch.done->query() == cudaSuccess)
+          finishedUpTo.emplace_back(stream, &launch);
+      }
+    }
+    std::vector<uint64_t> busyStreams;     // streams with an earlier launch still running
+    std::vector<uint64_t> finishedStreams; // streams whose newest done launch is not reached yet
+    for (const auto& entry : finishedUpTo)
+      finishedStreams.push_back(entry.first);
     for (auto it = waiting.begin(); it != waiting.end();) {
       PendingLaunch& launch = **it;
       const uint64_t stream = launch.info.stream;
+      if (auto done = std::find(finishedStreams.begin(), finishedStreams.end(), stream);
+          done != finishedStreams.end()) {
+        // Finished with its stream's newest (which succeeded, so this one did too).
+        const bool newest = std::any_of(finishedUpTo.begin(), finishedUpTo.end(),
+                                        [&](const auto& e) { return e.second == &launch; });
+        if (newest)
+          finishedStreams.erase(done);
+        batch.push_back(std::move(*it));
+        it = waiting.erase(it);
+        continue;
+      }
       bool ready = std::find(busyStreams.begin(), busyStreams.end(), stream) == busyStreams.end();
       // Even after a device reset, the launch is over only when its completion event says so: its
       // result copies may still be queued, writing into staging memory that complete() frees (the
