@@ -1,4 +1,4 @@
-# ocelot_add_probe_tool(NAME sources... [ARCH N] [NVCC_FLAGS flags...])
+# ocelot_add_probe_tool(NAME sources... [ARCH N] [NVCC_FLAGS flags...] [DEPENDS files...])
 #
 # Builds a probe tool (docs/probes.md): the .cu sources are compiled to PTX by nvcc when the tool
 # is built (`nvcc -rdc=true -ptx -arch=compute_N`, N = 75 unless ARCH says otherwise) and embedded
@@ -7,6 +7,8 @@
 # the default result (every region, as JSON). Run it with
 # `ocelot run -i /path/libocelot-NAME.so -- ./app`, or from a folder of OCELOT_PLUGIN_PATH as NAME.
 #
+# DEPENDS names files the .cu sources include (their PTX is rebuilt when one changes).
+#
 # From find_package(Ocelot) the function links Ocelot::plugin; in Ocelot's own tree it includes
 # the source root. nvcc is OCELOT_NVCC, CMAKE_CUDA_COMPILER, or found on the PATH and in
 # /usr/local/cuda/bin.
@@ -14,7 +16,7 @@
 set(OCELOT_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/OcelotEmbed.cmake")
 
 function(ocelot_add_probe_tool name)
-  cmake_parse_arguments(ARG "" "ARCH" "NVCC_FLAGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "ARCH" "NVCC_FLAGS;DEPENDS" ${ARGN})
   if(NOT ARG_ARCH)
     set(ARG_ARCH 75)
   endif()
@@ -58,7 +60,7 @@ function(ocelot_add_probe_tool name)
       COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
       COMMAND ${OCELOT_NVCC} -rdc=true -ptx -arch=compute_${ARG_ARCH} -O3 -std=c++17
               -I${include} ${ARG_NVCC_FLAGS} -o ${ptx} ${source}
-      DEPENDS ${source} ${include}/ocelot/probe.cuh ${include}/ocelot/ProbeTypes.h
+      DEPENDS ${source} ${include}/ocelot/probe.cuh ${include}/ocelot/ProbeTypes.h ${ARG_DEPENDS}
       COMMENT "nvcc: probes of ${name} (${stem}.cu)"
       VERBATIM)
     list(APPEND ptxFiles ${ptx})

@@ -937,8 +937,9 @@ section_probes() {
     [ -e "$BUILD/probe-tools/libocelot-$tool.so" ] || continue
     shipped="$shipped${shipped:+,}$tool"
     shipped_paths="$shipped_paths,$BUILD/probe-tools/libocelot-$tool.so"
-    # memtrace traces every access: room for 2^20 warp records per launch, the file in $WORK.
-    [ "$tool" = memtrace ] && shipped_paths="$shipped_paths:file=$WORK/memtrace.zst:records.count=1048576"
+    # memtrace traces every access: room for 2^20 warp records per launch, the file in $WORK
+    # (at most 2 GB: later launches still trace, the host drops what passes the cap).
+    [ "$tool" = memtrace ] && shipped_paths="$shipped_paths:file=$WORK/memtrace.zst:records.count=1048576:max-mb=2048"
   done
   md "Tools: \`${empty#"$ROOT"/}\`, \`${probecount#"$ROOT"/}\`${oracle:+, \`${oracle#"$ROOT"/}\`}; shipped: ${shipped:-none built}."
   md ""

@@ -17,9 +17,12 @@ required=(runtime/libcudart.so.13 tools/ocelot)
 optional=(
   tests/benchmarks/instrumentation/ocelot_function_translation_bench
   tests/cpu/ocelot_cpu_bench
+  runtime/driverapi/libcuda.so.1
+  tests/driverapi/driverapi_launch_bench
+  tests/driverapi/driverapi_nvrtc
 )
 # Every probe tool and plugin the build produced (shared objects under tools/ and instrumentors/).
-mapfile -t plugins < <(cd "$build" && find tools instrumentors probes -maxdepth 3 -name '*.so' \
+mapfile -t plugins < <(cd "$build" && find tools instrumentors probes probe-tools tests/probes -maxdepth 3 -name '*.so' \
   -type f 2>/dev/null | sort)
 
 rm -rf "$dest"

@@ -571,6 +571,27 @@ TEST_F(InstrumentedRuntime, RepeatedWarningsAreFoldedWithACountInTheSummary) {
       << summary;
 }
 
+// The profile worker is not woken for each launch while it polls launches in flight: a launch made
+// meanwhile is still picked up at its next poll, and every launch gets its profile.
+TEST_F(InstrumentedRuntime, LaunchesMadeWhileTheWorkerPollsAreCompleted) {
+  std::atomic<int> received{0};
+  framework().profiles().subscribe(
+      [&](const std::shared_ptr<const KernelProfile>&) { ++received; });
+  framework().add("bbcount", {});
+  device.queryResult = cudaErrorNotReady; // in flight: the worker polls
+  ASSERT_EQ(launch(), cudaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < 5; ++i)
+    ASSERT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(received.load(), 0);
+  device.queryResult = cudaSuccess;
+  framework().flush();
+  EXPECT_EQ(received.load(), 6);
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented());
+}
+
 // Issue 18 item 3: no argument array for a kernel with parameters.
 TEST_F(InstrumentedRuntime, ANullArgumentArrayRunsTheOriginalAsWithoutInstrumentation) {
   // The runtime passes such a launch to the device (what the device makes of it is its own).

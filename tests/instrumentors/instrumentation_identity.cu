@@ -15,7 +15,8 @@
 //   fault         an instrumented launch that faults: its profile says failed, no counts.
 //   reset-race    one thread launches instrumented kernels while another resets the device
 //                 (undefined behaviour for the application, so results are not checked): every
-//                 profile that carries counts has the right entry count; the others say why not.
+//                 profile that carries counts has the right entry count; the others say why not;
+//                 every launch that completed has a profile.
 //
 //   usage: instrumentation_identity [--skip-reset-race]
 //   build: nvcc -cudart shared -std=c++20 -I<ocelot source> instrumentation_identity.cu
@@ -386,8 +387,13 @@ void resetRace(Profiles& profiles) {
       explained = explained && !p->notes().empty();
     }
   }
-  std::printf("reset race: %d profiles with counts, %d without\n", withCounts, without);
+  std::printf("reset race: %d profiles with counts, %d without, %d launches completed\n",
+              withCounts, without, completed.load());
   check(withCounts > 0, "reset race: launches between resets are counted");
+  // Every launch that ran to its synchronize without an error has a profile (counted, or saying
+  // why not): none is lost to a reset.
+  check(withCounts + without >= completed.load(),
+        "reset race: every completed launch has a profile");
   check(consistent, "reset race: every reported entry count is the threads launched");
   check(explained, "reset race: every profile without counts says why");
 }

@@ -155,7 +155,10 @@ INSTANTIATE_TEST_SUITE_P(
                       BadModule{"malloc", "probe 'allocate' calls 'malloc', which probes cannot"},
                       BadModule{"barrier", "probe 'wait' waits at a barrier (bar.sync)"},
                       BadModule{"shared", "probe 'share' uses the variable 'scratch'"},
-                      BadModule{"stack", "probe 'stack' uses local memory"}),
+                      BadModule{"stack", "probe 'stack' uses local memory"},
+                      BadModule{"helper",
+                                "probe 'help' calls '_Z5twicey', which nvcc did not inline"},
+                      BadModule{"pointer", "probe 'indirect' makes an indirect call"}),
     [](const ::testing::TestParamInfo<BadModule>& param) { return std::string(param.param.file); });
 
 TEST(ProbeProgram, RefusesModulesWithoutProbesOrThatDoNotParse) {

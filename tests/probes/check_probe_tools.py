@@ -233,12 +233,10 @@ def main():
                  for n in names]
         path = os.path.join(workdir, "shipped.json")
         same_output("shipped tools", run(args, device, ["-i", ",".join(specs), "-o", path]))
-        measured = 0
         for p in profiles(path):
             results = p.get("results", {})
             if p.get("execution") != "instrumented":
-                continue
-            measured += 1
+                continue  # programs whose kernels run only in graphs have none
             for n in names:
                 if n not in results:
                     problems.append("launch %d: no %s result" % (p["launch_id"], n))
@@ -248,8 +246,6 @@ def main():
             if mix and eff and mix.get("threads") != eff.get("lanes"):
                 problems.append("launch %d: instmix counts %s thread instructions, warpeff %s lanes" %
                                 (p["launch_id"], mix.get("threads"), eff.get("lanes")))
-        if FAULTING.isdisjoint({name}) and rc == 0 and measured == 0 and os.path.exists(path):
-            problems.append("shipped tools: no instrumented launch")
 
     # 6. A probe Ocelot refuses: the program runs its original kernels.
     if args.bad:

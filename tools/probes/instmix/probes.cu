@@ -6,9 +6,11 @@
 
 using namespace ocelot::probe;
 
-// Per basic block: warp entries and lane entries (32 stripes by %ctaid.x, as bbcount has).
+// Per basic block: warp entries, and the lanes those warps did not have (32 - active lanes), so
+// that a full warp costs one atomic: lane entries = 32 x warp entries - idle lanes. 32 stripes by
+// %ctaid.x, as bbcount has.
 OCELOT_COUNTERS(warpEntries, unsigned long long, "per=block; stripes=32");
-OCELOT_COUNTERS(laneEntries, unsigned long long, "per=block; stripes=32");
+OCELOT_COUNTERS(idleLanes, unsigned long long, "per=block; stripes=32");
 // Per guarded instruction: active lanes whose guard was false.
 OCELOT_COUNTERS(skippedLanes, unsigned long long, "per=instruction");
 
@@ -16,7 +18,9 @@ OCELOT_PROBE(enterBlock, "at=block-entry") {
   u32 active = activeMask();
   if (isLeader()) {
     atomicAdd(warpEntries.element(warpEntries.here()), 1ull);
-    atomicAdd(laneEntries.element(laneEntries.here()), (u64)__popc(active));
+    u32 idle = 32 - __popc(active);
+    if (idle != 0)
+      atomicAdd(idleLanes.element(idleLanes.here()), (u64)idle);
   }
 }
 
