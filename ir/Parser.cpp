@@ -3,6 +3,7 @@
 #include "ir/parser/Lexer.h"
 #include "ir/parser/ParseContext.h"
 
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -36,9 +37,15 @@ ParseResult overBudget(std::string_view fileName, size_t size, size_t budget, So
   return result;
 }
 
+std::atomic<uint64_t>& parseCounter() {
+  static std::atomic<uint64_t> counter{0};
+  return counter;
+}
+
 /// Parses `size` bytes of `buffer`, which has two more bytes for the NULs Flex scans up to.
 ParseResult parseInPlace(char* buffer, size_t size, std::string_view fileName,
                          const ParseOptions& options) {
+  parseCounter().fetch_add(1, std::memory_order_relaxed);
   const size_t budget = options.memoryBudget == 0 ? SIZE_MAX : options.memoryBudget;
   if (size >= budget)
     return overBudget(fileName, size, budget, {});
@@ -124,6 +131,10 @@ ParseResult parsePtxFile(const std::filesystem::path& path, const ParseOptions& 
   if (!file.read(buffer.get(), size))
     return failure(path.string(), "cannot read file: " + std::string(std::strerror(errno)));
   return parseInPlace(buffer.get(), static_cast<size_t>(size), path.string(), options);
+}
+
+uint64_t textsParsed() {
+  return parseCounter().load(std::memory_order_relaxed);
 }
 
 } // namespace ocelot::ir

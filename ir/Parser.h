@@ -67,4 +67,8 @@ ParseResult parsePtxBuffer(std::string&& text, std::string_view fileName = "<inp
 /// Reads and parses a file; an unreadable file is a diagnostic too.
 ParseResult parsePtxFile(const std::filesystem::path& path, const ParseOptions& options = {});
 
+/// How many PTX texts this process has parsed so far, from any thread (one relaxed counter): the
+/// tests of the module pipeline check with it that each module image is parsed once.
+uint64_t textsParsed();
+
 } // namespace ocelot::ir

@@ -112,6 +112,10 @@ public:
   }
 
   // --- Modules ------------------------------------------------------------------------------
+  /// Whether the device executes Ocelot's IR itself (the CPU back end) rather than handing the
+  /// PTX text to a JIT: then the module pipeline gives it the parsed units with the text
+  /// (ModuleImage::units), so that each module image is parsed once.
+  virtual bool runsIr() const { return false; }
   /// Loads a module; `log` receives the device's own diagnostics (JIT or link errors) on failure.
   virtual cudaError_t loadModule(const ModuleImage& image, DeviceModule* module,
                                  std::string* log) = 0;

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "support/Expected.h"
 #include "runtime/fatbin/Fatbinary.h"
+#include "support/Expected.h"
 
 #include <cstddef>
 #include <memory>

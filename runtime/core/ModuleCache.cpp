@@ -60,7 +60,7 @@ cudaError_t ModuleCache::load(const FatbinaryRegistration& registration, Device&
   // Both phases are timed for the info log: what Ocelot adds (the pipeline) next to what the
   // driver would spend anyway (its JIT), the comparison issue #4's module-load bar is about.
   const Clock::time_point start = Clock::now();
-  auto built = pipeline_.build(registration, device.computeCapability());
+  auto built = pipeline_.build(registration, device.computeCapability(), device.runsIr());
   const Clock::time_point builtAt = Clock::now();
   if (built) {
     std::string log;

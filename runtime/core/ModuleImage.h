@@ -1,9 +1,14 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
+
+namespace ocelot::ir {
+class Module;
+}
 
 namespace ocelot::runtime {
 
@@ -16,7 +21,11 @@ struct ModuleImage {
   };
 
   Form form = Form::Original;
-  std::vector<std::string> ptx;        ///< Ptx: one text; LinkedPtx: one per unit
+  std::vector<std::string> ptx; ///< Ptx: one text; LinkedPtx: one per unit
+  /// The same units as Ocelot's IR, exactly what `ptx` was emitted from, when the module pipeline
+  /// was asked to keep them (for a device that runs the IR itself, Device::runsIr): the device
+  /// takes them instead of parsing `ptx` again. Empty otherwise.
+  std::vector<std::shared_ptr<ir::Module>> units;
   std::span<const std::byte> original; ///< Original: bytes in the application's image
   std::string label;                   ///< names the module in log lines
 };

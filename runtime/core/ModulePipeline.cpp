@@ -69,7 +69,7 @@ std::string ModulePipeline::label(const FatbinaryRegistration& registration) {
 
 support::Expected<ModuleImage, PipelineFailure>
 ModulePipeline::build(const FatbinaryRegistration& registration,
-                      fatbin::ComputeCapability capability) const {
+                      fatbin::ComputeCapability capability, bool keepIr) const {
   if (!registration.readError.empty())
     return PipelineFailure{registration.readError};
   ModuleImage image;
@@ -85,11 +85,13 @@ ModulePipeline::build(const FatbinaryRegistration& registration,
       continue;
     if (!text)
       return text.error();
-    auto ptx =
+    auto processed =
         process(*text, unitLabel, unitLabel + "." + archName + ".ptx", static_cast<uint32_t>(i));
-    if (!ptx)
-      return ptx.error();
-    image.ptx.push_back(std::move(*ptx));
+    if (!processed)
+      return processed.error();
+    image.ptx.push_back(std::move(processed->text));
+    if (keepIr)
+      image.units.push_back(std::move(processed->module));
   }
   image.form = registration.linked() ? ModuleImage::Form::LinkedPtx : ModuleImage::Form::Ptx;
   return image;
@@ -97,7 +99,10 @@ ModulePipeline::build(const FatbinaryRegistration& registration,
 
 support::Expected<std::string, PipelineFailure>
 ModulePipeline::buildText(std::string_view ptx, const std::string& label) const {
-  return process(ptx, label, label + ".ptx", std::nullopt);
+  auto processed = process(ptx, label, label + ".ptx", std::nullopt);
+  if (!processed)
+    return processed.error();
+  return std::move(processed->text);
 }
 
 void ModulePipeline::setTransform(ModuleTransform transform) {
@@ -108,7 +113,7 @@ void ModulePipeline::setTransform(ModuleTransform transform) {
 
 // Every module goes parse -> passes -> emit. With no passes configured the module is emitted
 // unchanged, which still proves the round trip on every kernel the application runs.
-support::Expected<std::string, PipelineFailure>
+support::Expected<ModulePipeline::Processed, PipelineFailure>
 ModulePipeline::process(std::string_view ptx, const std::string& label, const std::string& fileName,
                         std::optional<uint32_t> unit) const {
   ir::ParseResult parsed = ir::parsePtx(ptx, fileName);
@@ -135,7 +140,8 @@ ModulePipeline::process(std::string_view ptx, const std::string& label, const st
   // them back from the table (after the passes, so that it lists what the loaded code takes).
   if (unit)
     instrumentors::addFunctionAddressTable(*parsed.module, *unit);
-  return ir::emitPtx(*parsed.module);
+  std::string text = ir::emitPtx(*parsed.module);
+  return Processed{std::move(text), std::move(parsed.module)};
 }
 
 ModuleImage ModulePipeline::original(const FatbinaryRegistration& registration) {

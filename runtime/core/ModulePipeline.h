@@ -43,9 +43,12 @@ struct PipelineFailure {
 class ModulePipeline {
 public:
   /// Ocelot's module for a device of `capability`, or why there is none (one line: no PTX for the
-  /// device, a decompression or parse error). The caller then loads `original()` instead.
+  /// device, a decompression or parse error). The caller then loads `original()` instead. With
+  /// `keepIr`, the image also holds the parsed units its text was emitted from
+  /// (ModuleImage::units).
   support::Expected<ModuleImage, PipelineFailure> build(const FatbinaryRegistration& registration,
-                                                        fatbin::ComputeCapability capability) const;
+                                                        fatbin::ComputeCapability capability,
+                                                        bool keepIr = false) const;
 
   /// A PTX text the application loads itself (cudaLibraryLoadData) through the same pipeline:
   /// parsed, transformed, emitted; or why not (the caller then loads the text unchanged).
@@ -64,11 +67,16 @@ public:
   void setTransform(ModuleTransform transform);
 
 private:
+  /// One PTX text through the pipeline: the emitted text, and the IR it was emitted from.
+  struct Processed {
+    std::string text;
+    std::unique_ptr<ir::Module> module;
+  };
   /// Parse, transform, emit one PTX text; with `unit`, add that unit's function-address table.
-  support::Expected<std::string, PipelineFailure> process(std::string_view ptx,
-                                                          const std::string& label,
-                                                          const std::string& fileName,
-                                                          std::optional<uint32_t> unit) const;
+  support::Expected<Processed, PipelineFailure> process(std::string_view ptx,
+                                                        const std::string& label,
+                                                        const std::string& fileName,
+                                                        std::optional<uint32_t> unit) const;
 
   mutable std::mutex transformMutex_;
   std::shared_ptr<const ModuleTransform> transform_; ///< null: no passes

@@ -1,8 +1,6 @@
 #include "runtime/core/PlatformSelection.h"
 
 #include "runtime/core/Logger.h"
-#include "runtime/cpu/CpuPlatform.h"
-#include "runtime/driver/DriverPlatform.h"
 
 #include <cstdlib>
 #include <string>
@@ -10,7 +8,7 @@
 
 namespace ocelot::runtime {
 
-PlatformResult selectPlatform() {
+PlatformResult selectPlatform(const PlatformRegistry& backends) {
   const char* requested = std::getenv("OCELOT_DEVICE");
   std::string_view device = requested != nullptr ? requested : "";
   if (!device.empty() && device != "cpu" && device != "gpu") {
@@ -22,13 +20,13 @@ PlatformResult selectPlatform() {
     device = "";
   }
   if (device == "cpu")
-    return cpu::CpuPlatform::create();
-  PlatformResult driver = driver::DriverPlatform::create();
+    return backends.create("cpu");
+  PlatformResult driver = backends.create("gpu");
   if (driver.platform || device == "gpu")
     return driver;
   // No driver, a driver too old, or no GPU: Ocelot's CPU back end runs the program instead.
   if (driver.error == cudaErrorInsufficientDriver || driver.error == cudaErrorNoDevice) {
-    PlatformResult cpu = cpu::CpuPlatform::create();
+    PlatformResult cpu = backends.create("cpu");
     if (cpu.platform)
       return cpu;
   }

@@ -1,19 +1,10 @@
 #include "runtime/core/Runtime.h"
 
 #include "runtime/core/ErrorTable.h"
-#include "runtime/core/PlatformSelection.h"
 
 #include <cuda_runtime_api.h>
 
 namespace ocelot::runtime {
-
-Runtime* Runtime::create() {
-  return new Runtime(selectPlatform); // leaked on purpose; see instance()
-}
-
-Runtime& Runtime::process() {
-  return instance();
-}
 
 Runtime::Runtime(std::function<PlatformResult()> platformFactory, LogLevel logLevel,
                  std::unique_ptr<PtxDump> dump)

@@ -1,20 +1,21 @@
 #pragma once
 
+#include "runtime/core/ApiCallLog.h"
 #include "runtime/core/Device.h"
+#include "runtime/core/DeviceOperation.h"
 #include "runtime/core/ForkGuard.h"
 #include "runtime/core/KernelHandles.h"
+#include "runtime/core/LaunchInterceptor.h"
 #include "runtime/core/LaunchLimits.h"
 #include "runtime/core/Logger.h"
 #include "runtime/core/ModuleCache.h"
 #include "runtime/core/ModulePipeline.h"
+#include "runtime/core/NvtxRanges.h"
 #include "runtime/core/PlatformResult.h"
 #include "runtime/core/PtxDump.h"
 #include "runtime/core/Registry.h"
 #include "runtime/core/Stream.h"
 #include "runtime/core/ThreadState.h"
-#include "runtime/instrumentation/ApiCallLog.h"
-#include "runtime/instrumentation/DeviceOperation.h"
-#include "runtime/instrumentation/NvtxRanges.h"
 
 #include <cuda_runtime_api.h>
 
@@ -33,10 +34,6 @@
 
 namespace ocelot::runtime {
 
-namespace instrumentation {
-class InstrumentationFramework;
-} // namespace instrumentation
-
 /// Ocelot's CUDA runtime: the one object that owns all runtime state (registrations, the device
 /// platform, loaded modules, the logger, the per-thread API state). The exported C functions in
 /// runtime/api are one-line forwards to it. Methods return the cudaError_t the Runtime API call
@@ -54,7 +51,8 @@ public:
   /// The process's runtime. Created on first use and intentionally never destroyed: applications
   /// call the runtime from atexit handlers and static destructors (the unregistration of every
   /// fatbinary is one), which may run after any destructor of ours would have. Inline: every
-  /// entry point starts here.
+  /// entry point starts here. create() is defined by the API layer
+  /// (runtime/api/ProcessRuntime.cpp), which assembles the runtime from the layers below it.
   static Runtime& instance() {
     static Runtime* const runtime = create();
     return *runtime;
@@ -261,16 +259,17 @@ public:
   cudaError_t logsDumpToMemory(cudaLogIterator* iterator, char* buffer, size_t* size,
                                unsigned int flags);
 
-  // --- Instrumentation (RuntimeLaunchInterception.cpp)
-  // ----------------------------------------------
-  /// The instrumentation framework of this runtime (created on first use; ocelot/ocelot.h
-  /// forwards to it).
-  instrumentation::InstrumentationFramework& instrumentation();
+  // --- Launch interception (RuntimeLaunchInterception.cpp) -------------------------------------
+  /// Who takes part in launches (the instrumentation installs itself here; without a factory,
+  /// launches are never intercepted). Call before the first launch.
+  void setLaunchInterceptorFactory(LaunchInterceptorFactory factory);
+  /// The interceptor, created by the factory on first use; null without a factory.
+  LaunchInterceptor* launchInterceptor();
   /// Before a device reset: waits (bounded) for pending profiles, then drops the device's
   /// instrumented modules and pooled buffers, which the reset destroys. After it (`afterReset`):
   /// drops what other threads' launches made meanwhile; their profiles report a disturbed launch.
   void forgetInstrumentation(int ordinal, bool afterReset = false);
-  /// Host measures on (instrumentation/DeviceOperation.h): copies and memsets are timed. Inline:
+  /// Host measures on (core/DeviceOperation.h): copies and memsets are timed. Inline:
   /// every copy asks.
   bool hostMeasures() const { return hostMeasures_; }
   /// The API calls of every thread (recorded by the API boundary with host measures on).
@@ -284,6 +283,9 @@ public:
   /// cudaGraphLaunch: graph kernel nodes are not instrumented yet; while an instrumentor is active
   /// the launch counts in the coverage as not instrumented (one relaxed load otherwise).
   void noteGraphLaunch();
+  /// Before a module loaded through the driver API is unloaded: the interceptor drops what it
+  /// made from it.
+  void forgetDriverModule(uint64_t registrationId);
 
 private:
   static Runtime* create();
@@ -340,10 +342,10 @@ private:
   std::mutex librariesMutex_;
   std::unordered_map<cudaLibrary_t, std::string> libraryTexts_;
 
-  /// shared_ptr: the type is incomplete here and the member is created lazily.
-  std::once_flag instrumentationOnce_;
-  std::shared_ptr<instrumentation::InstrumentationFramework> instrumentation_;
-  /// Kept by the framework: true while no instrumentor is active (the launch path's one load).
+  LaunchInterceptorFactory interceptorFactory_;
+  std::once_flag interceptorOnce_;
+  std::shared_ptr<LaunchInterceptor> interceptor_; ///< created lazily by the factory
+  /// Kept by the interceptor: true while it wants no launches (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
   const bool hostMeasures_ = instrumentation::hostMeasuresRequested();
   instrumentation::ApiCallLog apiCalls_;

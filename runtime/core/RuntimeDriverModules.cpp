@@ -6,7 +6,6 @@
 #include "runtime/core/DriverModuleImage.h"
 #include "runtime/core/Runtime.h"
 #include "runtime/fatbin/Format.h"
-#include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <map>
 
@@ -82,7 +81,7 @@ cudaError_t Runtime::moduleUnload(void** handle) {
   }
   FatbinaryRegistration* registration = registry_.findFatbinary(handle);
   if (registration != nullptr)
-    instrumentation().unloadRegistration(registration->id);
+    forgetDriverModule(registration->id);
   // Drops the kernels from the registry (launch caches included) and unloads the module; the
   // image goes last, with `module`, since the registration points into it.
   unregisterFatBinary(handle);
@@ -175,8 +174,8 @@ std::optional<cudaError_t> Runtime::launchForeign(const char* kernelName, Launch
   // While no instrumentor is active the framework keeps this flag set: one relaxed load.
   if (instrumentationIdle_.load(std::memory_order_relaxed))
     return std::nullopt;
-  instrumentation::InstrumentationFramework& framework = instrumentation();
-  if (!framework.active()) // reads the environment's configuration the first time
+  LaunchInterceptor* interceptor = launchInterceptor();
+  if (interceptor == nullptr || !interceptor->active()) // reads its configuration the first time
     return std::nullopt;
   Device* device = nullptr;
   int ordinal = 0;
@@ -186,9 +185,9 @@ std::optional<cudaError_t> Runtime::launchForeign(const char* kernelName, Launch
   if (queue == nullptr)
     return std::nullopt;
   params.stream = queue;
-  return framework.launchForeign(*device, ordinal,
-                                 kernelName != nullptr ? kernelName : "(unnamed kernel)", params,
-                                 launch, reason != nullptr ? reason : "");
+  return interceptor->launchForeign(*device, ordinal,
+                                    kernelName != nullptr ? kernelName : "(unnamed kernel)", params,
+                                    launch, reason != nullptr ? reason : "");
 }
 
 } // namespace ocelot::runtime

@@ -351,7 +351,10 @@ cudaError_t CpuDevice::loadModule(const ModuleImage& image, DeviceModule* module
       *log = "the CPU device runs PTX only, and " + image.label + " has none it could use";
     return cudaErrorInvalidPtx;
   }
-  auto loaded = CpuModule::load(image.ptx, image.label, *memory_);
+  // The module pipeline's IR when it kept it (one parse per module image), else the text.
+  auto loaded = image.units.size() == image.ptx.size()
+                    ? CpuModule::load(image.units, image.label, *memory_)
+                    : CpuModule::load(image.ptx, image.label, *memory_);
   if (!loaded) {
     if (log != nullptr)
       *log = loaded.error().message;

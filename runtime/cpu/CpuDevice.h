@@ -95,6 +95,7 @@ public:
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
   // --- Modules ----------------------------------------------------------------------------------
+  bool runsIr() const override { return true; }
   cudaError_t loadModule(const ModuleImage& image, DeviceModule* module, std::string* log) override;
   cudaError_t unloadModule(DeviceModule module) override;
   cudaError_t function(DeviceModule module, const char* name, DeviceFunction* function) override;

@@ -134,16 +134,29 @@ void CpuModule::layOutCode() {
 support::Expected<std::unique_ptr<CpuModule>, ModuleError>
 CpuModule::load(const std::vector<std::string>& units, const std::string& label,
                 DeviceMemory& memory) {
-  std::unique_ptr<CpuModule> module(new CpuModule(label, memory));
   if (units.empty())
     return ModuleError{label + ": no PTX to load"};
+  std::vector<std::shared_ptr<ir::Module>> parsedUnits;
   for (size_t i = 0; i < units.size(); ++i) {
     std::string name = label + (units.size() > 1 ? ".unit" + std::to_string(i) : "") + ".ptx";
     ir::ParseResult parsed = ir::parsePtx(units[i], name);
     if (!parsed.ok())
       return ModuleError{"PTX does not parse: " + parsed.firstError(), parseFailureError(parsed)};
-    module->units_.push_back(std::move(parsed.module));
+    parsedUnits.push_back(std::move(parsed.module));
   }
+  return load(std::move(parsedUnits), label, memory);
+}
+
+support::Expected<std::unique_ptr<CpuModule>, ModuleError>
+CpuModule::load(std::vector<std::shared_ptr<ir::Module>> units, const std::string& label,
+                DeviceMemory& memory) {
+  std::unique_ptr<CpuModule> module(new CpuModule(label, memory));
+  if (units.empty())
+    return ModuleError{label + ": no PTX to load"};
+  for (auto& unit : units)
+    if (unit == nullptr)
+      return ModuleError{label + ": a unit has no IR"};
+  module->units_ = std::move(units);
   const size_t unitCount = module->units_.size();
   module->unitVariables_.resize(unitCount);
   module->unitFunctions_.resize(unitCount);

@@ -58,6 +58,11 @@ public:
   /// Parses and links `units` (one PTX text each) and places the variables in `memory`.
   static support::Expected<std::unique_ptr<CpuModule>, ModuleError>
   load(const std::vector<std::string>& units, const std::string& label, DeviceMemory& memory);
+  /// The same for units already parsed (by the module pipeline): they are not parsed again. The
+  /// module keeps them; nothing else may change them while it is loaded.
+  static support::Expected<std::unique_ptr<CpuModule>, ModuleError>
+  load(std::vector<std::shared_ptr<ir::Module>> units, const std::string& label,
+       DeviceMemory& memory);
   ~CpuModule();
   CpuModule(const CpuModule&) = delete;
   CpuModule& operator=(const CpuModule&) = delete;
@@ -101,7 +106,7 @@ private:
 
   std::string label_;
   DeviceMemory& memory_;
-  std::vector<std::unique_ptr<ir::Module>> units_;
+  std::vector<std::shared_ptr<ir::Module>> units_;
   std::vector<ModuleVariable> variables_;
   std::vector<ModuleFunction> functions_;
   /// Per unit: name -> index into variables_ / functions_ (definitions of that unit).

@@ -37,4 +37,8 @@ PlatformResult CpuPlatform::create() {
   return result;
 }
 
+void registerPlatform(PlatformRegistry& backends) {
+  backends.add("cpu", [] { return CpuPlatform::create(); });
+}
+
 } // namespace ocelot::runtime::cpu

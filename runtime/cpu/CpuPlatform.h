@@ -1,5 +1,6 @@
 #pragma once
 
+#include "runtime/core/PlatformRegistry.h"
 #include "runtime/core/PlatformResult.h"
 #include "runtime/cpu/CpuDevice.h"
 
@@ -9,6 +10,7 @@ namespace ocelot::runtime::cpu {
 
 /// The platform of Ocelot's CPU back end: one CpuDevice. Chosen by OCELOT_DEVICE=cpu, or when
 /// the NVIDIA driver is missing or finds no GPU (see runtime/core/PlatformSelection.cpp).
+/// registerPlatform adds it to the back ends as "cpu".
 class CpuPlatform final : public Platform {
 public:
   static PlatformResult create();
@@ -27,5 +29,8 @@ private:
   explicit CpuPlatform(std::unique_ptr<CpuDevice> device) : device_(std::move(device)) {}
   std::unique_ptr<CpuDevice> device_;
 };
+
+/// Adds this back end to `backends` as "cpu".
+void registerPlatform(PlatformRegistry& backends);
 
 } // namespace ocelot::runtime::cpu

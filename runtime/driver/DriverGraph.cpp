@@ -37,9 +37,13 @@ cudaError_t DriverGraph::addNode(cudaGraphNode_t* node, const cudaGraphNode_t* d
     return error;
   CUresult result = invoke(api_.graphAddNode, node, handle(), dependencies,
                            reinterpret_cast<const CUgraphEdgeData*>(edges), count, &driverParams);
-  // Conditional nodes hand back the bodies the driver created for them.
+  // Outputs of node creation: the bodies the driver created for a conditional node, and the
+  // address it reserved for a mem-alloc node (without it the application's next node, a copy into
+  // that memory, named a null pointer: issue 14 bug 1 on the GPU).
   if (result == CUDA_SUCCESS && params->type == cudaGraphNodeTypeConditional)
     params->conditional.phGraph_out = driverParams.conditional.phGraph_out;
+  if (result == CUDA_SUCCESS && params->type == cudaGraphNodeTypeMemAlloc)
+    params->alloc.dptr = reinterpret_cast<void*>(driverParams.alloc.dptr);
   return toCudaError(result);
 }
 

@@ -74,4 +74,8 @@ cudaError_t DriverPlatform::logsDumpToMemory(cudaLogIterator* iterator, char* bu
   return toCudaError(invoke(api_->logsDumpToMemory, iterator, buffer, size, flags));
 }
 
+void registerPlatform(PlatformRegistry& backends) {
+  backends.add("gpu", [] { return DriverPlatform::create(); });
+}
+
 } // namespace ocelot::runtime::driver

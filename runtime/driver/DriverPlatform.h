@@ -1,5 +1,6 @@
 #pragma once
 
+#include "runtime/core/PlatformRegistry.h"
 #include "runtime/core/PlatformResult.h"
 #include "runtime/driver/DriverApi.h"
 #include "runtime/driver/DriverDevice.h"
@@ -40,5 +41,8 @@ private:
   std::unique_ptr<DriverApi> api_;
   std::vector<std::unique_ptr<DriverDevice>> devices_;
 };
+
+/// Adds this back end (libcuda.so.1) to `backends` as "gpu".
+void registerPlatform(PlatformRegistry& backends);
 
 } // namespace ocelot::runtime::driver

@@ -5,12 +5,14 @@
 #include "runtime/core/ErrorTable.h"
 #include "runtime/core/Event.h"
 #include "runtime/core/ForkGuard.h"
+#include "runtime/core/Runtime.h"
 #include "runtime/core/Stream.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 
 namespace ocelot::runtime::instrumentation {
 
@@ -56,6 +58,20 @@ InstrumentationFramework::InstrumentationFramework(const Logger& logger,
   nvtx_ = nvtx;
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
+}
+
+void InstrumentationFramework::installOn(Runtime& runtime) {
+  runtime.setLaunchInterceptorFactory([](const InterceptorServices& services) {
+    return std::make_shared<InstrumentationFramework>(
+        services.logger, services.pipeline, services.idle, services.apiCalls, services.nvtx);
+  });
+}
+
+InstrumentationFramework& InstrumentationFramework::of(Runtime& runtime) {
+  auto* framework = dynamic_cast<InstrumentationFramework*>(runtime.launchInterceptor());
+  if (framework == nullptr)
+    throw std::logic_error("the runtime has no instrumentation framework installed");
+  return *framework;
 }
 
 InstrumentationFramework::~InstrumentationFramework() {
@@ -980,6 +996,7 @@ void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
     if (pool.disturbed(pending->generation))
       continue; // a device reset takes the ring's memory: complete() reports the disturbance
     pending->device->activate();
+    relaxStreamCaptureRules(*pending->device);
     Stream* stream = pool.ownStream();
     cudaError_t error = cudaErrorNotSupported;
     if (stream != nullptr)

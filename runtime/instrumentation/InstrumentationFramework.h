@@ -3,15 +3,16 @@
 #include "instrumentors/InstrumentorRegistry.h"
 #include "ocelot/KernelSelection.h"
 #include "ocelot/ProfileSummary.h"
+#include "runtime/core/ApiCallLog.h"
+#include "runtime/core/LaunchInterceptor.h"
+#include "runtime/core/LaunchSite.h"
 #include "runtime/core/Logger.h"
 #include "runtime/core/ModulePipeline.h"
-#include "runtime/instrumentation/ApiCallLog.h"
+#include "runtime/core/NvtxRanges.h"
 #include "runtime/instrumentation/DeviceResources.h"
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
-#include "runtime/instrumentation/LaunchSite.h"
 #include "runtime/instrumentation/ModuleCatalog.h"
-#include "runtime/instrumentation/NvtxRanges.h"
 #include "runtime/instrumentation/OccupancyGuard.h"
 #include "runtime/instrumentation/ProfileHub.h"
 #include "runtime/instrumentation/ProfileWorker.h"
@@ -29,11 +30,16 @@
 #include <unordered_map>
 #include <vector>
 
+namespace ocelot::runtime {
+class Runtime;
+}
+
 namespace ocelot::runtime::instrumentation {
 
-/// The instrumentation side of the runtime, behind one narrow interface: the runtime offers it
-/// every launch (launch()), tells it about device resets and unregistered fatbinaries, and
-/// forwards Ocelot's public API (ocelot/ocelot.h) to it. Everything else (instrumented module
+/// The instrumentation side of the runtime, behind one narrow interface (LaunchInterceptor, which
+/// it installs on the runtime with installOn): the runtime offers it every launch (launch()) and
+/// tells it about device resets; the API layer forwards Ocelot's public API (ocelot/ocelot.h) to
+/// it. Everything else (instrumented module
 /// cache, buffers, readback, profiles) lives here.
 ///
 /// An instrumented launch, on the application's stream and without synchronizing it: record an
@@ -46,8 +52,15 @@ namespace ocelot::runtime::instrumentation {
 /// after the kernel in the application's stream, and an event after the copies is polled. Anything
 /// that goes wrong on the way runs the original kernel instead, logs one line, and records why in
 /// the launch's profile.
-class InstrumentationFramework {
+class InstrumentationFramework final : public LaunchInterceptor {
 public:
+  /// Makes `runtime` create an InstrumentationFramework as its launch interceptor when it first
+  /// needs one.
+  static void installOn(Runtime& runtime);
+  /// The framework of a runtime it was installed on (created now if it was not yet); throws
+  /// std::logic_error if none was installed.
+  static InstrumentationFramework& of(Runtime& runtime);
+
   /// `idle`, when given, is kept true exactly while the configuration has been read and no
   /// instrumentor is active, so that the runtime's launch path skips the framework with one
   /// relaxed load.
@@ -59,15 +72,17 @@ public:
                            const NvtxRanges* nvtx = nullptr);
   InstrumentationFramework(const InstrumentationFramework&) = delete;
   InstrumentationFramework& operator=(const InstrumentationFramework&) = delete;
-  ~InstrumentationFramework();
+  ~InstrumentationFramework() override;
 
   /// The next process-wide launch number (every launch the runtime sees takes one).
-  uint64_t nextLaunchId() { return launchIds_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  uint64_t nextLaunchId() override {
+    return launchIds_.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
   /// Whether any instrumentor is active (reads the environment's configuration the first time).
-  bool active();
+  bool active() override;
   /// Handles the launch if it is selected: returns the launch's result, or nullopt when the
   /// runtime should launch it as usual.
-  std::optional<cudaError_t> launch(const LaunchSite& site);
+  std::optional<cudaError_t> launch(const LaunchSite& site) override;
   /// Host measures (OCELOT_HOST_MEASURES: "1" on, "0" off; by default on when a profile file is
   /// written): copies, memsets and kernels that produce no profile are timed with pooled events
   /// and go into the profile file's `operations` (GCP and GLB, seed 001).
@@ -77,7 +92,7 @@ public:
   /// Returns what `run` returned.
   cudaError_t timeOperation(Device& device, int ordinal, Stream& stream, DeviceOperation::Kind kind,
                             const char* name, uint64_t bytes,
-                            const std::function<cudaError_t()>& run);
+                            const std::function<cudaError_t()>& run) override;
   /// A launch of a kernel Ocelot did not load (a library's, through the driver API), made by
   /// `launch`: when an instrumentor is active and the launch is selected, it runs between events
   /// and gets a profile (not instrumented, `reason` as its note, its GPU time); nullopt when the
@@ -86,17 +101,17 @@ public:
                                            const std::string& kernelName,
                                            const LaunchParams& params,
                                            const std::function<cudaError_t()>& launch,
-                                           const std::string& reason);
+                                           const std::string& reason) override;
   /// Before cudaDeviceReset: waits (bounded) for pending results, then forgets the device's
   /// modules and buffers. After it (`afterReset`), for what launches of other threads made while
   /// it ran: forgets first, so that those launches' profiles report the disturbance, then waits.
-  void forgetDevice(int ordinal, bool afterReset = false);
+  void forgetDevice(int ordinal, bool afterReset = false) override;
   /// After __cudaUnregisterFatBinary: unloads that registration's instrumented modules.
   void forgetRegistration(uint64_t id);
   /// Before a module loaded through the driver API is unloaded: waits (bounded) for the profiles
   /// of launches still on their way, so that none is lost, then forgets its instrumented modules.
   /// False when the wait timed out (those profiles may report a disturbed launch).
-  bool unloadRegistration(uint64_t id);
+  bool unloadRegistration(uint64_t id) override;
 
   // --- The public API -----------------------------------------------------------------------
   uint64_t add(std::shared_ptr<const PTXInstrumentor> instrumentor);
@@ -115,7 +130,7 @@ public:
   std::string summary() const;
   /// A cudaGraphLaunch while instrumentors are active: its kernel nodes are not instrumented (yet);
   /// the coverage counts it, and the log says so once.
-  void graphLaunched();
+  void graphLaunched() override;
   /// Flushes every live instance, completes its profile file and prints its summary (registered
   /// with atexit when a profile file or a summary is asked for).
   static void flushAllAtExit();

@@ -6,19 +6,31 @@ namespace ocelot::runtime::instrumentation {
 
 std::unordered_map<std::string, CatalogKernel>
 ModuleCatalog::describeKernels(const std::vector<std::string>& units, std::string* error) {
-  std::unordered_map<std::string, CatalogKernel> kernels;
+  std::vector<std::unique_ptr<ir::Module>> parsed;
   for (uint32_t u = 0; u < units.size(); ++u) {
-    ir::ParseResult parsed = ir::parsePtx(units[u], "unit" + std::to_string(u));
-    if (!parsed.ok()) {
+    ir::ParseResult result = ir::parsePtx(units[u], "unit" + std::to_string(u));
+    if (!result.ok()) {
       if (error != nullptr)
-        *error = "PTX does not parse: " + parsed.firstError();
+        *error = "PTX does not parse: " + result.firstError();
       return {};
     }
+    parsed.push_back(std::move(result.module));
+  }
+  std::vector<const ir::Module*> modules;
+  for (const auto& module : parsed)
+    modules.push_back(module.get());
+  return describeKernels(modules);
+}
+
+std::unordered_map<std::string, CatalogKernel>
+ModuleCatalog::describeKernels(const std::vector<const ir::Module*>& units) {
+  std::unordered_map<std::string, CatalogKernel> kernels;
+  for (uint32_t u = 0; u < units.size(); ++u) {
     uint32_t functionBlocks = 0;
-    for (const ir::Function* f : parsed.module->functions())
+    for (const ir::Function* f : units[u]->functions())
       if (!f->isEntry() && f->hasBody())
         functionBlocks += static_cast<uint32_t>(f->blocks().size());
-    for (const ir::Function* f : parsed.module->functions()) {
+    for (const ir::Function* f : units[u]->functions()) {
       if (!f->isEntry() || !f->hasBody())
         continue;
       CatalogKernel kernel;
@@ -46,18 +58,21 @@ std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistrati
   // the same entry wastes that work, and the first to finish wins.
   auto entry = std::make_shared<CatalogEntry>();
   entry->label = ModulePipeline::label(registration);
-  auto built = pipeline_.build(registration, device.computeCapability());
+  // With the IR the text was emitted from: the kernels' facts come from it, not from a parse of
+  // the text.
+  auto built = pipeline_.build(registration, device.computeCapability(), /*keepIr=*/true);
   if (!built) {
     entry->error = built.error().reason;
   } else if (built->form == ModuleImage::Form::Original || built->ptx.empty()) {
     entry->error = "no PTX to instrument";
   } else {
-    entry->units = built->ptx;
+    entry->units = std::move(built->ptx);
     entry->linked = built->form == ModuleImage::Form::LinkedPtx;
-    std::string error;
-    entry->kernels = describeKernels(entry->units, &error);
-    entry->ok = error.empty();
-    entry->error = error;
+    std::vector<const ir::Module*> modules;
+    for (const auto& unit : built->units)
+      modules.push_back(unit.get());
+    entry->kernels = describeKernels(modules);
+    entry->ok = true;
   }
   std::lock_guard lock(mutex_);
   auto [it, inserted] = entries_.emplace(key, entry);

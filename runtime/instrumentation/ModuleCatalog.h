@@ -48,6 +48,9 @@ public:
   /// The facts of every kernel of PTX `units` (also for `ocelot ptx instrument`).
   static std::unordered_map<std::string, CatalogKernel>
   describeKernels(const std::vector<std::string>& units, std::string* error);
+  /// The same from units already parsed (the module pipeline's IR).
+  static std::unordered_map<std::string, CatalogKernel>
+  describeKernels(const std::vector<const ir::Module*>& units);
 
 private:
   const ModulePipeline& pipeline_;

@@ -3,9 +3,9 @@
 #include "ocelot/Instrumentor.h"
 #include "ocelot/LaunchInfo.h"
 #include "runtime/core/Device.h"
+#include "runtime/core/DeviceOperation.h"
 #include "runtime/core/Event.h"
 #include "runtime/instrumentation/BufferPool.h"
-#include "runtime/instrumentation/DeviceOperation.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
 #include "runtime/instrumentation/ResultRing.h"
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "ocelot/KernelProfile.h"
-#include "runtime/instrumentation/ApiCallLog.h"
-#include "runtime/instrumentation/DeviceOperation.h"
-#include "runtime/instrumentation/NvtxRanges.h"
+#include "runtime/core/ApiCallLog.h"
+#include "runtime/core/DeviceOperation.h"
+#include "runtime/core/NvtxRanges.h"
 
 #include <condition_variable>
 #include <cstdint>

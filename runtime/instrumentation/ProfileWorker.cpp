@@ -1,5 +1,8 @@
 #include "runtime/instrumentation/ProfileWorker.h"
 
+#include "runtime/core/Device.h"
+#include "runtime/core/Stream.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -72,6 +75,15 @@ uint64_t ProfileWorker::pending() const {
   return begun_ - completed_;
 }
 
+void relaxStreamCaptureRules(Device& device) {
+  // Capture modes are per host thread: once per thread is enough (and a failure is retried).
+  thread_local bool relaxed = false;
+  if (relaxed)
+    return;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  relaxed = device.streams().exchangeCaptureMode(&mode) == cudaSuccess;
+}
+
 void ProfileWorker::run() {
   // Launches wait here until their completion event has fired. They complete in queue order
   // except that a launch whose event has fired may overtake launches of other streams: a kernel
@@ -108,6 +120,7 @@ void ProfileWorker::run() {
       // event objects outlive the reset and answer for it, with an error once the work is gone).
       if (ready && launch.done != nullptr) {
         launch.device->activate();
+        relaxStreamCaptureRules(*launch.device);
         // Any answer but "not ready" means done: success, or the error that stopped the launch or
         // its result copies (the profile then reports a failed launch, not the buffers).
         const cudaError_t status = launch.done->query();

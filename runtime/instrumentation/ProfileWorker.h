@@ -60,4 +60,11 @@ private:
   std::thread thread_;
 };
 
+/// Ocelot's own threads (the profile worker) query events, copy results and synchronize their
+/// stream while an application thread may be capturing a graph in cudaStreamCaptureModeGlobal,
+/// which forbids "potentially unsafe" calls on every other thread of that mode and invalidates the
+/// capture. The calling thread opts out of those rules (cudaStreamCaptureModeRelaxed), as CUDA
+/// lets a library's background thread do; instrumentation must never end an application's capture.
+void relaxStreamCaptureRules(Device& device);
+
 } // namespace ocelot::runtime::instrumentation

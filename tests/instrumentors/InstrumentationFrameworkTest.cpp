@@ -9,6 +9,7 @@
 #include "../runtime/FakePlatform.h"
 #include "../runtime/FatbinaryBuilder.h"
 #include "../runtime/StaticImage.h"
+#include "ir/Parser.h"
 #include "ocelot/BasicBlockCounts.h"
 #include "runtime/core/Runtime.h"
 
@@ -49,6 +50,7 @@ class InstrumentedRuntime : public ::testing::Test {
 protected:
   void SetUp() override {
     runtime.thread() = ThreadState{};
+    instrumentation::InstrumentationFramework::installOn(runtime);
     Bytes container = buildContainer({ptxEntry(kPtx, 90, fatbin::Compression::None)});
     ASSERT_LE(container.size(), gImage.kSlotBytes);
     void** handle = runtime.registerFatBinary(gImage.wrap(gImage.place(0, container)));
@@ -65,7 +67,9 @@ protected:
     void* args[] = {&argument};
     return runtime.launchKernel(&gKernelStub, dim3(2), dim3(32), args, 0, nullptr);
   }
-  instrumentation::InstrumentationFramework& framework() { return runtime.instrumentation(); }
+  instrumentation::InstrumentationFramework& framework() {
+    return instrumentation::InstrumentationFramework::of(runtime);
+  }
 
   FakeDevice device;
   Runtime runtime{
@@ -81,6 +85,21 @@ TEST_F(InstrumentedRuntime, WithoutInstrumentorsNothingChanges) {
   EXPECT_EQ(device.loaded[0].ptx[0].find("__ocelot_instrumentation"), std::string::npos);
   framework().flush();
   EXPECT_EQ(framework().profiles().latest(), nullptr);
+}
+
+TEST_F(InstrumentedRuntime, EachPtxTextIsParsedOnce) {
+  framework().add("bbcount", {});
+  const uint64_t before = ir::textsParsed();
+  ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  ASSERT_EQ(device.loaded.size(), 2u);
+  // The application's module through the pipeline (1); the catalog's copy of it, whose kernel
+  // facts come from the IR (1); the instrumented module, from the catalog's text (1). Before the
+  // one module pipeline the catalog parsed its text a second time (4).
+  EXPECT_EQ(ir::textsParsed() - before, 3u);
+  ASSERT_EQ(launch(), cudaSuccess); // warm: nothing parsed again
+  framework().flush();
+  EXPECT_EQ(ir::textsParsed() - before, 3u);
 }
 
 // Issue 15: a kernel Ocelot did not load (a library's, launched through the driver API) runs as it

@@ -33,7 +33,7 @@ TEST(NvtxRule, ParsesDomainsPushPopAndStartEndRanges) {
 
 TEST(NvtxRule, MatchesStacksAsNsightComputeDoes) {
   const Stack stack = {"main", "compute", "phase1"};
-  EXPECT_TRUE(NvtxRule::parse("compute/").matchesStack(stack));     // anywhere
+  EXPECT_TRUE(NvtxRule::parse("compute/").matchesStack(stack)); // anywhere
   EXPECT_TRUE(NvtxRule::parse("compute/phase1/").matchesStack(stack));
   EXPECT_FALSE(NvtxRule::parse("main/phase1/").matchesStack(stack)); // not directly inside
   EXPECT_TRUE(NvtxRule::parse("main/*/phase1/").matchesStack(stack));

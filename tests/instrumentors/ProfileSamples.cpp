@@ -131,22 +131,39 @@ int main() {
   for (const auto& p : profiles)
     document["profiles"].push_back(p->json());
   // What the runtime adds at exit with host measures and NVTX (runtime/instrumentation/ProfileHub).
-  document["operations"] = Json::array(
-      {Json{{"kind", "copy"}, {"name", "copy"}, {"device", 0}, {"stream", 0}, {"bytes", 4096},
-            {"enqueued_ns", 1'763'752'000'000'000'000}, {"gpu_ns", 1250.5}},
-       Json{{"kind", "kernel"}, {"name", "_Z4loopPii"}, {"device", 1}, {"stream", 7},
-            {"bytes", 0}, {"enqueued_ns", 1'763'752'000'000'100'000}, {"gpu_ns", nullptr}}});
+  document["operations"] = Json::array({Json{{"kind", "copy"},
+                                             {"name", "copy"},
+                                             {"device", 0},
+                                             {"stream", 0},
+                                             {"bytes", 4096},
+                                             {"enqueued_ns", 1'763'752'000'000'000'000},
+                                             {"gpu_ns", 1250.5}},
+                                        Json{{"kind", "kernel"},
+                                             {"name", "_Z4loopPii"},
+                                             {"device", 1},
+                                             {"stream", 7},
+                                             {"bytes", 0},
+                                             {"enqueued_ns", 1'763'752'000'000'100'000},
+                                             {"gpu_ns", nullptr}}});
   document["api_calls_dropped"] = 0;
-  document["api_calls"] = Json::array(
-      {Json{{"name", "cudaMemcpy"}, {"thread", 4242}, {"begin_ns", 1'763'752'000'000'000'000},
-            {"end_ns", 1'763'752'000'000'002'000}}});
-  document["nvtx"] = Json::array(
-      {Json{{"kind", "push"}, {"domain", ""}, {"name", "compute"}, {"thread", 4242},
-            {"begin_ns", 1'763'752'000'000'000'000}, {"end_ns", 1'763'752'000'000'500'000}},
-       Json{{"kind", "start"}, {"domain", "mylib"}, {"name", "load"}, {"thread", 4242},
-            {"begin_ns", 1'763'752'000'000'000'000}, {"end_ns", nullptr}}});
-  document["wall"] = Json{{"start_ns", 1'763'751'999'000'000'000},
-                          {"end_ns", 1'763'752'001'000'000'000}};
+  document["api_calls"] = Json::array({Json{{"name", "cudaMemcpy"},
+                                            {"thread", 4242},
+                                            {"begin_ns", 1'763'752'000'000'000'000},
+                                            {"end_ns", 1'763'752'000'000'002'000}}});
+  document["nvtx"] = Json::array({Json{{"kind", "push"},
+                                       {"domain", ""},
+                                       {"name", "compute"},
+                                       {"thread", 4242},
+                                       {"begin_ns", 1'763'752'000'000'000'000},
+                                       {"end_ns", 1'763'752'000'000'500'000}},
+                                  Json{{"kind", "start"},
+                                       {"domain", "mylib"},
+                                       {"name", "load"},
+                                       {"thread", 4242},
+                                       {"begin_ns", 1'763'752'000'000'000'000},
+                                       {"end_ns", nullptr}}});
+  document["wall"] =
+      Json{{"start_ns", 1'763'751'999'000'000'000}, {"end_ns", 1'763'752'001'000'000'000}};
   std::puts(dumpJson(document).c_str());
   return 0;
 }

@@ -9,7 +9,9 @@
 #include "StaticImage.h"
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
+#include "runtime/core/PlatformRegistry.h"
 #include "runtime/core/Scope.h"
+#include "runtime/cpu/CpuPlatform.h"
 #include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <cuda_runtime_api.h>
@@ -77,7 +79,11 @@ PlatformResult fakePlatform(FakeDevice& device) {
 
 class RuntimeTest : public ::testing::Test {
 protected:
-  void SetUp() override { runtime.thread() = ThreadState{}; }
+  void SetUp() override {
+    runtime.thread() = ThreadState{};
+    // As the process's runtime is assembled (runtime/api/ProcessRuntime.cpp).
+    instrumentation::InstrumentationFramework::installOn(runtime);
+  }
 
   /// Registers a v1 fatbinary with `container`, one kernel and one variable.
   void** registerSample(const Bytes& container) {
@@ -526,11 +532,119 @@ TEST_F(RuntimeTest, ConcurrentLaunchesWhileOtherRegistrationsComeAndGo) {
   EXPECT_EQ(device.names.size(), 1u); // looked up once, for all threads and both names
 }
 
+/// Records what the runtime offers it; takes over the launches of kernels named "kernel".
+class RecordingInterceptor final : public LaunchInterceptor {
+public:
+  explicit RecordingInterceptor(std::atomic<bool>* idle) : idle_(idle) {}
+  bool active() override { return wanted; }
+  uint64_t nextLaunchId() override { return ++ids; }
+  std::optional<cudaError_t> launch(const LaunchSite& site) override {
+    sites.push_back(site.kernelName + " #" + std::to_string(site.launchId));
+    return cudaErrorLaunchOutOfResources; // not what the fake device answers (and not sticky)
+  }
+  void forgetDevice(int ordinal, bool afterReset) override {
+    forgotten.push_back(ordinal * 2 + (afterReset ? 1 : 0));
+  }
+  bool unloadRegistration(uint64_t) override { return true; }
+  void graphLaunched() override { ++graphs; }
+  cudaError_t timeOperation(Device&, int, Stream&, instrumentation::DeviceOperation::Kind,
+                            const char*, uint64_t,
+                            const std::function<cudaError_t()>& run) override {
+    return run();
+  }
+  std::optional<cudaError_t> launchForeign(Device&, int, const std::string&, const LaunchParams&,
+                                           const std::function<cudaError_t()>&,
+                                           const std::string&) override {
+    return std::nullopt;
+  }
+  void sleep() { idle_->store(true); }
+
+  bool wanted = true;
+  uint64_t ids = 0;
+  int graphs = 0;
+  std::vector<std::string> sites;
+  std::vector<int> forgotten;
+
+private:
+  std::atomic<bool>* idle_;
+};
+
+TEST(RuntimeInterception, WithoutAnInterceptorLaunchesGoStraightToTheDevice) {
+  FakeDevice device;
+  Runtime runtime([&] { return fakePlatform(device); }, LogLevel::Off, nullptr);
+  runtime.thread() = ThreadState{};
+  EXPECT_EQ(runtime.launchInterceptor(), nullptr);
+  void** handle =
+      runtime.registerFatBinary(wrapper(place(0, buildContainer({ptxEntry(kPtx, 90)}))));
+  runtime.registerFunction(handle, &gKernelStub, "kernel");
+  runtime.registerFatBinaryEnd(handle);
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  EXPECT_EQ(runtime.launchKernel(&gKernelStub, dim3(1), dim3(32), args, 0, nullptr), cudaSuccess);
+  EXPECT_EQ(device.launches.size(), 1u);
+  runtime.unregisterFatBinary(handle);
+}
+
+TEST(RuntimeInterception, TheInstalledInterceptorIsOfferedEachLaunchAndEachReset) {
+  FakeDevice device;
+  Runtime runtime([&] { return fakePlatform(device); }, LogLevel::Off, nullptr);
+  runtime.thread() = ThreadState{};
+  std::shared_ptr<RecordingInterceptor> interceptor;
+  runtime.setLaunchInterceptorFactory([&](const InterceptorServices& services) {
+    interceptor = std::make_shared<RecordingInterceptor>(services.idle);
+    return interceptor;
+  });
+  void** handle =
+      runtime.registerFatBinary(wrapper(place(0, buildContainer({ptxEntry(kPtx, 90)}))));
+  runtime.registerFunction(handle, &gKernelStub, "kernel");
+  runtime.registerFatBinaryEnd(handle);
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  auto launch = [&] {
+    return runtime.launchKernel(&gKernelStub, dim3(1), dim3(32), args, 0, nullptr);
+  };
+  EXPECT_EQ(launch(), cudaErrorLaunchOutOfResources); // the interceptor's answer
+  ASSERT_NE(interceptor, nullptr);
+  EXPECT_EQ(runtime.launchInterceptor(), interceptor.get());
+  EXPECT_EQ(interceptor->sites, std::vector<std::string>{"kernel #1"});
+  EXPECT_TRUE(device.launches.empty());
+  interceptor->wanted = false; // not wanted now: the device launches it
+  (void)runtime.getLastError();
+  EXPECT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(device.launches.size(), 1u);
+  interceptor->sleep(); // idle: not even asked
+  interceptor->wanted = true;
+  EXPECT_EQ(launch(), cudaSuccess);
+  EXPECT_EQ(interceptor->sites.size(), 1u);
+  EXPECT_EQ(runtime.deviceReset(), cudaSuccess);
+  EXPECT_EQ(interceptor->forgotten, (std::vector<int>{0, 1})); // before and after the reset
+  runtime.unregisterFatBinary(handle);
+}
+
+TEST(RuntimeOnTheCpuDevice, RunsEachModuleFromOneParse) {
+  PlatformRegistry backends;
+  cpu::registerPlatform(backends);
+  Runtime runtime([&] { return backends.create("cpu"); }, LogLevel::Off, nullptr);
+  runtime.thread() = ThreadState{};
+  void** handle =
+      runtime.registerFatBinary(wrapper(place(0, buildContainer({ptxEntry(kHelperPtx, 90)}))));
+  runtime.registerFunction(handle, &gHelperStub, "helper");
+  runtime.registerFatBinaryEnd(handle);
+  const uint64_t before = ir::textsParsed();
+  void* args[] = {nullptr};
+  ASSERT_EQ(runtime.launchKernel(&gHelperStub, dim3(1), dim3(32), args, 0, nullptr), cudaSuccess);
+  ASSERT_EQ(runtime.deviceSynchronize(), cudaSuccess);
+  // The pipeline parses the module's PTX; the CPU device runs that IR instead of parsing the
+  // emitted text again (2 parses before the one module pipeline).
+  EXPECT_EQ(ir::textsParsed() - before, 1u);
+  runtime.unregisterFatBinary(handle);
+}
+
 TEST_F(RuntimeTest, TheInstrumentationHookWakesUpWhenAnInstrumentorIsAdded) {
   registerSample(buildContainer({ptxEntry(kPtx, 90)}));
   ASSERT_EQ(launch(), cudaSuccess); // reads the configuration: no instrumentor, the hook idles
   ASSERT_EQ(device.loaded.size(), 1u);
-  auto& framework = runtime.instrumentation();
+  auto& framework = instrumentation::InstrumentationFramework::of(runtime);
   uint64_t handle = 0;
   std::thread([&] { handle = framework.add("bbcount", {}); }).join();
   ASSERT_EQ(launch(), cudaSuccess);

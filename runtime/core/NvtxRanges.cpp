@@ -1,7 +1,7 @@
-#include "runtime/instrumentation/NvtxRanges.h"
+#include "runtime/core/NvtxRanges.h"
 
 #include "ocelot/Json.h"
-#include "runtime/instrumentation/ApiCallLog.h"
+#include "runtime/core/ApiCallLog.h"
 
 #include <atomic>
 #include <nlohmann/json.hpp>

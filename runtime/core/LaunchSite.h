@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
-namespace ocelot::runtime::instrumentation {
+namespace ocelot::runtime {
 
-/// What the runtime knows about a launch it offers to the instrumentation: the device, the
-/// registered kernel, the application's module it runs from (whose variables instrumented code
-/// must use), and the launch exactly as the application made it.
+/// What the runtime knows about a launch it offers to its LaunchInterceptor (the instrumentation):
+/// the device, the registered kernel, the application's module it runs from (whose variables
+/// instrumented code must use), and the launch exactly as the application made it.
 struct LaunchSite {
   Device& device;
   int ordinal;
@@ -21,4 +21,4 @@ struct LaunchSite {
   uint64_t launchId;
 };
 
-} // namespace ocelot::runtime::instrumentation
+} // namespace ocelot::runtime

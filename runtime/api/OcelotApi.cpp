@@ -1,9 +1,9 @@
 // ocelot/ocelot.h: the in-process API, exported from libcudart.so.13 under version node OCELOT_1.
-// Each function forwards to the process's runtime; the runtime is created on first use, so the
-// API works before the application's first CUDA call.
+// Each function forwards to the instrumentation framework of the process's runtime; the runtime
+// is created on first use, so the API works before the application's first CUDA call.
 
 #include "ocelot/ocelot.h"
-#include "runtime/core/Runtime.h"
+#include "runtime/api/ApiBoundary.h"
 #include "runtime/instrumentation/InstrumentationFramework.h"
 
 namespace ocelot {
@@ -11,7 +11,7 @@ namespace ocelot {
 namespace {
 
 runtime::instrumentation::InstrumentationFramework& framework() {
-  return runtime::Runtime::instance().instrumentation();
+  return runtime::instrumentation::InstrumentationFramework::of(runtime::api::runtime());
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-#include "runtime/instrumentation/ApiCallLog.h"
+#include "runtime/core/ApiCallLog.h"
 
 #include "ocelot/Json.h"
 
