@@ -111,9 +111,11 @@ cudaError_t copyToSymbol(const void* symbol, const void* source, size_t bytes, s
                          const std::source_location& where) {
   return symbolCopy(symbol, bytes, offset, kind, true, stream, where,
                     [&](Device& device, void* storage, Stream& queue) {
-                      if (cudaError_t error = device.checkCopyKind(storage, source, kind);
-                          error != cudaSuccess)
-                        return error;
+                      // The symbol is device memory; the application's side is checked.
+                      if (kind == cudaMemcpyDeviceToDevice)
+                        if (cudaError_t error = device.checkCopyKind(source, source, kind);
+                            error != cudaSuccess)
+                          return error;
                       return device.copy(storage, source, bytes, queue, async);
                     });
 }
@@ -123,9 +125,11 @@ cudaError_t copyFromSymbol(void* destination, const void* symbol, size_t bytes, 
                            const std::source_location& where) {
   return symbolCopy(symbol, bytes, offset, kind, false, stream, where,
                     [&](Device& device, void* storage, Stream& queue) {
-                      if (cudaError_t error = device.checkCopyKind(destination, storage, kind);
-                          error != cudaSuccess)
-                        return error;
+                      if (kind == cudaMemcpyDeviceToDevice)
+                        if (cudaError_t error =
+                                device.checkCopyKind(destination, destination, kind);
+                            error != cudaSuccess)
+                          return error;
                       return device.copy(destination, storage, bytes, queue, async);
                     });
 }

@@ -566,7 +566,8 @@ std::string Decoder::decodeInstruction(uint32_t function, OperandDecoder& operan
   bool branch = false;
   if (form.opcode() == ir::Opcode::Unknown) {
     unknownOpcode_ = true;
-    ok = context.fail("no PTX ISA has this instruction (ptxas refuses it too)");
+    ok = context.fail("not supported by the CPU device: no PTX ISA has this instruction (ptxas "
+                      "refuses it too)");
   } else if (std::string_view feature = notYetSupported(form); !feature.empty()) {
     ok = context.fail("not supported by the CPU device yet (" + std::string(feature) + ")");
   } else if (form.family() == ir::SemanticFamily::ThreadControl) {

@@ -130,6 +130,30 @@ cudaError_t DriverDevice::allocatePitch(void** pointer, size_t* pitch, size_t wi
   return toCudaError(result);
 }
 
+cudaError_t DriverDevice::checkCopyKind(const void* destination, const void* source, int kind) {
+  // Ocelot copies with the unified cuMemcpy, which takes any address the driver does not know for
+  // pageable host memory and copies it on the host: a never-allocated or freed pointer named as a
+  // device side would crash the process. NVIDIA's runtime refuses it (cudaErrorInvalidValue), so
+  // a side the kind says is device memory must be memory the driver knows (device, page-locked or
+  // managed).
+  auto known = [&](const void* pointer) {
+    unsigned int memoryType = 0;
+    int managed = 0;
+    std::array<CUpointer_attribute, 2> names{CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                             CU_POINTER_ATTRIBUTE_IS_MANAGED};
+    std::array<void*, 2> values{&memoryType, &managed};
+    if (invoke(api_.pointerGetAttributes, static_cast<unsigned int>(names.size()), names.data(),
+               values.data(), toDevicePointer(pointer)) != CUDA_SUCCESS)
+      return true; // cannot tell: the copy decides
+    return memoryType != 0 || managed != 0;
+  };
+  const bool toDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool fromDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if ((toDevice && !known(destination)) || (fromDevice && !known(source)))
+    return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
 cudaError_t DriverDevice::pointerAttributes(cudaPointerAttributes* attributes,
                                             const void* pointer) {
   // cuPointerGetAttributes (unlike the singular form) answers null values for memory the driver

@@ -74,6 +74,7 @@ public:
 
   cudaError_t allocatePitch(void** pointer, size_t* pitch, size_t width, size_t height) override;
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
+  cudaError_t checkCopyKind(const void* destination, const void* source, int kind) override;
 
   // --- Kernels: attributes, occupancy, libraries (DriverDeviceFunctions.cpp) ------------------
   cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override;

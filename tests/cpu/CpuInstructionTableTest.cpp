@@ -79,6 +79,9 @@ TEST_F(CpuInstructionTableTest, UnknownOpcodesAreReportedAsUnsupported) {
   const std::string error = decode("frobnicate.sync.b32 %r1, %r2");
   EXPECT_NE(error.find("`frobnicate.sync.b32`"), std::string::npos) << error;
   EXPECT_NE(error.find("not supported by the CPU device"), std::string::npos) << error;
+  // ... and why: it is invalid PTX (the launch fails with cudaErrorInvalidPtx, see
+  // CpuKernelsTest's ModuleErrorsAreThoseOfNvidiasRuntime).
+  EXPECT_NE(error.find("no PTX ISA has this instruction"), std::string::npos) << error;
 }
 
 } // namespace

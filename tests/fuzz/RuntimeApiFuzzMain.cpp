@@ -98,6 +98,9 @@ int main(int argc, char** argv) {
     runOne(readFile(input));
   std::printf("replayed %zu inputs\n", inputs.size());
 
+  // Printed first: a crash or hang ends the process before the summary.
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::fflush(stdout);
   std::mt19937_64 random(seed);
   uint64_t executions = 0;
   const auto start = std::chrono::steady_clock::now();

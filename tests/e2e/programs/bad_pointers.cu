@@ -22,6 +22,8 @@ struct Case {
 };
 
 int main() {
+  // Unbuffered: a call that crashes the process still shows how far the table got.
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
   constexpr cudaMemcpyKind H2D = cudaMemcpyHostToDevice, D2H = cudaMemcpyDeviceToHost,
                            D2D = cudaMemcpyDeviceToDevice;
   char *d = nullptr, *d2 = nullptr, *freed = nullptr, *pinned = nullptr;

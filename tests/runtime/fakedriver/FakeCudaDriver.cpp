@@ -209,14 +209,29 @@ CUresult cuCtxSynchronize_v2(CUcontext context) {
   return context == primaryContext() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
+/// Device allocations by address and size, so that cuPointerGetAttributes knows device memory (the
+/// runtime asks before copies whose kind names a device side, as a real driver would answer).
+std::map<CUdeviceptr, size_t>& deviceAllocations() {
+  static std::map<CUdeviceptr, size_t> allocations;
+  return allocations;
+}
+
 CUresult cuMemAlloc(CUdeviceptr* pointer, size_t bytes) {
   if (tCurrent != primaryContext())
     return CUDA_ERROR_INVALID_CONTEXT;
   *pointer = reinterpret_cast<CUdeviceptr>(std::calloc(1, bytes));
-  return *pointer != 0 ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  if (*pointer == 0)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  std::lock_guard lock(gMutex);
+  deviceAllocations()[*pointer] = bytes;
+  return CUDA_SUCCESS;
 }
 
 CUresult cuMemFree(CUdeviceptr pointer) {
+  {
+    std::lock_guard lock(gMutex);
+    deviceAllocations().erase(pointer);
+  }
   std::free(reinterpret_cast<void*>(pointer));
   return CUDA_SUCCESS;
 }
@@ -415,21 +430,25 @@ CUresult cuMemFreeHost(void* pointer) {
 
 CUresult cuPointerGetAttributes(unsigned int count, CUpointer_attribute* attributes, void** data,
                                 CUdeviceptr pointer) {
-  bool host = false;
+  bool host = false, device = false;
   {
     std::lock_guard lock(gMutex);
     host = hostAllocations().count(reinterpret_cast<void*>(pointer)) != 0;
+    auto& allocations = deviceAllocations();
+    auto it = allocations.upper_bound(pointer);
+    device = it != allocations.begin() && pointer - std::prev(it)->first < std::prev(it)->second;
   }
   for (unsigned int i = 0; i < count; ++i) {
     switch (attributes[i]) {
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-      *static_cast<unsigned int*>(data[i]) = host ? CU_MEMORYTYPE_HOST : 0;
+      *static_cast<unsigned int*>(data[i]) =
+          host ? CU_MEMORYTYPE_HOST : (device ? CU_MEMORYTYPE_DEVICE : 0);
       break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-      *static_cast<int*>(data[i]) = host ? 0 : -2;
+      *static_cast<int*>(data[i]) = host || device ? 0 : -2;
       break;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
-      *static_cast<CUdeviceptr*>(data[i]) = host ? pointer : 0;
+      *static_cast<CUdeviceptr*>(data[i]) = host || device ? pointer : 0;
       break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
       *static_cast<void**>(data[i]) = host ? reinterpret_cast<void*>(pointer) : nullptr;
