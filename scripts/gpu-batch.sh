@@ -610,7 +610,7 @@ section_launch-bench() {
           if (k == "work_async" && md == "ctaclock") bar = 1.05
           if (k == "work_async" && md == "bbcount") bar = 1.10
           if (bar > 0) bars = bars sprintf("%s%s %s (<= %.2f)", bars == "" ? "" : ", ", md, r <= bar ? "ok" : "MISSED", bar)
-          printf "%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", k, md, nv, v, r, bar > 0 ? (r <= bar ? "ok" : "MISSED") : "-"
+          printf "%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", k, md, nv, v, r, (bar > 0 ? (r <= bar ? "ok" : "MISSED") : "-")
         }
         print line " | " ratios " | " (bars == "" ? "-" : bars) " |" > "/dev/stderr"
       }
