@@ -1195,6 +1195,9 @@ section_host-measures() {
 # driver-api: modules loaded through the driver API (issue 15), through Ocelot's libcuda.so.1.
 section_driver-api() {
   local dir=$LOGS/driver-api
+  # On a GPU, ocelot run puts the shim in front only when asked (docs/driver-api.md).
+  local OCELOT_DRIVER_API=1
+  export OCELOT_DRIVER_API
   mkdir -p "$dir"
   md "## Driver API (issue 15): NVRTC, CuPy, Numba, Triton and PyTorch through Ocelot's libcuda.so.1"
   md ""

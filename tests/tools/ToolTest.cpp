@@ -136,6 +136,26 @@ TEST_F(ToolTest, LogLevelMustBeOneOfTheValidOnes) {
   }
 }
 
+// Ocelot's libcuda.so.1 goes in front of NVIDIA's on the CPU device, and on a GPU only when asked
+// (frameworks did not run through it on an H200: docs/driver-api.md).
+TEST_F(ToolTest, TheDriverApiShimIsOptInOnAGpu) {
+  auto shimOnPath = [&](std::vector<std::string> options) {
+    std::vector<std::string> args = {"run", "--dry-run"};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), {"--", "true"});
+    Outcome outcome = ocelot(args);
+    EXPECT_EQ(outcome.status, 0) << outcome.err;
+    const size_t line = outcome.out.find("LD_LIBRARY_PATH=");
+    const std::string path = outcome.out.substr(line, outcome.out.find('\n', line) - line);
+    return path.find("/driverapi") != std::string::npos;
+  };
+  if (!shimOnPath({"--device", "cpu"}))
+    GTEST_SKIP() << "the driver-API shim is not built (not x86-64)";
+  EXPECT_FALSE(shimOnPath({"--device", "gpu"}));
+  EXPECT_TRUE(shimOnPath({"--device", "gpu", "--driver-api"}));
+  EXPECT_FALSE(shimOnPath({"--device", "cpu", "--no-driver-api"}));
+}
+
 TEST_F(ToolTest, NvtxRulesAreCheckedAndOcelotBecomesTheInjectionLibrary) {
   for (const char* bad : {"a//b/", "@x/", "d@", "a;b/"}) {
     Outcome outcome = ocelot({"run", "--dry-run", "--nvtx-include", bad, "--", "true"});

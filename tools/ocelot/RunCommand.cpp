@@ -144,9 +144,11 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "CPU device: fail a launch that runs longer than N ms (OCELOT_CPU_WATCHDOG_MS; 0: off)")(
       "log", po::value<std::string>(), "Ocelot's log level (OCELOT_LOG): off, warn, info, debug")(
       "no-call-stacks", "do not record each launch's host call path (OCELOT_CALL_STACKS=0)")(
-      "no-driver-api",
-      "leave the driver API to NVIDIA's libcuda.so.1 (by default Ocelot's libcuda.so.1 is put in "
-      "front of it, so that modules loaded through the driver API are seen too)")(
+      "driver-api",
+      "put Ocelot's libcuda.so.1 in front of NVIDIA's, so that modules loaded through the driver "
+      "API (NVRTC, CuPy, Numba) are seen too (OCELOT_DRIVER_API=1; the default on the CPU device, "
+      "opt-in on a GPU until frameworks run through it: docs/driver-api.md)")(
+      "no-driver-api", "leave the driver API to NVIDIA's libcuda.so.1, also on the CPU device")(
       "dry-run", "print the environment and command instead of running it");
   po::variables_map vm;
   try {
@@ -295,8 +297,18 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   prependPath("LD_LIBRARY_PATH", libraries->string());
   // Ocelot's libcuda.so.1 (runtime/driverapi) lives in a folder of its own, in front of
   // NVIDIA's driver, which it finds by absolute path.
+  // On a GPU the shim is opt-in: measured on an H200 (2026-11-26), CuPy crashed and PyTorch and
+  // Triton saw no GPU through it, while they run under Ocelot's runtime without it.
+  const char* deviceVariable = std::getenv("OCELOT_DEVICE");
+  const char* driverApiVariable = std::getenv("OCELOT_DRIVER_API");
+  const bool onCpu = vm.count("device")
+                         ? vm["device"].as<std::string>() == "cpu"
+                         : deviceVariable != nullptr && std::string(deviceVariable) == "cpu";
+  const bool wantShim = !vm.count("no-driver-api") &&
+                        (vm.count("driver-api") || onCpu ||
+                         (driverApiVariable != nullptr && std::string(driverApiVariable) == "1"));
   if (std::error_code ignored;
-      !vm.count("no-driver-api") && fs::exists(*libraries / "driverapi" / "libcuda.so.1", ignored))
+      wantShim && fs::exists(*libraries / "driverapi" / "libcuda.so.1", ignored))
     prependPath("LD_LIBRARY_PATH", (*libraries / "driverapi").string());
 
   if (vm.count("dry-run")) {
