@@ -113,13 +113,22 @@ void ProfileWorker::run() {
     // A stream runs its work in order: when the newest waiting launch of a stream has finished,
     // so has every earlier one, and one event query answers for all of them (the worker's driver
     // calls contend with the application's launches, so they must not grow with the launches).
-    std::vector<std::pair<uint64_t, const PendingLaunch*>> finishedUpTo; // stream, newest done
+    // Only streams the application created qualify: their handles name one stream of one device,
+    // while the legacy and per-thread default streams' handles (0, 1, 2) name one per device or
+    // per host thread.
+    using StreamKey = std::pair<const Device*, uint64_t>;
+    auto keyOf = [](const PendingLaunch& launch) {
+      return StreamKey{launch.device, launch.info.stream};
+    };
+    auto created = [](const PendingLaunch& launch) { return launch.info.stream > 2; };
+    std::vector<std::pair<StreamKey, const PendingLaunch*>> finishedUpTo; // stream, newest done
     {
-      std::vector<uint64_t> seen;
+      std::vector<StreamKey> seen;
       for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) {
         PendingLaunch& launch = **it;
-        const uint64_t stream = launch.info.stream;
-        if (launch.done == nullptr || std::find(seen.begin(), seen.end(), stream) != seen.end())
+        const StreamKey stream = keyOf(launch);
+        if (launch.done == nullptr || !created(launch) ||
+            std::find(seen.begin(), seen.end(), stream) != seen.end())
           continue;
         seen.push_back(stream);
         if (it == waiting.rbegin() && waiting.size() == 1)
@@ -130,15 +139,15 @@ void ProfileWorker::run() {
           finishedUpTo.emplace_back(stream, &launch);
       }
     }
-    std::vector<uint64_t> busyStreams;     // streams with an earlier launch still running
-    std::vector<uint64_t> finishedStreams; // streams whose newest done launch is not reached yet
+    std::vector<uint64_t> busyStreams;      // streams with an earlier launch still running
+    std::vector<StreamKey> finishedStreams; // streams whose newest done launch is not reached yet
     for (const auto& entry : finishedUpTo)
       finishedStreams.push_back(entry.first);
     for (auto it = waiting.begin(); it != waiting.end();) {
       PendingLaunch& launch = **it;
       const uint64_t stream = launch.info.stream;
-      if (auto done = std::find(finishedStreams.begin(), finishedStreams.end(), stream);
-          done != finishedStreams.end()) {
+      if (auto done = std::find(finishedStreams.begin(), finishedStreams.end(), keyOf(launch));
+          created(launch) && done != finishedStreams.end()) {
         // Finished with its stream's newest (which succeeded, so this one did too).
         const bool newest = std::any_of(finishedUpTo.begin(), finishedUpTo.end(),
                                         [&](const auto& e) { return e.second == &launch; });
