@@ -472,7 +472,20 @@ passes::PreservedAnalyses ProbeInsertionPass::run(ir::Function& function,
     auto found = current.find(original);
     ir::BasicBlock* block = found != current.end() ? found->second : original;
     size_t index = find(*block, anchor);
-    if (index > block->statements().size() && anchor != nullptr) {
+    if (site.block != nullptr && anchor == nullptr) {
+      // The end of the application's block: the end of the last part that probes (this tool's or
+      // an earlier tool's) split it into, the block before its follower.
+      const auto& blocks = function.blocks();
+      size_t at = 0;
+      while (at < blocks.size() && blocks[at].get() != original)
+        ++at;
+      while (at + 1 < blocks.size() && blocks[at + 1].get() != site.follower)
+        ++at;
+      if (at < blocks.size()) {
+        block = blocks[at].get();
+        index = block->statements().size();
+      }
+    } else if (index > block->statements().size() && anchor != nullptr) {
       // Another probe tool's pass split the block before this one ran: the anchor moved on to
       // one of the blocks the split made.
       for (const auto& candidate : function.blocks())
@@ -491,10 +504,17 @@ passes::PreservedAnalyses ProbeInsertionPass::run(ir::Function& function,
     std::optional<ir::Guard> runIf;
     const ir::Instruction* inst = site.instruction;
     if (inst != nullptr && site.after) {
-      size_t at = index; // the instruction sits right before the anchor
-      while (at > 0 && block->statements()[at - 1].get() != inst)
-        --at;
-      b.at(*block, at - 1);
+      // Right before the instruction, wherever earlier probes left it (another tool's probe after
+      // it may have moved the probe's place into a later block).
+      ir::BasicBlock* home = block;
+      size_t at = find(*home, inst);
+      for (size_t i = 0; at >= home->statements().size() && i < function.blocks().size(); ++i) {
+        home = function.blocks()[i].get();
+        at = find(*home, inst);
+      }
+      if (at >= home->statements().size())
+        throw passes::InlineError("lost its place in '" + std::string(function.name()) + "'");
+      b.at(*home, at);
       if (probe.body.calls("__ocelot_probe_address"))
         captured.address = effectiveAddress(b, *inst);
       if (inst->guard()) {
@@ -502,7 +522,7 @@ passes::PreservedAnalyses ProbeInsertionPass::run(ir::Function& function,
         b.insert("mov.pred", {IRBuilder::reg(copy), IRBuilder::reg(inst->guard()->predicate)});
         captured.guard = ir::Guard{copy, inst->guard()->negated};
       }
-      index = find(*block, anchor);
+      index = anchor != nullptr ? find(*block, anchor) : block->statements().size();
     }
     if (inst != nullptr && !placement.receiveGuard)
       runIf = site.after ? captured.guard : inst->guard();

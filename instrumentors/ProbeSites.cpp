@@ -192,6 +192,12 @@ std::unique_ptr<ProbeModuleState> placeProbes(ir::Module& module, passes::Analys
         r.anchor = anchor;
         r.instruction = inst;
         r.after = after;
+        if (block != nullptr && anchor == nullptr) {
+          const auto& blocks = f->blocks();
+          for (size_t at = 0; at + 1 < blocks.size(); ++at)
+            if (blocks[at].get() == block)
+              r.follower = blocks[at + 1].get();
+        }
         r.instructionId = inst != nullptr ? instructionIds.at(inst) : ProbeSite::kNoInstruction;
         r.blockId = blockIds.at(block != nullptr ? block : f->blocks().front().get());
         r.order = order;

@@ -22,7 +22,12 @@ struct ProbeSiteRecord {
   /// The application's block; null for kernel entries (the function's first block when the probes
   /// are inlined, which the buffer plan may have put in front of the application's).
   ir::BasicBlock* block = nullptr;
+  /// The statement the probe goes before; null for the end of `block`.
   const ir::Statement* anchor = nullptr;
+  /// Where the anchor is null: the block after `block` in the application's layout (null for the
+  /// last). Another tool's probes split `block` into parts that lie between the two, so "the end
+  /// of `block`" is the end of the last of them.
+  const ir::BasicBlock* follower = nullptr;
   const ir::Instruction* instruction = nullptr; ///< the probed instruction, if any
   bool after = false;
   uint32_t instructionId = ProbeSite::kNoInstruction;

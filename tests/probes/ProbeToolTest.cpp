@@ -276,6 +276,73 @@ TEST(ProbePlacement, InstructionFiltersAndDeviceFunctions) {
   }
 }
 
+// Blocks that end without an instruction to anchor on: the label-only blocks nvcc -G leaves after
+// a function's `ret`, and a fall-through block whose last instruction has a probe after it. A
+// first tool's probe with a branch splits such a block; a second tool's probe at the block's end
+// must go at the end of the last part, not in the middle of the first tool's probe (the corpus
+// found `instmix` beside `probecount` breaking every -G module so).
+constexpr const char* kBlocksEndingWithoutAnAnchor = R"(.version 8.5
+.target sm_90
+.address_size 64
+
+.func  (.param .b32 func_retval0) load(
+	.param .b64 load_param_0
+)
+{
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<2>;
+	ld.param.u64 	%rd1, [load_param_0];
+	ld.global.u32 	%r1, [%rd1];
+	st.param.b32 	[func_retval0+0], %r1;
+	ret;
+$L__tmp1:
+$L__func_end0:
+}
+
+.visible .entry kernel(
+	.param .u64 kernel_param_0
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<3>;
+	ld.param.u64 	%rd1, [kernel_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	{ // callseq 0, 0
+	.param .b64 param0;
+	st.param.b64 	[param0+0], %rd2;
+	.param .b32 retval0;
+	call.uni (retval0), load, (param0);
+	ld.param.b32 	%r1, [retval0+0];
+	} // callseq 0
+	setp.eq.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__BB1_2;
+	add.s32 	%r2, %r1, 1;
+	st.global.u32 	[%rd2], %r2;
+$L__BB1_2:
+	ret;
+}
+)";
+
+TEST(ProbePlacement, TwoToolsShareTheEndsOfBlocksWithoutAnAnchor) {
+  const std::vector<std::string> names = {"probecount", "blockhits", "oracle"};
+  for (const auto& first : names)
+    for (const auto& second : names) {
+      if (first == second)
+        continue;
+      auto a = tool(probePtx(first), first), b = tool(probePtx(second), second);
+      InstrumentOptions options;
+      options.label = first + "+" + second;
+      InstrumentedPtx out =
+          instrumentModule(kBlocksEndingWithoutAnAnchor, {{a.get(), 0}, {b.get(), 0}}, options);
+      ASSERT_TRUE(out.ok) << options.label << ": " << out.error;
+      test::PtxasRun run = test::runPtxas(out.ptx, "sm_90");
+      if (run.ran) {
+        EXPECT_EQ(run.status, 0) << options.label << ":\n" << run.output;
+      }
+    }
+}
+
 TEST(ProbePlacement, AProbeTooBigForTheKernelIsLeftOutWithANote) {
   std::string kernel = test::kLoopKernel;
   size_t at = kernel.find(")\n{");
