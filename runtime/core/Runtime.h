@@ -297,6 +297,8 @@ private:
   /// The loaded module of a registration on the current device.
   cudaError_t moduleOnCurrentDevice(const FatbinaryRegistration& registration, Device** device,
                                     LoadedModule** module);
+  /// The same for a module loaded through the driver API, by its handle.
+  cudaError_t driverModuleOnCurrentDevice(void** handle, Device** device, LoadedModule** module);
   /// The stream a handle names on `device` (transitional: what the Runtime methods below pass).
   static cudaError_t streamOn(Device& device, cudaStream_t handle, Stream** stream);
   /// Offers a launch to the instrumentation: its result when it launched (instrumented or not),

@@ -88,6 +88,14 @@ cudaError_t Runtime::moduleUnload(void** handle) {
   return cudaSuccess;
 }
 
+cudaError_t Runtime::driverModuleOnCurrentDevice(void** handle, Device** device,
+                                                 LoadedModule** loaded) {
+  FatbinaryRegistration* registration = registry_.findFatbinary(handle);
+  if (registration == nullptr) // unloaded by another thread since the caller looked
+    return cudaErrorInvalidResourceHandle;
+  return moduleOnCurrentDevice(*registration, device, loaded);
+}
+
 cudaError_t Runtime::moduleFunction(void** handle, const char* name, const void** function,
                                     DeviceFunction* deviceFunction) {
   if (name == nullptr || function == nullptr)
@@ -104,12 +112,9 @@ cudaError_t Runtime::moduleFunction(void** handle, const char* name, const void*
       return cudaSuccess;
     }
   }
-  FatbinaryRegistration* registration = registry_.findFatbinary(handle);
-  if (registration == nullptr)
-    return cudaErrorInvalidResourceHandle;
   Device* device = nullptr;
   LoadedModule* loaded = nullptr;
-  if (cudaError_t error = moduleOnCurrentDevice(*registration, &device, &loaded);
+  if (cudaError_t error = driverModuleOnCurrentDevice(handle, &device, &loaded);
       error != cudaSuccess)
     return error;
   DeviceFunction resolved = nullptr;
@@ -141,12 +146,9 @@ cudaError_t Runtime::moduleGlobal(void** handle, const char* name, void** addres
     if (!driverModules_.contains(handle))
       return cudaErrorInvalidResourceHandle;
   }
-  FatbinaryRegistration* registration = registry_.findFatbinary(handle);
-  if (registration == nullptr)
-    return cudaErrorInvalidResourceHandle;
   Device* device = nullptr;
   LoadedModule* loaded = nullptr;
-  if (cudaError_t error = moduleOnCurrentDevice(*registration, &device, &loaded);
+  if (cudaError_t error = driverModuleOnCurrentDevice(handle, &device, &loaded);
       error != cudaSuccess)
     return error;
   void* storage = nullptr;
