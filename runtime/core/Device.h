@@ -57,8 +57,15 @@ struct DeviceAreas {
 /// the first implementation; Ocelot's CPU back end is the second. Every operation answers with the
 /// cudaError_t the Runtime API returns for it, so the runtime forwards results unchanged.
 ///
-/// Streams, events and the other objects are made and owned by the device's feature areas
-/// (DeviceAreas); calls that run in stream order take the Stream.
+/// The device itself answers what concerns the device and its context as a whole: identity and
+/// properties, context state, memory, modules and the launch. Everything else belongs to its
+/// feature areas (DeviceAreas), which make and own the objects of one kind (streams, events,
+/// graphs, ...) or answer one family of calls (kernel functions, libraries, peers, ...); calls that
+/// run in stream order take the Stream.
+///
+/// Methods with a default answer cudaErrorNotSupported there (or, for checkCopyKind, accept), so
+/// that a device that lacks them still builds; the runtime validates every argument before it
+/// calls any method.
 ///
 /// The runtime calls `activate()` on the calling thread before anything else.
 class Device {
@@ -87,6 +94,9 @@ public:
   /// cudaDeviceGetAttribute (the attribute numbering is the driver's).
   virtual cudaError_t attribute(cudaDeviceAttr attribute, int* value) = 0;
   virtual cudaError_t memoryInfo(size_t* free, size_t* total) = 0;
+  /// The 16-byte UUID and the total memory cudaGetDeviceProperties reports.
+  virtual cudaError_t uuid(cudaUUID_t* /*uuid*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t totalMemory(size_t* /*bytes*/) { return cudaErrorNotSupported; }
 
   // --- Context ------------------------------------------------------------------------------
   /// Makes this device current for the calling thread (creating its context on first use).
@@ -94,10 +104,40 @@ public:
   virtual cudaError_t synchronize() = 0;
   /// Destroys every allocation, module, stream and event of the device (cudaDeviceReset).
   virtual cudaError_t reset() = 0;
+  /// cudaSetDeviceFlags / cudaGetDeviceFlags: the flags the device's context is (or will be)
+  /// created with. Flags are validated; cudaDeviceMapHost is implicit and reported.
+  virtual cudaError_t setFlags(unsigned int /*flags*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t flags(unsigned int* /*flags*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t limit(cudaLimit /*limit*/, size_t* /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t setLimit(cudaLimit /*limit*/, size_t /*value*/) {
+    return cudaErrorNotSupported;
+  }
+  virtual cudaError_t cacheConfig(cudaFuncCache* /*config*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t setCacheConfig(cudaFuncCache /*config*/) { return cudaErrorNotSupported; }
+  virtual cudaError_t resetPersistingL2Cache() { return cudaErrorNotSupported; }
+  virtual cudaError_t flushRemoteWrites(cudaFlushGPUDirectRDMAWritesTarget /*target*/,
+                                        cudaFlushGPUDirectRDMAWritesScope /*scope*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaProfilerStart / cudaProfilerStop.
+  virtual cudaError_t profilerControl(bool /*start*/) { return cudaErrorNotSupported; }
 
   // --- Memory -------------------------------------------------------------------------------
   virtual cudaError_t allocate(void** pointer, size_t bytes) = 0;
   virtual cudaError_t free(void* pointer) = 0;
+  /// cudaMallocPitch: at least width x height bytes, rows `*pitch` bytes apart.
+  virtual cudaError_t allocatePitch(void** /*pointer*/, size_t* /*pitch*/, size_t /*width*/,
+                                    size_t /*height*/) {
+    return cudaErrorNotSupported;
+  }
+  /// cudaPointerGetAttributes. Memory the device does not know is cudaMemoryTypeUnregistered
+  /// with hostPointer = `pointer` (and success), as in NVIDIA's runtime.
+  virtual cudaError_t pointerAttributes(cudaPointerAttributes* /*attributes*/,
+                                        const void* /*pointer*/) {
+    return cudaErrorNotSupported;
+  }
   /// Copies between any two addresses of the unified address space; synchronous unless `async`.
   virtual cudaError_t copy(void* destination, const void* source, size_t bytes, Stream& stream,
                            bool async) = 0;
@@ -127,185 +167,9 @@ public:
   // --- Execution ----------------------------------------------------------------------------
   virtual cudaError_t launch(const LaunchParams& params) = 0;
 
-  // ==========================================================================================
-  // The families below have defaults that answer cudaErrorNotSupported, so that a device that
-  // lacks a family (Ocelot's CPU back end, at first) still builds; the runtime validates every
-  // argument before it calls them (see docs/runtime.md, "Device interface contract"). Handles
-  // (cudaArray_t, cudaGraph_t, cudaMemPool_t, ...) are the device's own, passed through opaquely.
-  // ==========================================================================================
-
-  // --- Identity ------------------------------------------------------------------------------
-  /// The 16-byte UUID and the total memory cudaGetDeviceProperties reports.
-  virtual cudaError_t uuid(cudaUUID_t* /*uuid*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t totalMemory(size_t* /*bytes*/) { return cudaErrorNotSupported; }
-  /// Peer access between this device and `peer` (never the same device: the runtime answers that).
-  virtual cudaError_t canAccessPeer(int* /*canAccess*/, Device& /*peer*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t enablePeerAccess(Device& /*peer*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t disablePeerAccess(Device& /*peer*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t p2pAttribute(int* /*value*/, cudaDeviceP2PAttr /*attribute*/,
-                                   Device& /*peer*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t atomicCapabilities(unsigned int* /*capabilities*/,
-                                         const cudaAtomicOperation* /*operations*/,
-                                         unsigned int /*count*/, Device* /*peer*/) {
-    return cudaErrorNotSupported;
-  }
-
-  // --- Context state (flags, limits, caches) ------------------------------------------------
-  /// cudaSetDeviceFlags / cudaGetDeviceFlags: the flags the device's context is (or will be)
-  /// created with. Flags are validated; cudaDeviceMapHost is implicit and reported.
-  virtual cudaError_t setFlags(unsigned int /*flags*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t flags(unsigned int* /*flags*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t limit(cudaLimit /*limit*/, size_t* /*value*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t setLimit(cudaLimit /*limit*/, size_t /*value*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t cacheConfig(cudaFuncCache* /*config*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t setCacheConfig(cudaFuncCache /*config*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t resetPersistingL2Cache() { return cudaErrorNotSupported; }
-  virtual cudaError_t flushRemoteWrites(cudaFlushGPUDirectRDMAWritesTarget /*target*/,
-                                        cudaFlushGPUDirectRDMAWritesScope /*scope*/) {
-    return cudaErrorNotSupported;
-  }
-
-  // --- Pitched memory and pointer attributes ----------------------------------------------
-  /// cudaMallocPitch: at least width x height bytes, rows `*pitch` bytes apart.
-  virtual cudaError_t allocatePitch(void** /*pointer*/, size_t* /*pitch*/, size_t /*width*/,
-                                    size_t /*height*/) {
-    return cudaErrorNotSupported;
-  }
-  /// cudaPointerGetAttributes. Memory the device does not know is cudaMemoryTypeUnregistered
-  /// with hostPointer = `pointer` (and success), as in NVIDIA's runtime.
-  virtual cudaError_t pointerAttributes(cudaPointerAttributes* /*attributes*/,
-                                        const void* /*pointer*/) {
-    return cudaErrorNotSupported;
-  }
-
-  // --- Kernels: attributes, occupancy, libraries ------------------------------------------------
-  virtual cudaError_t functionAttributes(cudaFuncAttributes* /*attributes*/,
-                                         DeviceFunction /*function*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t setFunctionAttribute(DeviceFunction /*function*/,
-                                           cudaFuncAttribute /*attribute*/, int /*value*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t setFunctionCacheConfig(DeviceFunction /*function*/,
-                                             cudaFuncCache /*config*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t functionParameter(DeviceFunction /*function*/, size_t /*index*/,
-                                        size_t* /*offset*/, size_t* /*size*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t maxActiveBlocks(int* /*blocks*/, DeviceFunction /*function*/,
-                                      int /*blockSize*/, size_t /*sharedMem*/,
-                                      unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t availableDynamicSharedMemory(size_t* /*bytes*/, DeviceFunction /*function*/,
-                                                   int /*blocks*/, int /*blockSize*/) {
-    return cudaErrorNotSupported;
-  }
-  /// Cluster occupancy for `params` (function, grid, block, shared memory, attributes).
-  virtual cudaError_t maxPotentialClusterSize(int* /*size*/, const LaunchParams& /*params*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t maxActiveClusters(int* /*clusters*/, const LaunchParams& /*params*/) {
-    return cudaErrorNotSupported;
-  }
-  /// Libraries the application loads itself (cudaLibraryLoadData, ...). Their kernels are the
-  /// device's cudaKernel_t handles; `kernelFunction` gives the DeviceFunction to launch.
-  virtual cudaError_t loadLibrary(cudaLibrary_t* /*library*/, const void* /*image*/,
-                                  const char* /*file*/, cudaJitOption* /*jitOptions*/,
-                                  void** /*jitValues*/, unsigned int /*jitCount*/,
-                                  cudaLibraryOption* /*libraryOptions*/, void** /*libraryValues*/,
-                                  unsigned int /*libraryCount*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t unloadLibrary(cudaLibrary_t /*library*/) { return cudaErrorNotSupported; }
-  virtual cudaError_t libraryKernel(cudaKernel_t* /*kernel*/, cudaLibrary_t /*library*/,
-                                    const char* /*name*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t libraryKernelCount(unsigned int* /*count*/, cudaLibrary_t /*library*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t libraryKernels(cudaKernel_t* /*kernels*/, unsigned int /*count*/,
-                                     cudaLibrary_t /*library*/) {
-    return cudaErrorNotSupported;
-  }
-  /// A .global (managed = false) or .managed variable of a library, or a unified function.
-  virtual cudaError_t libraryGlobal(void** /*address*/, size_t* /*bytes*/,
-                                    cudaLibrary_t /*library*/, const char* /*name*/,
-                                    bool /*managed*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t libraryUnifiedFunction(void** /*function*/, cudaLibrary_t /*library*/,
-                                             const char* /*name*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t kernelFunction(DeviceFunction* /*function*/, cudaKernel_t /*kernel*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t kernelName(const char** /*name*/, cudaKernel_t /*kernel*/) {
-    return cudaErrorNotSupported;
-  }
-
-  // --- Tools ---------------------------------------------------------------------------------
-  virtual cudaError_t profilerControl(bool /*start*/) { return cudaErrorNotSupported; }
-
 protected:
   /// Filled by the implementation's constructor with the areas it owns.
   DeviceAreas areas_;
-};
-
-/// A source of devices: the NVIDIA driver, later Ocelot's CPU back end. The runtime creates one
-/// platform when it initializes and keeps it for the life of the process.
-class Platform {
-public:
-  virtual ~Platform() = default;
-  virtual std::string name() const = 0;
-  /// What cudaDriverGetVersion reports (13000 for CUDA 13.0).
-  virtual int driverVersion() const = 0;
-  virtual int deviceCount() const = 0;
-  virtual Device& device(int ordinal) = 0;
-  /// cudaGetDriverEntryPoint: the address of a function of the platform's driver API, or a status
-  /// that says why there is none (the call itself succeeds either way). `flags` are
-  /// cudaEnableDefault/LegacyStream/PerThreadDefaultStream. Platforms without a driver API
-  /// answer cudaErrorNotSupported.
-  virtual cudaError_t driverEntryPoint(const char* /*symbol*/, void** /*function*/,
-                                       int /*cudaVersion*/, unsigned long long /*flags*/,
-                                       cudaDriverEntryPointQueryResult* /*status*/) {
-    return cudaErrorNotSupported;
-  }
-
-  /// The driver's error log (cudaLogs*): callbacks for new entries and dumps of what was logged.
-  virtual cudaError_t logsRegisterCallback(cudaLogsCallback_t /*callback*/, void* /*userData*/,
-                                           cudaLogsCallbackHandle* /*handle*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t logsUnregisterCallback(cudaLogsCallbackHandle /*handle*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t logsCurrent(cudaLogIterator* /*iterator*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t logsDumpToFile(cudaLogIterator* /*iterator*/, const char* /*path*/,
-                                     unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
-  virtual cudaError_t logsDumpToMemory(cudaLogIterator* /*iterator*/, char* /*buffer*/,
-                                       size_t* /*size*/, unsigned int /*flags*/) {
-    return cudaErrorNotSupported;
-  }
 };
 
 } // namespace ocelot::runtime

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/core/Device.h"
+#include "runtime/core/Platform.h"
 
 #include <driver_types.h>
 #include <memory>

@@ -3,6 +3,7 @@
 #include "runtime/core/ChannelFormat.h"
 #include "runtime/core/DeviceProperties.h"
 #include "runtime/core/PciBusId.h"
+#include "runtime/core/Peers.h"
 #include "runtime/core/Runtime.h"
 
 #include <cstring>
@@ -221,7 +222,9 @@ cudaError_t Runtime::deviceCanAccessPeer(int* canAccess, int device, int peer) {
     *canAccess = 0;
     return cudaSuccess;
   }
-  return from->canAccessPeer(canAccess, *to);
+  if (from->peers() == nullptr)
+    return cudaErrorNotSupported;
+  return from->peers()->canAccess(*to, canAccess);
 }
 
 cudaError_t Runtime::deviceEnablePeerAccess(int peer, unsigned int flags) {
@@ -236,7 +239,10 @@ cudaError_t Runtime::deviceEnablePeerAccess(int peer, unsigned int flags) {
     return cudaErrorInvalidValue;
   if (peer == ordinal)
     return cudaErrorInvalidDevice;
-  return deviceResult(device->enablePeerAccess(*other, flags));
+  Peers* peers = device->peers();
+  if (peers == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(peers->enableAccess(*other, flags));
 }
 
 cudaError_t Runtime::deviceDisablePeerAccess(int peer) {
@@ -249,7 +255,10 @@ cudaError_t Runtime::deviceDisablePeerAccess(int peer) {
     return error;
   if (peer == ordinal)
     return cudaErrorInvalidDevice;
-  return deviceResult(device->disablePeerAccess(*other));
+  Peers* peers = device->peers();
+  if (peers == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(peers->disableAccess(*other));
 }
 
 cudaError_t Runtime::deviceGetP2PAttribute(int* value, int attribute, int source, int destination) {
@@ -264,7 +273,9 @@ cudaError_t Runtime::deviceGetP2PAttribute(int* value, int attribute, int source
     return cudaErrorInvalidValue;
   if (source == destination)
     return cudaErrorInvalidDevice;
-  return from->p2pAttribute(value, static_cast<cudaDeviceP2PAttr>(attribute), *to);
+  if (from->peers() == nullptr)
+    return cudaErrorNotSupported;
+  return from->peers()->attribute(*to, static_cast<cudaDeviceP2PAttr>(attribute), value);
 }
 
 cudaError_t Runtime::deviceGetAtomicCapabilities(unsigned int* capabilities,
@@ -279,7 +290,9 @@ cudaError_t Runtime::deviceGetAtomicCapabilities(unsigned int* capabilities,
       return error;
   if (capabilities == nullptr || operations == nullptr || count == 0)
     return cudaErrorInvalidValue;
-  return from->atomicCapabilities(capabilities, operations, count, to);
+  if (from->peers() == nullptr)
+    return cudaErrorNotSupported;
+  return from->peers()->atomicCapabilities(to, operations, count, capabilities);
 }
 
 cudaError_t Runtime::deviceFlushGPUDirectRDMAWrites(int target, int scope) {

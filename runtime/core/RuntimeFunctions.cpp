@@ -1,6 +1,8 @@
 // Runtime: kernels as the application names them (cudaGetFuncBySymbol, cudaFuncGetName, ...),
 // their attributes, and occupancy.
 
+#include "runtime/core/Functions.h"
+#include "runtime/core/Library.h"
 #include "runtime/core/Runtime.h"
 
 namespace ocelot::runtime {
@@ -71,8 +73,11 @@ cudaError_t Runtime::funcGetName(const char** name, const void* function) {
   }
   if (!kernelHandles_.isLibraryKernel(function))
     return cudaErrorInvalidResourceHandle;
+  Libraries* libraries = device->libraries();
+  if (libraries == nullptr)
+    return cudaErrorNotSupported;
   return deviceResult(
-      device->kernelName(name, static_cast<cudaKernel_t>(const_cast<void*>(function))));
+      libraries->kernelName(static_cast<cudaKernel_t>(const_cast<void*>(function)), name));
 }
 
 cudaError_t Runtime::funcGetParamInfo(const void* function, size_t index, size_t* offset,
@@ -84,7 +89,10 @@ cudaError_t Runtime::funcGetParamInfo(const void* function, size_t index, size_t
     return error;
   if (offset == nullptr)
     return cudaErrorInvalidValue;
-  return deviceResult(device->functionParameter(resolved, index, offset, size));
+  Functions* functions = device->functions();
+  if (functions == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(functions->parameter(resolved, index, offset, size));
 }
 
 cudaError_t Runtime::funcGetAttributes(cudaFuncAttributes* attributes, const void* function) {
@@ -95,7 +103,10 @@ cudaError_t Runtime::funcGetAttributes(cudaFuncAttributes* attributes, const voi
     return error;
   if (attributes == nullptr)
     return cudaErrorInvalidValue;
-  return deviceResult(device->functionAttributes(attributes, resolved));
+  Functions* functions = device->functions();
+  if (functions == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(functions->attributes(resolved, attributes));
 }
 
 cudaError_t Runtime::funcSetAttribute(const void* function, int attribute, int value) {
@@ -106,8 +117,11 @@ cudaError_t Runtime::funcSetAttribute(const void* function, int attribute, int v
     return error;
   if (!validFunctionAttribute(attribute))
     return cudaErrorInvalidValue;
+  Functions* functions = device->functions();
+  if (functions == nullptr)
+    return cudaErrorNotSupported;
   return deviceResult(
-      device->setFunctionAttribute(resolved, static_cast<cudaFuncAttribute>(attribute), value));
+      functions->setAttribute(resolved, static_cast<cudaFuncAttribute>(attribute), value));
 }
 
 cudaError_t Runtime::funcSetCacheConfig(const void* function, int config) {
@@ -118,7 +132,10 @@ cudaError_t Runtime::funcSetCacheConfig(const void* function, int config) {
     return error;
   if (!validCacheConfig(config))
     return cudaErrorInvalidValue;
-  return deviceResult(device->setFunctionCacheConfig(resolved, static_cast<cudaFuncCache>(config)));
+  Functions* functions = device->functions();
+  if (functions == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(functions->setCacheConfig(resolved, static_cast<cudaFuncCache>(config)));
 }
 
 // Shared-memory bank configuration is fixed since Volta: the call validates and does nothing.
@@ -149,8 +166,10 @@ cudaError_t Runtime::kernelSetAttributeForDevice(cudaKernel_t kernel, int attrib
   DeviceFunction resolved = nullptr;
   cudaError_t error = resolveFunction(kernel, *target, ordinal, &resolved);
   if (error == cudaSuccess)
-    error = deviceResult(
-        target->setFunctionAttribute(resolved, static_cast<cudaFuncAttribute>(attribute), value));
+    error = target->functions() == nullptr
+                ? cudaErrorNotSupported
+                : deviceResult(target->functions()->setAttribute(
+                      resolved, static_cast<cudaFuncAttribute>(attribute), value));
   current->activate();
   return error;
 }
@@ -166,7 +185,10 @@ cudaError_t Runtime::occupancyMaxActiveBlocksPerMultiprocessor(int* blocks, cons
   if (blocks == nullptr || blockSize <= 0 ||
       (flags & ~static_cast<unsigned int>(cudaOccupancyDisableCachingOverride)) != 0)
     return cudaErrorInvalidValue;
-  return deviceResult(device->maxActiveBlocks(blocks, resolved, blockSize, sharedMem, flags));
+  Functions* functions = device->functions();
+  if (functions == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(functions->maxActiveBlocks(resolved, blockSize, sharedMem, flags, blocks));
 }
 
 cudaError_t Runtime::occupancyAvailableDynamicSMemPerBlock(size_t* bytes, const void* function,
@@ -178,7 +200,10 @@ cudaError_t Runtime::occupancyAvailableDynamicSMemPerBlock(size_t* bytes, const 
     return error;
   if (bytes == nullptr || blocks <= 0 || blockSize <= 0)
     return cudaErrorInvalidValue;
-  return deviceResult(device->availableDynamicSharedMemory(bytes, resolved, blocks, blockSize));
+  Functions* functions = device->functions();
+  if (functions == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(functions->availableDynamicSharedMemory(resolved, blocks, blockSize, bytes));
 }
 
 cudaError_t Runtime::occupancyMaxPotentialClusterSize(int* size, const void* function,
@@ -194,7 +219,10 @@ cudaError_t Runtime::occupancyMaxPotentialClusterSize(int* size, const void* fun
   params.function = resolved;
   if (cudaError_t error = streamOn(*device, config->stream, &params.stream); error != cudaSuccess)
     return error;
-  return deviceResult(device->maxPotentialClusterSize(size, params));
+  Functions* functions = device->functions();
+  if (functions == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(functions->maxPotentialClusterSize(params, size));
 }
 
 cudaError_t Runtime::occupancyMaxActiveClusters(int* clusters, const void* function,
@@ -211,7 +239,10 @@ cudaError_t Runtime::occupancyMaxActiveClusters(int* clusters, const void* funct
   params.function = resolved;
   if (cudaError_t error = streamOn(*device, config->stream, &params.stream); error != cudaSuccess)
     return error;
-  return deviceResult(device->maxActiveClusters(clusters, params));
+  Functions* functions = device->functions();
+  if (functions == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(functions->maxActiveClusters(params, clusters));
 }
 
 } // namespace ocelot::runtime

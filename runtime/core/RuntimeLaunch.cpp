@@ -3,6 +3,7 @@
 // cudaLaunchKernel, cudaLaunchKernelExC and cudaLaunchCooperativeKernel, and the resolution of what
 // an application calls a kernel to the device's function.
 
+#include "runtime/core/Library.h"
 #include "runtime/core/Runtime.h"
 
 namespace ocelot::runtime {
@@ -74,7 +75,10 @@ cudaError_t Runtime::resolveFunction(const void* function, Device& device, int o
     if (!kernelHandles_.isLibraryKernel(function))
       return cudaErrorInvalidResourceHandle;
     cudaKernel_t kernel = static_cast<cudaKernel_t>(const_cast<void*>(function));
-    if (cudaError_t error = device.kernelFunction(resolved, kernel); error != cudaSuccess)
+    if (device.libraries() == nullptr)
+      return cudaErrorNotSupported;
+    if (cudaError_t error = device.libraries()->kernelFunction(kernel, resolved);
+        error != cudaSuccess)
       return deviceResult(error);
     kernelHandles_.remember(*resolved, ordinal, function);
     return cudaSuccess;

@@ -2,6 +2,7 @@
 // through Ocelot's pipeline like registered modules; cubins, fatbinaries and text Ocelot cannot
 // parse reach the device unchanged, which then answers exactly as for NVIDIA's runtime.
 
+#include "runtime/core/Library.h"
 #include "runtime/core/Runtime.h"
 
 #include <cstdint>
@@ -40,6 +41,10 @@ cudaError_t Runtime::libraryLoad(cudaLibrary_t* library, const void* image, cons
       (libraryCount != 0 && (libraryOptions == nullptr || libraryValues == nullptr)))
     return cudaErrorInvalidValue;
 
+  Libraries* libraries = device->libraries();
+  if (libraries == nullptr)
+    return cudaErrorNotSupported;
+
   std::string built;
   std::string_view text;
   if (image != nullptr && looksLikePtx(image, &text)) {
@@ -50,8 +55,8 @@ cudaError_t Runtime::libraryLoad(cudaLibrary_t* library, const void* image, cons
       logger_.warn(result.error().reason + "; loading the library unchanged");
   }
   const void* loaded = built.empty() ? image : built.c_str();
-  cudaError_t error = device->loadLibrary(library, loaded, file, jitOptions, jitValues, jitCount,
-                                          libraryOptions, libraryValues, libraryCount);
+  cudaError_t error = libraries->load(loaded, file, jitOptions, jitValues, jitCount, libraryOptions,
+                                      libraryValues, libraryCount, library);
   if (error == cudaSuccess && !built.empty()) {
     // The driver may read the text again when it loads the library lazily: keep it.
     std::lock_guard lock(librariesMutex_);
@@ -66,7 +71,10 @@ cudaError_t Runtime::libraryUnload(cudaLibrary_t library) {
     return error;
   if (library == nullptr)
     return cudaErrorInvalidResourceHandle;
-  cudaError_t error = device->unloadLibrary(library);
+  Libraries* libraries = device->libraries();
+  if (libraries == nullptr)
+    return cudaErrorNotSupported;
+  cudaError_t error = libraries->unload(library);
   if (error == cudaSuccess) {
     kernelHandles_.forgetLibrary(library);
     std::lock_guard lock(librariesMutex_);
@@ -84,7 +92,10 @@ cudaError_t Runtime::libraryGetKernel(cudaKernel_t* kernel, cudaLibrary_t librar
     return cudaErrorInvalidValue;
   if (library == nullptr)
     return cudaErrorInvalidResourceHandle;
-  cudaError_t error = device->libraryKernel(kernel, library, name);
+  Libraries* libraries = device->libraries();
+  if (libraries == nullptr)
+    return cudaErrorNotSupported;
+  cudaError_t error = libraries->kernel(library, name, kernel);
   if (error == cudaSuccess)
     kernelHandles_.addLibraryKernel(*kernel, library);
   return deviceResult(error);
@@ -98,7 +109,10 @@ cudaError_t Runtime::libraryGetKernelCount(unsigned int* count, cudaLibrary_t li
     return cudaErrorInvalidValue;
   if (library == nullptr)
     return cudaErrorInvalidResourceHandle;
-  return deviceResult(device->libraryKernelCount(count, library));
+  Libraries* libraries = device->libraries();
+  if (libraries == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(libraries->kernelCount(library, count));
 }
 
 cudaError_t Runtime::libraryEnumerateKernels(cudaKernel_t* kernels, unsigned int count,
@@ -110,7 +124,10 @@ cudaError_t Runtime::libraryEnumerateKernels(cudaKernel_t* kernels, unsigned int
     return cudaErrorInvalidValue;
   if (library == nullptr)
     return cudaErrorInvalidResourceHandle;
-  cudaError_t error = device->libraryKernels(kernels, count, library);
+  Libraries* libraries = device->libraries();
+  if (libraries == nullptr)
+    return cudaErrorNotSupported;
+  cudaError_t error = libraries->kernels(library, kernels, count);
   if (error == cudaSuccess)
     for (unsigned int i = 0; i < count; ++i)
       if (kernels[i] != nullptr)
@@ -127,7 +144,10 @@ cudaError_t Runtime::libraryGetGlobal(void** address, size_t* bytes, cudaLibrary
     return cudaErrorInvalidValue;
   if (library == nullptr)
     return cudaErrorInvalidResourceHandle;
-  return deviceResult(device->libraryGlobal(address, bytes, library, name, managed));
+  Libraries* libraries = device->libraries();
+  if (libraries == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(libraries->global(library, name, managed, address, bytes));
 }
 
 cudaError_t Runtime::libraryGetUnifiedFunction(void** function, cudaLibrary_t library,
@@ -139,7 +159,10 @@ cudaError_t Runtime::libraryGetUnifiedFunction(void** function, cudaLibrary_t li
     return cudaErrorInvalidValue;
   if (library == nullptr)
     return cudaErrorInvalidResourceHandle;
-  return deviceResult(device->libraryUnifiedFunction(function, library, name));
+  Libraries* libraries = device->libraries();
+  if (libraries == nullptr)
+    return cudaErrorNotSupported;
+  return deviceResult(libraries->unifiedFunction(library, name, function));
 }
 
 } // namespace ocelot::runtime

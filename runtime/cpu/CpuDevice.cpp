@@ -58,6 +58,8 @@ CpuDevice::CpuDevice() {
   areas_.graphs = &graphs_;
   areas_.arrays = &arrays_;
   areas_.textures = &textures_;
+  areas_.functions = &kernelFunctions_;
+  areas_.libraries = &libraries_;
 }
 
 CpuDevice::~CpuDevice() {
@@ -475,8 +477,8 @@ cudaError_t CpuDevice::prepareLaunch(DeviceFunction function, dim3 grid, dim3 bl
   if (cooperative) {
     int perWorker = 0;
     // threads <= 1024 (checked above)
-    if (maxActiveBlocks(&perWorker, function, static_cast<int>(threads), sharedMem, 0) !=
-        cudaSuccess)
+    if (kernelFunctions_.maxActiveBlocks(function, static_cast<int>(threads), sharedMem, 0,
+                                         &perWorker) != cudaSuccess)
       perWorker = 0;
     if (ctaCount > std::min<uint64_t>(kMaxCooperativeCtas,
                                       static_cast<uint64_t>(perWorker) * runner_->workers()))

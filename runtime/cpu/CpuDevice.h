@@ -7,6 +7,8 @@
 #include "runtime/cpu/CpuGraph.h"
 #include "runtime/cpu/CpuHostMemory.h"
 #include "runtime/cpu/CpuIpc.h"
+#include "runtime/cpu/CpuKernelFunctions.h"
+#include "runtime/cpu/CpuLibraries.h"
 #include "runtime/cpu/CpuManagedMemory.h"
 #include "runtime/cpu/CpuMemoryPool.h"
 #include "runtime/cpu/CpuModule.h"
@@ -100,31 +102,6 @@ public:
   cudaError_t unloadModule(DeviceModule module) override;
   cudaError_t function(DeviceModule module, const char* name, DeviceFunction* function) override;
   cudaError_t global(DeviceModule module, const char* name, void** address, size_t* bytes) override;
-  cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override;
-  cudaError_t setFunctionAttribute(DeviceFunction function, cudaFuncAttribute attribute,
-                                   int value) override;
-  cudaError_t setFunctionCacheConfig(DeviceFunction function, cudaFuncCache config) override;
-  cudaError_t maxActiveBlocks(int* blocks, DeviceFunction function, int blockSize, size_t sharedMem,
-                              unsigned int flags) override;
-  cudaError_t functionParameter(DeviceFunction function, size_t index, size_t* offset,
-                                size_t* size) override;
-  cudaError_t availableDynamicSharedMemory(size_t* bytes, DeviceFunction function, int blocks,
-                                           int blockSize) override;
-
-  // --- Libraries (PTX images; kernels are the device's functions) -------------------------------
-  cudaError_t loadLibrary(cudaLibrary_t* library, const void* image, const char* file,
-                          cudaJitOption* jitOptions, void** jitValues, unsigned int jitCount,
-                          cudaLibraryOption* libraryOptions, void** libraryValues,
-                          unsigned int libraryCount) override;
-  cudaError_t unloadLibrary(cudaLibrary_t library) override;
-  cudaError_t libraryKernel(cudaKernel_t* kernel, cudaLibrary_t library, const char* name) override;
-  cudaError_t libraryKernelCount(unsigned int* count, cudaLibrary_t library) override;
-  cudaError_t libraryKernels(cudaKernel_t* kernels, unsigned int count,
-                             cudaLibrary_t library) override;
-  cudaError_t libraryGlobal(void** address, size_t* bytes, cudaLibrary_t library, const char* name,
-                            bool managed) override;
-  cudaError_t kernelFunction(DeviceFunction* function, cudaKernel_t kernel) override;
-  cudaError_t kernelName(const char** name, cudaKernel_t kernel) override;
 
   // --- Execution --------------------------------------------------------------------------------
   cudaError_t launch(const LaunchParams& params) override;
@@ -184,6 +161,10 @@ public:
                               std::vector<size_t>* sizes);
 
 private:
+  // The kernel-function and library areas read the module and function tables below.
+  friend class CpuKernelFunctions;
+  friend class CpuLibraries;
+
   struct Function {
     CpuModule* module = nullptr;
     std::string name;
@@ -237,6 +218,8 @@ private:
   CpuGraphs graphs_{*this};
   CpuArrays arrays_{*this};
   CpuTextures textures_{*this};
+  CpuKernelFunctions kernelFunctions_{*this};
+  CpuLibraries libraries_{*this};
   // Declared last: destroyed first, their threads finish before the state above goes.
   CpuEvents events_{*this};
   CpuStreams streams_{*this};

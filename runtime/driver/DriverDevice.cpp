@@ -31,7 +31,8 @@ private:
 DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
     : api_(api), device_(device), streams_(api), events_(api), hostMemory_(api), memoryPools_(api),
       managedMemory_(api), copies_(api, *this), ipc_(api), graphs_(*this), arrays_(api, device),
-      textures_(api, device), externalResources_(api) {
+      textures_(api, device), externalResources_(api), kernelFunctions_(api), libraries_(api),
+      peers_(*this) {
   areas_.streams = &streams_;
   areas_.events = &events_;
   areas_.hostMemory = &hostMemory_;
@@ -43,6 +44,9 @@ DriverDevice::DriverDevice(const DriverApi& api, CUdevice device)
   areas_.arrays = &arrays_;
   areas_.textures = &textures_;
   areas_.externalResources = &externalResources_;
+  areas_.functions = &kernelFunctions_;
+  areas_.libraries = &libraries_;
+  areas_.peers = &peers_;
   char name[256] = {};
   if (api_.deviceGetName(name, sizeof name, device_) == CUDA_SUCCESS)
     name_ = name;
@@ -281,6 +285,32 @@ cudaError_t DriverDevice::global(DeviceModule module, const char* name, void** a
   if (bytes != nullptr)
     *bytes = size;
   return cudaSuccess;
+}
+
+/// The driver's launch configuration for LaunchParams; cudaLaunchAttribute and CUlaunchAttribute
+/// have the same layout and numbering. `storage` holds the attributes the configuration points to.
+CUlaunchConfig toLaunchConfig(const LaunchParams& params, std::vector<CUlaunchAttribute>* storage) {
+  static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute));
+  CUlaunchConfig config{};
+  config.gridDimX = params.grid.x;
+  config.gridDimY = params.grid.y;
+  config.gridDimZ = params.grid.z;
+  config.blockDimX = params.block.x;
+  config.blockDimY = params.block.y;
+  config.blockDimZ = params.block.z;
+  config.sharedMemBytes = static_cast<unsigned int>(params.sharedMem);
+  config.hStream = params.stream->handle();
+  const auto* attributes = reinterpret_cast<const CUlaunchAttribute*>(params.attributes);
+  storage->assign(attributes, attributes + (attributes != nullptr ? params.attributeCount : 0));
+  if (params.cooperative) {
+    CUlaunchAttribute cooperative{};
+    cooperative.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    cooperative.value.cooperative = 1;
+    storage->push_back(cooperative);
+  }
+  config.attrs = storage->data();
+  config.numAttrs = static_cast<unsigned int>(storage->size());
+  return config;
 }
 
 cudaError_t DriverDevice::launch(const LaunchParams& params) {

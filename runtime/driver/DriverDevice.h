@@ -9,8 +9,11 @@
 #include "runtime/driver/DriverGraph.h"
 #include "runtime/driver/DriverHostMemory.h"
 #include "runtime/driver/DriverIpc.h"
+#include "runtime/driver/DriverKernelFunctions.h"
+#include "runtime/driver/DriverLibraries.h"
 #include "runtime/driver/DriverManagedMemory.h"
 #include "runtime/driver/DriverMemoryPool.h"
+#include "runtime/driver/DriverPeers.h"
 #include "runtime/driver/DriverStream.h"
 #include "runtime/driver/DriverTexture.h"
 
@@ -52,15 +55,9 @@ public:
 
   cudaError_t launch(const LaunchParams& params) override;
 
-  // --- Identity, peers, context state (DriverDeviceState.cpp) --------------------------------
+  // --- Identity, context state (DriverDeviceState.cpp) ---------------------------------------
   cudaError_t uuid(cudaUUID_t* uuid) override;
   cudaError_t totalMemory(size_t* bytes) override;
-  cudaError_t canAccessPeer(int* canAccess, Device& peer) override;
-  cudaError_t enablePeerAccess(Device& peer, unsigned int flags) override;
-  cudaError_t disablePeerAccess(Device& peer) override;
-  cudaError_t p2pAttribute(int* value, cudaDeviceP2PAttr attribute, Device& peer) override;
-  cudaError_t atomicCapabilities(unsigned int* capabilities, const cudaAtomicOperation* operations,
-                                 unsigned int count, Device* peer) override;
   cudaError_t setFlags(unsigned int flags) override;
   cudaError_t flags(unsigned int* flags) override;
   cudaError_t limit(cudaLimit limit, size_t* value) override;
@@ -76,35 +73,6 @@ public:
   cudaError_t pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) override;
   cudaError_t checkCopyKind(const void* destination, const void* source, int kind) override;
 
-  // --- Kernels: attributes, occupancy, libraries (DriverDeviceFunctions.cpp) ------------------
-  cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override;
-  cudaError_t setFunctionAttribute(DeviceFunction function, cudaFuncAttribute attribute,
-                                   int value) override;
-  cudaError_t setFunctionCacheConfig(DeviceFunction function, cudaFuncCache config) override;
-  cudaError_t functionParameter(DeviceFunction function, size_t index, size_t* offset,
-                                size_t* size) override;
-  cudaError_t maxActiveBlocks(int* blocks, DeviceFunction function, int blockSize, size_t sharedMem,
-                              unsigned int flags) override;
-  cudaError_t availableDynamicSharedMemory(size_t* bytes, DeviceFunction function, int blocks,
-                                           int blockSize) override;
-  cudaError_t maxPotentialClusterSize(int* size, const LaunchParams& params) override;
-  cudaError_t maxActiveClusters(int* clusters, const LaunchParams& params) override;
-  cudaError_t loadLibrary(cudaLibrary_t* library, const void* image, const char* file,
-                          cudaJitOption* jitOptions, void** jitValues, unsigned int jitCount,
-                          cudaLibraryOption* libraryOptions, void** libraryValues,
-                          unsigned int libraryCount) override;
-  cudaError_t unloadLibrary(cudaLibrary_t library) override;
-  cudaError_t libraryKernel(cudaKernel_t* kernel, cudaLibrary_t library, const char* name) override;
-  cudaError_t libraryKernelCount(unsigned int* count, cudaLibrary_t library) override;
-  cudaError_t libraryKernels(cudaKernel_t* kernels, unsigned int count,
-                             cudaLibrary_t library) override;
-  cudaError_t libraryGlobal(void** address, size_t* bytes, cudaLibrary_t library, const char* name,
-                            bool managed) override;
-  cudaError_t libraryUnifiedFunction(void** function, cudaLibrary_t library,
-                                     const char* name) override;
-  cudaError_t kernelFunction(DeviceFunction* function, cudaKernel_t kernel) override;
-  cudaError_t kernelName(const char** name, cudaKernel_t kernel) override;
-
   /// The driver's handle of this device and its primary context (retained on first use, not made
   /// current), for calls that name two devices (peer access and copies).
   CUdevice handle() const { return device_; }
@@ -115,8 +83,6 @@ public:
 private:
   cudaError_t loadPtx(const std::string& ptx, CUmodule* module, std::string* log);
   cudaError_t linkPtx(const std::vector<std::string>& units, CUmodule* module, std::string* log);
-  /// A peer given to a two-device call, which is always another DriverDevice of the same platform.
-  static DriverDevice& driverDevice(Device& device) { return static_cast<DriverDevice&>(device); }
 
   const DriverApi& api_;
   CUdevice device_;
@@ -131,6 +97,9 @@ private:
   DriverArrays arrays_;
   DriverTextures textures_;
   DriverExternalResources externalResources_;
+  DriverKernelFunctions kernelFunctions_;
+  DriverLibraries libraries_;
+  DriverPeers peers_;
   std::string name_;
   fatbin::ComputeCapability capability_;
   std::mutex contextMutex_; ///< guards retaining and resetting the primary context

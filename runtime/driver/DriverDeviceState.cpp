@@ -26,44 +26,6 @@ cudaError_t DriverDevice::totalMemory(size_t* bytes) {
   return toCudaError(api_.deviceTotalMem(bytes, device_));
 }
 
-cudaError_t DriverDevice::canAccessPeer(int* canAccess, Device& peer) {
-  return toCudaError(
-      invoke(api_.deviceCanAccessPeer, canAccess, device_, driverDevice(peer).device_));
-}
-
-cudaError_t DriverDevice::enablePeerAccess(Device& peer, unsigned int flags) {
-  // Peer access is granted from the current (this device's) context to the peer's context.
-  CUcontext peerContext = nullptr;
-  if (cudaError_t error = driverDevice(peer).primaryContext(&peerContext); error != cudaSuccess)
-    return error;
-  return toCudaError(invoke(api_.ctxEnablePeerAccess, peerContext, flags));
-}
-
-cudaError_t DriverDevice::disablePeerAccess(Device& peer) {
-  CUcontext peerContext = nullptr;
-  if (cudaError_t error = driverDevice(peer).primaryContext(&peerContext); error != cudaSuccess)
-    return error;
-  return toCudaError(invoke(api_.ctxDisablePeerAccess, peerContext));
-}
-
-cudaError_t DriverDevice::p2pAttribute(int* value, cudaDeviceP2PAttr attribute, Device& peer) {
-  // cudaDeviceP2PAttr and CUdevice_P2PAttribute number the attributes alike.
-  return toCudaError(invoke(api_.deviceGetP2PAttribute, value,
-                            static_cast<CUdevice_P2PAttribute>(attribute), device_,
-                            driverDevice(peer).device_));
-}
-
-cudaError_t DriverDevice::atomicCapabilities(unsigned int* capabilities,
-                                             const cudaAtomicOperation* operations,
-                                             unsigned int count, Device* peer) {
-  const auto* driverOperations = reinterpret_cast<const CUatomicOperation*>(operations);
-  if (peer == nullptr)
-    return toCudaError(invoke(api_.deviceGetHostAtomicCapabilities, capabilities, driverOperations,
-                              count, device_));
-  return toCudaError(invoke(api_.deviceGetP2PAtomicCapabilities, capabilities, driverOperations,
-                            count, device_, driverDevice(*peer).device_));
-}
-
 cudaError_t DriverDevice::setFlags(unsigned int flags) {
   // The driver rejects the (deprecated) CU_CTX_MAP_HOST bit; host memory is always mappable, and
   // NVIDIA's runtime reports cudaDeviceMapHost with the flags set (0xc for BlockingSync) until

@@ -5,6 +5,7 @@
 #include "runtime/core/ErrorTable.h"
 #include "runtime/core/Event.h"
 #include "runtime/core/ForkGuard.h"
+#include "runtime/core/Functions.h"
 #include "runtime/core/Runtime.h"
 #include "runtime/core/Stream.h"
 
@@ -788,17 +789,18 @@ void InstrumentationFramework::mirrorAttributes(Device& device, const LaunchPara
   constexpr size_t kDefaultDynamicShared = 48 * 1024;
   if (params.sharedMem <= kDefaultDynamicShared && params.attributeCount == 0)
     return;
+  Functions* functions = device.functions();
   cudaFuncAttributes original{};
-  if (device.functionAttributes(&original, params.function) != cudaSuccess)
+  if (functions == nullptr || functions->attributes(params.function, &original) != cudaSuccess)
     return;
-  device.setFunctionAttribute(instrumented, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              original.maxDynamicSharedSizeBytes);
+  functions->setAttribute(instrumented, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          original.maxDynamicSharedSizeBytes);
   if (original.preferredShmemCarveout >= 0)
-    device.setFunctionAttribute(instrumented, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                original.preferredShmemCarveout);
+    functions->setAttribute(instrumented, cudaFuncAttributePreferredSharedMemoryCarveout,
+                            original.preferredShmemCarveout);
   if (original.nonPortableClusterSizeAllowed != 0)
-    device.setFunctionAttribute(instrumented, cudaFuncAttributeNonPortableClusterSizeAllowed,
-                                original.nonPortableClusterSizeAllowed);
+    functions->setAttribute(instrumented, cudaFuncAttributeNonPortableClusterSizeAllowed,
+                            original.nonPortableClusterSizeAllowed);
 }
 
 cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,

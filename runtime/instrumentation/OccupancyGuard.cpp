@@ -1,5 +1,7 @@
 #include "runtime/instrumentation/OccupancyGuard.h"
 
+#include "runtime/core/Functions.h"
+
 #include <algorithm>
 
 namespace ocelot::runtime::instrumentation {
@@ -41,15 +43,17 @@ bool OccupancyGuard::check(const std::string& moduleKey, const std::string& kern
   // cannot both get here (the insert above), so what follows runs once per configuration.
   int originalBlocks = 0, instrumentedBlocks = 0;
   const int blockSize = static_cast<int>(threads);
-  if (device.maxActiveBlocks(&originalBlocks, original, blockSize, params.sharedMem, 0) !=
+  Functions* functions = device.functions();
+  if (functions == nullptr ||
+      functions->maxActiveBlocks(original, blockSize, params.sharedMem, 0, &originalBlocks) !=
           cudaSuccess ||
-      device.maxActiveBlocks(&instrumentedBlocks, instrumented, blockSize, params.sharedMem, 0) !=
-          cudaSuccess ||
+      functions->maxActiveBlocks(instrumented, blockSize, params.sharedMem, 0,
+                                 &instrumentedBlocks) != cudaSuccess ||
       instrumentedBlocks >= originalBlocks)
     return false;
   cudaFuncAttributes attributes{};
   int perMultiprocessor = 0, perBlock = 0;
-  if (device.functionAttributes(&attributes, instrumented) != cudaSuccess ||
+  if (functions->attributes(instrumented, &attributes) != cudaSuccess ||
       device.attribute(cudaDevAttrMaxRegistersPerMultiprocessor, &perMultiprocessor) !=
           cudaSuccess ||
       device.attribute(cudaDevAttrMaxRegistersPerBlock, &perBlock) != cudaSuccess)

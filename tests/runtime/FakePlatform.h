@@ -6,6 +6,7 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/core/Event.h"
+#include "runtime/core/Functions.h"
 #include "runtime/core/HostMemory.h"
 #include "runtime/core/PlatformResult.h"
 #include "runtime/core/Stream.h"
@@ -132,12 +133,39 @@ private:
   FakeDevice& device_;
 };
 
+/// Occupancy from registers alone (an sm_90 multiprocessor: 64 K registers in units of 256 per
+/// warp, 2048 threads, 32 CTAs), when a test sets FakeDevice::originalRegisters; the other calls
+/// are not supported.
+class FakeFunctions final : public Functions {
+public:
+  explicit FakeFunctions(FakeDevice& device) : device_(device) {}
+  cudaError_t attributes(DeviceFunction function, cudaFuncAttributes* attributes) override;
+  cudaError_t setAttribute(DeviceFunction, cudaFuncAttribute, int) override {
+    return cudaErrorNotSupported;
+  }
+  cudaError_t setCacheConfig(DeviceFunction, cudaFuncCache) override {
+    return cudaErrorNotSupported;
+  }
+  cudaError_t parameter(DeviceFunction, size_t, size_t*, size_t*) override {
+    return cudaErrorNotSupported;
+  }
+  cudaError_t maxActiveBlocks(DeviceFunction function, int blockSize, size_t, unsigned int,
+                              int* blocks) override;
+  cudaError_t availableDynamicSharedMemory(DeviceFunction, int, int, size_t*) override {
+    return cudaErrorNotSupported;
+  }
+
+private:
+  FakeDevice& device_;
+};
+
 class FakeDevice final : public Device {
 public:
   FakeDevice() {
     areas_.streams = &streams_;
     areas_.events = &events_;
     areas_.hostMemory = &hostMemory_;
+    areas_.functions = &functions_;
   }
 
   struct Launch {
@@ -265,28 +293,6 @@ public:
     }
     return cudaSuccess;
   }
-  // Occupancy from registers alone (an sm_90 multiprocessor: 64 K registers in units of 256 per
-  // warp, 2048 threads, 32 CTAs), when a test sets originalRegisters.
-  cudaError_t functionAttributes(cudaFuncAttributes* attributes, DeviceFunction function) override {
-    std::lock_guard lock(mutex);
-    auto it = functionRegisters.find(function);
-    if (it == functionRegisters.end())
-      return cudaErrorNotSupported;
-    *attributes = cudaFuncAttributes{};
-    attributes->numRegs = it->second;
-    return cudaSuccess;
-  }
-  cudaError_t maxActiveBlocks(int* blocks, DeviceFunction function, int blockSize, size_t,
-                              unsigned int) override {
-    std::lock_guard lock(mutex);
-    auto it = functionRegisters.find(function);
-    if (it == functionRegisters.end() || blockSize <= 0)
-      return cudaErrorNotSupported;
-    const int warps = (blockSize + 31) / 32;
-    const int perWarp = (it->second + 7) / 8 * 8 * 32;
-    *blocks = std::min({65536 / (perWarp * warps), 2048 / blockSize, 32});
-    return cudaSuccess;
-  }
   cudaError_t global(DeviceModule, const char* name, void** address, size_t* bytes) override {
     std::lock_guard lock(mutex);
     auto& storage = globals[name];
@@ -333,6 +339,7 @@ private:
   FakeStreams streams_;
   FakeEvents events_{queryResult};
   FakeHostMemory hostMemory_{*this};
+  FakeFunctions functions_{*this};
   std::mutex allocationsMutex_;
   std::unordered_set<void*> allocations_;
 
@@ -363,6 +370,29 @@ inline cudaError_t FakeHostMemory::registerRange(void* pointer, size_t bytes, un
 inline cudaError_t FakeHostMemory::unregisterRange(void* pointer) {
   std::lock_guard lock(device_.mutex);
   return device_.registered.erase(pointer) != 0 ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
+}
+
+inline cudaError_t FakeFunctions::attributes(DeviceFunction function,
+                                             cudaFuncAttributes* attributes) {
+  std::lock_guard lock(device_.mutex);
+  auto it = device_.functionRegisters.find(function);
+  if (it == device_.functionRegisters.end())
+    return cudaErrorNotSupported;
+  *attributes = cudaFuncAttributes{};
+  attributes->numRegs = it->second;
+  return cudaSuccess;
+}
+
+inline cudaError_t FakeFunctions::maxActiveBlocks(DeviceFunction function, int blockSize, size_t,
+                                                  unsigned int, int* blocks) {
+  std::lock_guard lock(device_.mutex);
+  auto it = device_.functionRegisters.find(function);
+  if (it == device_.functionRegisters.end() || blockSize <= 0)
+    return cudaErrorNotSupported;
+  const int warps = (blockSize + 31) / 32;
+  const int perWarp = (it->second + 7) / 8 * 8 * 32;
+  *blocks = std::min({65536 / (perWarp * warps), 2048 / blockSize, 32});
+  return cudaSuccess;
 }
 
 class FakePlatform final : public Platform {
