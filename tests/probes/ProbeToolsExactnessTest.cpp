@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -276,6 +277,108 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
     if (ways == 1) {                   // other ways leave words[1] unwritten
       EXPECT_EQ(out[33], 1);
     }
+  }
+}
+
+/// Local memory in the hardware's layout (docs/probe-tools.md): word w of lane l's window is byte
+/// w * 128 + l * 4 of the warp's rows. Distinct sectors and lines over each warp's request, from
+/// the trace's per-lane offsets.
+std::pair<uint64_t, uint64_t> localFromTrace(const RecordingTracer& trace,
+                                             const std::function<bool(uint32_t pc)>& isInstruction,
+                                             uint32_t words) {
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<std::pair<uint64_t, uint32_t>>>
+      sectorsOf;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<uint64_t>> linesOf;
+  for (const auto& a : trace.accesses) {
+    if (!isInstruction(a.pc))
+      continue;
+    for (uint32_t j = 0; j < words; ++j) {
+      uint64_t row = a.address / 4 + j;
+      sectorsOf[{a.pc, a.cta, a.warp}].insert({row, a.lane / 8});
+      linesOf[{a.pc, a.cta, a.warp}].insert(row);
+    }
+  }
+  uint64_t sectors = 0, lines = 0;
+  for (const auto& [key, set] : sectorsOf)
+    sectors += set.size();
+  for (const auto& [key, set] : linesOf)
+    lines += set.size();
+  return {sectors, lines};
+}
+
+TEST_F(MemAccess, LocalAccessesAreCountedInTheInterleavedLayout) {
+  for (uint32_t stride : {0u, 1u, 2u, 8u}) {
+    SCOPED_TRACE(stride);
+    int* out = allocate<int>(64);
+    run("localWords", dim3(2), dim3(32), out, static_cast<int>(stride));
+    EXPECT_EQ(out[33], static_cast<int>((1 * stride) % 64 + 1));
+    // The 64 stores: every lane at the same offset, a fully coalesced 4 sectors and 1 line each.
+    uint64_t stores = 0, storeSectors = 0, storeLines = 0;
+    const Json* load = nullptr;
+    for (const auto& e : result_["instructions"]) {
+      if (e["space"] != "local")
+        continue;
+      if (e["opcode"].get<std::string>().starts_with("st.local")) {
+        stores += e["requests"].get<uint64_t>();
+        storeSectors += e["sectors"].get<uint64_t>();
+        storeLines += e["lines"].get<uint64_t>();
+      } else {
+        load = &e;
+      }
+    }
+    EXPECT_EQ(stores, 2u * 64u);
+    EXPECT_EQ(storeSectors, 4 * stores);
+    EXPECT_EQ(storeLines, stores);
+    ASSERT_NE(load, nullptr);
+    // Lane l loads word (l * stride) & 63: 32 / gcd-many distinct words; each word's lanes of one
+    // group of eight share a sector.
+    std::set<std::pair<uint32_t, uint32_t>> sectors;
+    std::set<uint32_t> rows;
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      sectors.insert({(lane * stride) & 63, lane / 8});
+      rows.insert((lane * stride) & 63);
+    }
+    EXPECT_EQ((*load)["requests"], 2u);
+    EXPECT_EQ((*load)["sectors"], 2 * sectors.size());
+    EXPECT_EQ((*load)["lines"], 2 * rows.size());
+    // And the same from the CPU device's trace.
+    uint32_t id = (*load)["instruction"].get<uint32_t>();
+    auto [tracedSectors, tracedLines] = localFromTrace(
+        trace_, [&](uint32_t pc) { return instructionOfPc(pc) == std::optional<uint32_t>(id); }, 1);
+    EXPECT_EQ((*load)["sectors"], tracedSectors);
+    EXPECT_EQ((*load)["lines"], tracedLines);
+    EXPECT_EQ(result_["local"]["requests"], stores + 2);
+  }
+}
+
+TEST_F(MemAccess, WideLocalAccessesCountEveryWordTheyTouch) {
+  for (uint32_t stride : {0u, 1u, 3u}) {
+    SCOPED_TRACE(stride);
+    auto* out = allocate<int>(4 * 64);
+    run("localQuads", dim3(2), dim3(32), out, static_cast<int>(stride));
+    EXPECT_EQ(out[4 * 5 + 0], static_cast<int>((5 * stride) & 15));
+    const Json* load = nullptr;
+    for (const auto& e : result_["instructions"])
+      if (e["space"] == "local" && e["opcode"].get<std::string>().starts_with("ld.local"))
+        load = &e;
+    ASSERT_NE(load, nullptr) << result_["instructions"].dump();
+    // Lane l loads quad (l * stride) & 15: words 4q..4q+3.
+    std::set<std::pair<uint32_t, uint32_t>> sectors;
+    std::set<uint32_t> rows;
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      for (uint32_t j = 0; j < 4; ++j) {
+        uint32_t word = 4 * ((lane * stride) & 15) + j;
+        sectors.insert({word, lane / 8});
+        rows.insert(word);
+      }
+    EXPECT_EQ((*load)["requests"], 2u);
+    EXPECT_EQ((*load)["sectors"], 2 * sectors.size());
+    EXPECT_EQ((*load)["lines"], 2 * rows.size());
+    uint32_t id = (*load)["instruction"].get<uint32_t>();
+    auto [tracedSectors, tracedLines] = localFromTrace(
+        trace_, [&](uint32_t pc) { return instructionOfPc(pc) == std::optional<uint32_t>(id); }, 4);
+    EXPECT_EQ((*load)["sectors"], tracedSectors);
+    EXPECT_EQ((*load)["lines"], tracedLines);
   }
 }
 
