@@ -198,6 +198,32 @@ Expected fromTrace(const std::vector<std::vector<uint64_t>>& requests) {
   return e;
 }
 
+/// Local memory in the hardware's layout (docs/probe-tools.md): word w of lane l's window is byte
+/// w * 128 + l * 4 of the warp's rows. Distinct sectors and lines over each warp's request, from
+/// the trace's per-lane offsets.
+std::pair<uint64_t, uint64_t> localFromTrace(const RecordingTracer& trace,
+                                             const std::function<bool(uint32_t pc)>& isInstruction,
+                                             uint32_t words) {
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<std::pair<uint64_t, uint32_t>>>
+      sectorsOf;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<uint64_t>> linesOf;
+  for (const auto& a : trace.accesses) {
+    if (!isInstruction(a.pc))
+      continue;
+    for (uint32_t j = 0; j < words; ++j) {
+      uint64_t row = a.address / 4 + j;
+      sectorsOf[{a.pc, a.cta, a.warp}].insert({row, a.lane / 8});
+      linesOf[{a.pc, a.cta, a.warp}].insert(row);
+    }
+  }
+  uint64_t sectors = 0, lines = 0;
+  for (const auto& [key, set] : sectorsOf)
+    sectors += set.size();
+  for (const auto& [key, set] : linesOf)
+    lines += set.size();
+  return {sectors, lines};
+}
+
 class MemAccess : public ToolExactness {
 protected:
   void SetUp() override {
@@ -219,6 +245,27 @@ protected:
     EXPECT_EQ(e["sectors"], requests * sectorsPerRequest);
     EXPECT_EQ(e["lines"], requests * linesPerRequest);
     EXPECT_DOUBLE_EQ(e["sectors_per_request"].get<double>(), double(sectorsPerRequest));
+  }
+  /// A local access's entry, for full warps whose lane l touches words first(l) ..
+  /// first(l) + words - 1, against the layout worked out here and from the trace.
+  void checkLocal(const Json& e, uint64_t requests, uint32_t words,
+                  const std::function<uint32_t(uint32_t lane)>& first) {
+    std::set<std::pair<uint32_t, uint32_t>> sectors; // (row, group of eight lanes)
+    std::set<uint32_t> rows;
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      for (uint32_t j = 0; j < words; ++j) {
+        sectors.insert({first(lane) + j, lane / 8});
+        rows.insert(first(lane) + j);
+      }
+    EXPECT_EQ(e["requests"], requests);
+    EXPECT_EQ(e["sectors"], requests * sectors.size());
+    EXPECT_EQ(e["lines"], requests * rows.size());
+    uint32_t id = e["instruction"].get<uint32_t>();
+    auto [tracedSectors, tracedLines] = localFromTrace(
+        trace_, [&](uint32_t pc) { return instructionOfPc(pc) == std::optional<uint32_t>(id); },
+        words);
+    EXPECT_EQ(e["sectors"], tracedSectors);
+    EXPECT_EQ(e["lines"], tracedLines);
   }
 };
 
@@ -280,32 +327,6 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
   }
 }
 
-/// Local memory in the hardware's layout (docs/probe-tools.md): word w of lane l's window is byte
-/// w * 128 + l * 4 of the warp's rows. Distinct sectors and lines over each warp's request, from
-/// the trace's per-lane offsets.
-std::pair<uint64_t, uint64_t> localFromTrace(const RecordingTracer& trace,
-                                             const std::function<bool(uint32_t pc)>& isInstruction,
-                                             uint32_t words) {
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<std::pair<uint64_t, uint32_t>>>
-      sectorsOf;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<uint64_t>> linesOf;
-  for (const auto& a : trace.accesses) {
-    if (!isInstruction(a.pc))
-      continue;
-    for (uint32_t j = 0; j < words; ++j) {
-      uint64_t row = a.address / 4 + j;
-      sectorsOf[{a.pc, a.cta, a.warp}].insert({row, a.lane / 8});
-      linesOf[{a.pc, a.cta, a.warp}].insert(row);
-    }
-  }
-  uint64_t sectors = 0, lines = 0;
-  for (const auto& [key, set] : sectorsOf)
-    sectors += set.size();
-  for (const auto& [key, set] : linesOf)
-    lines += set.size();
-  return {sectors, lines};
-}
-
 TEST_F(MemAccess, LocalAccessesAreCountedInTheInterleavedLayout) {
   for (uint32_t stride : {0u, 1u, 2u, 8u}) {
     SCOPED_TRACE(stride);
@@ -330,23 +351,8 @@ TEST_F(MemAccess, LocalAccessesAreCountedInTheInterleavedLayout) {
     EXPECT_EQ(storeSectors, 4 * stores);
     EXPECT_EQ(storeLines, stores);
     ASSERT_NE(load, nullptr);
-    // Lane l loads word (l * stride) & 63: 32 / gcd-many distinct words; each word's lanes of one
-    // group of eight share a sector.
-    std::set<std::pair<uint32_t, uint32_t>> sectors;
-    std::set<uint32_t> rows;
-    for (uint32_t lane = 0; lane < 32; ++lane) {
-      sectors.insert({(lane * stride) & 63, lane / 8});
-      rows.insert((lane * stride) & 63);
-    }
-    EXPECT_EQ((*load)["requests"], 2u);
-    EXPECT_EQ((*load)["sectors"], 2 * sectors.size());
-    EXPECT_EQ((*load)["lines"], 2 * rows.size());
-    // And the same from the CPU device's trace.
-    uint32_t id = (*load)["instruction"].get<uint32_t>();
-    auto [tracedSectors, tracedLines] = localFromTrace(
-        trace_, [&](uint32_t pc) { return instructionOfPc(pc) == std::optional<uint32_t>(id); }, 1);
-    EXPECT_EQ((*load)["sectors"], tracedSectors);
-    EXPECT_EQ((*load)["lines"], tracedLines);
+    // Lane l loads word (l * stride) & 63.
+    checkLocal(*load, 2, 1, [&](uint32_t lane) { return (lane * stride) & 63; });
     EXPECT_EQ(result_["local"]["requests"], stores + 2);
   }
 }
@@ -363,22 +369,7 @@ TEST_F(MemAccess, WideLocalAccessesCountEveryWordTheyTouch) {
         load = &e;
     ASSERT_NE(load, nullptr) << result_["instructions"].dump();
     // Lane l loads quad (l * stride) & 15: words 4q..4q+3.
-    std::set<std::pair<uint32_t, uint32_t>> sectors;
-    std::set<uint32_t> rows;
-    for (uint32_t lane = 0; lane < 32; ++lane)
-      for (uint32_t j = 0; j < 4; ++j) {
-        uint32_t word = 4 * ((lane * stride) & 15) + j;
-        sectors.insert({word, lane / 8});
-        rows.insert(word);
-      }
-    EXPECT_EQ((*load)["requests"], 2u);
-    EXPECT_EQ((*load)["sectors"], 2 * sectors.size());
-    EXPECT_EQ((*load)["lines"], 2 * rows.size());
-    uint32_t id = (*load)["instruction"].get<uint32_t>();
-    auto [tracedSectors, tracedLines] = localFromTrace(
-        trace_, [&](uint32_t pc) { return instructionOfPc(pc) == std::optional<uint32_t>(id); }, 4);
-    EXPECT_EQ((*load)["sectors"], tracedSectors);
-    EXPECT_EQ((*load)["lines"], tracedLines);
+    checkLocal(*load, 2, 4, [&](uint32_t lane) { return 4 * ((lane * stride) & 15); });
   }
 }
 

@@ -26,6 +26,17 @@ __device__ __forceinline__ u32 distinct(u32 active, u64 key) {
   return __popc(__ballot_sync(active, first));
 }
 
+// The warp's request, once, by its first active lane.
+__device__ __forceinline__ void addRequest(u32 active, u32 sectorCount, u32 lineCount) {
+  if (isLeader()) {
+    u64 at = requests.here();
+    atomicAdd(requests.element(at), 1ull);
+    atomicAdd(lanes.element(at), (u64)__popc(active));
+    atomicAdd(sectors.element(at), (u64)sectorCount);
+    atomicAdd(lines.element(at), (u64)lineCount);
+  }
+}
+
 OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
   u32 active = activeMask();
   u64 a = address();
@@ -35,13 +46,7 @@ OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
   u32 perLane = size > 32 ? size / 32 : 1;
   u32 sectorCount = distinct(active, a >> 5) * perLane;
   u32 lineCount = distinct(active, a >> 7) * (size > 128 ? size / 128 : 1);
-  if (isLeader()) {
-    u64 at = requests.here();
-    atomicAdd(requests.element(at), 1ull);
-    atomicAdd(lanes.element(at), (u64)__popc(active));
-    atomicAdd(sectors.element(at), (u64)sectorCount);
-    atomicAdd(lines.element(at), (u64)lineCount);
-  }
+  addRequest(active, sectorCount, lineCount);
 }
 
 OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
@@ -103,11 +108,5 @@ OCELOT_PROBE(localCoalescing, "at=instruction; class=memory; space=local") {
     sectorCount += __popc(__ballot_sync(active, (mySectors >> bit) & 1)) << bit;
     lineCount += __popc(__ballot_sync(active, (myLines >> bit) & 1)) << bit;
   }
-  if (isLeader()) {
-    u64 at = requests.here();
-    atomicAdd(requests.element(at), 1ull);
-    atomicAdd(lanes.element(at), (u64)__popc(active));
-    atomicAdd(sectors.element(at), (u64)sectorCount);
-    atomicAdd(lines.element(at), (u64)lineCount);
-  }
+  addRequest(active, sectorCount, lineCount);
 }
