@@ -1,4 +1,4 @@
-// DriverDevice: identity, peers and the primary context's flags, limits and caches.
+// DriverDevice: identity and the primary context's flags, limits and caches.
 #include "runtime/driver/DriverConversions.h"
 #include "runtime/driver/DriverDevice.h"
 
