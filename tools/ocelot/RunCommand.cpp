@@ -38,8 +38,9 @@ void printUsage(std::ostream& out, const po::options_description& options) {
   printInstrumentorHelp(out, registry);
 }
 
-/// The exit status when the application cannot be intercepted (NVIDIA's static runtime inside it)
-/// and --allow-static-runtime was not given: apart from option errors (2) and exec failures (127).
+/// The exit status when the application cannot be intercepted (NVIDIA's static runtime inside it,
+/// or another CUDA version's libcudart) and --allow-static-runtime was not given: apart from
+/// option errors (2) and exec failures (127).
 constexpr int kNotInterceptedExit = 3;
 
 /// The levels of OCELOT_LOG (runtime/core/Logger.cpp).
