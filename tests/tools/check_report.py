@@ -283,18 +283,9 @@ def chromium():
     return None
 
 
-def check_browser(args):
-    need_profile(args.work)
-    browser = chromium()
-    if browser is None:
-        print("SKIP: no chromium (scripts/setup-debian.sh installs it)")
-        return SKIP
-    html = os.path.join(args.work, "report.html")
-    run([args.ocelot, "report", profile_path(args.work), "-o", html])
-    with open(html, encoding="utf-8") as f:
-        page = f.read()
-    for external in re.findall(r'(?:src|href)\s*=\s*"([^"#][^"]*)"', page):
-        raise CheckError("the report loads %s: it must be self-contained" % external)
+def render_in_chromium(browser, html):
+    """Loads `html` in headless chromium (fresh user data dir, no network): its DOM after the
+    page's script ran and the <body>'s attributes; raises CheckError on script errors."""
     with tempfile.TemporaryDirectory() as profile_dir:
         command = [browser, "--headless", "--no-sandbox", "--disable-gpu",
                    "--disable-background-networking", "--disable-component-update",
@@ -314,6 +305,22 @@ def check_browser(args):
     attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', body.group(1)))
     if attributes.get("data-ready") != "ok" or "data-script-errors" in attributes:
         raise CheckError("the report's script did not finish cleanly: %s" % attributes)
+    return dom, attributes
+
+
+def check_browser(args):
+    need_profile(args.work)
+    browser = chromium()
+    if browser is None:
+        print("SKIP: no chromium (scripts/setup-debian.sh installs it)")
+        return SKIP
+    html = os.path.join(args.work, "report.html")
+    run([args.ocelot, "report", profile_path(args.work), "-o", html])
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    for external in re.findall(r'(?:src|href)\s*=\s*"([^"#][^"]*)"', page):
+        raise CheckError("the report loads %s: it must be self-contained" % external)
+    dom, attributes = render_in_chromium(browser, html)
     if int(attributes.get("data-heatmaps", "0")) < 3:
         raise CheckError("expected a CFG heat map per kernel, the page has %s" %
                          attributes.get("data-heatmaps"))
@@ -555,6 +562,7 @@ def check_nvtx(args):
                    if e["ph"] == "X" and e.get("cat") in ("nvtx", "nvtx-mark"))
     if names != sorted(["setup", "compute", "phase1", "solve", "computed"]):
         raise CheckError("NVTX slices in the trace: %s" % names)
+    html_checked = check_nvtx_html(os.path.join(args.work, "nvtx.html"), document)
 
     for rule, want in (("compute/", expected[:2]), ("compute/phase1/", expected[:1]),
                        ("mylib@solve/", expected[2:3]), ("[phase1/", []),
@@ -563,7 +571,49 @@ def check_nvtx(args):
         if got != want:
             raise CheckError("--nvtx-include %s selected %s, expected %s" % (rule, got, want))
     print("nvtx: range stacks on 4 launches, 5 ranges and marks in the file and the trace; "
-          "--nvtx-include selects exactly the launches inside 6 rules")
+          "--nvtx-include selects exactly the launches inside 6 rules; " + html_checked)
+
+
+def check_nvtx_html(html, document):
+    """The report's NVTX section of host_lanes: the per-range table counts exactly the work each
+    range encloses (kernels, copies and memsets, nested ranges included), the kernels-by-range
+    table attributes each kernel to its innermost range, and the page with its timeline renders
+    in chromium without script errors (when installed)."""
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    table = re.search(r'<table id="nvtx-ranges".*?</table>', page, re.S)
+    if not table:
+        raise CheckError("the report has no NVTX ranges table")
+    ranges = {}
+    for label, row in re.findall(r'<tr data-range="([^"]*)">(.*?)</tr>', table.group(0), re.S):
+        values = re.findall(r'data-v="([^"]*)"', row)
+        ranges[label] = (int(float(values[6])), int(float(values[8])))  # kernels, transfers
+    # setup: the copy and the memset; compute: scale, offset and the memset between them;
+    # phase1: scale; the domain mylib's solve: scale.
+    want = {"setup": (0, 2), "compute": (2, 1), "phase1": (1, 0), "mylib@solve": (1, 0)}
+    if ranges != want:
+        raise CheckError("NVTX ranges (kernels, transfers) %s, expected %s" % (ranges, want))
+    kernels = re.search(r'<table id="nvtx-kernels".*?</table>', page, re.S).group(0)
+    rows = sorted((re.sub(r"<[^>]+>", "", path).replace("&gt;", ">"), kernel, int(float(launches)))
+                  for path, kernel, launches in re.findall(
+                      r'<td class="name" data-v="">(.*?)</td><td class="name" data-v="">'
+                      r'(.*?)</td><td class="num" data-v="([0-9.]+)">', kernels, re.S))
+    demangled = {p["kernel"]: p.get("demangled", p["kernel"]) for p in document["profiles"]}
+    want_rows = sorted([("compute > phase1", demangled["_Z5scalePfif"], 1),
+                        ("compute", demangled["_Z6offsetPfif"], 1),
+                        ("mylib@solve", demangled["_Z5scalePfif"], 1),
+                        ("(outside every range)", demangled["_Z6finishPfPKfi"], 1)])
+    if rows != want_rows:
+        raise CheckError("kernels by range %s, expected %s" % (rows, want_rows))
+    if page.count('class="nvtx-timeline"') != 1:
+        raise CheckError("expected one NVTX timeline in the report")
+    browser = chromium()
+    if browser is None:
+        return "report NVTX tables exact (no chromium to render it)"
+    _, attributes = render_in_chromium(browser, html)
+    if attributes.get("data-nvtx-timelines") != "1":
+        raise CheckError("chromium saw %s NVTX timelines" % attributes.get("data-nvtx-timelines"))
+    return "report NVTX tables exact, its timeline renders in chromium"
 
 
 def check_multigpu(args):
