@@ -366,8 +366,7 @@ TEST(NvtxView, TimelineAndTablesInTheReport) {
       << svg;
   size_t inner = svg.find("<title>inner");
   EXPECT_NE(svg.find("y=\"39\"", inner), std::string::npos);
-  EXPECT_NE(svg.find("<g class=\"nvtx-mark\"><title>m (mark, thread 7)</title>"),
-            std::string::npos)
+  EXPECT_NE(svg.find("<g class=\"nvtx-mark\"><title>m (mark, thread 7)</title>"), std::string::npos)
       << svg;
   EXPECT_EQ(nvtxTimelineSvg(set, 1), "");
 
@@ -383,6 +382,30 @@ TEST(NvtxView, TimelineAndTablesInTheReport) {
   EXPECT_NE(html.find("outer &gt; lib@solve"), std::string::npos);
   // Without NVTX records: no section.
   EXPECT_EQ(htmlReport(twoRanks(), {}).find("id=\"nvtx\""), std::string::npos);
+}
+
+TEST(NvtxView, TauCallpathsFromRangesToKernels) {
+  ProfileSet set = nvtxSet();
+  auto directory = std::filesystem::temp_directory_path() / "ocelot-report-test-tau-nvtx";
+  std::filesystem::remove_all(directory);
+  auto files = writeTauProfiles(set, directory.string());
+  ASSERT_EQ(files.size(), 1u);
+  std::ifstream in(files[0]);
+  std::stringstream text;
+  text << in.rdbuf();
+  // The flat kernel (2 launches, 1 us each), and one callpath per range stack.
+  EXPECT_NE(text.str().find("3 templated_functions_MULTI_TIME\n"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("\"k<int>(char const*)\" 2 0 2 2 0 GROUP=\"TAU_GPU\"\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("\"outer => inner => k<int>(char const*)\" 1 0 1 1 0 "
+                            "GROUP=\"TAU_GPU | TAU_CALLPATH\"\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("\"outer => lib@solve => k<int>(char const*)\" 1 0 1 1 0 "),
+            std::string::npos)
+      << text.str();
+  std::filesystem::remove_all(directory);
 }
 
 TEST(Trace, KernelsFollowTheirStreamAndFlowsLinkLaunchesToThem) {
