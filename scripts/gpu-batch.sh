@@ -1334,7 +1334,7 @@ section_multi-gpu() {
   md "GPUs: ${gpus:-0}."
   local rc=0
   md '```'
-  python3 "$ROOT/tests/tools/check_report.py" multigpu --ocelot "$ocelot" \
+  python3 "$ROOT/tests/tools/check_report.py" multigpu --device gpu --ocelot "$ocelot" \
     --program "$bindir/multi_gpu" --work "$LOGS/multi-gpu" >>"$SUMMARY" 2>&1 || rc=$?
   md '```'
   md "multigpu: rc=$rc (0: both devices instrumented with exact counts and GCP/GLB across them; 77: fewer than 2 GPUs)"
