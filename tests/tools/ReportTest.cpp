@@ -384,6 +384,53 @@ TEST(NvtxView, TimelineAndTablesInTheReport) {
   EXPECT_EQ(htmlReport(twoRanks(), {}).find("id=\"nvtx\""), std::string::npos);
 }
 
+TEST(NvtxView, ManyOperationsAreAttributedInOneSweep) {
+  // 20,000 memsets, each in an API call of thread 1 (inside its push range `r`) or thread 2 (no
+  // ranges), alternating; a start/end range `half` over the first half of them. Quadratic
+  // matching would take seconds here; the timeline keeps the first 10,000 work items.
+  constexpr int64_t kBase = 1795726127928281636;
+  constexpr int kOperations = 20000;
+  json file = document({});
+  file["nvtx"] = {{{"kind", "push"},
+                   {"domain", ""},
+                   {"name", "r"},
+                   {"thread", 1},
+                   {"begin_ns", kBase},
+                   {"end_ns", kBase + 100LL * kOperations}},
+                  {{"kind", "start"},
+                   {"domain", ""},
+                   {"name", "half"},
+                   {"thread", 1},
+                   {"begin_ns", kBase},
+                   {"end_ns", kBase + 50LL * kOperations}}};
+  file["operations"] = json::array();
+  file["api_calls"] = json::array();
+  for (int i = 0; i < kOperations; ++i) {
+    int64_t at = kBase + 100LL * i + 50;
+    file["operations"].push_back({{"kind", "memset"},
+                                  {"name", "memset"},
+                                  {"device", 0},
+                                  {"stream", 1 + i % 2},
+                                  {"bytes", 64},
+                                  {"enqueued_ns", at},
+                                  {"gpu_ns", 10}});
+    file["api_calls"].push_back({{"name", "cudaMemsetAsync"},
+                                 {"thread", 1 + i % 2},
+                                 {"begin_ns", at - 10},
+                                 {"end_ns", at + 10}});
+  }
+  ProfileSet set;
+  set.add("many.json", 0, file);
+  NvtxAttribution a = attributeToNvtxRanges(set);
+  ASSERT_EQ(a.ranges.size(), 2u);
+  EXPECT_EQ(a.ranges[0].label == "r" ? a.ranges[0].transfers : a.ranges[1].transfers,
+            static_cast<uint64_t>(kOperations / 2));
+  EXPECT_EQ(a.ranges[0].label == "half" ? a.ranges[0].transfers : a.ranges[1].transfers,
+            static_cast<uint64_t>(kOperations / 2));
+  std::string svg = nvtxTimelineSvg(set, 0);
+  EXPECT_NE(svg.find("the first 10,000 of 20,000 kernels and transfers"), std::string::npos);
+}
+
 TEST(NvtxView, TauCallpathsFromRangesToKernels) {
   ProfileSet set = nvtxSet();
   auto directory = std::filesystem::temp_directory_path() / "ocelot-report-test-tau-nvtx";

@@ -17,18 +17,21 @@ std::string labelOf(const NvtxRecord& r) {
   return r.domain.empty() ? r.name : r.domain + "@" + r.name;
 }
 
-/// The last thing that happened on `rank`, in host ns: where a range still open at exit ends.
-int64_t lastEvent(const ProfileSet& set, int rank) {
-  int64_t last = INT64_MIN;
+/// The last thing that happened on each rank, in host ns: where a range still open at exit ends.
+std::map<int, int64_t> lastEvents(const ProfileSet& set) {
+  std::map<int, int64_t> last;
+  auto note = [&](int rank, int64_t ns) {
+    auto [it, added] = last.try_emplace(rank, ns);
+    if (!added)
+      it->second = std::max(it->second, ns);
+  };
   for (const NvtxRecord& r : set.nvtx())
-    if (r.rank == rank)
-      last = std::max(last, r.endNs.value_or(r.beginNs));
+    note(r.rank, r.endNs.value_or(r.beginNs));
   for (const ApiCall& c : set.apiCalls())
-    if (c.rank == rank)
-      last = std::max(last, c.endNs);
+    note(c.rank, c.endNs);
   const int64_t origin = workOrigin(set);
-  for (const PlacedWork& w : placeWork(set, rank))
-    last = std::max(last, origin + static_cast<int64_t>(w.startNs + w.durationNs));
+  for (const PlacedWork& w : placeWork(set))
+    note(w.rank, origin + static_cast<int64_t>(w.startNs + w.durationNs));
   return last;
 }
 
@@ -36,13 +39,67 @@ int64_t endOf(const NvtxRecord& r, int64_t last) {
   return r.endNs.value_or(std::max(last, r.beginNs));
 }
 
-/// The thread whose API call (of `rank`) was running at `ns`, if API calls were recorded.
-std::optional<uint32_t> callingThread(const ProfileSet& set, int rank, int64_t ns) {
-  for (const ApiCall& c : set.apiCalls())
-    if (c.rank == rank && c.beginNs <= ns && ns <= c.endNs)
-      return c.thread;
-  return std::nullopt;
-}
+/// The thread whose API call was running at a time, per rank: calls sorted by begin, searched
+/// back from the time as far as the longest call reaches.
+class CallingThreads {
+public:
+  explicit CallingThreads(const ProfileSet& set) {
+    for (const ApiCall& c : set.apiCalls()) {
+      Rank& r = ranks_[c.rank];
+      r.calls.push_back(&c);
+      r.longest = std::max(r.longest, c.endNs - c.beginNs);
+    }
+    for (auto& [rank, r] : ranks_)
+      std::sort(r.calls.begin(), r.calls.end(),
+                [](const ApiCall* a, const ApiCall* b) { return a->beginNs < b->beginNs; });
+  }
+  std::optional<uint32_t> at(int rank, int64_t ns) const {
+    auto it = ranks_.find(rank);
+    if (it == ranks_.end())
+      return std::nullopt;
+    const Rank& r = it->second;
+    auto after = std::upper_bound(r.calls.begin(), r.calls.end(), ns,
+                                  [](int64_t t, const ApiCall* c) { return t < c->beginNs; });
+    while (after != r.calls.begin()) {
+      --after;
+      if ((*after)->beginNs < ns - r.longest)
+        break;
+      if ((*after)->endNs >= ns)
+        return (*after)->thread;
+    }
+    return std::nullopt;
+  }
+
+private:
+  struct Rank {
+    std::vector<const ApiCall*> calls;
+    int64_t longest = 0;
+  };
+  std::map<int, Rank> ranks_;
+};
+
+/// The ranges open at each of a series of ascending times: a sweep over ranges sorted by begin
+/// that keeps those begun and not yet ended, in order of begin (outermost first where they nest).
+class OpenRanges {
+public:
+  void add(const NvtxRecord* r) { ranges_.push_back(r); }
+  const std::vector<const NvtxRecord*>& at(int64_t ns, int64_t last) {
+    if (!sorted_) {
+      std::stable_sort(ranges_.begin(), ranges_.end(),
+                       [](const auto* a, const auto* b) { return a->beginNs < b->beginNs; });
+      sorted_ = true;
+    }
+    while (next_ < ranges_.size() && ranges_[next_]->beginNs <= ns)
+      open_.push_back(ranges_[next_++]);
+    std::erase_if(open_, [&](const NvtxRecord* r) { return endOf(*r, last) < ns; });
+    return open_;
+  }
+
+private:
+  std::vector<const NvtxRecord*> ranges_, open_;
+  size_t next_ = 0;
+  bool sorted_ = false;
+};
 
 std::string ms(double ns) {
   char text[48];
@@ -60,12 +117,7 @@ std::string numericCell(double sortValue, const std::string& text) {
 
 NvtxAttribution attributeToNvtxRanges(const ProfileSet& set) {
   NvtxAttribution out;
-  std::map<int, int64_t> last;
-  for (int rank : set.ranks())
-    last[rank] = lastEvent(set, rank);
-  for (const NvtxRecord& r : set.nvtx())
-    if (!last.contains(r.rank))
-      last[r.rank] = lastEvent(set, r.rank);
+  std::map<int, int64_t> last = lastEvents(set);
 
   // Every range, in order of first occurrence per rank.
   std::map<std::tuple<int, std::string, std::string>, size_t> index;
@@ -95,30 +147,38 @@ NvtxAttribution attributeToNvtxRanges(const ProfileSet& set) {
       t.threads.insert(r->thread);
   }
 
+  // Push/pop ranges per (rank, thread), start/end ranges per rank, swept in call order.
+  std::map<std::pair<int, uint32_t>, OpenRanges> pushed;
+  std::map<int, OpenRanges> started;
+  for (const NvtxRecord* r : records)
+    (r->kind == "push" ? pushed[{r->rank, r->thread}] : started[r->rank]).add(r);
+  const CallingThreads threads(set);
+  std::vector<PlacedWork> work = placeWork(set);
+  auto called = [](const PlacedWork& w) {
+    return w.launch ? w.launch->enqueuedNs : w.operation->enqueuedNs;
+  };
+  std::stable_sort(work.begin(), work.end(),
+                   [&](const PlacedWork& a, const PlacedWork& b) { return called(a) < called(b); });
+
   std::map<std::tuple<int, std::string, std::string>, NvtxKernelTotals> kernels;
-  for (const PlacedWork& w : placeWork(set)) {
-    const int64_t called = w.launch ? w.launch->enqueuedNs : w.operation->enqueuedNs;
+  for (const PlacedWork& w : work) {
+    const int64_t at = called(w);
     // The push/pop stack, outermost first: the profile's own, else the calling thread's ranges
     // open at the call.
     std::vector<std::string> stack;
     if (w.launch != nullptr) {
       stack = w.launch->nvtx;
-    } else if (auto thread = callingThread(set, w.rank, called)) {
-      std::vector<const NvtxRecord*> open;
-      for (const NvtxRecord* r : records)
-        if (r->rank == w.rank && r->kind == "push" && r->thread == *thread &&
-            r->beginNs <= called && called <= endOf(*r, last[w.rank]))
-          open.push_back(r);
-      for (const NvtxRecord* r : open) // by begin: outermost first
-        stack.push_back(labelOf(*r));
+    } else if (auto thread = threads.at(w.rank, at)) {
+      if (auto it = pushed.find({w.rank, *thread}); it != pushed.end())
+        for (const NvtxRecord* r : it->second.at(at, last[w.rank]))
+          stack.push_back(labelOf(*r));
     }
     std::vector<size_t> inside;
     for (const std::string& label : stack)
       if (auto it = index.find({w.rank, "push", label}); it != index.end())
         inside.push_back(it->second);
-    for (const NvtxRecord* r : records)
-      if (r->rank == w.rank && r->kind == "start" && r->beginNs <= called &&
-          called <= endOf(*r, last[w.rank]))
+    if (auto it = started.find(w.rank); it != started.end())
+      for (const NvtxRecord* r : it->second.at(at, last[w.rank]))
         inside.push_back(index.at({r->rank, r->kind, labelOf(*r)}));
     // A range entered twice (recursion, overlapping start/end ranges of one name) counts once.
     std::sort(inside.begin(), inside.end());
@@ -163,8 +223,18 @@ std::string nvtxTimelineSvg(const ProfileSet& set, int rank) {
   std::stable_sort(records.begin(), records.end(),
                    [](const auto* a, const auto* b) { return a->beginNs < b->beginNs; });
   const int64_t origin = workOrigin(set);
-  const int64_t last = lastEvent(set, rank);
+  const int64_t last = lastEvents(set)[rank];
   std::vector<PlacedWork> work = placeWork(set, rank);
+  std::stable_sort(work.begin(), work.end(),
+                   [](const PlacedWork& a, const PlacedWork& b) { return a.startNs < b.startNs; });
+  // A page stays usable: the earliest kMaxBars ranges and kMaxBars work items (the tables count
+  // everything; the trace has every event).
+  constexpr size_t kMaxBars = 10000;
+  const size_t allRanges = records.size(), allWork = work.size();
+  if (records.size() > kMaxBars)
+    records.resize(kMaxBars);
+  if (work.size() > kMaxBars)
+    work.resize(kMaxBars);
 
   // Lanes, each with rows: push/pop ranges per (thread, domain), one row per depth; start/end
   // ranges per domain in the first row free at their start; marks per domain; work per (device,
@@ -283,6 +353,11 @@ std::string nvtxTimelineSvg(const ProfileSet& set, int rank) {
     y += static_cast<double>(lane.rows) * rowHeight;
   }
   svg += "</svg>\n";
+  if (allRanges > records.size() || allWork > work.size())
+    svg += "<p class=\"note\">The timeline shows the first " + groupDigits(records.size()) +
+           " of " + groupDigits(allRanges) + " NVTX ranges and marks and the first " +
+           groupDigits(work.size()) + " of " + groupDigits(allWork) +
+           " kernels and transfers; the trace (--trace) has them all.</p>\n";
   return svg;
 }
 
