@@ -356,10 +356,11 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t c
   }
   if (hostApi_ && hostApi_->calls > 0) {
     std::snprintf(line, sizeof line,
-                  "host API: %llu calls on %llu threads, %.3f ms in calls, %.3f ms of them "
+                  "host API: %llu calls on %llu thread%s, %.3f ms in calls, %.3f ms of them "
                   "waiting for the device (synchronizations, synchronous copies)\n",
                   static_cast<unsigned long long>(hostApi_->calls),
-                  static_cast<unsigned long long>(hostApi_->threads), hostApi_->callNs / 1e6,
+                  static_cast<unsigned long long>(hostApi_->threads),
+                  hostApi_->threads == 1 ? "" : "s", hostApi_->callNs / 1e6,
                   hostApi_->waitingNs / 1e6);
     out += line;
   }

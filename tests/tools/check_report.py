@@ -533,7 +533,7 @@ def check_hostlanes(args):
                          "\n%s" % (line.group(0) if line else None, transfer_ns / 1e6, gcp, summary))
     if "transfers (copies, memsets): GPU 0 4; kernels without a profile: 2" not in summary:
         raise CheckError("summary without the transfers and unprofiled kernels:\n" + summary)
-    api = re.search(r"^host API: (\d+) calls on 1 threads, ([\d.]+) ms in calls, ([\d.]+) ms of "
+    api = re.search(r"^host API: (\d+) calls on 1 thread, ([\d.]+) ms in calls, ([\d.]+) ms of "
                     r"them waiting for the device", summary, re.M)
     blocking = sum(c["end_ns"] - c["begin_ns"] for c in calls
                    if "Synchronize" in c["name"] or
