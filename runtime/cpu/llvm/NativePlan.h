@@ -15,7 +15,7 @@
 namespace ocelot::runtime::cpu::native {
 
 /// Bumped whenever generated code or the plan changes meaning (invalidates cached code).
-inline constexpr uint32_t kPlanVersion = 5;
+inline constexpr uint32_t kPlanVersion = 6;
 
 inline constexpr uint32_t kNoRow = UINT32_MAX;
 

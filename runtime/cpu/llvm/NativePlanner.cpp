@@ -776,6 +776,15 @@ Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRa
       if (!writtenOnly(accesses.predicateWrites, accesses.predicateReads, operand))
         out.predicateUses.push_back(operand);
     }
+    // Registers the handler reads that are not among its operands (the fragments of mma and
+    // wmma, which the decoder keeps beside the instruction).
+    auto addUses = [](std::vector<uint32_t>& uses, const std::vector<uint32_t>& reads) {
+      for (uint32_t read : reads)
+        if (std::find(uses.begin(), uses.end(), read) == uses.end())
+          uses.push_back(read);
+    };
+    addUses(out.rowUses, accesses.reads);
+    addUses(out.predicateUses, accesses.predicateReads);
     out.rowDefs = accesses.writes;
     out.predicateDefs = accesses.predicateWrites;
     out.knownDefs = true;
