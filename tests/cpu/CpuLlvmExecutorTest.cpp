@@ -16,6 +16,7 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <regex>
 #include <set>
 #include <unistd.h>
@@ -736,6 +737,22 @@ TEST_F(LlvmExecutorTest, ACorruptCodeCacheEntryIsRebuilt) {
   const auto third = run();
   EXPECT_EQ(third.compiled, 1u) << "a corrupt entry is rebuilt, not used";
   EXPECT_EQ(third.cached, 0u);
+}
+
+TEST_F(LlvmExecutorTest, TheLlvmExecutorIsTheDefaultAndTheInterpreterCanBeChosen) {
+  const char* previous = std::getenv("OCELOT_CPU_EXECUTOR");
+  const std::optional<std::string> saved =
+      previous != nullptr ? std::optional<std::string>(previous) : std::nullopt;
+  unsetenv("OCELOT_CPU_EXECUTOR");
+  EXPECT_TRUE(NativeCompiler::fromEnvironment()) << "unset: the LLVM executor";
+  setenv("OCELOT_CPU_EXECUTOR", "llvm", 1);
+  EXPECT_TRUE(NativeCompiler::fromEnvironment());
+  setenv("OCELOT_CPU_EXECUTOR", "interpreter", 1);
+  EXPECT_FALSE(NativeCompiler::fromEnvironment());
+  if (saved)
+    setenv("OCELOT_CPU_EXECUTOR", saved->c_str(), 1);
+  else
+    unsetenv("OCELOT_CPU_EXECUTOR");
 }
 
 TEST_F(LlvmExecutorTest, AMissingComponentIsReported) {
