@@ -577,7 +577,12 @@ constexpr std::string_view kNativeSweep[] = {"add.s32 %r1, %r2, %r3",
                                              "@%p3 bra $Lnext",
                                              "@%p0 exit",
                                              "bar.sync 0",
-                                             "membar.gl"};
+                                             "membar.gl",
+                                             "atom.global.add.u32 %r1, [%rd2], %r3",
+                                             "atom.global.max.s64 %rd1, [%rd2], %rd3",
+                                             "red.global.add.u64 [%rd2], %rd3",
+                                             "atom.shared.exch.b32 %r1, [%r2], %r3",
+                                             "atom.min.u32 %r1, [%rd2], %r3"};
 
 TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResults) {
   // Each example of the instruction table, and each form the planner makes native, run by two
@@ -628,6 +633,100 @@ TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResults) 
   }
   EXPECT_GT(ran, 200u);
   // The planner's forms compiled: none of these kernels fell back to the interpreter.
+  EXPECT_EQ(compiler_->statistics().failed, 0u);
+}
+
+TEST_F(LlvmExecutorTest, NativeAtomicsGiveTheInterpretersValuesInLaneOrder) {
+  // Every integer read-modify-write the executor performs natively, in global (through global and
+  // generic addresses) and shared memory, all 32 lanes of each warp on one cell (the old values
+  // show the lane order), a guarded one, and red: cells and old values must be the interpreter's.
+  // Each warp has its own cells (warps of a CTA may interleave differently under the two
+  // executors; lanes may not).
+  const std::string ptx = R"(.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .entry atomics(.param .u64 p)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<24>;
+	.shared .align 8 .b8 cells[128];
+	ld.param.u64 %rd10, [p];
+	cvta.to.global.u64 %rd1, %rd10;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	shr.u32 %r3, %r1, 5;
+	and.b32 %r4, %r1, 31;
+	shl.b32 %r5, %r2, 1;
+	add.u32 %r5, %r5, %r3;
+	mul.wide.u32 %rd2, %r5, 64;
+	add.u64 %rd3, %rd1, %rd2;
+	add.u64 %rd11, %rd10, %rd2;
+	mul.lo.u32 %r6, %r4, -1640531527;
+	cvt.s64.s32 %rd5, %r6;
+	atom.global.add.u32 %r10, [%rd3], %r6;
+	atom.global.and.b32 %r11, [%rd3+4], %r6;
+	atom.global.or.b32 %r12, [%rd3+8], %r6;
+	atom.global.xor.b32 %r13, [%rd3+12], %r6;
+	atom.global.exch.b32 %r14, [%rd3+16], %r6;
+	atom.global.min.s32 %r15, [%rd3+20], %r6;
+	atom.global.max.u32 %r16, [%rd3+24], %r6;
+	atom.global.add.u64 %rd6, [%rd3+32], %rd5;
+	atom.global.max.s64 %rd7, [%rd3+40], %rd5;
+	red.global.add.u32 [%rd3+48], %r6;
+	atom.min.u64 %rd8, [%rd11+56], %rd5;
+	and.b32 %r9, %r4, 1;
+	setp.eq.u32 %p1, %r9, 1;
+	mov.u32 %r19, 0;
+	@%p1 atom.global.add.u32 %r19, [%rd3+52], %r6;
+	mov.u32 %r7, cells;
+	shl.b32 %r8, %r3, 6;
+	add.u32 %r7, %r7, %r8;
+	st.shared.u32 [%r7], 5;
+	st.shared.u32 [%r7+4], 9;
+	bar.sync 0;
+	atom.shared.add.u32 %r17, [%r7], %r6;
+	atom.shared.exch.b32 %r18, [%r7+4], %r6;
+	bar.sync 0;
+	ld.shared.u32 %r20, [%r7];
+	ld.shared.u32 %r21, [%r7+4];
+	mul.wide.u32 %rd12, %r1, 128;
+	mul.wide.u32 %rd13, %r2, 8192;
+	add.u64 %rd12, %rd12, %rd13;
+	add.u64 %rd12, %rd12, 4096;
+	add.u64 %rd12, %rd1, %rd12;
+	st.global.v4.u32 [%rd12], {%r10, %r11, %r12, %r13};
+	st.global.v4.u32 [%rd12+16], {%r14, %r15, %r16, %r19};
+	st.global.v2.u64 [%rd12+32], {%rd6, %rd7};
+	st.global.u64 [%rd12+48], %rd8;
+	st.global.v4.u32 [%rd12+56], {%r17, %r18, %r20, %r21};
+	ret;
+}
+)";
+  constexpr size_t kWords = (4096 + 2 * 8192) / 8;
+  expectSameOutcome([&](CpuDevice& device) {
+    device.reset();
+    Outcome outcome;
+    uint64_t* data = allocate<uint64_t>(device, kWords);
+    for (size_t i = 0; i < kWords; ++i)
+      data[i] = i < 4096 / 8 ? 0x8000000180000001ull * (i % 7 + 1) : 0;
+    outcome.launched = launch(device, load(device, ptx, "atomics"), dim3(2), dim3(64), 0, data);
+    outcome.synchronized = device.synchronize();
+    outcome.fault = device.faultMessage();
+    outcome.buffers.push_back(bytes(data, kWords));
+    return outcome;
+  });
+  // A faulting atomic (an address outside device memory) reports as the interpreter's.
+  expectSameOutcome([&](CpuDevice& device) {
+    device.reset();
+    Outcome outcome;
+    outcome.launched = launch(device, load(device, ptx, "atomics"), dim3(1), dim3(64), 0,
+                              reinterpret_cast<uint64_t*>(0x1000));
+    outcome.synchronized = device.synchronize();
+    outcome.fault = device.faultMessage();
+    return outcome;
+  });
   EXPECT_EQ(compiler_->statistics().failed, 0u);
 }
 

@@ -234,6 +234,7 @@ private:
   void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
                    const std::vector<uint32_t>* writes = nullptr);
   void emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  void emitAtomic(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
   void emitLoadPatterns(uint32_t pc, llvm::Value* mask, llvm::Value* address, llvm::Value* minBase,
                         llvm::Value* span, llvm::Value* host, llvm::Value* windowFits,
                         llvm::BasicBlock* done, llvm::BasicBlock* lanes);
@@ -1004,6 +1005,8 @@ void Translator::emitBody(const Block& block, bool full) {
       emitHandler(pc, active, activeBits);
     else if (in.op == Op::Load || in.op == Op::Store)
       emitMemory(pc, active, activeBits);
+    else if (in.op == Op::Atomic)
+      emitAtomic(pc, active, activeBits);
     else if (in.op == Op::Shuffle && active != nullptr)
       emitHandler(pc, active, activeBits); // the constant permutation is for whole warps
     else
@@ -1860,6 +1863,117 @@ Translator::scalarRange(Space space, llvm::Value* address, uint64_t bytes, uint6
     break;
   }
   return {llvm::ConstantPointerNull::get(b_.getPtrTy()), b_.getFalse()};
+}
+
+/// atom/red of 32- and 64-bit integers: one host atomic per active lane, in ascending lane order
+/// as the handler does. Every active lane's address is checked first; when any is not plain
+/// memory (a fault, the memory checker, misalignment, local memory) the handler runs the whole
+/// instruction, so that no lane has acted before it reports.
+void Translator::emitAtomic(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {
+  const Instruction& in = plan_.code[pc];
+  const unsigned bits = in.type.bits;
+  const uint64_t bytes = bits / 8;
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Value* imm = in.immRuntime
+                         ? static_cast<llvm::Value*>(
+                               b_.CreateLoad(i64, instructionPointer(pc, plan_.layout.immOffset)))
+                         : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
+  if (in.flags & kFrameRelative)
+    imm = b_.CreateAdd(imm, frameBase_);
+  llvm::Value* address = readRowAtOwnWidth(in.s[0]);
+  if (address->getType() != intVector(64))
+    address = b_.CreateZExt(address, intVector(64));
+  address = b_.CreateAdd(address, splat(imm));
+  llvm::Value* operand = readRow(in.s[1], bits);
+
+  llvm::BasicBlock* done = newBlock("atomic.done." + llvm::Twine(pc));
+  llvm::BasicBlock* slow = newBlock("atomic.slow." + llvm::Twine(pc));
+  llvm::BasicBlock* checkHead = newBlock("atomic.check." + llvm::Twine(pc));
+  llvm::BasicBlock* checkLane = newBlock("atomic.check.lane." + llvm::Twine(pc));
+  llvm::BasicBlock* checkNext = newBlock("atomic.check.next." + llvm::Twine(pc));
+  llvm::BasicBlock* runHead = newBlock("atomic.run." + llvm::Twine(pc));
+  llvm::BasicBlock* runLane = newBlock("atomic.run.lane." + llvm::Twine(pc));
+  llvm::BasicBlock* runNext = newBlock("atomic.run.next." + llvm::Twine(pc));
+  llvm::BasicBlock* runEnd = newBlock("atomic.run.end." + llvm::Twine(pc));
+  llvm::BasicBlock* entry = b_.GetInsertBlock();
+  b_.CreateCondBr(b_.CreateICmpEQ(maskBits, b_.getInt32(0)), done, checkHead);
+  auto active = [&](llvm::Value* lane) {
+    return b_.CreateICmpNE(b_.CreateAnd(b_.CreateLShr(maskBits, lane), b_.getInt32(1)),
+                           b_.getInt32(0));
+  };
+
+  // Every active lane's address.
+  b_.SetInsertPoint(checkHead);
+  llvm::PHINode* checked = b_.CreatePHI(b_.getInt32Ty(), 2);
+  checked->addIncoming(b_.getInt32(0), entry);
+  b_.CreateCondBr(active(checked), checkLane, checkNext);
+  b_.SetInsertPoint(checkLane);
+  auto [unused, ok] =
+      scalarRange(in.space, b_.CreateExtractElement(address, checked), bytes, bytes);
+  (void)unused;
+  b_.CreateCondBr(ok, checkNext, slow);
+  b_.SetInsertPoint(checkNext);
+  llvm::Value* nextChecked = b_.CreateAdd(checked, b_.getInt32(1));
+  checked->addIncoming(nextChecked, checkNext);
+  b_.CreateCondBr(b_.CreateICmpEQ(nextChecked, b_.getInt32(kLanes)), runHead, checkHead);
+
+  // The lanes in order, each old value into its lane of the result.
+  b_.SetInsertPoint(runHead);
+  llvm::PHINode* lane = b_.CreatePHI(b_.getInt32Ty(), 2);
+  llvm::PHINode* result = b_.CreatePHI(intVector(bits), 2);
+  lane->addIncoming(b_.getInt32(0), checkNext);
+  result->addIncoming(llvm::Constant::getNullValue(intVector(bits)), checkNext);
+  b_.CreateCondBr(active(lane), runLane, runNext);
+  b_.SetInsertPoint(runLane);
+  auto [pointer, valid] =
+      scalarRange(in.space, b_.CreateExtractElement(address, lane), bytes, bytes);
+  (void)valid;
+  llvm::AtomicRMWInst::BinOp binOp = llvm::AtomicRMWInst::Add;
+  const bool isSigned = in.type.kind == Kind::Signed;
+  switch (atomicKind(in.flags)) {
+  case kAtomicAnd:
+    binOp = llvm::AtomicRMWInst::And;
+    break;
+  case kAtomicOr:
+    binOp = llvm::AtomicRMWInst::Or;
+    break;
+  case kAtomicXor:
+    binOp = llvm::AtomicRMWInst::Xor;
+    break;
+  case kAtomicExchange:
+    binOp = llvm::AtomicRMWInst::Xchg;
+    break;
+  case kAtomicMin:
+    binOp = isSigned ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin;
+    break;
+  case kAtomicMax:
+    binOp = isSigned ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax;
+    break;
+  default:
+    break;
+  }
+  llvm::Value* old =
+      b_.CreateAtomicRMW(binOp, pointer, b_.CreateExtractElement(operand, lane),
+                         llvm::MaybeAlign(bytes), llvm::AtomicOrdering::SequentiallyConsistent);
+  llvm::Value* updated = b_.CreateInsertElement(result, old, lane);
+  b_.CreateBr(runNext);
+  b_.SetInsertPoint(runNext);
+  llvm::PHINode* merged = b_.CreatePHI(intVector(bits), 2);
+  merged->addIncoming(result, runHead);
+  merged->addIncoming(updated, runLane);
+  llvm::Value* nextLane = b_.CreateAdd(lane, b_.getInt32(1));
+  lane->addIncoming(nextLane, runNext);
+  result->addIncoming(merged, runNext);
+  b_.CreateCondBr(b_.CreateICmpEQ(nextLane, b_.getInt32(kLanes)), runEnd, runHead);
+  b_.SetInsertPoint(runEnd);
+  writeRow(in.d[0], merged, in.type, mask);
+  b_.CreateBr(done);
+
+  b_.SetInsertPoint(slow);
+  std::vector<uint32_t> writes{in.d[0]};
+  emitHandler(pc, mask, maskBits, &writes);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
 }
 
 void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {
