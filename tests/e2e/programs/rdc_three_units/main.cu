@@ -73,8 +73,8 @@ int main() {
     }
     std::printf("launch %d: grid %d trips=%d expected ENTRY=%d BODY=%d STEP=%d MIX=%d FINISH=%d; "
                 "measured BODY=%lld\n",
-                launch, ctas, trips, threads, threads * trips, threads * trips,
-                2 * threads * trips, threads, body);
+                launch, ctas, trips, threads, threads * trips, threads * trips, 2 * threads * trips,
+                threads, body);
     e2e::expect(ok && body == static_cast<long long>(threads) * trips,
                 "loop values and body count");
   }
