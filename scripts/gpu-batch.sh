@@ -56,10 +56,14 @@
 #   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
 #            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu);
 #            timed copies, memsets and unprofiled kernels, API lanes, GCP in the report, and NVTX
-#            ranges with --nvtx-include, of tests/e2e/programs/host_lanes.cu (hostlanes, nvtx)
+#            ranges with --nvtx-include, of tests/e2e/programs/host_lanes.cu (hostlanes, nvtx);
+#            the text summary's GCP with transfers and its host API line, and the HTML report's
+#            NVTX tables (work per range, kernels by range stack)
 #   multi-gpu  (run on a 2-GPU machine: `--only multi-gpu`) tests/e2e/programs/multi_gpu.cu under
 #            `ocelot run -i bbcount`: both devices instrumented with exact counts, peer copies
-#            timed, GCP per device and across (check_report.py multigpu); skipped with one GPU
+#            timed, GCP per device and across in the report and the summary, a trace lane group
+#            per device (check_report.py multigpu --device gpu; CI runs the same check on two CPU
+#            devices, report.multigpu_cpu); skipped with one GPU
 #   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
 #   sweep    tests/cpu/sweep/instruction_sweep.cu (built here with nvcc): the GPU's result of every
 #            instruction of the sweep, as $OUT/sweep-reference.tar (sweep-<group>.bin.zst, or .bin
@@ -76,8 +80,8 @@
 #            overhead with and without the shim (tests/driverapi/launch_bench.cpp, ratio vs 1.02)
 #   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
 #            default) and with -cudart shared, each under `ocelot run -i bbcount`: the static one
-#            must warn (how to rebuild) and still run, the shared one must not warn and must give a
-#            profile
+#            must be refused (exit 3, how to rebuild), run uninstrumented with
+#            --allow-static-runtime, the shared one must not warn and must give a profile
 #
 # Output (at most 8 files come back from $OUT, so everything is aggregated):
 #   $OUT/summary.md    readable report: GPU, per-program table, details of every difference
@@ -1052,9 +1056,11 @@ section_static-runtime() {
     { md "nvcc failed: $(tail -3 "$dir/build.txt")"; return; }
   md "| build | exit | warned | profile written |"
   md "|---|---:|---|---|"
-  for kind in static shared; do
+  for kind in static static-allowed shared; do
+    local program=$WORK/tiny_${kind%-allowed} flags=()
+    [ "$kind" = static-allowed ] && flags=(--allow-static-runtime)
     (cd "$WORK/cwd" && timeout -k 5 120 "$ocelot" run -i bbcount -o "$WORK/$kind.json" \
-      -- "$WORK/tiny_$kind") >"$dir/$kind.stdout" 2>"$dir/$kind.stderr"
+      "${flags[@]}" -- "$program") >"$dir/$kind.stdout" 2>"$dir/$kind.stderr"
     rc=$?
     local warned=no written=no
     grep -q "static CUDA runtime" "$dir/$kind.stderr" && warned=yes
@@ -1062,8 +1068,9 @@ section_static-runtime() {
     md "| $kind | $rc | $warned | $written |"
   done
   md ""
-  md "Expected: static exits 0, warned yes, no profile (Ocelot never sees it); shared exits 0,"
-  md "warned no, profile written."
+  md "Expected: static exits 3 (not run), warned yes, no profile; static-allowed"
+  md "(--allow-static-runtime) exits 0, warned yes, no profile (Ocelot never sees it); shared"
+  md "exits 0, warned no, profile written."
   md ""
   say "gpu-batch: static-runtime done"
 }
@@ -1334,7 +1341,7 @@ section_multi-gpu() {
   md "GPUs: ${gpus:-0}."
   local rc=0
   md '```'
-  python3 "$ROOT/tests/tools/check_report.py" multigpu --ocelot "$ocelot" \
+  python3 "$ROOT/tests/tools/check_report.py" multigpu --device gpu --ocelot "$ocelot" \
     --program "$bindir/multi_gpu" --work "$LOGS/multi-gpu" >>"$SUMMARY" 2>&1 || rc=$?
   md '```'
   md "multigpu: rc=$rc (0: both devices instrumented with exact counts and GCP/GLB across them; 77: fewer than 2 GPUs)"
