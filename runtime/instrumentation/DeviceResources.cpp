@@ -150,11 +150,16 @@ void DeviceResources::forget() {
 namespace ocelot::runtime::instrumentation {
 
 void DeviceResources::beginReset() {
+  // Waits for a read back in progress (holdOffReset): once resetting_ is set under the gate, the
+  // profile worker's next check sees every launch made so far disturbed, and reads nothing more
+  // until it is cleared after the reset.
+  std::unique_lock gate(resetGate_);
   resetting_.store(true, std::memory_order_release);
   forget();
 }
 
 void DeviceResources::endReset() {
+  std::unique_lock gate(resetGate_);
   forget();
   resetting_.store(false, std::memory_order_release);
 }

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <vector>
 
 namespace ocelot::runtime::instrumentation {
@@ -57,6 +58,15 @@ public:
   /// not read, and every launch made meanwhile is disturbed.
   void beginReset();
   void endReset();
+  /// Held (shared) by the profile worker from its check that a launch is not disturbed() until
+  /// its last use of the device memory and stream that a reset destroys (the ring's read back
+  /// and the synchronization of Ocelot's stream): beginReset() waits for it, so no reset can
+  /// start between the check and the use.
+  std::shared_lock<std::shared_mutex> holdOffReset() {
+    return std::shared_lock<std::shared_mutex>(resetGate_);
+  }
+  /// Between beginReset() and endReset().
+  bool resetting() const { return resetting_.load(std::memory_order_acquire); }
   /// Whether a launch of `generation` lost its buffers to a device reset (or runs into one).
   bool disturbed(uint64_t generation) const {
     return resetting_.load(std::memory_order_acquire) ||
@@ -81,6 +91,7 @@ private:
   std::vector<Event*> events_;
   std::atomic<uint64_t> generation_{0};
   std::atomic<bool> resetting_{false};
+  std::shared_mutex resetGate_; ///< see holdOffReset()
   std::mutex readMutex_;
   Stream* readStream_ = nullptr; ///< created at the first read() or ownStream()
   /// Under readMutex_ (its creation uses readStream_); `ringTried_`: created once, or failed once.

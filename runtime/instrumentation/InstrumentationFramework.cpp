@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <shared_mutex>
 #include <stdexcept>
 
 namespace ocelot::runtime::instrumentation {
@@ -322,8 +323,13 @@ void InstrumentationFramework::flush() {
 DeviceResources& InstrumentationFramework::resources(Device& device, int ordinal) {
   std::lock_guard lock(resourcesMutex_);
   auto& slot = resources_[ordinal];
-  if (!slot || &slot->device() != &device)
+  if (!slot || &slot->device() != &device) {
     slot = std::make_unique<DeviceResources>(device);
+    // The first instrumented launch on a device may come while another thread resets it: its
+    // buffers go with the reset, so it is disturbed like those of a device with resources.
+    if (resettingDevices_.count(ordinal) != 0)
+      slot->beginReset();
+  }
   return *slot;
 }
 
@@ -334,6 +340,10 @@ void InstrumentationFramework::forgetDevice(int ordinal, bool afterReset) {
     std::lock_guard lock(resourcesMutex_);
     // A new generation: launches of the old one, and those made while the reset runs, report no
     // results.
+    if (auto it = resettingDevices_.find(ordinal); afterReset && it != resettingDevices_.end())
+      resettingDevices_.erase(it); // one of them: threads may reset one device at once
+    else if (!afterReset)
+      resettingDevices_.insert(ordinal);
     if (auto it = resources_.find(ordinal); it != resources_.end()) {
       if (afterReset)
         it->second->endReset();
@@ -994,13 +1004,26 @@ void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
     std::vector<size_t> members; ///< indices into batch
   };
   std::vector<Span> spans;
+  // From the checks below to the last synchronization, no device reset may begin: it would free
+  // the ring's device memory and Ocelot's stream under the copies (the CI segfault of
+  // ALaunchRacingAResetLeavesNoFunctionOfTheDestroyedContextBehind: the check said "not
+  // disturbed", then the reset freed the ring while the copy read it). A reset that begins later
+  // marks these launches disturbed, and complete() reports no counts for them.
+  std::vector<std::pair<DeviceResources*, std::shared_lock<std::shared_mutex>>> gates;
   for (size_t i = 0; i < batch.size(); ++i) {
     PendingLaunch& pending = *batch[i];
     if (!pending.ring)
       continue;
     DeviceResources& pool = *pending.resources;
-    if (pool.disturbed(pending.generation))
-      continue; // a device reset takes the ring's memory: complete() reports the disturbance
+    if (std::none_of(gates.begin(), gates.end(), [&](const auto& g) { return g.first == &pool; }))
+      gates.emplace_back(&pool, pool.holdOffReset());
+    // A reset in progress, or one since the ring was made, took the ring's memory: nothing to
+    // read or zero (complete() reports the disturbance). A disturbed launch that holds a chunk of
+    // the live ring (it began before a reset and took its chunk after it) is read back like a
+    // failed one, only to zero its chunk again: its kernel may have written there, and the next
+    // launch given that chunk would count those writes as its own.
+    if (pool.resetting() || pending.ring->deviceMemoryGone())
+      continue;
     Stream* stream = pool.ownStream();
     if (stream == nullptr) {
       pending.ring->poison(); // nothing can zero its chunk again: later launches use pools
