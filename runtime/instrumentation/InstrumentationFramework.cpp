@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <shared_mutex>
 #include <stdexcept>
 
 namespace ocelot::runtime::instrumentation {
@@ -513,6 +512,13 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
   auto instrumented = module(site, *target, *pending);
   if (!instrumented)
     return runOriginal(site, std::move(pending), instrumented.error());
+  // From taking result buffers until the kernel and its copies are enqueued, no device reset may
+  // begin: it would free the ring under a kernel not yet enqueued, which would then write into
+  // whatever takes that memory after the reset (another launch's results, reported as its counts:
+  // issue 18 item 9). A launch made while a reset runs gets no use and no ring: its pooled
+  // buffers go with the reset, and the device drops or finishes its work before it frees memory;
+  // its profile reports the disturbance.
+  const DeviceResources::Use use = pending->resources->use();
   if (auto ready = buffers(site, *target, *instrumented, *pending); !ready) {
     release(*pending);
     return runOriginal(site, std::move(pending), ready.error());
@@ -1004,25 +1010,30 @@ void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
     std::vector<size_t> members; ///< indices into batch
   };
   std::vector<Span> spans;
-  // From the checks below to the last synchronization, no device reset may begin: it would free
-  // the ring's device memory and Ocelot's stream under the copies (the CI segfault of
+  // From the checks below to the last synchronization, no device reset may begin (each device's
+  // DeviceResources::Use): it would free the ring's device memory and Ocelot's stream under the
+  // copies (the CI segfault of
   // ALaunchRacingAResetLeavesNoFunctionOfTheDestroyedContextBehind: the check said "not
   // disturbed", then the reset freed the ring while the copy read it). A reset that begins later
   // marks these launches disturbed, and complete() reports no counts for them.
-  std::vector<std::pair<DeviceResources*, std::shared_lock<std::shared_mutex>>> gates;
+  std::vector<std::pair<DeviceResources*, DeviceResources::Use>> uses;
   for (size_t i = 0; i < batch.size(); ++i) {
     PendingLaunch& pending = *batch[i];
     if (!pending.ring)
       continue;
     DeviceResources& pool = *pending.resources;
-    if (std::none_of(gates.begin(), gates.end(), [&](const auto& g) { return g.first == &pool; }))
-      gates.emplace_back(&pool, pool.holdOffReset());
+    auto use =
+        std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.first == &pool; });
+    if (use == uses.end()) {
+      uses.emplace_back(&pool, pool.use());
+      use = std::prev(uses.end());
+    }
     // A reset in progress, or one since the ring was made, took the ring's memory: nothing to
     // read or zero (complete() reports the disturbance). A disturbed launch that holds a chunk of
     // the live ring (it began before a reset and took its chunk after it) is read back like a
     // failed one, only to zero its chunk again: its kernel may have written there, and the next
     // launch given that chunk would count those writes as its own.
-    if (pool.resetting() || pending.ring->deviceMemoryGone())
+    if (!use->second || pending.ring->deviceMemoryGone())
       continue;
     Stream* stream = pool.ownStream();
     if (stream == nullptr) {
