@@ -142,6 +142,21 @@ cudaError_t CpuDevice::reset() {
   events_.reset();
   std::lock_guard launchLock(launchMutex_);
   std::lock_guard lock(mutex_);
+  // Another thread's launch racing the reset (undefined behaviour for the application, but it
+  // must not take the process down) may have found its function just before: it reads the
+  // function and its module's decoded kernel after findFunction() returned, and its work may be
+  // queued after drainAll() above. So this reset's modules and functions are destroyed at the
+  // next reset, whose drainAll() has finished every launch enqueued before it (a launch still
+  // between findFunction() and its enqueue a whole reset later is not guarded). Memory stays
+  // bounded: one generation of modules.
+  auto olderModules = std::move(retiredModules_);
+  auto olderFunctions = std::move(retiredFunctions_);
+  retiredModules_.clear();
+  retiredFunctions_.clear();
+  for (auto& [handle, function] : functions_)
+    retiredFunctions_.push_back(std::move(function));
+  for (auto& [raw, module] : modules_)
+    retiredModules_.push_back(std::move(module));
   functions_.clear();
   modules_.clear();
   textures_.reset();
@@ -151,6 +166,10 @@ cudaError_t CpuDevice::reset() {
   memoryPools_.reset();
   unusableLibraries_.clear();
   memory_->releaseAll();
+  // After releaseAll(): a module's destructor releases its variables' storage, which by now may
+  // belong to allocations made since the last reset; releaseAll() forgot both, so it finds none.
+  olderFunctions.clear();
+  olderModules.clear();
   heap_ = std::make_unique<DeviceHeap>(*memory_, heap_->limit());
   stickyError_.store(cudaSuccess);
   faultMessage_.clear();

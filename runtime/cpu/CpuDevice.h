@@ -208,6 +208,9 @@ private:
   std::timed_mutex launchMutex_;
   std::map<CpuModule*, std::unique_ptr<CpuModule>> modules_;
   std::map<void*, std::unique_ptr<Function>> functions_;
+  /// What the last reset took out of the tables: freed at the next reset (see reset()).
+  std::vector<std::unique_ptr<CpuModule>> retiredModules_;
+  std::vector<std::unique_ptr<Function>> retiredFunctions_;
   /// Libraries whose image is no PTX: loading succeeds (the driver loads lazily too) and every use
   /// fails; the handle only has to be unique.
   std::map<void*, std::unique_ptr<char>> unusableLibraries_;
