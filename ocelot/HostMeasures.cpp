@@ -56,6 +56,12 @@ void add(DeviceTimes& times, const DeviceInterval& interval) {
 
 } // namespace
 
+bool apiCallWaitsForDevice(std::string_view name) {
+  if (name.find("Synchronize") != std::string_view::npos)
+    return true;
+  return name.starts_with("cudaMemcpy") && name.find("Async") == std::string_view::npos;
+}
+
 std::optional<double> DeviceTimes::gcp() const {
   if (deviceNs() <= 0)
     return std::nullopt;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace ocelot {
@@ -67,6 +68,12 @@ struct HostMeasures {
 /// the host's own work `host` (empty: unknown, overlap 0).
 HostMeasures computeHostMeasures(std::span<const DeviceInterval> intervals, double wallStartNs,
                                  double wallEndNs, std::span<const HostInterval> host = {});
+
+/// Whether the host waits for the device in the Runtime API call `name` (cudaMemcpyAsync,
+/// cudaDeviceSynchronize, ...): a synchronization, or a copy that is not Async (cudaMemcpy,
+/// cudaMemcpy2D, cudaMemcpyToSymbol, ... return when the copy is done). The host's own work is the
+/// time outside such calls.
+bool apiCallWaitsForDevice(std::string_view name);
 
 /// The total length of the union of [start, end) intervals.
 double unionLength(std::vector<std::pair<double, double>> intervals);

@@ -112,6 +112,36 @@ void ProfileSummary::add(const KernelProfile& profile) {
   }
 }
 
+void ProfileSummary::addDeviceWork(DeviceInterval::Kind kind, int device, int64_t enqueuedNs,
+                                   double gpuNs) {
+  std::lock_guard lock(mutex_);
+  const double ns = gpuNs > 0 ? gpuNs : 0;
+  DeviceTimes& d = devices_[device];
+  d.device = device;
+  if (kind == DeviceInterval::Kind::Kernel) {
+    ++d.kernels;
+    d.kernelNs += ns;
+    ++unprofiledKernels_;
+    unprofiledKernelNs_ += ns;
+  } else {
+    ++d.transfers;
+    d.transferNs += ns;
+  }
+  // Its end is not known on the host clock; it ended no earlier than its call plus its length.
+  firstEnqueuedNs_ = std::min(firstEnqueuedNs_, enqueuedNs);
+  lastCompletedNs_ = std::max(lastCompletedNs_, enqueuedNs + static_cast<int64_t>(ns));
+}
+
+void ProfileSummary::setDeviceWorkRecorded() {
+  std::lock_guard lock(mutex_);
+  deviceWorkRecorded_ = true;
+}
+
+void ProfileSummary::setHostApi(const HostApi& api) {
+  std::lock_guard lock(mutex_);
+  hostApi_ = api;
+}
+
 void ProfileSummary::addUnprofiled(const std::string& reason, uint64_t launches) {
   std::lock_guard lock(mutex_);
   unprofiled_[reason] += launches;
@@ -278,7 +308,8 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t c
     }
   }
   if (!devices_.empty() && lastCompletedNs_ > firstEnqueuedNs_) {
-    // Seed 001's measures; transfers are not recorded yet, so GCP counts kernels only (1.00).
+    // Seed 001's measures. Without host measures only profiled kernels are known: transfers are
+    // "not recorded" and GCP counts kernels only (1.00).
     double spanNs = static_cast<double>(lastCompletedNs_ - firstEnqueuedNs_);
     std::snprintf(line, sizeof line,
                   "\nhost-side measures (seed 001) over the profiled span of %.3f ms\n",
@@ -287,12 +318,51 @@ std::string ProfileSummary::format(size_t topKernels, size_t topBlocks, size_t c
     std::snprintf(line, sizeof line, "  %-8s %9s %14s %14s %8s %8s\n", "device", "kernels",
                   "kernel ms", "transfer ms", "GCP", "GLB");
     out += line;
-    for (const auto& [ordinal, d] : devices_) {
-      std::snprintf(line, sizeof line, "  GPU %-4d %9llu %14.3f %14s %8.3f %8.3f\n", ordinal,
-                    static_cast<unsigned long long>(d.kernels), d.kernelNs / 1e6, "not recorded",
-                    d.gcp().value_or(0), d.glb(spanNs).value_or(0));
+    auto row = [&](const std::string& device, const DeviceTimes& d, std::optional<double> glb) {
+      char transfer[32];
+      std::snprintf(transfer, sizeof transfer, "%.3f", d.transferNs / 1e6);
+      std::snprintf(line, sizeof line, "  %-8s %9llu %14.3f %14s %8.3f %8.3f\n", device.c_str(),
+                    static_cast<unsigned long long>(d.kernels), d.kernelNs / 1e6,
+                    deviceWorkRecorded_ ? transfer : "not recorded", d.gcp().value_or(0),
+                    glb.value_or(0));
       out += line;
+    };
+    DeviceTimes all;
+    for (const auto& [ordinal, d] : devices_) {
+      row("GPU " + std::to_string(ordinal), d, d.glb(spanNs));
+      all.kernels += d.kernels;
+      all.transfers += d.transfers;
+      all.kernelNs += d.kernelNs;
+      all.transferNs += d.transferNs;
     }
+    // Across devices (as the report): GCP of the sums, GLB the mean of the devices'.
+    if (devices_.size() > 1)
+      row("all", all, all.glb(spanNs, devices_.size()));
+    if (deviceWorkRecorded_) {
+      std::string transfers;
+      for (const auto& [ordinal, d] : devices_)
+        transfers += (transfers.empty() ? "" : ", ") + std::string("GPU ") +
+                     std::to_string(ordinal) + " " + std::to_string(d.transfers);
+      std::snprintf(line, sizeof line,
+                    "  transfers (copies, memsets): %s; kernels without a profile: %llu (%.3f ms, "
+                    "in the kernel times)\n",
+                    transfers.c_str(), static_cast<unsigned long long>(unprofiledKernels_),
+                    unprofiledKernelNs_ / 1e6);
+      out += line;
+    } else {
+      out += "  transfers and kernels without a profile are timed with host measures on "
+             "(OCELOT_HOST_MEASURES=1; on with a profile file)\n";
+    }
+  }
+  if (hostApi_ && hostApi_->calls > 0) {
+    std::snprintf(line, sizeof line,
+                  "host API: %llu calls on %llu thread%s, %.3f ms in calls, %.3f ms of them "
+                  "waiting for the device (synchronizations, synchronous copies)\n",
+                  static_cast<unsigned long long>(hostApi_->calls),
+                  static_cast<unsigned long long>(hostApi_->threads),
+                  hostApi_->threads == 1 ? "" : "s", hostApi_->callNs / 1e6,
+                  hostApi_->waitingNs / 1e6);
+    out += line;
   }
   if (!toolLines_.empty()) {
     out += "\ninstrumentor results (each kernel's last launch)\n";

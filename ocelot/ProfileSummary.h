@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -56,6 +57,20 @@ public:
   /// Launches that never reach the instrumentation and so have no profile (graph launches), with
   /// why: counted in the coverage.
   void addUnprofiled(const std::string& reason, uint64_t launches = 1);
+  /// Host measures (docs/report.md): a copy or memset (Transfer), or a kernel launch without a
+  /// profile (Kernel), on `device`, called at `enqueuedNs` and `gpuNs` long on the device
+  /// (negative: not measured). They go into the host-side measures' device times.
+  void addDeviceWork(DeviceInterval::Kind kind, int device, int64_t enqueuedNs, double gpuNs);
+  /// Host measures are on: transfers and unprofiled kernels reach addDeviceWork, so none is a
+  /// value (0), not "not recorded".
+  void setDeviceWorkRecorded();
+  /// The host's Runtime API calls (host measures on): how many, on how many threads, their time
+  /// and the time of those that wait for the device (apiCallWaitsForDevice).
+  struct HostApi {
+    uint64_t calls = 0, threads = 0;
+    double callNs = 0, waitingNs = 0;
+  };
+  void setHostApi(const HostApi& api);
   bool empty() const;
   /// The report: top kernels by dynamic instructions (then launches), the hottest blocks, the
   /// per-SM imbalance of each kernel CtaClock measured, the launch sites (kernel, call path,
@@ -78,6 +93,10 @@ private:
   /// span from the first launch call to the last delivery.
   std::map<int, DeviceTimes> devices_;
   int64_t firstEnqueuedNs_ = INT64_MAX, lastCompletedNs_ = INT64_MIN;
+  bool deviceWorkRecorded_ = false;
+  uint64_t unprofiledKernels_ = 0;
+  double unprofiledKernelNs_ = 0;
+  std::optional<HostApi> hostApi_;
   /// Coverage (issue 14): GPU time of instrumented launches and of the others, and why launches
   /// were not instrumented (the profile's last note; launches without a profile apart).
   double instrumentedMs_ = 0, otherMs_ = 0;

@@ -56,10 +56,14 @@
 #   host-measures  issue 16's host-side measures on the GPU: launch-site call paths of
 #            tests/e2e/programs/launch_sites.cu (tests/tools/check_report.py callpaths --device gpu);
 #            timed copies, memsets and unprofiled kernels, API lanes, GCP in the report, and NVTX
-#            ranges with --nvtx-include, of tests/e2e/programs/host_lanes.cu (hostlanes, nvtx)
+#            ranges with --nvtx-include, of tests/e2e/programs/host_lanes.cu (hostlanes, nvtx);
+#            the text summary's GCP with transfers and its host API line, and the HTML report's
+#            NVTX tables (work per range, kernels by range stack)
 #   multi-gpu  (run on a 2-GPU machine: `--only multi-gpu`) tests/e2e/programs/multi_gpu.cu under
 #            `ocelot run -i bbcount`: both devices instrumented with exact counts, peer copies
-#            timed, GCP per device and across (check_report.py multigpu); skipped with one GPU
+#            timed, GCP per device and across in the report and the summary, a trace lane group
+#            per device (check_report.py multigpu --device gpu; CI runs the same check on two CPU
+#            devices, report.multigpu_cpu); skipped with one GPU
 #   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
 #   sweep    tests/cpu/sweep/instruction_sweep.cu (built here with nvcc): the GPU's result of every
 #            instruction of the sweep, as $OUT/sweep-reference.tar (sweep-<group>.bin.zst, or .bin
@@ -1334,7 +1338,7 @@ section_multi-gpu() {
   md "GPUs: ${gpus:-0}."
   local rc=0
   md '```'
-  python3 "$ROOT/tests/tools/check_report.py" multigpu --ocelot "$ocelot" \
+  python3 "$ROOT/tests/tools/check_report.py" multigpu --device gpu --ocelot "$ocelot" \
     --program "$bindir/multi_gpu" --work "$LOGS/multi-gpu" >>"$SUMMARY" 2>&1 || rc=$?
   md '```'
   md "multigpu: rc=$rc (0: both devices instrumented with exact counts and GCP/GLB across them; 77: fewer than 2 GPUs)"

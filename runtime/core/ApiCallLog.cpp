@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <ctime>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <unistd.h>
@@ -76,6 +77,28 @@ std::string ApiCallLog::shortName(const char* function) {
   if (colon != std::string_view::npos)
     head = head.substr(colon + 2);
   return head.empty() ? std::string(text) : std::string(head);
+}
+
+ApiCallLog::Totals ApiCallLog::totals(const std::function<bool(std::string_view)>& waits) const {
+  Totals totals;
+  std::map<const char*, bool> waiting; // functions are static strings: parse each once
+  std::lock_guard lock(threadsMutex_);
+  for (const auto& thread : threads_) {
+    std::lock_guard threadLock(thread->mutex);
+    totals.dropped += thread->dropped;
+    if (!thread->calls.empty())
+      ++totals.threads;
+    for (const Call& c : thread->calls) {
+      auto [it, added] = waiting.try_emplace(c.function, false);
+      if (added)
+        it->second = waits(shortName(c.function));
+      ++totals.calls;
+      totals.ns += c.endNs - c.beginNs;
+      if (it->second)
+        totals.waitingNs += c.endNs - c.beginNs;
+    }
+  }
+  return totals;
 }
 
 std::vector<std::string> ApiCallLog::jsonLines(uint64_t* dropped) const {

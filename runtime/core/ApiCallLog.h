@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ocelot::runtime::instrumentation {
@@ -44,6 +46,15 @@ public:
   /// Every thread's calls so far, as JSON lines of the profile file's `api_calls`
   /// (`{"name","thread","begin_ns","end_ns"}`), with `dropped` set to the calls not kept.
   std::vector<std::string> jsonLines(uint64_t* dropped) const;
+
+  /// What the calls so far add up to, for the summary at exit: their number, the threads that
+  /// made them, their time, and the time of those in which the host waited for the device
+  /// (`waits`, given each call's shortName).
+  struct Totals {
+    uint64_t calls = 0, threads = 0, dropped = 0;
+    int64_t ns = 0, waitingNs = 0;
+  };
+  Totals totals(const std::function<bool(std::string_view)>& waits) const;
 
 private:
   Thread& thisThread();

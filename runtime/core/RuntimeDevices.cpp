@@ -221,7 +221,14 @@ cudaError_t Runtime::deviceCanAccessPeer(int* canAccess, int device, int peer) {
     *canAccess = 0;
     return cudaSuccess;
   }
-  return from->canAccessPeer(canAccess, *to);
+  // A back end without peer access (the CPU device's several devices, OCELOT_CPU_DEVICES: kernels
+  // reach their own arena only) answers the question: no, as CUDA does for GPUs without it.
+  cudaError_t error = from->canAccessPeer(canAccess, *to);
+  if (error == cudaErrorNotSupported) {
+    *canAccess = 0;
+    return cudaSuccess;
+  }
+  return error;
 }
 
 cudaError_t Runtime::deviceEnablePeerAccess(int peer, unsigned int flags) {

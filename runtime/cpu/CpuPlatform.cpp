@@ -1,5 +1,9 @@
 #include "runtime/cpu/CpuPlatform.h"
 
+#include "runtime/cpu/EnvironmentNumber.h"
+
+#include <algorithm>
+#include <string>
 #include <string_view>
 
 namespace ocelot::runtime::cpu {
@@ -27,12 +31,22 @@ cudaError_t CpuPlatform::driverEntryPoint(const char* symbol, void** function, i
 }
 
 PlatformResult CpuPlatform::create() {
-  std::string error;
-  std::unique_ptr<CpuDevice> device = CpuDevice::create(&error);
-  if (!device)
-    return {nullptr, cudaErrorInitializationError, 13000, "the CPU device cannot start: " + error};
+  return create(environmentNumber("OCELOT_CPU_DEVICES", 1, 1, kMaxDevices,
+                                  "a number of CPU devices from 1 to 8"));
+}
+
+PlatformResult CpuPlatform::create(uint32_t count) {
+  std::vector<std::unique_ptr<CpuDevice>> devices;
+  for (uint32_t d = 0; d < std::max<uint32_t>(count, 1); ++d) {
+    std::string error;
+    std::unique_ptr<CpuDevice> device = CpuDevice::create(&error);
+    if (!device)
+      return {nullptr, cudaErrorInitializationError, 13000,
+              "CPU device " + std::to_string(d) + " cannot start: " + error};
+    devices.push_back(std::move(device));
+  }
   PlatformResult result;
-  result.platform.reset(new CpuPlatform(std::move(device)));
+  result.platform.reset(new CpuPlatform(std::move(devices)));
   result.driverVersion = 13000;
   return result;
 }

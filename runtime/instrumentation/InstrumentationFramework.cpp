@@ -55,6 +55,9 @@ InstrumentationFramework::InstrumentationFramework(const Logger& logger,
       worker_([this](ProfileWorker::Batch& batch) { complete(batch); }), idle_(idle) {
   hub_.setApiCalls(apiCalls);
   hub_.setNvtx(nvtx);
+  apiCalls_ = apiCalls;
+  if (hostMeasures_)
+    summary_.setDeviceWorkRecorded();
   nvtx_ = nvtx;
   std::lock_guard lock(liveMutex());
   liveInstances().push_back(this);
@@ -389,7 +392,12 @@ void InstrumentationFramework::logOnce(const std::string& key, const std::string
   logger_.warn(message);
 }
 
-std::string InstrumentationFramework::summary() const {
+std::string InstrumentationFramework::summary() {
+  if (hostMeasures_ && apiCalls_ != nullptr) {
+    ApiCallLog::Totals totals = apiCalls_->totals(apiCallWaitsForDevice);
+    summary_.setHostApi({totals.calls, totals.threads, static_cast<double>(totals.ns),
+                         static_cast<double>(totals.waitingNs)});
+  }
   std::string text = summary_.format();
   std::string repeated;
   {
@@ -964,6 +972,10 @@ void InstrumentationFramework::completeOperation(PendingLaunch& pending) {
       operation.gpuNs = static_cast<double>(ms) * 1e6;
   }
   release(pending);
+  summary_.addDeviceWork(operation.kind == DeviceOperation::Kind::Kernel
+                             ? DeviceInterval::Kind::Kernel
+                             : DeviceInterval::Kind::Transfer,
+                         operation.device, operation.enqueuedNs, operation.gpuNs);
   hub_.addOperation(std::move(operation));
 }
 

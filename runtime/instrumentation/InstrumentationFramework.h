@@ -127,7 +127,7 @@ public:
 
   /// The summary of every profile so far (what `ocelot run` prints at exit).
   /// With the warnings logged more than once, folded into one line each with a count.
-  std::string summary() const;
+  std::string summary();
   /// A cudaGraphLaunch while instrumentors are active: its kernel nodes are not instrumented (yet);
   /// the coverage counts it, and the log says so once.
   void graphLaunched() override;
@@ -231,6 +231,7 @@ private:
   std::atomic<bool> callStacks_{true};
   const bool hostMeasures_ = hostMeasuresRequested();
   const NvtxRanges* nvtx_ = nullptr;
+  const ApiCallLog* apiCalls_ = nullptr; ///< the host's API calls, for the summary's host line
   /// OCELOT_NVTX_INCLUDE (`ocelot run --nvtx-include`, rules separated by ';'): only launches
   /// inside one of these ranges are instrumented; read once with the environment.
   std::vector<ocelot::NvtxRule> nvtxInclude_;

@@ -378,6 +378,47 @@ TEST(Summary, GcpAndGlbPerDeviceOverTheProfiledSpan) {
       << text;
 }
 
+TEST(Summary, GcpAndGlbWithTransfersUnprofiledKernelsAndHostApi) {
+  // Host measures on. Device 0: a profiled kernel of 2 ms (called at 0, delivered at 4 ms), a
+  // copy of 1 ms and an unprofiled kernel of 1 ms; device 1: a profiled kernel of 0.5 ms
+  // (delivered at 10 ms) and a peer copy of 2 ms called at 6 ms. Span 10 ms.
+  ProfileSummary summary;
+  summary.setDeviceWorkRecorded();
+  summary.add(*timedLaunch({}, 0, 0, 4, 2));
+  summary.addDeviceWork(DeviceInterval::Kind::Transfer, 0, 1000000, 1e6);
+  summary.addDeviceWork(DeviceInterval::Kind::Kernel, 0, 5000000, 1e6);
+  summary.addDeviceWork(DeviceInterval::Kind::Transfer, 1, 6000000, 2e6);
+  summary.add(*timedLaunch({}, 1, 2, 10, 0.5));
+  summary.setHostApi({12, 2, 3e6, 1.5e6});
+  std::string text = summary.format(10, 15, 0);
+  EXPECT_NE(text.find("over the profiled span of 10.000 ms"), std::string::npos) << text;
+  // GCP = kernel / (kernel + transfer); GLB = (kernel + transfer) / 10 ms.
+  EXPECT_NE(text.find("  GPU 0            2          3.000          1.000    0.750    0.400\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  GPU 1            1          0.500          2.000    0.200    0.250\n"),
+            std::string::npos)
+      << text;
+  // Across devices: GCP of the sums (3.5 / 6.5), GLB the mean of the devices' (0.325).
+  EXPECT_NE(text.find("  all              3          3.500          3.000    0.538    0.325\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  transfers (copies, memsets): GPU 0 1, GPU 1 1; kernels without a "
+                      "profile: 1 (1.000 ms, in the kernel times)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("host API: 12 calls on 2 threads, 3.000 ms in calls, 1.500 ms of them "
+                      "waiting for the device"),
+            std::string::npos)
+      << text;
+  // A transfer extends the span past the last delivery when it ends later.
+  ProfileSummary later;
+  later.setDeviceWorkRecorded();
+  later.add(*timedLaunch({}, 0, 0, 4, 1));
+  later.addDeviceWork(DeviceInterval::Kind::Transfer, 0, 5000000, 3e6);
+  EXPECT_NE(later.format(10, 15, 0).find("over the profiled span of 8.000 ms"), std::string::npos);
+}
+
 TEST(Summary, ColumnsComeFromTheEnvironment) {
   ::setenv("COLUMNS", "123", 1);
   EXPECT_EQ(ProfileSummary::defaultColumns(), 123u);

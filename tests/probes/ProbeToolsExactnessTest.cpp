@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -197,6 +198,32 @@ Expected fromTrace(const std::vector<std::vector<uint64_t>>& requests) {
   return e;
 }
 
+/// Local memory in the hardware's layout (docs/probe-tools.md): word w of lane l's window is byte
+/// w * 128 + l * 4 of the warp's rows. Distinct sectors and lines over each warp's request, from
+/// the trace's per-lane offsets.
+std::pair<uint64_t, uint64_t> localFromTrace(const RecordingTracer& trace,
+                                             const std::function<bool(uint32_t pc)>& isInstruction,
+                                             uint32_t words) {
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<std::pair<uint64_t, uint32_t>>>
+      sectorsOf;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<uint64_t>> linesOf;
+  for (const auto& a : trace.accesses) {
+    if (!isInstruction(a.pc))
+      continue;
+    for (uint32_t j = 0; j < words; ++j) {
+      uint64_t row = a.address / 4 + j;
+      sectorsOf[{a.pc, a.cta, a.warp}].insert({row, a.lane / 8});
+      linesOf[{a.pc, a.cta, a.warp}].insert(row);
+    }
+  }
+  uint64_t sectors = 0, lines = 0;
+  for (const auto& [key, set] : sectorsOf)
+    sectors += set.size();
+  for (const auto& [key, set] : linesOf)
+    lines += set.size();
+  return {sectors, lines};
+}
+
 class MemAccess : public ToolExactness {
 protected:
   void SetUp() override {
@@ -218,6 +245,27 @@ protected:
     EXPECT_EQ(e["sectors"], requests * sectorsPerRequest);
     EXPECT_EQ(e["lines"], requests * linesPerRequest);
     EXPECT_DOUBLE_EQ(e["sectors_per_request"].get<double>(), double(sectorsPerRequest));
+  }
+  /// A local access's entry, for full warps whose lane l touches words first(l) ..
+  /// first(l) + words - 1, against the layout worked out here and from the trace.
+  void checkLocal(const Json& e, uint64_t requests, uint32_t words,
+                  const std::function<uint32_t(uint32_t lane)>& first) {
+    std::set<std::pair<uint32_t, uint32_t>> sectors; // (row, group of eight lanes)
+    std::set<uint32_t> rows;
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      for (uint32_t j = 0; j < words; ++j) {
+        sectors.insert({first(lane) + j, lane / 8});
+        rows.insert(first(lane) + j);
+      }
+    EXPECT_EQ(e["requests"], requests);
+    EXPECT_EQ(e["sectors"], requests * sectors.size());
+    EXPECT_EQ(e["lines"], requests * rows.size());
+    uint32_t id = e["instruction"].get<uint32_t>();
+    auto [tracedSectors, tracedLines] = localFromTrace(
+        trace_, [&](uint32_t pc) { return instructionOfPc(pc) == std::optional<uint32_t>(id); },
+        words);
+    EXPECT_EQ(e["sectors"], tracedSectors);
+    EXPECT_EQ(e["lines"], tracedLines);
   }
 };
 
@@ -276,6 +324,52 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
     if (ways == 1) {                   // other ways leave words[1] unwritten
       EXPECT_EQ(out[33], 1);
     }
+  }
+}
+
+TEST_F(MemAccess, LocalAccessesAreCountedInTheInterleavedLayout) {
+  for (uint32_t stride : {0u, 1u, 2u, 8u}) {
+    SCOPED_TRACE(stride);
+    int* out = allocate<int>(64);
+    run("localWords", dim3(2), dim3(32), out, static_cast<int>(stride));
+    EXPECT_EQ(out[33], static_cast<int>((1 * stride) % 64 + 1));
+    // The 64 stores: every lane at the same offset, a fully coalesced 4 sectors and 1 line each.
+    uint64_t stores = 0, storeSectors = 0, storeLines = 0;
+    const Json* load = nullptr;
+    for (const auto& e : result_["instructions"]) {
+      if (e["space"] != "local")
+        continue;
+      if (e["opcode"].get<std::string>().starts_with("st.local")) {
+        stores += e["requests"].get<uint64_t>();
+        storeSectors += e["sectors"].get<uint64_t>();
+        storeLines += e["lines"].get<uint64_t>();
+      } else {
+        load = &e;
+      }
+    }
+    EXPECT_EQ(stores, 2u * 64u);
+    EXPECT_EQ(storeSectors, 4 * stores);
+    EXPECT_EQ(storeLines, stores);
+    ASSERT_NE(load, nullptr);
+    // Lane l loads word (l * stride) & 63.
+    checkLocal(*load, 2, 1, [&](uint32_t lane) { return (lane * stride) & 63; });
+    EXPECT_EQ(result_["local"]["requests"], stores + 2);
+  }
+}
+
+TEST_F(MemAccess, WideLocalAccessesCountEveryWordTheyTouch) {
+  for (uint32_t stride : {0u, 1u, 3u}) {
+    SCOPED_TRACE(stride);
+    auto* out = allocate<int>(4 * 64);
+    run("localQuads", dim3(2), dim3(32), out, static_cast<int>(stride));
+    EXPECT_EQ(out[4 * 5 + 0], static_cast<int>((5 * stride) & 15));
+    const Json* load = nullptr;
+    for (const auto& e : result_["instructions"])
+      if (e["space"] == "local" && e["opcode"].get<std::string>().starts_with("ld.local"))
+        load = &e;
+    ASSERT_NE(load, nullptr) << result_["instructions"].dump();
+    // Lane l loads quad (l * stride) & 15: words 4q..4q+3.
+    checkLocal(*load, 2, 4, [&](uint32_t lane) { return 4 * ((lane * stride) & 15); });
   }
 }
 

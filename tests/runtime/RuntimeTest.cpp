@@ -640,6 +640,51 @@ TEST(RuntimeOnTheCpuDevice, RunsEachModuleFromOneParse) {
   runtime.unregisterFatBinary(handle);
 }
 
+TEST(RuntimeOnTwoCpuDevices, EachHasItsOwnMemoryAndNoPeerAccess) {
+  // OCELOT_CPU_DEVICES: the CPU back end as several devices (issue 16's multi-device paths in CI).
+  ::setenv("OCELOT_CPU_DEVICES", "2", 1);
+  PlatformResult two = cpu::CpuPlatform::create();
+  ASSERT_NE(two.platform, nullptr) << two.reason;
+  EXPECT_EQ(two.platform->deviceCount(), 2);
+  for (const char* refused : {"0", "9", "two"}) { // warned about, and one device
+    ::setenv("OCELOT_CPU_DEVICES", refused, 1);
+    EXPECT_EQ(cpu::CpuPlatform::create().platform->deviceCount(), 1) << refused;
+  }
+  ::unsetenv("OCELOT_CPU_DEVICES");
+  EXPECT_EQ(cpu::CpuPlatform::create().platform->deviceCount(), 1);
+
+  Device& first = two.platform->device(0);
+  Device& second = two.platform->device(1);
+  ASSERT_NE(&first, &second);
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(first.allocate(&a, 4096), cudaSuccess);
+  ASSERT_EQ(second.allocate(&b, 4096), cudaSuccess);
+  // Each device's memory is its own arena: a device knows its allocations, not the other's.
+  cudaPointerAttributes own{}, foreign{};
+  ASSERT_EQ(second.pointerAttributes(&own, b), cudaSuccess);
+  EXPECT_EQ(own.type, cudaMemoryTypeDevice);
+  ASSERT_EQ(second.pointerAttributes(&foreign, a), cudaSuccess);
+  EXPECT_NE(foreign.type, cudaMemoryTypeDevice);
+  EXPECT_EQ(first.free(a), cudaSuccess);
+  EXPECT_EQ(second.free(b), cudaSuccess);
+
+  // Kernels reach their own arena only: no peer access, asked through the runtime.
+  std::shared_ptr<PlatformResult> shared = std::make_shared<PlatformResult>(std::move(two));
+  Runtime runtime([shared] { return std::move(*shared); }, LogLevel::Off, nullptr);
+  runtime.thread() = ThreadState{};
+  int count = 0;
+  ASSERT_EQ(runtime.getDeviceCount(&count), cudaSuccess);
+  EXPECT_EQ(count, 2);
+  int canAccess = -1;
+  EXPECT_EQ(runtime.deviceCanAccessPeer(&canAccess, 0, 1), cudaSuccess);
+  EXPECT_EQ(canAccess, 0);
+  canAccess = -1;
+  EXPECT_EQ(runtime.deviceCanAccessPeer(&canAccess, 1, 0), cudaSuccess);
+  EXPECT_EQ(canAccess, 0);
+  EXPECT_EQ(runtime.deviceCanAccessPeer(&canAccess, 0, 2), cudaErrorInvalidDevice);
+}
+
 TEST_F(RuntimeTest, TheInstrumentationHookWakesUpWhenAnInstrumentorIsAdded) {
   registerSample(buildContainer({ptxEntry(kPtx, 90)}));
   ASSERT_EQ(launch(), cudaSuccess); // reads the configuration: no instrumentor, the hook idles

@@ -77,6 +77,15 @@ TEST(HostMeasures, OverlapOfHostAndDeviceWork) {
   EXPECT_DOUBLE_EQ(m.overlapNs, 20);
 }
 
+TEST(HostMeasures, ApiCallsThatWaitForTheDevice) {
+  for (const char* waits : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaMemcpy",
+                            "cudaMemcpy2D", "cudaMemcpyToSymbol", "cudaEventSynchronize"})
+    EXPECT_TRUE(apiCallWaitsForDevice(waits)) << waits;
+  for (const char* returns : {"cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemsetAsync",
+                              "__cudaLaunchKernel", "cudaMalloc", "copy"})
+    EXPECT_FALSE(apiCallWaitsForDevice(returns)) << returns;
+}
+
 TEST(HostMeasures, NothingRanOrNoWallClock) {
   HostMeasures empty = computeHostMeasures({}, 0, 100);
   EXPECT_TRUE(empty.devices.empty());

@@ -5,6 +5,7 @@
 #include "tools/report/CfgLayout.h"
 #include "tools/report/HtmlReport.h"
 #include "tools/report/KernelTotals.h"
+#include "tools/report/NvtxView.h"
 #include "tools/report/ProfileSet.h"
 #include "tools/report/ProfileTrace.h"
 #include "tools/report/SmTimeline.h"
@@ -257,6 +258,201 @@ TEST(HtmlReport, SelfContainedWithHeatMapTimelineAndEscapedNames) {
   EXPECT_EQ(html.find("src=\"http"), std::string::npos);
   EXPECT_EQ(html.find("href=\"http"), std::string::npos);
   EXPECT_EQ(html.find("<link"), std::string::npos);
+}
+
+/// One rank with NVTX: thread 7 pushes `outer` [0, 10000) with `inner` [1000, 5000) and the
+/// domain lib's `solve` [6000, 8000) inside; thread 8 starts `io` [500, 9000); a mark at 3000.
+/// Profiled launches of k at 2000 (in outer > inner) and 7000 (outer > lib@solve), 1000 ns each;
+/// thread 7 copies at 1500 (500 ns), thread 9 memsets at 9500 (inside outer's time, but on
+/// another thread), an unprofiled kernel at 12000 (300 ns) outside every range. Host ns from
+/// kBase.
+ProfileSet nvtxSet() {
+  constexpr int64_t kBase = 1795726127928281636;
+  auto at = [&](uint64_t id, int64_t ns, std::vector<std::string> stack) {
+    json l = launch("_Z1kv", id, 0.001, 640, id == 1);
+    l["enqueued_ns"] = kBase + ns;
+    l["completed_ns"] = kBase + ns + 5000;
+    l["nvtx"] = stack;
+    return l;
+  };
+  auto range = [&](const char* kind, const char* domain, const char* name, uint32_t thread,
+                   int64_t begin, int64_t end) {
+    json r = {{"kind", kind},
+              {"domain", domain},
+              {"name", name},
+              {"thread", thread},
+              {"begin_ns", kBase + begin}};
+    if (end >= 0)
+      r["end_ns"] = kBase + end;
+    return r;
+  };
+  auto operation = [&](const char* kind, const char* name, int64_t ns, double gpuNs) {
+    return json{{"kind", kind},   {"name", name},  {"device", 0},
+                {"stream", 0},    {"bytes", 4096}, {"enqueued_ns", kBase + ns},
+                {"gpu_ns", gpuNs}};
+  };
+  auto call = [&](const char* name, uint32_t thread, int64_t begin, int64_t end) {
+    return json{
+        {"name", name}, {"thread", thread}, {"begin_ns", kBase + begin}, {"end_ns", kBase + end}};
+  };
+  json file = document({at(1, 2000, {"outer", "inner"}), at(2, 7000, {"outer", "lib@solve"})});
+  file["nvtx"] = {range("push", "", "outer", 7, 0, 10000),
+                  range("push", "", "inner", 7, 1000, 5000),
+                  range("push", "lib", "solve", 7, 6000, 8000),
+                  range("start", "", "io", 8, 500, 9000), range("mark", "", "m", 7, 3000, 3000)};
+  file["operations"] = {operation("copy", "copy", 1500, 500),
+                        operation("memset", "memset", 9500, 200),
+                        operation("kernel", "_Z6unseenv", 12000, 300)};
+  file["api_calls"] = {
+      call("__cudaLaunchKernel", 7, 1990, 2010), call("cudaMemcpyAsync", 7, 1400, 1600),
+      call("__cudaLaunchKernel", 7, 6990, 7010), call("cudaMemsetAsync", 9, 9400, 9600),
+      call("__cudaLaunchKernel", 7, 11900, 12100)};
+  ProfileSet set;
+  set.add("nvtx.json", 0, file);
+  return set;
+}
+
+TEST(NvtxView, WorkIsAttributedToTheRangesItWasCalledIn) {
+  ProfileSet set = nvtxSet();
+  NvtxAttribution a = attributeToNvtxRanges(set);
+  ASSERT_EQ(a.ranges.size(), 4u); // outer, io, inner, lib@solve; the mark is no range
+  std::map<std::string, const NvtxRangeTotals*> by;
+  for (const auto& r : a.ranges)
+    by[r.label] = &r;
+  ASSERT_EQ(by.size(), 4u);
+  EXPECT_EQ(a.ranges[0].label, "outer"); // first occurrence first
+  EXPECT_EQ(by["outer"]->kind, "push");
+  EXPECT_DOUBLE_EQ(by["outer"]->hostNs, 10000);
+  EXPECT_EQ(by["outer"]->threads, std::set<uint32_t>{7});
+  // Both launches; the copy of its thread, not the memset of thread 9 in its time.
+  EXPECT_EQ(by["outer"]->kernels, 2u);
+  EXPECT_DOUBLE_EQ(by["outer"]->kernelGpuNs, 2000);
+  EXPECT_EQ(by["outer"]->transfers, 1u);
+  EXPECT_DOUBLE_EQ(by["outer"]->transferGpuNs, 500);
+  EXPECT_EQ(by["inner"]->kernels, 1u);
+  EXPECT_EQ(by["inner"]->transfers, 1u);
+  EXPECT_EQ(by["lib@solve"]->kernels, 1u);
+  EXPECT_EQ(by["lib@solve"]->transfers, 0u);
+  // Start/end: by time, on any thread (the memset at 9500 is after its end).
+  EXPECT_EQ(by["io"]->kind, "start");
+  EXPECT_TRUE(by["io"]->threads.empty());
+  EXPECT_EQ(by["io"]->kernels, 2u);
+  EXPECT_EQ(by["io"]->transfers, 1u);
+  EXPECT_DOUBLE_EQ(by["io"]->hostNs, 8500);
+
+  ASSERT_EQ(a.kernels.size(), 3u);
+  std::map<std::string, const NvtxKernelTotals*> paths;
+  for (const auto& k : a.kernels)
+    paths[k.path + " | " + k.kernel] = &k;
+  ASSERT_TRUE(paths.contains("outer > inner | k<int>(char const*)"));
+  ASSERT_TRUE(paths.contains("outer > lib@solve | k<int>(char const*)"));
+  ASSERT_TRUE(paths.contains(" | _Z6unseenv"));
+  EXPECT_EQ(paths["outer > inner | k<int>(char const*)"]->launches, 1u);
+  EXPECT_EQ(paths["outer > inner | k<int>(char const*)"]->instrumented, 1u);
+  EXPECT_DOUBLE_EQ(paths[" | _Z6unseenv"]->gpuNs, 300);
+  EXPECT_EQ(paths[" | _Z6unseenv"]->instrumented, 0u);
+}
+
+TEST(NvtxView, TimelineAndTablesInTheReport) {
+  ProfileSet set = nvtxSet();
+  std::string svg = nvtxTimelineSvg(set, 0);
+  // Lanes: thread 7, thread 7 lib, start/end, marks, the device's stream.
+  for (const char* lane :
+       {">thread 7<", ">thread 7 lib<", ">start/end<", ">marks<", ">GPU 0 stream 0x0<"})
+    EXPECT_NE(svg.find(lane), std::string::npos) << lane << "\n" << svg;
+  // inner nests one row below outer: rows are 16 px from y 22 (+1).
+  EXPECT_NE(svg.find("<title>inner (push/pop, thread 7): 4 us</title><rect x=\""),
+            std::string::npos)
+      << svg;
+  size_t inner = svg.find("<title>inner");
+  EXPECT_NE(svg.find("y=\"39\"", inner), std::string::npos);
+  EXPECT_NE(svg.find("<g class=\"nvtx-mark\"><title>m (mark, thread 7)</title>"), std::string::npos)
+      << svg;
+  EXPECT_EQ(nvtxTimelineSvg(set, 1), "");
+
+  std::string html = htmlReport(set, {});
+  EXPECT_NE(html.find("<a href=\"#nvtx\">NVTX</a>"), std::string::npos);
+  EXPECT_NE(html.find("class=\"nvtx-timeline\""), std::string::npos);
+  EXPECT_NE(html.find("<tr data-range=\"outer\"><td class=\"num\" data-v=\"0.000000\">0</td>"
+                      "<td class=\"name\" data-v=\"\">outer</td><td data-v=\"\">push/pop</td>"
+                      "<td data-v=\"\">7</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("id=\"nvtx-kernels\""), std::string::npos);
+  EXPECT_NE(html.find("outer &gt; lib@solve"), std::string::npos);
+  // Without NVTX records: no section.
+  EXPECT_EQ(htmlReport(twoRanks(), {}).find("id=\"nvtx\""), std::string::npos);
+}
+
+TEST(NvtxView, ManyOperationsAreAttributedInOneSweep) {
+  // 20,000 memsets, each in an API call of thread 1 (inside its push range `r`) or thread 2 (no
+  // ranges), alternating; a start/end range `half` over the first half of them. Quadratic
+  // matching would take seconds here; the timeline keeps the first 10,000 work items.
+  constexpr int64_t kBase = 1795726127928281636;
+  constexpr int kOperations = 20000;
+  json file = document({});
+  file["nvtx"] = {{{"kind", "push"},
+                   {"domain", ""},
+                   {"name", "r"},
+                   {"thread", 1},
+                   {"begin_ns", kBase},
+                   {"end_ns", kBase + 100LL * kOperations}},
+                  {{"kind", "start"},
+                   {"domain", ""},
+                   {"name", "half"},
+                   {"thread", 1},
+                   {"begin_ns", kBase},
+                   {"end_ns", kBase + 50LL * kOperations}}};
+  file["operations"] = json::array();
+  file["api_calls"] = json::array();
+  for (int i = 0; i < kOperations; ++i) {
+    int64_t at = kBase + 100LL * i + 50;
+    file["operations"].push_back({{"kind", "memset"},
+                                  {"name", "memset"},
+                                  {"device", 0},
+                                  {"stream", 1 + i % 2},
+                                  {"bytes", 64},
+                                  {"enqueued_ns", at},
+                                  {"gpu_ns", 10}});
+    file["api_calls"].push_back({{"name", "cudaMemsetAsync"},
+                                 {"thread", 1 + i % 2},
+                                 {"begin_ns", at - 10},
+                                 {"end_ns", at + 10}});
+  }
+  ProfileSet set;
+  set.add("many.json", 0, file);
+  NvtxAttribution a = attributeToNvtxRanges(set);
+  ASSERT_EQ(a.ranges.size(), 2u);
+  EXPECT_EQ(a.ranges[0].label == "r" ? a.ranges[0].transfers : a.ranges[1].transfers,
+            static_cast<uint64_t>(kOperations / 2));
+  EXPECT_EQ(a.ranges[0].label == "half" ? a.ranges[0].transfers : a.ranges[1].transfers,
+            static_cast<uint64_t>(kOperations / 2));
+  std::string svg = nvtxTimelineSvg(set, 0);
+  EXPECT_NE(svg.find("the first 10,000 of 20,000 kernels and transfers"), std::string::npos);
+}
+
+TEST(NvtxView, TauCallpathsFromRangesToKernels) {
+  ProfileSet set = nvtxSet();
+  auto directory = std::filesystem::temp_directory_path() / "ocelot-report-test-tau-nvtx";
+  std::filesystem::remove_all(directory);
+  auto files = writeTauProfiles(set, directory.string());
+  ASSERT_EQ(files.size(), 1u);
+  std::ifstream in(files[0]);
+  std::stringstream text;
+  text << in.rdbuf();
+  // The flat kernel (2 launches, 1 us each), and one callpath per range stack.
+  EXPECT_NE(text.str().find("3 templated_functions_MULTI_TIME\n"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("\"k<int>(char const*)\" 2 0 2 2 0 GROUP=\"TAU_GPU\"\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("\"outer => inner => k<int>(char const*)\" 1 0 1 1 0 "
+                            "GROUP=\"TAU_GPU | TAU_CALLPATH\"\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("\"outer => lib@solve => k<int>(char const*)\" 1 0 1 1 0 "),
+            std::string::npos)
+      << text.str();
+  std::filesystem::remove_all(directory);
 }
 
 TEST(Trace, KernelsFollowTheirStreamAndFlowsLinkLaunchesToThem) {

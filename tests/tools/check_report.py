@@ -283,18 +283,9 @@ def chromium():
     return None
 
 
-def check_browser(args):
-    need_profile(args.work)
-    browser = chromium()
-    if browser is None:
-        print("SKIP: no chromium (scripts/setup-debian.sh installs it)")
-        return SKIP
-    html = os.path.join(args.work, "report.html")
-    run([args.ocelot, "report", profile_path(args.work), "-o", html])
-    with open(html, encoding="utf-8") as f:
-        page = f.read()
-    for external in re.findall(r'(?:src|href)\s*=\s*"([^"#][^"]*)"', page):
-        raise CheckError("the report loads %s: it must be self-contained" % external)
+def render_in_chromium(browser, html):
+    """Loads `html` in headless chromium (fresh user data dir, no network): its DOM after the
+    page's script ran and the <body>'s attributes; raises CheckError on script errors."""
     with tempfile.TemporaryDirectory() as profile_dir:
         command = [browser, "--headless", "--no-sandbox", "--disable-gpu",
                    "--disable-background-networking", "--disable-component-update",
@@ -314,6 +305,22 @@ def check_browser(args):
     attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', body.group(1)))
     if attributes.get("data-ready") != "ok" or "data-script-errors" in attributes:
         raise CheckError("the report's script did not finish cleanly: %s" % attributes)
+    return dom, attributes
+
+
+def check_browser(args):
+    need_profile(args.work)
+    browser = chromium()
+    if browser is None:
+        print("SKIP: no chromium (scripts/setup-debian.sh installs it)")
+        return SKIP
+    html = os.path.join(args.work, "report.html")
+    run([args.ocelot, "report", profile_path(args.work), "-o", html])
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    for external in re.findall(r'(?:src|href)\s*=\s*"([^"#][^"]*)"', page):
+        raise CheckError("the report loads %s: it must be self-contained" % external)
+    dom, attributes = render_in_chromium(browser, html)
     if int(attributes.get("data-heatmaps", "0")) < 3:
         raise CheckError("expected a CFG heat map per kernel, the page has %s" %
                          attributes.get("data-heatmaps"))
@@ -437,8 +444,9 @@ def check_hostlanes(args):
     """
     os.makedirs(args.work, exist_ok=True)
     profile = os.path.join(args.work, "hostlanes.json")
+    summary_path = os.path.join(args.work, "hostlanes.summary.txt")
     run([args.ocelot, "run", "-i", "bbcount", "--kernel", "scale", "--device", args.device,
-         "--summary", "off", "-o", profile, "--", args.program])
+         "--summary", summary_path, "-o", profile, "--", args.program])
     document = validated_or_loaded(profile)
     kernels = sorted(p["kernel"] for p in document["profiles"])
     if kernels != ["_Z5scalePfif", "_Z5scalePfif"]:
@@ -514,9 +522,30 @@ def check_hostlanes(args):
                          (len(flow_starts), len(from_api)))
     if 'class="note overlap"' not in page:
         raise CheckError("the report does not give the overlap of host and device work")
+    # The text summary's host-side measures count the same work: 4 kernels (2 without a profile),
+    # 2 copies and 2 memsets, GCP from the same times; and the host's API calls.
+    with open(summary_path) as f:
+        summary = f.read()
+    line = re.search(r"^  GPU 0 +(\d+) +([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+)$", summary, re.M)
+    if not line or int(line.group(1)) != 4 or abs(float(line.group(4)) - gcp) > 0.0006 or \
+            abs(float(line.group(3)) - transfer_ns / 1e6) > 0.0006:
+        raise CheckError("summary's GPU 0 line %s: expected 4 kernels, %.3f transfer ms, GCP %.3f"
+                         "\n%s" % (line.group(0) if line else None, transfer_ns / 1e6, gcp, summary))
+    if "transfers (copies, memsets): GPU 0 4; kernels without a profile: 2" not in summary:
+        raise CheckError("summary without the transfers and unprofiled kernels:\n" + summary)
+    api = re.search(r"^host API: (\d+) calls on 1 thread, ([\d.]+) ms in calls, ([\d.]+) ms of "
+                    r"them waiting for the device", summary, re.M)
+    blocking = sum(c["end_ns"] - c["begin_ns"] for c in calls
+                   if "Synchronize" in c["name"] or
+                   (c["name"].startswith("cudaMemcpy") and "Async" not in c["name"]))
+    # The summary is written at exit just after the file: calls made in between count there only.
+    if not api or int(api.group(1)) < len(calls) or float(api.group(3)) < blocking / 1e6 - 0.001:
+        raise CheckError("summary's host API line %s: expected at least %d calls and %.3f ms "
+                         "waiting" % (api.group(0) if api else None, len(calls), blocking / 1e6))
     print("hostlanes: 2 profiled launches, 2 unprofiled kernels, 2 copies and 2 memsets timed; "
           "GCP %.3f in the report; %d API calls on the host lane, 4 flows from launch calls; "
-          "trace well formed" % (gcp, len(calls)))
+          "trace well formed; the text summary counts the same work and the API calls" %
+          (gcp, len(calls)))
 
 
 def check_nvtx(args):
@@ -555,6 +584,7 @@ def check_nvtx(args):
                    if e["ph"] == "X" and e.get("cat") in ("nvtx", "nvtx-mark"))
     if names != sorted(["setup", "compute", "phase1", "solve", "computed"]):
         raise CheckError("NVTX slices in the trace: %s" % names)
+    html_checked = check_nvtx_html(os.path.join(args.work, "nvtx.html"), document)
 
     for rule, want in (("compute/", expected[:2]), ("compute/phase1/", expected[:1]),
                        ("mylib@solve/", expected[2:3]), ("[phase1/", []),
@@ -563,20 +593,68 @@ def check_nvtx(args):
         if got != want:
             raise CheckError("--nvtx-include %s selected %s, expected %s" % (rule, got, want))
     print("nvtx: range stacks on 4 launches, 5 ranges and marks in the file and the trace; "
-          "--nvtx-include selects exactly the launches inside 6 rules")
+          "--nvtx-include selects exactly the launches inside 6 rules; " + html_checked)
+
+
+def check_nvtx_html(html, document):
+    """The report's NVTX section of host_lanes: the per-range table counts exactly the work each
+    range encloses (kernels, copies and memsets, nested ranges included), the kernels-by-range
+    table attributes each kernel to its innermost range, and the page with its timeline renders
+    in chromium without script errors (when installed)."""
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    table = re.search(r'<table id="nvtx-ranges".*?</table>', page, re.S)
+    if not table:
+        raise CheckError("the report has no NVTX ranges table")
+    ranges = {}
+    for label, row in re.findall(r'<tr data-range="([^"]*)">(.*?)</tr>', table.group(0), re.S):
+        values = re.findall(r'data-v="([^"]*)"', row)
+        ranges[label] = (int(float(values[6])), int(float(values[8])))  # kernels, transfers
+    # setup: the copy and the memset; compute: scale, offset and the memset between them;
+    # phase1: scale; the domain mylib's solve: scale.
+    want = {"setup": (0, 2), "compute": (2, 1), "phase1": (1, 0), "mylib@solve": (1, 0)}
+    if ranges != want:
+        raise CheckError("NVTX ranges (kernels, transfers) %s, expected %s" % (ranges, want))
+    kernels = re.search(r'<table id="nvtx-kernels".*?</table>', page, re.S).group(0)
+    rows = sorted((re.sub(r"<[^>]+>", "", path).replace("&gt;", ">"), kernel, int(float(launches)))
+                  for path, kernel, launches in re.findall(
+                      r'<td class="name" data-v="">(.*?)</td><td class="name" data-v="">'
+                      r'(.*?)</td><td class="num" data-v="([0-9.]+)">', kernels, re.S))
+    demangled = {p["kernel"]: p.get("demangled", p["kernel"]) for p in document["profiles"]}
+    want_rows = sorted([("compute > phase1", demangled["_Z5scalePfif"], 1),
+                        ("compute", demangled["_Z6offsetPfif"], 1),
+                        ("mylib@solve", demangled["_Z5scalePfif"], 1),
+                        ("(outside every range)", demangled["_Z6finishPfPKfi"], 1)])
+    if rows != want_rows:
+        raise CheckError("kernels by range %s, expected %s" % (rows, want_rows))
+    if page.count('class="nvtx-timeline"') != 1:
+        raise CheckError("expected one NVTX timeline in the report")
+    browser = chromium()
+    if browser is None:
+        return "report NVTX tables exact (no chromium to render it)"
+    _, attributes = render_in_chromium(browser, html)
+    if attributes.get("data-nvtx-timelines") != "1":
+        raise CheckError("chromium saw %s NVTX timelines" % attributes.get("data-nvtx-timelines"))
+    return "report NVTX tables exact, its timeline renders in chromium"
 
 
 def check_multigpu(args):
-    """tests/e2e/programs/multi_gpu.cu on a machine with two GPUs, under `ocelot run -i bbcount`:
+    """tests/e2e/programs/multi_gpu.cu on two devices (a 2-GPU machine, or the CPU back end as two
+    devices, OCELOT_CPU_DEVICES=2), under `ocelot run -i bbcount`:
     both devices instrumented with exact counts (device 0: stamp twice over 4 x 128 threads, device
     1: three times over 8 x 64; every block of stamp runs on all 512 threads), each profile naming
     its device; the peer copies and memsets timed per device; the report's GCP per device and
     across devices equal to the file's times. Exit 77 where the program finds fewer than 2 GPUs."""
     os.makedirs(args.work, exist_ok=True)
-    profile = os.path.join(args.work, "multigpu.json")
-    command = [args.ocelot, "run", "-i", "bbcount", "--device", "gpu", "--summary", "off", "-o",
-               profile, "--", args.program]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    profile = os.path.join(args.work, "multigpu.%s.json" % args.device)
+    summary_path = os.path.join(args.work, "multigpu.%s.summary.txt" % args.device)
+    command = [args.ocelot, "run", "-i", "bbcount", "--device", args.device, "--summary",
+               summary_path, "-o", profile, "--", args.program]
+    env = dict(os.environ)
+    if args.device == "cpu":
+        # The CPU back end as two devices (runtime/cpu/CpuPlatform): the same paths without GPUs.
+        env.setdefault("OCELOT_CPU_DEVICES", "2")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
     if done.returncode == SKIP:
         print("SKIP: %s" % done.stdout.strip())
         return SKIP
@@ -609,8 +687,29 @@ def check_multigpu(args):
     if sorted(transfers) != [0, 1] or "peer copy" not in transfers[0] or \
             "peer copy" not in transfers[1]:
         raise CheckError("transfers per device: %s (a peer copy on each expected)" % transfers)
-    html = os.path.join(args.work, "multigpu.html")
-    run([args.ocelot, "report", profile, "-o", html])
+    html = os.path.join(args.work, "multigpu.%s.html" % args.device)
+    trace_path = os.path.join(args.work, "multigpu.%s.trace.json" % args.device)
+    run([args.ocelot, "report", profile, "-o", html, "--trace", trace_path])
+    with open(trace_path) as f:
+        trace = json.load(f)
+    problems = trace_problems(trace)
+    if problems:
+        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
+    lanes = {e["args"]["name"] for e in trace["traceEvents"]
+             if e["ph"] == "M" and e["name"] == "process_name"}
+    for lane in ("rank 0 GPU 0 streams", "rank 0 GPU 1 streams"):
+        if lane not in lanes:
+            raise CheckError("the trace has no lane group %r: %s" % (lane, sorted(lanes)))
+    with open(summary_path) as f:
+        summary = f.read()
+    for device, launches in ((0, 2), (1, 3)):
+        if not re.search(r"^  GPU %d +%d " % (device, launches), summary, re.M):
+            raise CheckError("the summary has no GPU %d line with %d kernels:\n%s" %
+                             (device, launches, summary))
+    if not re.search(r"^  all +5 ", summary, re.M) or \
+            "transfers (copies, memsets): GPU 0 3, GPU 1 3" not in summary:
+        raise CheckError("the summary lacks the row across devices or the transfers per device "
+                         "(a memset and a peer copy each, and the copy back):\n" + summary)
     with open(html) as f:
         page = f.read()
     table = re.search(r'<table id="host-measures".*?</table>', page, re.S).group(0)
@@ -618,8 +717,9 @@ def check_multigpu(args):
     cells = [re.findall(r'data-v="([^"]*)"', r) for r in rows]
     by_device = {}
     for row, text in zip(cells, rows):
-        label = re.search(r'<td class="device"[^>]*>([^<]*)</td>', text).group(1)
-        by_device[label] = row
+        label = re.search(r'<td class="device"[^>]*>([^<]*)</td>', text)
+        if label:  # not the header row
+            by_device[label.group(1)] = row
     kernel_ns = {d: sum(p["gpu_ms"] * 1e6 for p in launches) for d, launches in per_device.items()}
     transfer_ns = {d: sum(o["gpu_ns"] for o in operations
                           if o["device"] == d and o["kind"] != "kernel") for d in (0, 1)}
@@ -632,9 +732,10 @@ def check_multigpu(args):
     row = by_device.get("all 2 devices")
     if row is None or abs(float(row[9]) - across) > 1e-5:
         raise CheckError("across devices: report row %s, expected GCP %.6f" % (row, across))
-    print("multigpu: device 0 stamp x2 (4x128), device 1 stamp x3 (8x64), every block 512 threads; "
-          "peer copies timed on both devices; GCP %.3f / %.3f, across %.3f" %
-          (kernel_ns[0] / (kernel_ns[0] + transfer_ns[0]),
+    print("multigpu (%s): device 0 stamp x2 (4x128), device 1 stamp x3 (8x64), every block 512 "
+          "threads; peer copies timed on both devices; a trace lane group and a summary line per "
+          "device; GCP %.3f / %.3f, across %.3f" %
+          (args.device, kernel_ns[0] / (kernel_ns[0] + transfer_ns[0]),
            kernel_ns[1] / (kernel_ns[1] + transfer_ns[1]), across))
 
 
@@ -646,7 +747,9 @@ def main():
     parser.add_argument("--program")
     parser.add_argument("--work", required=True)
     parser.add_argument("--mpirun")
-    parser.add_argument("--device", default="cpu", help="callpaths: cpu (CI) or gpu")
+    parser.add_argument("--device", default="cpu",
+                        help="callpaths, hostlanes, nvtx, multigpu: cpu (CI; multigpu with "
+                             "OCELOT_CPU_DEVICES=2) or gpu")
     args = parser.parse_args()
     try:
         if args.check in ("profile", "mpi", "callpaths", "hostlanes", "nvtx", "multigpu") and not (args.program and os.access(args.program,

@@ -3,6 +3,7 @@
 #include "tools/report/CfgHeatMap.h"
 #include "tools/report/Html.h"
 #include "tools/report/KernelTotals.h"
+#include "tools/report/NvtxView.h"
 #include "tools/report/RunMeasures.h"
 #include "tools/report/SmTimeline.h"
 #include "tools/report/SourceView.h"
@@ -96,6 +97,8 @@ const char* kScript = R"JS(
   });
   var heatMaps = document.querySelectorAll('svg.cfg-heatmap').length;
   var timelines = document.querySelectorAll('svg.sm-timeline').length;
+  var nvtx = document.querySelectorAll('svg.nvtx-timeline').length;
+  document.body.setAttribute('data-nvtx-timelines', String(nvtx));
   document.body.setAttribute('data-heatmaps', String(heatMaps));
   document.body.setAttribute('data-timelines', String(timelines));
   document.body.setAttribute('data-ready', errors === 0 ? 'ok' : 'errors');
@@ -500,6 +503,9 @@ std::string htmlReport(const ProfileSet& set, const HtmlReportOptions& options) 
   if (!sites.empty())
     html += "<a href=\"#sites\">launch sites</a>";
   html += "<a href=\"#measures\">GCP / GLB</a>";
+  const std::string nvtx = nvtxPanel(set);
+  if (!nvtx.empty())
+    html += "<a href=\"#nvtx\">NVTX</a>";
   html += "</nav>\n<main>\n";
   html += "<h2 id=\"kernels\">Kernels</h2>\n<p class=\"note\">Click a column to sort; click a "
           "kernel for its CFG, source lines, SM timeline and trends.</p>\n";
@@ -521,6 +527,8 @@ std::string htmlReport(const ProfileSet& set, const HtmlReportOptions& options) 
       "(copies, memsets) and kernels without a profile are recorded with host measures on "
       "(by default with a profile file; OCELOT_HOST_MEASURES).</p>\n";
   html += hostMeasuresPanel(runMeasures(set));
+  if (!nvtx.empty())
+    html += "<h2 id=\"nvtx\">NVTX ranges</h2>\n" + nvtx;
   html += "<h2 id=\"details\">Per kernel</h2>\n";
   for (size_t i = 0; i < kernels.size(); ++i)
     html += kernelSection(set, kernels[i], i, ranks, options);

@@ -1,5 +1,7 @@
 #include "tools/report/ProfileSet.h"
 
+#include "ocelot/HostMeasures.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -172,10 +174,7 @@ void ProfileSet::add(const std::string& source, int rank, nlohmann::json documen
 }
 
 bool ApiCall::blocking() const {
-  if (name.find("Synchronize") != std::string::npos)
-    return true;
-  // cudaMemcpy, cudaMemcpy2D, cudaMemcpyToSymbol, ... return when the copy is done.
-  return name.rfind("cudaMemcpy", 0) == 0 && name.find("Async") == std::string::npos;
+  return apiCallWaitsForDevice(name);
 }
 
 const nlohmann::json* ProfileSet::structure(const std::string& id) const {

@@ -68,6 +68,7 @@ struct Samples {
 struct Function {
   uint64_t calls = 0;
   double microseconds = 0;
+  bool callpath = false; ///< "range => ... => kernel": the NVTX ranges the launch was made in
 };
 
 } // namespace
@@ -94,6 +95,18 @@ std::vector<std::string> writeTauProfiles(const ProfileSet& set, const std::stri
       ++f.calls;
       if (l->gpuMs)
         f.microseconds += *l->gpuMs * 1000.0;
+      if (!l->nvtx.empty()) {
+        // TAU's callpath notation: the launching thread's NVTX push/pop ranges, outermost first,
+        // then the kernel, as ParaProf shows a call path (the flat entry above stays).
+        std::string path;
+        for (const std::string& range : l->nvtx)
+          path += tauName(range) + " => ";
+        Function& c = functions[path + name];
+        c.callpath = true;
+        ++c.calls;
+        if (l->gpuMs)
+          c.microseconds += *l->gpuMs * 1000.0;
+      }
       if (auto v = launchInstructions(*l))
         events["Dynamic PTX instructions : " + name].add(*v);
       if (l->bbcount != nullptr)
@@ -122,7 +135,8 @@ std::vector<std::string> writeTauProfiles(const ProfileSet& set, const std::stri
         << "</value></attribute></metadata>\n";
     for (const auto& [name, f] : functions)
       out << '"' << name << "\" " << f.calls << " 0 " << number(f.microseconds) << " "
-          << number(f.microseconds) << " 0 GROUP=\"TAU_GPU\"\n";
+          << number(f.microseconds) << " 0 GROUP=\""
+          << (f.callpath ? "TAU_GPU | TAU_CALLPATH" : "TAU_GPU") << "\"\n";
     out << "0 aggregates\n";
     if (!events.empty()) {
       out << events.size() << " userevents\n";

@@ -61,3 +61,20 @@ extern "C" __global__ void partial(int* out) {
     return;
   out[blockIdx.x * blockDim.x + t] = t;
 }
+
+// Local memory (a per-thread array indexed at run time): every lane stores each word at the same
+// offset, then lane l loads word (l * stride) & 63.
+extern "C" __global__ void localWords(int* out, int stride) {
+  volatile int words[64];
+  for (int i = 0; i < 64; ++i)
+    words[i] = i + threadIdx.x;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = words[(threadIdx.x * stride) & 63];
+}
+
+// 16-byte local accesses: lane l loads quad (l * stride) & 15.
+extern "C" __global__ void localQuads(int4* out, int stride) {
+  int4 quads[16];
+  for (int i = 0; i < 16; ++i)
+    quads[i] = make_int4(i, threadIdx.x, i, threadIdx.x);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = quads[(threadIdx.x * stride) & 15];
+}

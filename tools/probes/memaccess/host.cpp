@@ -1,10 +1,12 @@
 // memaccess, the host side: a launch's counters as, per memory instruction and per source line,
-// requests, sectors and lines per request (global and generic), ways per request (shared).
+// requests, sectors and lines per request (global and generic; local in the hardware's interleaved
+// layout), ways per request (shared).
 #include "ocelot/ProbeTool.h"
 
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <utility>
 
 namespace {
@@ -33,6 +35,7 @@ public:
         continue;
       const ocelot::ProbeInstruction& inst = data.instructions()[i];
       bool shared = inst.space == ocelot::probe::kShared;
+      bool local = inst.space == ocelot::probe::kLocal;
       Json entry = {{"function", inst.function},
                     {"instruction", i},
                     {"opcode", inst.opcode},
@@ -56,8 +59,9 @@ public:
         entry["sectors_per_request"] = ratio(sectors[i], requests[i]);
         // Bytes the lanes asked for over the bytes of the sectors moved.
         entry["efficiency"] = ratio(lanes[i] * inst.accessBytes, sectors[i] * 32);
-        global_.first += requests[i];
-        global_.second += sectors[i];
+        auto& totals = local ? local_ : global_;
+        totals.first += requests[i];
+        totals.second += sectors[i];
         if (line != nullptr)
           line->requests += requests[i], line->sectors += sectors[i], line->lines += lines[i];
       }
@@ -89,6 +93,10 @@ public:
               {{"requests", global_.first},
                {"sectors", global_.second},
                {"sectors_per_request", ratio(global_.second, global_.first)}}},
+             {"local",
+              {{"requests", local_.first},
+               {"sectors", local_.second},
+               {"sectors_per_request", ratio(local_.second, local_.first)}}},
              {"shared",
               {{"requests", shared_.first},
                {"wavefronts", shared_.second},
@@ -98,27 +106,35 @@ public:
   std::string_view instrumentor() const override { return "memaccess"; }
   Json json() const override { return json_; }
   std::string summary() const override {
-    char line[160];
+    char line[224];
     std::snprintf(
         line, sizeof line,
         "%llu global requests, %.2f sectors/request; %llu shared requests, %.2f "
         "ways/request",
         static_cast<unsigned long long>(global_.first), ratio(global_.second, global_.first),
         static_cast<unsigned long long>(shared_.first), ratio(shared_.second, shared_.first));
-    return line;
+    std::string text = line;
+    if (local_.first != 0) {
+      std::snprintf(line, sizeof line, "; %llu local requests, %.2f sectors/request",
+                    static_cast<unsigned long long>(local_.first),
+                    ratio(local_.second, local_.first));
+      text += line;
+    }
+    return text;
   }
 
 private:
   Json json_;
   std::pair<uint64_t, uint64_t> global_{0, 0}; ///< requests, sectors
+  std::pair<uint64_t, uint64_t> local_{0, 0};  ///< requests, sectors
   std::pair<uint64_t, uint64_t> shared_{0, 0}; ///< requests, wavefronts
 };
 
 ocelot::ProbeToolDefinition memaccess() {
   ocelot::ProbeToolDefinition tool{
       "memaccess",
-      "per memory instruction and source line: requests, sectors and lines per request, shared "
-      "bank conflicts",
+      "per memory instruction and source line: requests, sectors and lines per request (global, "
+      "generic, local), shared bank conflicts",
       ocelot::embeddedProbeModules(),
       {},
       {}};

@@ -4,7 +4,9 @@
 // 32-byte sectors and 128-byte lines its active lanes touch, and its first active lane adds the
 // request, the lanes, the distinct sectors and the distinct lines to the instruction's counters.
 // Before every shared-memory access it works out the bank conflict: the most distinct 4-byte
-// words one of the 32 banks must serve (1 = conflict-free, 32 = fully serialized).
+// words one of the 32 banks must serve (1 = conflict-free, 32 = fully serialized). Local memory
+// is counted in the hardware's layout: consecutive 4-byte words of one thread's offsets lie 128
+// bytes apart, with the 32 lanes' copies of a word side by side between them.
 #include "ocelot/probe.cuh"
 
 using namespace ocelot::probe;
@@ -24,7 +26,17 @@ __device__ __forceinline__ u32 distinct(u32 active, u64 key) {
   return __popc(__ballot_sync(active, first));
 }
 
-// Local memory is left out: its addresses are per-thread offsets that the hardware interleaves.
+// The warp's request, once, by its first active lane.
+__device__ __forceinline__ void addRequest(u32 active, u32 sectorCount, u32 lineCount) {
+  if (isLeader()) {
+    u64 at = requests.here();
+    atomicAdd(requests.element(at), 1ull);
+    atomicAdd(lanes.element(at), (u64)__popc(active));
+    atomicAdd(sectors.element(at), (u64)sectorCount);
+    atomicAdd(lines.element(at), (u64)lineCount);
+  }
+}
+
 OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
   u32 active = activeMask();
   u64 a = address();
@@ -34,13 +46,7 @@ OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
   u32 perLane = size > 32 ? size / 32 : 1;
   u32 sectorCount = distinct(active, a >> 5) * perLane;
   u32 lineCount = distinct(active, a >> 7) * (size > 128 ? size / 128 : 1);
-  if (isLeader()) {
-    u64 at = requests.here();
-    atomicAdd(requests.element(at), 1ull);
-    atomicAdd(lanes.element(at), (u64)__popc(active));
-    atomicAdd(sectors.element(at), (u64)sectorCount);
-    atomicAdd(lines.element(at), (u64)lineCount);
-  }
+  addRequest(active, sectorCount, lineCount);
 }
 
 OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
@@ -67,4 +73,40 @@ OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
     atomicAdd(lanes.element(at), (u64)__popc(active));
     atomicAdd(wavefronts.element(at), (u64)most);
   }
+}
+
+// Local memory: a lane's address is an offset in its own window, and the hardware interleaves the
+// windows by 4-byte words (the CUDA programming guide: consecutive 32-bit words are accessed by
+// consecutive thread ids). Word w of lane l is byte w * 128 + l * 4 of its warp's rows: row w is
+// one 128-byte line, and lanes 8k..8k+7 share its sector k. A lane counts the words of its access
+// that no lower active lane already touched: the warp's sum is the distinct sectors and lines.
+OCELOT_PROBE(localCoalescing, "at=instruction; class=memory; space=local") {
+  u32 active = activeMask();
+  u32 lane = laneId();
+  u32 first = u32(address() >> 2);
+  u32 size = accessSize();
+  u32 words = size > 4 ? size / 4 : 1; // aligned: a wider access starts a word
+  u32 full = words >= 32 ? ~0u : (1u << words) - 1;
+  u32 newLines = full, newSectors = full; // bit j: word first + j not yet counted
+  for (u32 other = 0; other < 32; ++other) {
+    u32 start = __shfl_sync(active, first, other); // undefined for inactive lanes: skipped
+    if (other >= lane || ((active >> other) & 1) == 0)
+      continue;
+    // The words of [start, start + words) within this lane's range, as bits of it.
+    u32 seen = 0;
+    for (u32 j = 0; j < words; ++j)
+      if (first + j >= start && first + j < start + words)
+        seen |= 1u << j;
+    newLines &= ~seen;
+    if ((other >> 3) == (lane >> 3))
+      newSectors &= ~seen;
+  }
+  // Sums of small per-lane counts (at most 32 words each): bit by bit with ballots.
+  u32 sectorCount = 0, lineCount = 0;
+  u32 mySectors = __popc(newSectors), myLines = __popc(newLines);
+  for (u32 bit = 0; bit < 6; ++bit) {
+    sectorCount += __popc(__ballot_sync(active, (mySectors >> bit) & 1)) << bit;
+    lineCount += __popc(__ballot_sync(active, (myLines >> bit) & 1)) << bit;
+  }
+  addRequest(active, sectorCount, lineCount);
 }
