@@ -647,8 +647,15 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
       kernel.module = moduleFor(*target.catalog, site, target.slots, occupancy_.caps(key),
                                 addresses, functionAddresses, pending);
     }
-    if (!kernel.module->ok())
+    if (!kernel.module->ok()) {
+      // A reset since the launch began destroyed the application's module while the build read
+      // its variables' addresses (seen as "no address for variable _ZTV5Shape" on the CPU
+      // device): that failure is not the code's, and remembered it would run every launch up to
+      // the next reset uninstrumented. The next launch builds the module again.
+      if (pending.resources->disturbed(pending.generation))
+        modules_.forgetFailed(kernel.module);
       return Fallback{kernel.module->error()};
+    }
     if (!kernel.module->instrumented(info.kernelName, &why)) {
       logOnce("kernel/" + key + "/" + info.kernelName,
               "instrumentation: " + info.demangledName + ": " + why);
