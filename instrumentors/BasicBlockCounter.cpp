@@ -10,6 +10,7 @@
 #include "passes/LoopInfo.h"
 #include "passes/SourceLines.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -84,15 +85,22 @@ bool registerCountersMayWrap(const DeviceFacts& device) {
   return device.kernelMilliseconds * clockKHz >= 4294967296.0;
 }
 
-/// Collects CodeStructure functions while the module is analyzed; files are numbered in the order
-/// they are first seen.
+/// Collects CodeStructure functions while the module is analyzed, in any order (each function's
+/// analyses can then be dropped as soon as it is described); take() puts them in module order and
+/// numbers the files in the order the module's functions first name them, blocks and instructions
+/// in order.
 class StructureBuilder {
 public:
-  void addFunction(ir::Function& f, passes::AnalysisManager& analyses) {
+  explicit StructureBuilder(size_t functionCount) : pending_(functionCount) {}
+
+  /// Describes the function at `position` of the module's function list.
+  void addFunction(size_t position, ir::Function& f, passes::AnalysisManager& analyses) {
     const auto& cfg = analyses.getResult<passes::ControlFlowGraphAnalysis>(f);
     const auto& loops = analyses.getResult<passes::LoopAnalysis>(f);
     const auto& lines = analyses.getResult<passes::SourceLineAnalysis>(f);
-    CodeStructure::Function function;
+    Pending& pending = pending_.at(position);
+    pending.described = true;
+    CodeStructure::Function& function = pending.function;
     function.name = std::string(f.name());
     function.entry = f.isEntry();
     for (uint32_t b = 0; b < cfg.blockCount(); ++b) {
@@ -105,35 +113,61 @@ public:
       }
       block.loopDepth = loops.depth(b);
       block.loopHeader = loops.isHeader(b);
+      // Files by their index in pending.files (the function's own numbering) for now.
       std::map<std::pair<uint32_t, uint32_t>, uint32_t> perLine;
       cfg.block(b)->forEachInstruction([&](const ir::Instruction& inst) {
         const ir::SourceLoc& loc = inst.sourceLoc();
         if (loc.file != 0 && loc.line != 0)
-          ++perLine[{fileIndex(lines, loc.file), loc.line}];
+          ++perLine[{localFile(pending, lines.fileName(loc.file)), loc.line}];
       });
       for (const auto& [where, count] : perLine)
         block.lines.push_back({where.first, where.second, count});
       function.blocks.push_back(std::move(block));
     }
-    functions_.push_back(std::move(function));
   }
 
   std::shared_ptr<const CodeStructure> take() {
-    return std::make_shared<const CodeStructure>(std::move(files_), std::move(functions_));
+    std::vector<std::string> files;
+    std::map<std::string, uint32_t> index;
+    std::vector<CodeStructure::Function> functions;
+    for (Pending& pending : pending_) {
+      if (!pending.described)
+        continue;
+      std::vector<uint32_t> global;
+      for (std::string& name : pending.files) {
+        auto [it, added] = index.emplace(name, static_cast<uint32_t>(files.size()));
+        if (added)
+          files.push_back(std::move(name));
+        global.push_back(it->second);
+      }
+      for (CodeStructure::Block& block : pending.function.blocks) {
+        for (CodeStructure::Line& line : block.lines)
+          line.file = global[line.file];
+        std::sort(block.lines.begin(), block.lines.end(), [](const auto& a, const auto& b) {
+          return std::pair(a.file, a.line) < std::pair(b.file, b.line);
+        });
+      }
+      functions.push_back(std::move(pending.function));
+    }
+    pending_.clear();
+    return std::make_shared<const CodeStructure>(std::move(files), std::move(functions));
   }
 
 private:
-  uint32_t fileIndex(const passes::SourceLineMap& lines, uint32_t moduleFile) {
-    std::string name(lines.fileName(moduleFile));
-    auto [it, added] = index_.emplace(name, static_cast<uint32_t>(files_.size()));
-    if (added)
-      files_.push_back(name);
-    return it->second;
+  struct Pending {
+    bool described = false;
+    CodeStructure::Function function;
+    std::vector<std::string> files; ///< in the order the function names them first
+  };
+  static uint32_t localFile(Pending& pending, std::string_view name) {
+    for (uint32_t i = 0; i < pending.files.size(); ++i)
+      if (pending.files[i] == name)
+        return i;
+    pending.files.emplace_back(name);
+    return static_cast<uint32_t>(pending.files.size() - 1);
   }
 
-  std::vector<std::string> files_;
-  std::map<std::string, uint32_t> index_;
-  std::vector<CodeStructure::Function> functions_;
+  std::vector<Pending> pending_;
 };
 
 } // namespace
@@ -206,6 +240,8 @@ BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses
     const auto& lines = analyses.getResult<passes::SourceLineAnalysis>(f);
     CounterPlacement placement = placeCounters(f, analyses, placementOptions);
     std::vector<uint32_t> registerRows(placement.registers);
+    if (rows.empty()) // a kernel's own rows (the device functions' list grows geometrically)
+      rows.reserve(cfg.blockCount());
     for (uint32_t b = 0; b < cfg.blockCount(); ++b) {
       const ir::BasicBlock& block = *cfg.block(b);
       CountedBlock row;
@@ -231,17 +267,32 @@ BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses
       state->registerRows[&f] = std::move(registerRows);
   };
 
+  // Each function is described (counter rows, structure) and its analyses dropped right away:
+  // held for every function until the end, they were the largest part of a large module's
+  // analysis (the passes recompute what they need function by function anyway).
+  const std::vector<ir::Function*>& functions = module.functions();
+  StructureBuilder structure(functions.size());
+  std::vector<bool> described(functions.size(), false);
+  auto finish = [&](size_t position) {
+    structure.addFunction(position, *functions[position], analyses);
+    described[position] = true;
+    analyses.clear(functions[position]);
+    analyses.releaseRetired();
+  };
   // Device functions first: their rows are shared by every kernel of the module.
   std::unordered_map<const ir::Function*, std::pair<uint32_t, uint32_t>> functionRows;
-  for (ir::Function* f : module.functions()) {
+  for (size_t i = 0; i < functions.size(); ++i) {
+    ir::Function* f = functions[i];
     if (f->isEntry() || !f->hasBody())
       continue;
     uint32_t first = state->functionRowCount();
     PlacementOptions options{derive_, 0};
     describeBlocks(*f, options, state->functionRows, first, buffer.reaches(*f));
     functionRows[f] = {first, state->functionRowCount()};
+    finish(i);
   }
-  for (ir::Function* f : module.functions()) {
+  for (size_t i = 0; i < functions.size(); ++i) {
+    ir::Function* f = functions[i];
     if (!f->isEntry() || !f->hasBody() || !buffer.reaches(*f))
       continue;
     BlockCountState::Kernel kernel;
@@ -258,11 +309,11 @@ BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses
         kernel.reachableFunctionRows.push_back(r);
     }
     state->kernels.emplace(std::string(f->name()), std::move(kernel));
+    finish(i);
   }
-  StructureBuilder structure;
-  for (ir::Function* f : module.functions())
-    if (f->hasBody())
-      structure.addFunction(*f, analyses);
+  for (size_t i = 0; i < functions.size(); ++i)
+    if (functions[i]->hasBody() && !described[i])
+      finish(i);
   state->structure = structure.take();
   return state;
 }

@@ -80,8 +80,8 @@
 #            overhead with and without the shim (tests/driverapi/launch_bench.cpp, ratio vs 1.02)
 #   static-runtime  tests/tools/tiny_kernel.cu built by nvcc with NVIDIA's static runtime (nvcc's
 #            default) and with -cudart shared, each under `ocelot run -i bbcount`: the static one
-#            must warn (how to rebuild) and still run, the shared one must not warn and must give a
-#            profile
+#            must be refused (exit 3, how to rebuild), run uninstrumented with
+#            --allow-static-runtime, the shared one must not warn and must give a profile
 #
 # Output (at most 8 files come back from $OUT, so everything is aggregated):
 #   $OUT/summary.md    readable report: GPU, per-program table, details of every difference
@@ -1056,9 +1056,11 @@ section_static-runtime() {
     { md "nvcc failed: $(tail -3 "$dir/build.txt")"; return; }
   md "| build | exit | warned | profile written |"
   md "|---|---:|---|---|"
-  for kind in static shared; do
+  for kind in static static-allowed shared; do
+    local program=$WORK/tiny_${kind%-allowed} flags=()
+    [ "$kind" = static-allowed ] && flags=(--allow-static-runtime)
     (cd "$WORK/cwd" && timeout -k 5 120 "$ocelot" run -i bbcount -o "$WORK/$kind.json" \
-      -- "$WORK/tiny_$kind") >"$dir/$kind.stdout" 2>"$dir/$kind.stderr"
+      "${flags[@]}" -- "$program") >"$dir/$kind.stdout" 2>"$dir/$kind.stderr"
     rc=$?
     local warned=no written=no
     grep -q "static CUDA runtime" "$dir/$kind.stderr" && warned=yes
@@ -1066,8 +1068,9 @@ section_static-runtime() {
     md "| $kind | $rc | $warned | $written |"
   done
   md ""
-  md "Expected: static exits 0, warned yes, no profile (Ocelot never sees it); shared exits 0,"
-  md "warned no, profile written."
+  md "Expected: static exits 3 (not run), warned yes, no profile; static-allowed"
+  md "(--allow-static-runtime) exits 0, warned yes, no profile (Ocelot never sees it); shared"
+  md "exits 0, warned no, profile written."
   md ""
   say "gpu-batch: static-runtime done"
 }

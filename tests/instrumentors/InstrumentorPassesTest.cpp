@@ -235,6 +235,74 @@ TEST(BasicBlockCounter, DeviceFunctionsGetTheSlotAndStraightLineBlocksAreDerived
   }
 }
 
+// The code structure lists functions in module order and numbers files in the order the module
+// names them, whatever order bbcount describes functions in (device functions first, each one's
+// analyses dropped once described): here a kernel naming kernel.cu comes before the device
+// function that names helper.cu first.
+TEST(BasicBlockCounter, CodeStructureFollowsTheModulesOrder) {
+  constexpr const char* kModule = R"(.version 8.0
+.target sm_90
+.address_size 64
+.file 1 "/src/helper.cu"
+.file 2 "/src/kernel.cu"
+.func (.param .b32 r) twice(.param .b32 a);
+.visible .entry first(.param .u64 p)
+{
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<2>;
+	.loc 2 10 0
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, 7;
+	{
+	.param .b32 a0;
+	.param .b32 r0;
+	st.param.b32 [a0], %r1;
+	call.uni (r0), twice, (a0);
+	ld.param.b32 %r2, [r0];
+	}
+	st.global.u32 [%rd1], %r2;
+	ret;
+}
+.func (.param .b32 r) twice(.param .b32 a)
+{
+	.reg .b32 %r<3>;
+	.loc 1 5 0
+	ld.param.b32 %r1, [a];
+	.loc 2 3 0
+	add.s32 %r2, %r1, %r1;
+	st.param.b32 [r], %r2;
+	ret;
+}
+)";
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  auto out = instrumentWith(kModule, "bbcount", &keep);
+  ASSERT_TRUE(out.ok) << out.error;
+  const auto& state = static_cast<const BlockCountState&>(*out.states[0]);
+  ASSERT_EQ(state.functionRows.size(), 1u);
+  EXPECT_EQ(state.functionRows[0].function, "twice");
+  EXPECT_EQ(state.kernels.at("first").reachableFunctionRows, std::vector<uint32_t>{0});
+  const CodeStructure& structure = *state.structure;
+  EXPECT_EQ(structure.files(), (std::vector<std::string>{"/src/kernel.cu", "/src/helper.cu"}));
+  ASSERT_EQ(structure.functions().size(), 2u);
+  EXPECT_EQ(structure.functions()[0].name, "first");
+  EXPECT_TRUE(structure.functions()[0].entry);
+  for (const auto& block : structure.functions()[0].blocks)
+    for (const auto& line : block.lines)
+      EXPECT_EQ(line.file, 0u);
+  const CodeStructure::Function& twice = structure.functions()[1];
+  EXPECT_EQ(twice.name, "twice");
+  ASSERT_EQ(twice.blocks.size(), 1u);
+  // Sorted by (file, line) in the module's numbering: kernel.cu:3 (3 instructions), helper.cu:5.
+  ASSERT_EQ(twice.blocks[0].lines.size(), 2u);
+  EXPECT_EQ(twice.blocks[0].lines[0].file, 0u);
+  EXPECT_EQ(twice.blocks[0].lines[0].line, 3u);
+  EXPECT_EQ(twice.blocks[0].lines[0].instructions, 3u);
+  EXPECT_EQ(twice.blocks[0].lines[1].file, 1u);
+  EXPECT_EQ(twice.blocks[0].lines[1].line, 5u);
+  EXPECT_EQ(twice.blocks[0].lines[1].instructions, 1u);
+  expectAssembles(out.ptx);
+}
+
 TEST(BasicBlockCounter, OverBudgetLaunchesSwitchToPerWarpWithANote) {
   instrumentors::BasicBlockCounter counter({{"mode", "per-thread"}, {"budget-mb", "1"}});
   KernelFacts facts;

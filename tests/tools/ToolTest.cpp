@@ -1,6 +1,6 @@
 // The `ocelot` command line as users meet it: bad options fail before anything runs, with the
 // valid values named; --version; `-` reads standard input; --help lists every instrumentor's
-// options; `ocelot run` warns about applications linked with NVIDIA's static runtime.
+// options; `ocelot run` refuses applications linked with NVIDIA's static runtime.
 
 #include <gtest/gtest.h>
 
@@ -52,10 +52,13 @@ protected:
     fs::remove_all(dir_, ignored);
   }
 
-  /// Runs `ocelot ARGS` (with `input` on standard input) and collects what it printed.
-  Outcome ocelot(const std::vector<std::string>& args, const std::string& input = "") {
+  /// Runs `ocelot ARGS` (with `input` on standard input, and `variable` (NAME=VALUE) set when
+  /// given) and collects what it printed.
+  Outcome ocelot(const std::vector<std::string>& args, const std::string& input = "",
+                 const std::string& variable = "") {
     std::ofstream(dir_ / "stdin") << input;
-    std::string command = quote(OCELOT_TOOL);
+    std::string command =
+        (variable.empty() ? "" : "env " + quote(variable) + " ") + quote(OCELOT_TOOL);
     for (const auto& arg : args)
       command += " " + quote(arg);
     command += " <" + quote((dir_ / "stdin").string()) + " >" + quote((dir_ / "stdout").string()) +
@@ -263,32 +266,84 @@ TEST_F(ToolTest, HelpListsEveryInstrumentorWithItsOptions) {
 }
 
 #if defined(OCELOT_TINY_STATIC) && defined(OCELOT_TINY_SHARED)
-TEST_F(ToolTest, StaticRuntimeIsReportedWithHowToRebuild) {
+TEST_F(ToolTest, StaticRuntimeIsRefusedWithHowToRebuild) {
+  // Refused before anything runs (--dry-run would otherwise print the command), exit 3.
   Outcome linkedStatically = ocelot({"run", "--dry-run", "--", OCELOT_TINY_STATIC});
-  EXPECT_EQ(linkedStatically.status, 0) << linkedStatically.err;
+  EXPECT_EQ(linkedStatically.status, 3) << linkedStatically.err;
   EXPECT_NE(linkedStatically.err.find("linked with NVIDIA's static CUDA runtime"),
             std::string::npos)
       << linkedStatically.err;
   EXPECT_NE(linkedStatically.err.find("nvcc -cudart shared"), std::string::npos);
-  // Still run (here: printed) as asked.
-  EXPECT_NE(linkedStatically.out.find(OCELOT_TINY_STATIC), std::string::npos);
+  EXPECT_NE(linkedStatically.err.find("--allow-static-runtime"), std::string::npos);
+  EXPECT_EQ(linkedStatically.out, "");
+
+  // With the flag it runs (here: is printed) uninstrumented, still with the warning.
+  Outcome allowed =
+      ocelot({"run", "--allow-static-runtime", "--dry-run", "--", OCELOT_TINY_STATIC});
+  EXPECT_EQ(allowed.status, 0) << allowed.err;
+  EXPECT_NE(allowed.err.find("warning:"), std::string::npos) << allowed.err;
+  EXPECT_NE(allowed.err.find("nvcc -cudart shared"), std::string::npos) << allowed.err;
+  EXPECT_NE(allowed.out.find(OCELOT_TINY_STATIC), std::string::npos);
+
+  // Found on $PATH by name, as execvp would.
+  const std::string folder = fs::path(OCELOT_TINY_STATIC).parent_path().string();
+  const std::string name = fs::path(OCELOT_TINY_STATIC).filename().string();
+  Outcome byName =
+      ocelot({"run", "--dry-run", "--", name}, "", "PATH=" + folder + ":/usr/bin:/bin");
+  EXPECT_EQ(byName.status, 3) << byName.err;
 
   Outcome linkedShared = ocelot({"run", "--dry-run", "--", OCELOT_TINY_SHARED});
   EXPECT_EQ(linkedShared.status, 0) << linkedShared.err;
-  EXPECT_EQ(linkedShared.err.find("static CUDA runtime"), std::string::npos) << linkedShared.err;
+  EXPECT_EQ(linkedShared.err, "");
+}
 
-  // Programs without CUDA and scripts get no warning.
+TEST_F(ToolTest, OtherCudaVersionsRuntimeIsRefused) {
+  // The shared build with its DT_NEEDED entry renamed to CUDA 12's runtime (same length).
+  std::string image = readFile(OCELOT_TINY_SHARED);
+  const std::string ours = "libcudart.so.13", theirs = "libcudart.so.12";
+  size_t renamed = 0;
+  for (size_t at = image.find(ours); at != std::string::npos; at = image.find(ours, at)) {
+    image.replace(at, ours.size(), theirs);
+    ++renamed;
+  }
+  ASSERT_GT(renamed, 0u);
+  const fs::path program = dir_ / "tiny_kernel_cuda12";
+  std::ofstream(program, std::ios::binary) << image;
+  fs::permissions(program, fs::perms::owner_all);
+  Outcome outcome = ocelot({"run", "--dry-run", "--", program.string()});
+  EXPECT_EQ(outcome.status, 3) << outcome.err;
+  EXPECT_NE(outcome.err.find("loads libcudart.so.12"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("nvcc -cudart shared"), std::string::npos) << outcome.err;
+}
+#else
+TEST_F(ToolTest, StaticRuntimeIsRefusedWithHowToRebuild) {
+  GTEST_SKIP() << "nvcc was not found: no program to check";
+}
+TEST_F(ToolTest, OtherCudaVersionsRuntimeIsRefused) {
+  GTEST_SKIP() << "nvcc was not found: no program to check";
+}
+#endif
+
+// Programs without device code pass untouched: plain executables, scripts, interpreters (python's
+// binary has no fatbinary: the CUDA code it loads comes later, through libraries).
+TEST_F(ToolTest, ProgramsWithoutDeviceCodeAreNotRefused) {
   Outcome plain = ocelot({"run", "--dry-run", "--", "true"});
+  EXPECT_EQ(plain.status, 0) << plain.err;
   EXPECT_EQ(plain.err, "");
   std::ofstream(dir_ / "script.sh") << "#!/bin/sh\nexit 0\n";
   fs::permissions(dir_ / "script.sh", fs::perms::owner_all);
   Outcome script = ocelot({"run", "--dry-run", "--", (dir_ / "script.sh").string()});
+  EXPECT_EQ(script.status, 0) << script.err;
   EXPECT_EQ(script.err, "");
+  for (const char* interpreter : {"python3", "sh"}) {
+    Outcome outcome = ocelot({"run", "--dry-run", "--", interpreter, "-c", "exit 0"});
+    EXPECT_EQ(outcome.status, 0) << interpreter << ": " << outcome.err;
+    EXPECT_EQ(outcome.err, "") << interpreter;
+  }
+  // A missing program is execvp's to report (127), not a false alarm here.
+  Outcome missing = ocelot({"run", "--dry-run", "--", (dir_ / "missing").string()});
+  EXPECT_EQ(missing.status, 0) << missing.err;
+  EXPECT_EQ(missing.err, "");
 }
-#else
-TEST_F(ToolTest, StaticRuntimeIsReportedWithHowToRebuild) {
-  GTEST_SKIP() << "nvcc was not found: no program to check";
-}
-#endif
 
 } // namespace

@@ -84,6 +84,17 @@ constexpr uint64_t kNeeded = 1;          // DT_NEEDED
 
 } // namespace
 
+bool RuntimeLinkage::otherRuntimeVersion() const {
+  constexpr std::string_view kVersioned = "libcudart.so.";
+  if (!readable || !sharedRuntime.starts_with(kVersioned))
+    return false;
+  // The major version is what the dynamic loader matches on: libcudart.so.13 and, were an
+  // application linked against the full name, libcudart.so.13.0.96.
+  std::string_view version = std::string_view(sharedRuntime).substr(kVersioned.size());
+  std::string_view major = version.substr(0, version.find('.'));
+  return !major.empty() && major != "13";
+}
+
 RuntimeLinkage inspectApplication(const fs::path& file) {
   RuntimeLinkage linkage;
   MappedFile elf(file);
@@ -139,9 +150,13 @@ RuntimeLinkage inspectApplication(const fs::path& file) {
         uint64_t tag = elf.read(at, 8);
         if (tag == 0)
           break;
-        if (tag == kNeeded &&
-            elf.string(strings.offset, stringsEnd, elf.read(at + 8, 8)).starts_with("libcudart.so"))
+        std::string_view needed = tag == kNeeded
+                                      ? elf.string(strings.offset, stringsEnd, elf.read(at + 8, 8))
+                                      : std::string_view();
+        if (needed.starts_with("libcudart.so")) {
           linkage.needsSharedRuntime = true;
+          linkage.sharedRuntime = std::string(needed);
+        }
       }
     } else if (s.type == kSymbolTable || s.type == kDynamicSymbols) {
       const uint64_t step = s.entrySize >= 24 ? s.entrySize : 24;

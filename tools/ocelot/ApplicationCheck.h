@@ -12,6 +12,7 @@ namespace ocelot::tools {
 struct RuntimeLinkage {
   bool readable = false;            ///< a 64-bit little-endian ELF file whose tables could be read
   bool needsSharedRuntime = false;  ///< DT_NEEDED names a libcudart.so
+  std::string sharedRuntime;        ///< that name (libcudart.so.13), when there is one
   bool definesRegistration = false; ///< defines __cudaRegisterFatBinary (NVIDIA's static runtime)
   bool hasFatbinary = false;        ///< has a .nv_fatbin section (device code nvcc embedded)
 
@@ -19,6 +20,9 @@ struct RuntimeLinkage {
   bool staticRuntime() const {
     return readable && !needsSharedRuntime && (definesRegistration || hasFatbinary);
   }
+  /// The application loads a shared runtime of another CUDA major version (libcudart.so.12):
+  /// Ocelot's libcudart.so.13 does not stand in for it, so it is not intercepted either.
+  bool otherRuntimeVersion() const;
 };
 
 /// Reads `file`'s dynamic section, symbol tables and section names. Anything that is not a

@@ -60,7 +60,11 @@ std::string readInput(const std::string& file) {
   if (!in)
     throw std::runtime_error("cannot read " + file + ": " + std::strerror(errno));
   std::streamoff size = in.tellg();
-  std::string text(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+  // Two bytes to spare: the parser appends its end marks in place (ir::parsePtxBuffer), which
+  // would otherwise copy a large module's text into a new buffer twice its size.
+  std::string text;
+  text.reserve(size > 0 ? static_cast<size_t>(size) + 2 : 2);
+  text.resize(size > 0 ? static_cast<size_t>(size) : 0);
   in.seekg(0);
   if (size < 0 || !in.read(text.data(), size))
     throw std::runtime_error("cannot read " + file);

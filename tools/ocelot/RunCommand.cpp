@@ -38,6 +38,11 @@ void printUsage(std::ostream& out, const po::options_description& options) {
   printInstrumentorHelp(out, registry);
 }
 
+/// The exit status when the application cannot be intercepted (NVIDIA's static runtime inside it,
+/// or another CUDA version's libcudart) and --allow-static-runtime was not given: apart from
+/// option errors (2) and exec failures (127).
+constexpr int kNotInterceptedExit = 3;
+
 /// The levels of OCELOT_LOG (runtime/core/Logger.cpp).
 constexpr std::string_view kLogLevels[] = {"off", "none", "warn", "info", "debug"};
 
@@ -149,7 +154,11 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "API (NVRTC, CuPy, Numba) are seen too (OCELOT_DRIVER_API=1; the default on the CPU device, "
       "opt-in on a GPU until frameworks run through it: docs/driver-api.md)")(
       "no-driver-api", "leave the driver API to NVIDIA's libcuda.so.1, also on the CPU device")(
-      "dry-run", "print the environment and command instead of running it");
+      "allow-static-runtime",
+      "run an application that Ocelot cannot intercept (linked with NVIDIA's static runtime, or "
+      "with another CUDA version's libcudart) anyway, uninstrumented; without it such an "
+      "application is not run (exit 3)")("dry-run",
+                                         "print the environment and command instead of running it");
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(options).run(), vm);
@@ -271,14 +280,30 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
     }
     environment.emplace_back("OCELOT_DEVICE", device);
   }
-  // An application that carries NVIDIA's runtime inside it never calls Ocelot: say so (it still
-  // runs, as it would without Ocelot).
+  // An application that carries NVIDIA's runtime inside it (or loads another CUDA version's)
+  // never calls Ocelot: it would run to its end with nothing instrumented and no profile, so it is
+  // refused (exit 3) unless the user asks for the plain run.
   if (auto file = resolveCommand(application[0])) {
-    if (inspectApplication(*file).staticRuntime())
-      std::cerr << "ocelot run: warning: " << application[0]
-                << " is linked with NVIDIA's static CUDA runtime (nvcc's default), so Ocelot "
-                   "cannot see its kernels; rebuild it with `nvcc -cudart shared` (or link "
-                   "-lcudart) to run it under Ocelot\n";
+    const RuntimeLinkage linkage = inspectApplication(*file);
+    std::string why;
+    if (linkage.staticRuntime())
+      why = " is linked with NVIDIA's static CUDA runtime (nvcc's default), so Ocelot cannot see "
+            "its kernels; rebuild it with `nvcc -cudart shared` (or link it with -lcudart "
+            "instead of -lcudart_static)";
+    else if (linkage.otherRuntimeVersion())
+      why = " loads " + linkage.sharedRuntime +
+            ", the runtime of another CUDA version, so Ocelot's libcudart.so.13 (CUDA 13) does not "
+            "stand in for it; rebuild it with the CUDA 13 toolkit and `nvcc -cudart shared`";
+    if (!why.empty()) {
+      if (!vm.count("allow-static-runtime")) {
+        std::cerr << "ocelot run: " << application[0] << why << ". Not run (exit "
+                  << kNotInterceptedExit
+                  << "); --allow-static-runtime runs it anyway, without Ocelot.\n";
+        return kNotInterceptedExit;
+      }
+      std::cerr << "ocelot run: warning: " << application[0] << why
+                << ". Running it without Ocelot (--allow-static-runtime).\n";
+    }
   }
   if (vm.count("no-call-stacks"))
     environment.emplace_back("OCELOT_CALL_STACKS", "0");
