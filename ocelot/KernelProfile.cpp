@@ -38,6 +38,10 @@ Json KernelProfile::json() const {
   out["block"] = dim(launch_.block);
   out["dynamic_shared_memory"] = static_cast<uint64_t>(launch_.dynamicSharedMemory);
   out["stream"] = launch_.stream;
+  if (launch_.graphNode)
+    out["graph"] = Json{{"graph", launch_.graphNode->graph},
+                        {"node", launch_.graphNode->node},
+                        {"graph_launch", launch_.graphNode->graphLaunch}};
   if (!launch_.callPath.empty())
     out["call_path"] = launch_.callPath;
   if (!launch_.nvtxRanges.empty())

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,15 @@ struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   uint64_t volume() const { return uint64_t{x} * y * z; }
   friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+/// Which kernel node of which CUDA graph launch a launch is.
+struct GraphNodeLaunch {
+  uint64_t graph = 0; ///< the executable graph (cudaGraphExec_t) as an integer
+  /// The node's id: that of the node the application added or capture made (unique in the
+  /// process; nodes of child graphs and conditional bodies have their own).
+  uint64_t node = 0;
+  uint64_t graphLaunch = 0; ///< 1, 2, ...: the how-manieth launch of this executable graph
 };
 
 /// One kernel launch as the application made it (the configuration Ocelot never changes).
@@ -35,6 +45,8 @@ struct LaunchInfo {
   /// The launching thread's NVTX push/pop ranges when Ocelot is the NVTX injection library,
   /// outermost first: `name` in the default domain, `domain@name` in others; empty without NVTX.
   std::vector<std::string> nvtxRanges;
+  /// Set when the launch is a kernel node of a graph launch (cudaGraphLaunch).
+  std::optional<GraphNodeLaunch> graphNode;
 
   uint64_t ctas() const { return grid.volume(); }
   uint64_t threadsPerCta() const { return block.volume(); }

@@ -649,15 +649,22 @@ ocelot_built() {
   fi
 }
 
+# ocelot_e2e_ready: the opening of a section that runs the e2e programs under `ocelot run`. Sets
+# the caller's locals ocelot (the tool) and bindir (e2e_bindir); fails, with ocelot_built's skip
+# line, when the tool or Ocelot's libcudart.so.13 is not built.
+ocelot_e2e_ready() {
+  ocelot=$BUILD/tools/ocelot
+  ocelot_built "$ocelot" || return 1
+  bindir=$(e2e_bindir)
+}
+
 # ---------------------------------------------------------------------------------------------
 section_instrumentation() {
   mkdir -p "$LOGS/instrumentation"
   md "## Instrumentation: analytic block counts and unchanged output under \`ocelot run\`"
   md ""
-  local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
-  local checker=$ROOT/tests/instrumentors/check_analytic_counts.py
-  ocelot_built "$ocelot" || return
-  bindir=$(e2e_bindir)
+  local ocelot bindir checker=$ROOT/tests/instrumentors/check_analytic_counts.py
+  ocelot_e2e_ready || return
   if ! command -v python3 >/dev/null; then
     md "Skipped: no python3 for the checker."
     return
@@ -913,10 +920,8 @@ section_probes() {
   mkdir -p "$LOGS/probes"
   md "## Probes: exact counts and unchanged output under probe tools, and their cost"
   md ""
-  local ocelot=$BUILD/tools/ocelot bindir=$BUILD/tests/e2e/bin
-  local checker=$ROOT/tests/probes/check_probe_tools.py
-  ocelot_built "$ocelot" || return
-  bindir=$(e2e_bindir)
+  local ocelot bindir checker=$ROOT/tests/probes/check_probe_tools.py
+  ocelot_e2e_ready || return
   local empty probecount oracle bad
   probe_tool emptyprobe && empty=$PROBE_TOOL
   probe_tool probecount && probecount=$PROBE_TOOL

@@ -298,10 +298,7 @@ cudaError_t graphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     if (exec == nullptr)
       return cudaErrorInvalidValue;
     Stream& queue = scope.stream(stream);
-    cudaError_t result = scope.exec(exec).launch(queue);
-    if (result == cudaSuccess)
-      scope.runtime().noteGraphLaunch();
-    return result;
+    return scope.runtime().launchGraph(scope.exec(exec), queue, scope.device(), scope.ordinal());
   });
 }
 

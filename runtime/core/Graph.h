@@ -5,12 +5,50 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <driver_types.h>
+#include <optional>
+#include <vector>
+#include <vector_types.h>
 
 namespace ocelot::runtime {
 
 class GraphExec;
 class Stream;
+
+/// A kernel node as one launch of an executable graph runs it, offered to a GraphLaunchHook.
+struct GraphKernelNode {
+  /// The node's id: its template node's (unique for the process; the node the application added
+  /// or capture made).
+  uint64_t node = 0;
+  void* function = nullptr; ///< the device's function (a DeviceFunction)
+  dim3 grid;
+  dim3 block;
+  size_t sharedMem = 0;
+  void** args = nullptr; ///< the node's copy of its arguments, one pointer per parameter
+  /// In the body of a while conditional node (at any depth): it may run any number of times in one
+  /// graph launch.
+  bool repeats = false;
+  /// In the body of an if or switch conditional node: it may not run at all.
+  bool conditional = false;
+};
+
+/// What a graph launch runs for one of its kernel nodes instead: another function of the device,
+/// with the node's own `parameters` arguments and then one more, whose bytes are `appended`.
+struct GraphKernelSubstitute {
+  void* function = nullptr;
+  uint32_t parameters = 0;
+  std::vector<std::byte> appended;
+};
+
+/// Offered each kernel node of a graph launch before the launch is enqueued (the instrumentation,
+/// through the runtime). It must not enqueue work itself: the executable graph is locked.
+class GraphLaunchHook {
+public:
+  virtual ~GraphLaunchHook() = default;
+  /// What the launch runs for `node` instead, or nullopt for the node as it is.
+  virtual std::optional<GraphKernelSubstitute> kernelNode(const GraphKernelNode& node) = 0;
+};
 
 /// A CUDA graph of a device (cudaGraph_t: the CUgraph itself on the driver). Nodes are handles
 /// (cudaGraphNode_t) that name their graph; the calls on single nodes are the Graphs area's.
@@ -65,6 +103,13 @@ public:
   cudaGraphExec_t handle() const { return handle_; }
 
   virtual cudaError_t launch(Stream& stream) = 0;
+  /// Whether launchOffering() offers the hook each kernel node; a back end that does not (yet)
+  /// runs its graphs' kernel nodes as they are.
+  virtual bool offersKernelNodes() const { return false; }
+  /// A launch whose kernel nodes are offered to `hook` first (when offersKernelNodes()).
+  virtual cudaError_t launchOffering(Stream& stream, GraphLaunchHook& /*hook*/) {
+    return launch(stream);
+  }
   virtual cudaError_t upload(Stream& stream) = 0;
   virtual cudaError_t flags(unsigned long long* flags) = 0;
   /// cudaGraphExecUpdate: takes `graph`'s parameters when the topology allows it.

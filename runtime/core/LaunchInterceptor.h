@@ -1,6 +1,7 @@
 #pragma once
 
 #include "runtime/core/DeviceOperation.h"
+#include "runtime/core/Graph.h"
 #include "runtime/core/LaunchSite.h"
 
 #include <atomic>
@@ -20,6 +21,21 @@ class ApiCallLog;
 class NvtxRanges;
 } // namespace instrumentation
 
+/// One graph launch as the interceptor sees it (LaunchInterceptor::graphLaunch): the runtime offers
+/// it each kernel node of a registered kernel before the launch is enqueued, and says when the
+/// launch was enqueued (or failed to be).
+class GraphLaunchObserver {
+public:
+  virtual ~GraphLaunchObserver() = default;
+  /// A kernel node of a registered kernel (`site.params` has the node's configuration, the
+  /// launching stream and the original function): what the launch runs instead, or nullopt. It
+  /// must not enqueue work: the executable graph is locked.
+  virtual std::optional<GraphKernelSubstitute> kernelNode(const LaunchSite& site,
+                                                          const GraphKernelNode& node) = 0;
+  /// After the launch was enqueued on the stream (`result` cudaSuccess) or refused.
+  virtual void launched(cudaError_t result) = 0;
+};
+
 /// The one way a layer above the core (the instrumentation, runtime/instrumentation) takes part in
 /// launches: the runtime offers it each launch of a registered kernel and tells it about device
 /// resets. The core knows nothing else about it, so it never depends on what is above it.
@@ -38,8 +54,15 @@ public:
   /// Before a module loaded through the driver API is unloaded: drop what was made from it (after
   /// the launches still on their way); false when that wait timed out.
   virtual bool unloadRegistration(uint64_t id) = 0;
-  /// A graph was launched while active (its kernel nodes are not offered one by one).
+  /// A graph was launched while active whose kernel nodes are not offered one by one (the back end
+  /// cannot substitute them).
   virtual void graphLaunched() = 0;
+  /// A launch of executable graph `graph` on `stream` while active, whose kernel nodes the runtime
+  /// offers one by one: what observes it, or null when the graph runs as it is.
+  virtual std::unique_ptr<GraphLaunchObserver> graphLaunch(Device& /*device*/, int /*ordinal*/,
+                                                           Stream& /*stream*/, uint64_t /*graph*/) {
+    return nullptr;
+  }
   /// Runs `run` (one copy or memset on `stream`), timed when host measures are on; returns what
   /// `run` returned.
   virtual cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,

@@ -280,9 +280,11 @@ public:
   cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,
                             instrumentation::DeviceOperation::Kind kind, const char* name,
                             uint64_t bytes, const std::function<cudaError_t()>& run);
-  /// cudaGraphLaunch: graph kernel nodes are not instrumented yet; while an instrumentor is active
-  /// the launch counts in the coverage as not instrumented (one relaxed load otherwise).
-  void noteGraphLaunch();
+  /// cudaGraphLaunch of `exec` on `stream`. While an instrumentor is active, each kernel node of a
+  /// registered kernel is offered to the interceptor, which may substitute its instrumented kernel
+  /// for this launch; a back end that cannot substitute nodes launches the graph as it is, counted
+  /// in the coverage as not instrumented. One relaxed load otherwise.
+  cudaError_t launchGraph(GraphExec& exec, Stream& stream, Device& device, int ordinal);
   /// Before a module loaded through the driver API is unloaded: the interceptor drops what it
   /// made from it.
   void forgetDriverModule(uint64_t registrationId);

@@ -33,11 +33,69 @@ cudaError_t Runtime::timeOperation(Device& device, int ordinal, Stream& stream,
              : run();
 }
 
-void Runtime::noteGraphLaunch() {
+namespace {
+
+/// Offers each kernel node of one graph launch to `offer` (the runtime's resolution of the node's
+/// kernel, then the interceptor's observer).
+class OfferedKernelNodes final : public GraphLaunchHook {
+public:
+  using Offer = std::function<std::optional<GraphKernelSubstitute>(const GraphKernelNode&)>;
+  explicit OfferedKernelNodes(Offer offer) : offer_(std::move(offer)) {}
+  std::optional<GraphKernelSubstitute> kernelNode(const GraphKernelNode& node) override {
+    return offer_(node);
+  }
+
+private:
+  Offer offer_;
+};
+
+} // namespace
+
+cudaError_t Runtime::launchGraph(GraphExec& exec, Stream& stream, Device& device, int ordinal) {
   if (instrumentationIdle_.load(std::memory_order_relaxed))
-    return;
-  if (LaunchInterceptor* interceptor = launchInterceptor(); interceptor && interceptor->active())
-    interceptor->graphLaunched();
+    return exec.launch(stream);
+  LaunchInterceptor* interceptor = launchInterceptor();
+  if (interceptor == nullptr || !interceptor->active())
+    return exec.launch(stream);
+  // A graph launched into a stream being captured becomes a node of the captured graph: its
+  // kernel nodes are offered when that graph is launched.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (stream.captureStatus(&capture) == cudaSuccess && capture != cudaStreamCaptureStatusNone)
+    return exec.launch(stream);
+  std::unique_ptr<GraphLaunchObserver> observer =
+      exec.offersKernelNodes() ? interceptor->graphLaunch(device, ordinal, stream,
+                                                          reinterpret_cast<uint64_t>(exec.handle()))
+                               : nullptr;
+  if (observer == nullptr) {
+    cudaError_t result = exec.launch(stream);
+    if (result == cudaSuccess)
+      interceptor->graphLaunched();
+    return result;
+  }
+  OfferedKernelNodes hook([&](const GraphKernelNode& node) -> std::optional<GraphKernelSubstitute> {
+    // Only kernels the application registered have PTX Ocelot can instrument (as for launches).
+    const void* origin = kernelHandles_.origin(node.function);
+    const RegisteredFunction* registered =
+        origin != nullptr ? registry_.findLaunchable(origin) : nullptr;
+    if (registered == nullptr || registered->owner == nullptr)
+      return std::nullopt;
+    LoadedModule* module = nullptr;
+    if (modules_.get(*registered->owner, ordinal, device, &module) != cudaSuccess)
+      return std::nullopt;
+    LaunchParams params;
+    params.function = node.function;
+    params.grid = node.grid;
+    params.block = node.block;
+    params.sharedMem = node.sharedMem;
+    params.stream = &stream;
+    params.args = node.args;
+    LaunchSite site{device,           ordinal, *registered->owner,         registered->deviceName,
+                    module->handle(), params,  interceptor->nextLaunchId()};
+    return observer->kernelNode(site, node);
+  });
+  cudaError_t result = exec.launchOffering(stream, hook);
+  observer->launched(result);
+  return result;
 }
 
 void Runtime::forgetDriverModule(uint64_t registrationId) {

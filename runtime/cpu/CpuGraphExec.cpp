@@ -9,6 +9,9 @@
 namespace ocelot::runtime::cpu {
 namespace {
 
+/// What a launch runs instead of some of its kernel nodes (the snapshot's nodes).
+using Substitutes = std::map<const GraphNode*, GraphKernelSubstitute>;
+
 /// The node kinds an executable graph can disable, and whose parameters can be read back.
 bool switchable(const GraphNode& node) {
   return node.type() == cudaGraphNodeTypeKernel || node.type() == cudaGraphNodeTypeMemcpy ||
@@ -18,9 +21,11 @@ bool switchable(const GraphNode& node) {
 /// What a graph launch runs each node with, on the launching stream's thread.
 class GraphRunner final : public GraphWork {
 public:
-  /// `waits`: the record each event of a wait-event node had when the graph was launched.
-  GraphRunner(CpuDevice& device, const std::map<cudaEvent_t, CompletionPtr>& waits)
-      : device_(device), waits_(waits) {}
+  /// `waits`: the record each event of a wait-event node had when the graph was launched;
+  /// `substitutes`: what runs instead of some kernel nodes (the instrumentation's kernels).
+  GraphRunner(CpuDevice& device, const std::map<cudaEvent_t, CompletionPtr>& waits,
+              const Substitutes& substitutes)
+      : device_(device), waits_(waits), substitutes_(substitutes) {}
   bool faulted() override { return device_.faulted(); }
   void kernel(const GraphNode& node, ConditionalValues& conditionals) override {
     std::vector<cudaLaunchAttribute> attributes;
@@ -31,11 +36,22 @@ public:
       attributes.push_back(attribute);
     }
     const cudaKernelNodeParamsV2& kernel = node.params.kernel;
+    void* function = kernel.func;
+    void** arguments = const_cast<GraphNode&>(node).arguments.pointers();
+    std::vector<void*> substituted;
+    if (auto it = substitutes_.find(&node); it != substitutes_.end()) {
+      // The node's own arguments, then the substitute's appended one.
+      const GraphKernelSubstitute& substitute = it->second;
+      function = substitute.function;
+      substituted.assign(arguments, arguments + substitute.parameters);
+      substituted.push_back(const_cast<std::byte*>(substitute.appended.data()));
+      arguments = substituted.data();
+    }
     CpuDevice::PreparedLaunch launch;
     // Nodes were validated when added; a kernel that cannot run now (its module unloaded) is
     // skipped like work after a fault.
-    if (device_.prepareLaunch(kernel.func, kernel.gridDim, kernel.blockDim, kernel.sharedMemBytes,
-                              const_cast<GraphNode&>(node).arguments.pointers(), attributes.data(),
+    if (device_.prepareLaunch(function, kernel.gridDim, kernel.blockDim, kernel.sharedMemBytes,
+                              arguments, attributes.data(),
                               static_cast<unsigned int>(attributes.size()), false,
                               &launch) != cudaSuccess)
       return;
@@ -56,7 +72,47 @@ public:
 private:
   CpuDevice& device_;
   const std::map<cudaEvent_t, CompletionPtr>& waits_;
+  const Substitutes& substitutes_;
 };
+
+/// Offers `hook` every kernel node of `graph` and the graphs embedded in it, with whether a
+/// conditional body around it may run it several times or not at all; collects the substitutes.
+void offerKernelNodes(const GraphBody& graph, GraphLaunchHook& hook, bool repeats, bool conditional,
+                      Substitutes& substitutes) {
+  for (const auto& node : graph.nodes) {
+    switch (node->type()) {
+    case cudaGraphNodeTypeKernel: {
+      const cudaKernelNodeParamsV2& kernel = node->params.kernel;
+      GraphKernelNode offered;
+      offered.node = node->origin != 0 ? node->origin : node->id;
+      offered.function = kernel.func;
+      offered.grid = kernel.gridDim;
+      offered.block = kernel.blockDim;
+      offered.sharedMem = kernel.sharedMemBytes;
+      offered.args = node->arguments.pointers();
+      offered.repeats = repeats;
+      offered.conditional = conditional;
+      if (!node->enabled)
+        break; // a disabled node does not run
+      if (std::optional<GraphKernelSubstitute> substitute = hook.kernelNode(offered))
+        substitutes.emplace(node.get(), std::move(*substitute));
+      break;
+    }
+    case cudaGraphNodeTypeGraph:
+      if (node->child)
+        offerKernelNodes(*node->child, hook, repeats, conditional, substitutes);
+      break;
+    case cudaGraphNodeTypeConditional: {
+      const bool loop = node->params.conditional.type == cudaGraphCondTypeWhile;
+      for (const auto& body : node->bodies)
+        offerKernelNodes(*body, hook, repeats || loop, conditional || !loop, substitutes);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
 
 } // namespace
 
@@ -76,6 +132,14 @@ cudaError_t CpuGraphExec::instantiate(CpuGraphs& graphs, const GraphBody& graph,
 }
 
 cudaError_t CpuGraphExec::launch(Stream& queue) {
+  return launchWith(queue, nullptr);
+}
+
+cudaError_t CpuGraphExec::launchOffering(Stream& queue, GraphLaunchHook& hook) {
+  return launchWith(queue, &hook);
+}
+
+cudaError_t CpuGraphExec::launchWith(Stream& queue, GraphLaunchHook* hook) {
   auto& stream = static_cast<CpuStream&>(queue);
   CpuDevice& device = graphs_.device();
   if (cudaError_t error = device.sticky(); error != cudaSuccess)
@@ -115,12 +179,15 @@ cudaError_t CpuGraphExec::launch(Stream& queue) {
           event->recorded(record);
         }
   });
+  auto substitutes = std::make_shared<Substitutes>();
+  if (hook != nullptr)
+    offerKernelNodes(*snapshot->graph, *hook, false, false, *substitutes);
   // Launches of one executable graph run one after the other, whatever their streams.
   CompletionPtr previous = executable_->exchangeLastLaunch(nullptr);
   // Not skipped after a fault: the graph skips its nodes itself and still completes its records.
   CompletionPtr done = stream.enqueue(
-      [&device, executable = executable_, snapshot, records, waits] {
-        GraphRunner runner(device, *waits);
+      [&device, executable = executable_, snapshot, records, waits, substitutes] {
+        GraphRunner runner(device, *waits, *substitutes);
         executable->run(*snapshot, runner, *records);
       },
       {previous}, true);

@@ -24,6 +24,8 @@ public:
   std::shared_ptr<const ExecSnapshot> snapshot() const { return executable_->snapshot(); }
 
   cudaError_t launch(Stream& stream) override;
+  bool offersKernelNodes() const override { return true; }
+  cudaError_t launchOffering(Stream& stream, GraphLaunchHook& hook) override;
   cudaError_t upload(Stream& stream) override;
   cudaError_t flags(unsigned long long* flags) override;
   cudaError_t update(Graph& graph, cudaGraphExecUpdateResultInfo* info) override;
@@ -32,6 +34,8 @@ public:
   cudaError_t nodeEnabled(cudaGraphNode_t node, unsigned int* enabled) override;
 
 private:
+  cudaError_t launchWith(Stream& stream, GraphLaunchHook* hook);
+
   CpuGraphs& graphs_;
   std::shared_ptr<ExecutableGraph> executable_;
 };

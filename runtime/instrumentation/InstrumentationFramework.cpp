@@ -413,7 +413,8 @@ std::string InstrumentationFramework::summary() {
 
 void InstrumentationFramework::graphLaunched() {
   static const std::string kWhy =
-      "graph launch (cudaGraphLaunch): kernel nodes of CUDA graphs are not instrumented yet";
+      "graph launch (cudaGraphLaunch): kernel nodes of CUDA graphs are not instrumented on this "
+      "device";
   summary_.addUnprofiled(kWhy);
   logOnce("graph", "instrumentation: " + kWhy);
 }
@@ -511,6 +512,12 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
   auto active = activeList();
   if (active->empty())
     return launchUnprofiled(site);
+  // A launch being captured into a graph runs nothing now: it becomes a kernel node as the
+  // application made it, instrumented when the graph is launched (graphLaunch).
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (site.params.stream->captureStatus(&capture) == cudaSuccess &&
+      capture != cudaStreamCaptureStatusNone)
+    return std::nullopt;
   std::unique_ptr<PendingLaunch> pending = select(site, *active);
   if (!pending)
     return launchUnprofiled(site); // not selected: as usual (timed with host measures)
@@ -556,15 +563,6 @@ InstrumentationFramework::Step<InstrumentationFramework::Target>
 InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& active,
                                    PendingLaunch& pending) {
   const LaunchInfo& info = pending.info;
-  // A launch being captured into a graph would capture our copies and host function too, and
-  // replays would reuse one launch's buffers: it runs as the application made it.
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (site.params.stream->captureStatus(&capture) == cudaSuccess &&
-      capture != cudaStreamCaptureStatusNone)
-    return Fallback{"the stream is being captured into a graph: graph launches are not "
-                    "instrumented",
-                    false};
-
   Target target;
   target.catalog = catalog_.get(site.registration, site.ordinal, site.device);
   const CatalogEntry& catalog = *target.catalog;
@@ -677,7 +675,8 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
 
 InstrumentationFramework::Step<InstrumentationFramework::Ready>
 InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
-                                  const InstrumentedKernel& kernel, PendingLaunch& pending) {
+                                  const InstrumentedKernel& kernel, PendingLaunch& pending,
+                                  bool streamBuffers) {
   // initialize: what each instrumentor needs for this launch.
   DeviceResources& pool = *pending.resources;
   const uint32_t unit = target.kernel->unit;
@@ -720,6 +719,12 @@ InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
       return Ready{};
     }
 
+  if (!streamBuffers)
+    return Fallback{ring         ? "the result ring has no room for the node's results now"
+                    : zeroFilled ? "no result ring: a graph node's results cannot be filled and "
+                                   "copied in its stream"
+                                 : "an instrumentor wants its buffer filled with other than zero, "
+                                   "which a graph node's cannot be"};
   // Else pooled buffers, filled in the launch's stream (and copied back after the kernel).
   for (auto& slot : pending.slots) {
     cudaError_t error = pool.deviceBuffers().acquire(slot.bytes, &slot.deviceBuffer);

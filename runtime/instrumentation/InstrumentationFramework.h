@@ -128,14 +128,24 @@ public:
   /// The summary of every profile so far (what `ocelot run` prints at exit).
   /// With the warnings logged more than once, folded into one line each with a count.
   std::string summary();
-  /// A cudaGraphLaunch while instrumentors are active: its kernel nodes are not instrumented (yet);
+  /// A cudaGraphLaunch while instrumentors are active on a device that cannot substitute kernel
+  /// nodes (the GPU, for now): they are not instrumented;
   /// the coverage counts it, and the log says so once.
   void graphLaunched() override;
+  /// A cudaGraphLaunch while instrumentors are active, on a device that substitutes kernel nodes:
+  /// each selected node of a registered kernel runs its instrumented kernel with a chunk of the
+  /// result ring of its own for this launch, and gets its own KernelProfile (with the graph, node
+  /// and graph launch), completed once an event recorded after the graph has fired.
+  std::unique_ptr<GraphLaunchObserver> graphLaunch(Device& device, int ordinal, Stream& stream,
+                                                   uint64_t graph) override;
   /// Flushes every live instance, completes its profile file and prints its summary (registered
   /// with atexit when a profile file or a summary is asked for).
   static void flushAllAtExit();
 
 private:
+  class InstrumentedGraphLaunch; // InstrumentedGraphLaunch.cpp
+  friend class InstrumentedGraphLaunch;
+
   struct Active {
     uint64_t handle = 0;
     std::shared_ptr<const PTXInstrumentor> instrumentor;
@@ -192,8 +202,10 @@ private:
   Step<InstrumentedKernel> module(const LaunchSite& site, const Target& target,
                                   PendingLaunch& pending);
   /// buffers: each instrumentor's initialized device buffer (the hidden parameter's values).
+  /// Without `streamBuffers` (graph nodes: nothing may be enqueued) only the result ring serves.
   Step<Ready> buffers(const LaunchSite& site, const Target& target,
-                      const InstrumentedKernel& kernel, PendingLaunch& pending);
+                      const InstrumentedKernel& kernel, PendingLaunch& pending,
+                      bool streamBuffers = true);
   /// launch: the instrumented kernel with the hidden parameter, and what reads its results back.
   Step<Ready> launchInstrumented(const LaunchSite& site, const Target& target,
                                  const InstrumentedKernel& kernel, PendingLaunch& pending);
@@ -257,6 +269,7 @@ private:
   std::mutex launchIndexMutex_;
   std::unordered_map<std::string, uint64_t> kernelLaunches_;
   std::unordered_map<std::string, std::string> demangled_;
+  std::unordered_map<uint64_t, uint64_t> graphLaunches_; ///< by executable graph
 
   std::mutex resourcesMutex_;
   std::map<int, std::unique_ptr<DeviceResources>> resources_;

@@ -194,6 +194,7 @@ double compileSeconds(CpuDevice& device, const std::string& ptx, Inputs& inputs,
     params.block = workload.block;
     params.sharedMem = workload.shared;
     params.args = args.data();
+    params.stream = device.streams().find(nullptr); // the legacy default stream
     if (device.launch(params) != cudaSuccess || device.synchronize() != cudaSuccess)
       return -1;
   }

@@ -8,6 +8,7 @@
 #include "runtime/cpu/llvm/NativeCompiler.h"
 #include "tests/support/InstructionExamples.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <regex>
 #include <set>
 #include <unistd.h>
@@ -106,7 +108,26 @@ protected:
     EXPECT_EQ(normalized(actual.fault, *native_), normalized(expected.fault, *interpreter_));
     ASSERT_EQ(actual.buffers.size(), expected.buffers.size());
     for (size_t i = 0; i < expected.buffers.size(); ++i)
-      EXPECT_TRUE(actual.buffers[i] == expected.buffers[i]) << "buffer " << i << " differs";
+      EXPECT_TRUE(actual.buffers[i] == expected.buffers[i])
+          << "buffer " << i << " differs"
+          << firstDifference(expected.buffers[i], actual.buffers[i]);
+  }
+
+  /// Where two buffers first differ (8-byte word, interpreter's and native bits), for the log.
+  static std::string firstDifference(const std::vector<std::byte>& expected,
+                                     const std::vector<std::byte>& actual) {
+    for (size_t at = 0; at + 8 <= std::min(expected.size(), actual.size()); at += 8) {
+      uint64_t want = 0, got = 0;
+      std::memcpy(&want, &expected[at], 8);
+      std::memcpy(&got, &actual[at], 8);
+      if (want != got) {
+        char text[96];
+        std::snprintf(text, sizeof text, ": word %zu is 0x%016llx, not 0x%016llx", at / 8,
+                      static_cast<unsigned long long>(got), static_cast<unsigned long long>(want));
+        return text;
+      }
+    }
+    return ": sizes differ";
   }
 
   /// `message` with addresses in the device's memory as offsets into it.
@@ -394,16 +415,21 @@ uint64_t sweepValue(int slot, int lane) {
   const int kind = slot < 8 ? 0 : slot < 16 ? 1 : slot < 26 ? 2 : slot < 34 ? 3 : slot < 44 ? 4 : 5;
   uint64_t bits = kBits[pick];
   if (kind == 4) {
-    // Every fifth lane a NaN or an infinity.
+    // Every fifth lane a NaN or an infinity; the NaNs alternate by register between the quiet
+    // default and a negative signalling one with a payload (which operand's NaN survives).
     const float value = lane % 5 == 4 ? (lane % 10 == 4 ? std::numeric_limits<float>::quiet_NaN()
                                                         : -std::numeric_limits<float>::infinity())
                                       : kFloats[pick];
     uint32_t word = 0;
     std::memcpy(&word, &value, sizeof word);
-    bits = word;
+    bits = lane % 10 == 4 && slot % 2 == 1 ? 0xff812345u : word;
   } else if (kind == 5) {
+    // Likewise in double precision: NaNs with payloads (a signalling positive one, a quiet
+    // negative one) and infinities.
     const double value = lane % 5 == 4 ? std::numeric_limits<double>::infinity() : kDoubles[pick];
     std::memcpy(&bits, &value, sizeof bits);
+    if (lane % 10 == 4)
+      bits = slot % 2 == 0 ? 0x7ff0000000000123ull : 0xfff80000abcdef01ull;
   } else if (kind == 0) {
     bits = static_cast<uint64_t>((lane >> (slot % 6)) ^ slot) & 1;
   }
@@ -477,6 +503,30 @@ constexpr std::string_view kNativeSweep[] = {"add.s32 %r1, %r2, %r3",
                                              "rcp.rn.f32 %f1, %f2",
                                              "rcp.rn.ftz.f64 %fd1, %fd2",
                                              "abs.f32 %f1, %f2",
+                                             "neg.f32 %f1, %f2",
+                                             "neg.ftz.f32 %f1, %f2",
+                                             "abs.f64 %fd1, %fd2",
+                                             "add.f64 %fd1, %fd2, %fd3",
+                                             "mul.f64 %fd1, %fd2, %fd3",
+                                             "mul.ftz.f32 %f1, %f2, %f3",
+                                             "mul.ftz.sat.f32 %f1, %f2, %f3",
+                                             "div.rn.ftz.f32 %f1, %f2, %f3",
+                                             "fma.rn.ftz.f32 %f1, %f2, %f3, %f4",
+                                             "rcp.rn.ftz.f32 %f1, %f2",
+                                             "rcp.rn.f64 %fd1, %fd2",
+                                             "sqrt.rn.ftz.f32 %f1, %f2",
+                                             "max.f64 %fd1, %fd2, %fd3",
+                                             "div.s64 %rd1, %rd2, %rd3",
+                                             "rem.u64 %rd1, %rd2, %rd3",
+                                             "rem.s16 %h1, %h2, %h3",
+                                             "cvt.rzi.s64.f32 %rd1, %f2",
+                                             "cvt.rni.u64.f64 %rd1, %fd2",
+                                             "cvt.rzi.s32.f64 %r1, %fd2",
+                                             "cvt.rni.s16.f64 %h1, %fd2",
+                                             "cvt.rzi.s16.f64 %h1, %fd2",
+                                             "cvt.rni.f64.f64 %fd1, %fd2",
+                                             "cvt.ftz.sat.f32.f32 %f1, %f2",
+                                             "cvt.sat.f64.f32 %fd1, %f2",
                                              "abs.ftz.f32 %f1, %f2",
                                              "neg.f64 %fd1, %fd2",
                                              "min.f32 %f1, %f2, %f3",
@@ -527,12 +577,14 @@ constexpr std::string_view kNativeSweep[] = {"add.s32 %r1, %r2, %r3",
                                              "@%p3 bra $Lnext",
                                              "@%p0 exit",
                                              "bar.sync 0",
-                                             "membar.gl"};
+                                             "membar.gl",
+                                             "atom.global.add.u32 %r1, [%rd2], %r3",
+                                             "atom.global.max.s64 %rd1, [%rd2], %rd3",
+                                             "red.global.add.u64 [%rd2], %rd3",
+                                             "atom.shared.exch.b32 %r1, [%r2], %r3",
+                                             "atom.min.u32 %r1, [%rd2], %r3"};
 
-// Disabled: the interpreter gained the semantics the instruction sweep measured on the GPU (.sat of
-// -0.0, f64 NaN payloads, division and remainder by zero, ...) after this lowering was written; it
-// fails until the LLVM lowering carries them (the interpreter is the default executor meanwhile).
-TEST_F(LlvmExecutorTest, DISABLED_EveryInstructionOfTheSweepGivesTheInterpretersResults) {
+TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResults) {
   // Each example of the instruction table, and each form the planner makes native, run by two
   // warps whose lanes hold edge values: registers, faults and messages must be the interpreter's.
   std::vector<std::string_view> instructions;
@@ -584,6 +636,163 @@ TEST_F(LlvmExecutorTest, DISABLED_EveryInstructionOfTheSweepGivesTheInterpreters
   EXPECT_EQ(compiler_->statistics().failed, 0u);
 }
 
+TEST_F(LlvmExecutorTest, NativeAtomicsGiveTheInterpretersValuesInLaneOrder) {
+  // Every integer read-modify-write the executor performs natively, in global (through global and
+  // generic addresses) and shared memory, all 32 lanes of each warp on one cell (the old values
+  // show the lane order), a guarded one, and red: cells and old values must be the interpreter's.
+  // Each warp has its own cells (warps of a CTA may interleave differently under the two
+  // executors; lanes may not).
+  const std::string ptx = R"(.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .entry atomics(.param .u64 p)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<24>;
+	.shared .align 8 .b8 cells[128];
+	ld.param.u64 %rd10, [p];
+	cvta.to.global.u64 %rd1, %rd10;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	shr.u32 %r3, %r1, 5;
+	and.b32 %r4, %r1, 31;
+	shl.b32 %r5, %r2, 1;
+	add.u32 %r5, %r5, %r3;
+	mul.wide.u32 %rd2, %r5, 64;
+	add.u64 %rd3, %rd1, %rd2;
+	add.u64 %rd11, %rd10, %rd2;
+	mul.lo.u32 %r6, %r4, -1640531527;
+	cvt.s64.s32 %rd5, %r6;
+	atom.global.add.u32 %r10, [%rd3], %r6;
+	atom.global.and.b32 %r11, [%rd3+4], %r6;
+	atom.global.or.b32 %r12, [%rd3+8], %r6;
+	atom.global.xor.b32 %r13, [%rd3+12], %r6;
+	atom.global.exch.b32 %r14, [%rd3+16], %r6;
+	atom.global.min.s32 %r15, [%rd3+20], %r6;
+	atom.global.max.u32 %r16, [%rd3+24], %r6;
+	atom.global.add.u64 %rd6, [%rd3+32], %rd5;
+	atom.global.max.s64 %rd7, [%rd3+40], %rd5;
+	red.global.add.u32 [%rd3+48], %r6;
+	atom.min.u64 %rd8, [%rd11+56], %rd5;
+	and.b32 %r9, %r4, 1;
+	setp.eq.u32 %p1, %r9, 1;
+	mov.u32 %r19, 0;
+	@%p1 atom.global.add.u32 %r19, [%rd3+52], %r6;
+	mov.u32 %r7, cells;
+	shl.b32 %r8, %r3, 6;
+	add.u32 %r7, %r7, %r8;
+	st.shared.u32 [%r7], 5;
+	st.shared.u32 [%r7+4], 9;
+	bar.sync 0;
+	atom.shared.add.u32 %r17, [%r7], %r6;
+	atom.shared.exch.b32 %r18, [%r7+4], %r6;
+	bar.sync 0;
+	ld.shared.u32 %r20, [%r7];
+	ld.shared.u32 %r21, [%r7+4];
+	mul.wide.u32 %rd12, %r1, 128;
+	mul.wide.u32 %rd13, %r2, 8192;
+	add.u64 %rd12, %rd12, %rd13;
+	add.u64 %rd12, %rd12, 4096;
+	add.u64 %rd12, %rd1, %rd12;
+	st.global.v4.u32 [%rd12], {%r10, %r11, %r12, %r13};
+	st.global.v4.u32 [%rd12+16], {%r14, %r15, %r16, %r19};
+	st.global.v2.u64 [%rd12+32], {%rd6, %rd7};
+	st.global.u64 [%rd12+48], %rd8;
+	st.global.v4.u32 [%rd12+56], {%r17, %r18, %r20, %r21};
+	ret;
+}
+)";
+  constexpr size_t kWords = (4096 + 2 * 8192) / 8;
+  expectSameOutcome([&](CpuDevice& device) {
+    device.reset();
+    Outcome outcome;
+    uint64_t* data = allocate<uint64_t>(device, kWords);
+    for (size_t i = 0; i < kWords; ++i)
+      data[i] = i < 4096 / 8 ? 0x8000000180000001ull * (i % 7 + 1) : 0;
+    outcome.launched = launch(device, load(device, ptx, "atomics"), dim3(2), dim3(64), 0, data);
+    outcome.synchronized = device.synchronize();
+    outcome.fault = device.faultMessage();
+    outcome.buffers.push_back(bytes(data, kWords));
+    return outcome;
+  });
+  // A faulting atomic (an address outside device memory) reports as the interpreter's.
+  expectSameOutcome([&](CpuDevice& device) {
+    device.reset();
+    Outcome outcome;
+    outcome.launched = launch(device, load(device, ptx, "atomics"), dim3(1), dim3(64), 0,
+                              reinterpret_cast<uint64_t*>(0x1000));
+    outcome.synchronized = device.synchronize();
+    outcome.fault = device.faultMessage();
+    return outcome;
+  });
+  EXPECT_EQ(compiler_->statistics().failed, 0u);
+}
+
+TEST_F(LlvmExecutorTest, FtzFlushesSingleResultsThatRoundUpToTheSmallestNormal) {
+  // .ftz detects tininess before rounding (the interpreter, as the GPU): a product or quotient
+  // just below 2^-126 that rounds up to it is flushed to zero, by both executors. Lane 0:
+  // 0x1.fffffep-64 * 2^-63; lane 1: 0x1.fffffep-64 / 2^63 (and fma with +0); other lanes ordinary
+  // values, which stay as they are.
+  const std::string ptx = R"(.version 9.0
+.target sm_100a
+.address_size 64
+
+.visible .entry tiny(.param .u64 p)
+{
+	.reg .f32 %f<8>;
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [p];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 24;
+	add.u64 %rd1, %rd1, %rd2;
+	ld.global.f32 %f1, [%rd1];
+	ld.global.f32 %f2, [%rd1+4];
+	mul.ftz.f32 %f3, %f1, %f2;
+	div.rn.ftz.f32 %f4, %f1, %f2;
+	fma.rn.ftz.f32 %f5, %f1, %f2, 0f00000000;
+	rcp.rn.ftz.f32 %f6, %f2;
+	st.global.f32 [%rd1+8], %f3;
+	st.global.f32 [%rd1+12], %f4;
+	st.global.f32 [%rd1+16], %f5;
+	st.global.f32 [%rd1+20], %f6;
+	ret;
+}
+)";
+  constexpr int kLanes = 32;
+  const float a = 0x1.fffffep-64f;
+  auto run = [&](CpuDevice& device, std::vector<float>* results) {
+    device.reset();
+    Outcome outcome;
+    float* data = allocate<float>(device, kLanes * 6);
+    for (int lane = 0; lane < kLanes; ++lane) {
+      data[lane * 6] = lane < 2 ? a : 1.5f + static_cast<float>(lane);
+      data[lane * 6 + 1] = lane == 0 ? 0x1p-63f : lane == 1 ? 0x1p63f : 0.25f * lane;
+      for (int i = 2; i < 6; ++i)
+        data[lane * 6 + i] = -1.0f;
+    }
+    outcome.launched = launch(device, load(device, ptx, "tiny"), dim3(1), dim3(kLanes), 0, data);
+    outcome.synchronized = device.synchronize();
+    outcome.fault = device.faultMessage();
+    outcome.buffers.push_back(bytes(data, kLanes * 6));
+    results->assign(data, data + kLanes * 6);
+    return outcome;
+  };
+  std::vector<float> interpreted, native;
+  expectSameOutcome([&](CpuDevice& device) {
+    return run(device, &device == interpreter_.get() ? &interpreted : &native);
+  });
+  ASSERT_EQ(native.size(), size_t{kLanes} * 6);
+  EXPECT_EQ(native[2], 0.0f) << "mul.ftz: rounded up to 2^-126 from below";
+  EXPECT_EQ(native[6 + 3], 0.0f) << "div.rn.ftz: rounded up to 2^-126 from below";
+  EXPECT_EQ(native[4], 0.0f) << "fma.rn.ftz: rounded up to 2^-126 from below";
+  EXPECT_EQ(native[6 * 5 + 2], 6.5f * 1.25f);
+  EXPECT_EQ(compiler_->statistics().failed, 0u);
+}
+
 TEST_F(LlvmExecutorTest, ACorruptCodeCacheEntryIsRebuilt) {
   auto run = [&]() {
     // A new compiler and device: nothing in memory, only the cache on disk.
@@ -627,6 +836,22 @@ TEST_F(LlvmExecutorTest, ACorruptCodeCacheEntryIsRebuilt) {
   const auto third = run();
   EXPECT_EQ(third.compiled, 1u) << "a corrupt entry is rebuilt, not used";
   EXPECT_EQ(third.cached, 0u);
+}
+
+TEST_F(LlvmExecutorTest, TheLlvmExecutorIsTheDefaultAndTheInterpreterCanBeChosen) {
+  const char* previous = std::getenv("OCELOT_CPU_EXECUTOR");
+  const std::optional<std::string> saved =
+      previous != nullptr ? std::optional<std::string>(previous) : std::nullopt;
+  unsetenv("OCELOT_CPU_EXECUTOR");
+  EXPECT_TRUE(NativeCompiler::fromEnvironment()) << "unset: the LLVM executor";
+  setenv("OCELOT_CPU_EXECUTOR", "llvm", 1);
+  EXPECT_TRUE(NativeCompiler::fromEnvironment());
+  setenv("OCELOT_CPU_EXECUTOR", "interpreter", 1);
+  EXPECT_FALSE(NativeCompiler::fromEnvironment());
+  if (saved)
+    setenv("OCELOT_CPU_EXECUTOR", saved->c_str(), 1);
+  else
+    unsetenv("OCELOT_CPU_EXECUTOR");
 }
 
 TEST_F(LlvmExecutorTest, AMissingComponentIsReported) {

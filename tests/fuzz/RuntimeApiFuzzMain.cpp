@@ -79,6 +79,9 @@ int main(int argc, char** argv) {
   // beyond, which would be the fuzzer's own fault.
   setenv("OCELOT_DEVICE", "cpu", 1);
   setenv("OCELOT_MEMCHECK", "1", 1);
+  // The interpreter (the reference): the API paths are under test, and compiling every kernel the
+  // fuzzer launches with the LLVM executor would only slow the runs down.
+  setenv("OCELOT_CPU_EXECUTOR", "interpreter", 0);
   std::signal(SIGALRM, onAlarm);
 
   ocelot::fuzz::RuntimeApiCoverage coverage;

@@ -4,6 +4,7 @@
 
 #include "instrumentors/InstrumentorRegistry.h"
 #include "instrumentors/ModuleInstrumenter.h"
+#include "tests/support/Ptxas.h"
 
 #include <array>
 #include <cstdio>
@@ -96,43 +97,10 @@ inline const char* kCallKernel = R"(.version 8.5
 }
 )";
 
-struct PtxasRun {
-  bool ran = false;
-  int status = -1;
-  std::string output;
-  bool ok() const { return ran && status == 0; }
-};
+using PtxasRun = PtxasResult;
 
 inline bool ptxasAvailable() {
   return std::system("ptxas --version > /dev/null 2>&1") == 0;
-}
-
-/// Assembles `ptx` (relocatable, -c) for `arch`.
-inline PtxasRun runPtxas(const std::string& ptx, const std::string& arch) {
-  PtxasRun result;
-  char path[] = "/tmp/ocelot-instrumentors-test-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return result;
-  close(fd);
-  std::string ptxPath = std::string(path) + ".ptx";
-  std::filesystem::rename(path, ptxPath);
-  {
-    std::ofstream out(ptxPath, std::ios::binary);
-    out << ptx;
-  }
-  std::string command = "ptxas -c -arch=" + arch + " " + ptxPath + " -o /dev/null 2>&1";
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    std::array<char, 4096> buffer;
-    size_t n;
-    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-      result.output.append(buffer.data(), n);
-    int status = pclose(pipe);
-    result.ran = status != -1;
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  std::filesystem::remove(ptxPath);
-  return result;
 }
 
 /// Instruments `ptx` with the registered instrumentors `names` ("bbcount:mode=per-thread"), each

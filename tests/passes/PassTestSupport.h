@@ -9,6 +9,7 @@
 #include "ir/Parser.h"
 #include "ir/RegisterAccess.h"
 #include "passes/ControlFlowGraph.h"
+#include "tests/support/Ptxas.h"
 
 #include <gtest/gtest.h>
 
@@ -43,50 +44,6 @@ inline std::string kernel(std::string_view body, std::string_view target = "sm_9
          "\t.reg .pred %p<8>;\n\t.reg .b32 %r<32>;\n\t.reg .b64 %rd<32>;\n"
          "\t.reg .f32 %f<16>;\n" +
          std::string(body) + "\n}\n";
-}
-
-/// The result of running ptxas on a PTX text.
-struct PtxasResult {
-  bool ran = false; ///< false when ptxas could not be started
-  int status = -1;
-  std::string output;
-  bool ok() const { return ran && status == 0; }
-};
-
-inline std::string ptxasPath() {
-  for (const char* candidate : {"/usr/local/cuda/bin/ptxas"})
-    if (std::filesystem::exists(candidate))
-      return candidate;
-  return "ptxas";
-}
-
-/// Assembles `ptx` for `arch` (relocatable, `-c`, so that modules calling external functions
-/// assemble on their own) and returns ptxas' verdict and messages.
-inline PtxasResult runPtxas(const std::string& ptx, const std::string& arch) {
-  PtxasResult result;
-  char path[] = "/tmp/ocelot-passes-test-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return result;
-  close(fd);
-  std::string ptxPath = std::string(path) + ".ptx";
-  std::filesystem::rename(path, ptxPath);
-  {
-    std::ofstream out(ptxPath, std::ios::binary);
-    out << ptx;
-  }
-  std::string command = ptxasPath() + " -c -arch=" + arch + " " + ptxPath + " -o /dev/null 2>&1";
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    std::array<char, 4096> buffer;
-    size_t n;
-    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-      result.output.append(buffer.data(), n);
-    int status = pclose(pipe);
-    result.ran = status != -1;
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  std::filesystem::remove(ptxPath);
-  return result;
 }
 
 // --- Reference dominators ------------------------------------------------------------------------

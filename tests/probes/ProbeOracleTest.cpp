@@ -10,8 +10,7 @@
 #include "instrumentors/ProbeInstrumentor.h"
 #include "ir/Casting.h"
 #include "ir/Parser.h"
-#include "tests/cpu/CpuDeviceFixture.h"
-#include "tests/probes/RecordingTracer.h"
+#include "tests/probes/TracedProbeTest.h"
 #include "tests/probes/tools/OracleRecords.h"
 
 #include <algorithm>
@@ -26,23 +25,12 @@
 namespace ocelot::runtime::cpu::test {
 namespace {
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-struct Slots {
-  uint64_t buffer;
-};
-
-class ProbeOracle : public CpuDeviceTest {
+class ProbeOracle : public TracedProbeTest {
 protected:
   virtual std::string toolName() const { return "oracle"; }
 
   void SetUp() override {
-    CpuDeviceTest::SetUp();
+    TracedProbeTest::SetUp();
     kernels_ = readText(OCELOT_PROBE_KERNELS_PTX);
     ASSERT_FALSE(kernels_.empty()) << OCELOT_PROBE_KERNELS_PTX;
     auto shared = std::make_shared<instrumentors::ProbeInstrumentor::Shared>();
@@ -59,58 +47,18 @@ protected:
     module_ = instrumentors::instrumentModule(kernels_, {{tool_.get(), 0}}, options);
     ASSERT_TRUE(module_.ok) << module_.error;
 
-    // Instruction ids in the module's order, by (function, PTX line): the tables' numbering.
-    ir::ParseResult parsed = ir::parsePtx(kernels_);
-    ASSERT_TRUE(parsed.ok());
-    for (const ir::Function* f : parsed.module->functions()) {
-      if (!f->hasBody())
-        continue;
-      for (const auto& block : f->blocks())
-        block->forEachInstruction([&](const ir::Instruction& inst) {
-          instructionIds_[{std::string(f->name()), inst.line()}] =
-              static_cast<uint32_t>(instructionIds_.size());
-        });
-    }
+    numberInstructions();
   }
 
   /// Runs `kernel` traced as it is, then instrumented, on the same arguments.
   template <class... Args> void run(const char* kernel, dim3 grid, dim3 block, Args... args) {
-    device_->setTracer(&trace_);
-    DeviceFunction original = load(kernels_, kernel);
-    ASSERT_NE(original, nullptr);
-    ASSERT_EQ(launch(original, grid, block, 0, args...), cudaSuccess);
-    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
-    device_->setTracer(nullptr);
-
-    DeviceFunction instrumented = load(module_.ptx, kernel);
-    ASSERT_NE(instrumented, nullptr);
-    LaunchInfo info;
-    info.kernelName = kernel;
-    info.kernelLaunchIndex = 1;
-    info.grid = {grid.x, grid.y, grid.z};
-    info.block = {block.x, block.y, block.z};
-    BufferRequest request = tool_->initialize(*module_.states[0], info);
-    auto* buffer = allocate<std::byte>(request.bytes);
-    std::memset(buffer, 0, request.bytes);
-    ASSERT_EQ(
-        launch(instrumented, grid, block, 0, args..., Slots{reinterpret_cast<uint64_t>(buffer)}),
-        cudaSuccess);
-    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
-    tool_->finalize(*module_.states[0], info, DeviceFacts{},
-                    std::span<const std::byte>(buffer, request.bytes));
+    traceThenInstrument(*tool_, kernel, grid, block, args...);
+    if (HasFatalFailure())
+      return;
     ASSERT_TRUE(data_);
     if (expectErrors_)
       return;
     EXPECT_TRUE(data_->errors().empty()) << data_->errors().front();
-  }
-
-  /// The instruction id of a pc; nullopt for instructions the decoder made (no PTX line of an
-  /// instruction: the trace reports nothing about them).
-  std::optional<uint32_t> instructionOfPc(uint32_t pc) const {
-    auto found = instructionIds_.find(trace_.pcs.at(pc));
-    if (found == instructionIds_.end())
-      return std::nullopt;
-    return found->second;
   }
 
   /// Every check against the trace.
@@ -201,11 +149,7 @@ protected:
     return out;
   }
 
-  std::string kernels_;
   std::unique_ptr<instrumentors::ProbeInstrumentor> tool_;
-  instrumentors::InstrumentedPtx module_;
-  std::map<std::pair<std::string, uint32_t>, uint32_t> instructionIds_;
-  RecordingTracer trace_;
   std::unique_ptr<ProbeData> data_;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>> accesses_;
   bool expectErrors_ = false;

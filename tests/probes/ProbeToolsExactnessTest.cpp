@@ -8,8 +8,7 @@
 #include "instrumentors/ModuleInstrumenter.h"
 #include "ir/Parser.h"
 #include "ocelot/ProbeTool.h"
-#include "tests/cpu/CpuDeviceFixture.h"
-#include "tests/probes/RecordingTracer.h"
+#include "tests/probes/TracedProbeTest.h"
 #include "tools/probes/memtrace/TraceFormat.h"
 
 #include <zstd.h>
@@ -27,39 +26,19 @@
 namespace ocelot::runtime::cpu::test {
 namespace {
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-struct Slots {
-  uint64_t buffer;
-};
-
 /// One shipped tool on the analytic kernels.
-class ToolExactness : public CpuDeviceTest {
+class ToolExactness : public TracedProbeTest {
 protected:
   void SetUp() override {
-    CpuDeviceTest::SetUp();
+    TracedProbeTest::SetUp();
     kernels_ = readText(OCELOT_PROBE_KERNELS_PTX);
     ASSERT_FALSE(kernels_.empty()) << OCELOT_PROBE_KERNELS_PTX;
-    ir::ParseResult parsed = ir::parsePtx(kernels_);
-    ASSERT_TRUE(parsed.ok());
-    for (const ir::Function* f : parsed.module->functions()) {
-      if (!f->hasBody())
-        continue;
-      for (const auto& block : f->blocks())
-        block->forEachInstruction([&](const ir::Instruction& inst) {
-          uint32_t id = static_cast<uint32_t>(instructionIds_.size());
-          instructionIds_[{std::string(f->name()), inst.line()}] = id;
-          if (inst.form().opcode() == ir::Opcode::Bra && inst.guard().has_value())
-            conditionalBranches_.insert(id);
-          classes_.push_back(instrumentors::opcodeClassOf(inst.form()));
-          spaces_.push_back(instrumentors::stateSpaceOf(inst.form()));
-        });
-    }
+    numberInstructions([&](uint32_t id, const ir::Instruction& inst) {
+      if (inst.form().opcode() == ir::Opcode::Bra && inst.guard().has_value())
+        conditionalBranches_.insert(id);
+      classes_.push_back(instrumentors::opcodeClassOf(inst.form()));
+      spaces_.push_back(instrumentors::stateSpaceOf(inst.form()));
+    });
   }
 
   /// Loads the tool libocelot-`name`.so and instruments the analytic kernels with it.
@@ -77,44 +56,16 @@ protected:
 
   /// Runs `kernel` traced as it is, then instrumented; result_ is the tool's JSON.
   template <class... Args> void run(const char* kernel, dim3 grid, dim3 block, Args... args) {
-    device_->setTracer(&trace_);
-    DeviceFunction original = load(kernels_, kernel);
-    ASSERT_NE(original, nullptr);
-    ASSERT_EQ(launch(original, grid, block, 0, args...), cudaSuccess);
-    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
-    device_->setTracer(nullptr);
-
-    DeviceFunction instrumented = load(module_.ptx, kernel);
-    ASSERT_NE(instrumented, nullptr);
-    LaunchInfo info;
-    info.kernelName = kernel;
-    info.kernelLaunchIndex = 1;
-    info.grid = {grid.x, grid.y, grid.z};
-    info.block = {block.x, block.y, block.z};
-    BufferRequest request = tool_->initialize(*module_.states[0], info);
-    auto* buffer = allocate<std::byte>(request.bytes);
-    std::memset(buffer, 0, request.bytes);
-    ASSERT_EQ(
-        launch(instrumented, grid, block, 0, args..., Slots{reinterpret_cast<uint64_t>(buffer)}),
-        cudaSuccess);
-    ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
-    auto result = tool_->finalize(*module_.states[0], info, DeviceFacts{},
-                                  std::span<const std::byte>(buffer, request.bytes));
-    ASSERT_TRUE(result);
-    result_ = result->json();
-    summary_ = result->summary();
+    traceThenInstrument(*tool_, kernel, grid, block, args...);
+    if (HasFatalFailure())
+      return;
+    ASSERT_TRUE(finalized_);
+    result_ = finalized_->json();
+    summary_ = finalized_->summary();
     ASSERT_TRUE(result_.contains("errors"));
     if (!expectErrors_) {
       EXPECT_TRUE(result_["errors"].empty()) << result_["errors"].dump();
     }
-  }
-
-  /// The instruction id of a traced pc (nullopt for instructions the decoder made).
-  std::optional<uint32_t> instructionOfPc(uint32_t pc) const {
-    auto found = instructionIds_.find(trace_.pcs.at(pc));
-    if (found == instructionIds_.end())
-      return std::nullopt;
-    return found->second;
   }
 
 public:
@@ -155,16 +106,12 @@ protected:
     return out;
   }
 
-  std::string kernels_;
-  std::map<std::pair<std::string, uint32_t>, uint32_t> instructionIds_;
   std::set<uint32_t> conditionalBranches_;
   std::vector<probe::OpcodeClass> classes_; ///< by instruction id
   std::vector<probe::StateSpace> spaces_;   ///< by instruction id
   bool expectErrors_ = false;
   instrumentors::InstrumentorRegistry registry_;
   std::shared_ptr<const PTXInstrumentor> tool_;
-  instrumentors::InstrumentedPtx module_;
-  RecordingTracer trace_;
   Json result_;
   std::string summary_;
 };

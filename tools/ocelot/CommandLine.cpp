@@ -15,6 +15,30 @@ namespace fs = std::filesystem;
 
 namespace ocelot::tools {
 
+namespace po = boost::program_options;
+
+std::optional<int> parseCommandLine(std::string_view command, const std::vector<std::string>& args,
+                                    const po::options_description& options,
+                                    const po::options_description& hidden,
+                                    const po::positional_options_description& positional,
+                                    UsagePrinter usage, po::variables_map& vm) {
+  po::options_description all;
+  all.add(options).add(hidden);
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << command << ": " << e.what() << "\n";
+    usage(std::cerr, options);
+    return 2;
+  }
+  if (vm.count("help")) {
+    usage(std::cout, options);
+    return 0;
+  }
+  return std::nullopt;
+}
+
 uint64_t parseCount(std::string_view option, const std::string& text, uint64_t min, uint64_t max) {
   uint64_t value = 0;
   bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;

@@ -2,13 +2,31 @@
 
 #include "instrumentors/InstrumentorRegistry.h"
 
+#include <boost/program_options.hpp>
+
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ocelot::tools {
+
+/// A command's usage text followed by its `options`.
+using UsagePrinter = void (*)(std::ostream& out,
+                              const boost::program_options::options_description& options);
+
+/// Parses a command's `args` into `vm`: `options` are those the usage shows, `hidden` with
+/// `positional` take the operands. A bad option prints "COMMAND: reason" and the usage to stderr
+/// and gives exit status 2; --help prints the usage to stdout and gives 0; nullopt: go on.
+std::optional<int>
+parseCommandLine(std::string_view command, const std::vector<std::string>& args,
+                 const boost::program_options::options_description& options,
+                 const boost::program_options::options_description& hidden,
+                 const boost::program_options::positional_options_description& positional,
+                 UsagePrinter usage, boost::program_options::variables_map& vm);
 
 /// A count given to option `option`: decimal digits only (no sign, no blanks: `-1` and `1e3` are
 /// errors, not 2^64-1 and 1), from `min` to `max`. Throws std::invalid_argument naming the option.

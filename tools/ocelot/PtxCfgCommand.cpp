@@ -36,24 +36,12 @@ int runPtxCfgCommand(const std::vector<std::string>& args) {
       "the kernel or function to show (its PTX name)")("dot", "print Graphviz instead of text");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
   po::positional_options_description positional;
   positional.add("file", 1);
-
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "ocelot ptx cfg: " << e.what() << "\n";
-    printUsage(std::cerr, options);
-    return 2;
-  }
-  if (vm.count("help")) {
-    printUsage(std::cout, options);
-    return 0;
-  }
+  if (auto status =
+          parseCommandLine("ocelot ptx cfg", args, options, hidden, positional, printUsage, vm))
+    return *status;
   if (!vm.count("file")) {
     printUsage(std::cerr, options);
     return 2;

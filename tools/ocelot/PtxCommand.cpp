@@ -97,24 +97,12 @@ int runPtxCommand(const std::vector<std::string>& args) {
       "compact", "emit: do not keep statements on their original source lines");
   po::options_description hidden;
   hidden.add_options()("action", po::value<std::string>())("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
   po::positional_options_description positional;
   positional.add("action", 1).add("file", 1);
-
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "ocelot ptx: " << e.what() << "\n";
-    printUsage(std::cerr, options);
-    return 2;
-  }
-  if (vm.count("help")) {
-    printUsage(std::cout, options);
-    return 0;
-  }
+  if (auto status =
+          parseCommandLine("ocelot ptx", args, options, hidden, positional, printUsage, vm))
+    return *status;
   if (!vm.count("action") || !vm.count("file")) {
     printUsage(std::cerr, options);
     return 2;

@@ -48,24 +48,12 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
       "list", "list the registered instrumentors");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
   po::positional_options_description positional;
   positional.add("file", 1);
-
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "ocelot ptx instrument: " << e.what() << "\n";
-    printUsage(std::cerr, options);
-    return 2;
-  }
-  if (vm.count("help")) {
-    printUsage(std::cout, options);
-    return 0;
-  }
+  if (auto status = parseCommandLine("ocelot ptx instrument", args, options, hidden, positional,
+                                     printUsage, vm))
+    return *status;
   instrumentors::InstrumentorRegistry registry;
   if (vm.count("list")) {
     for (const auto& [name, description] : registry.list())

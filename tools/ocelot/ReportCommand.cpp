@@ -2,6 +2,7 @@
 // open and look at, made from profile files (one per process; `ocelot run -o` names them by MPI
 // rank): a self-contained HTML report, a Chrome/Perfetto trace, TAU profiles.
 
+#include "tools/ocelot/CommandLine.h"
 #include "tools/ocelot/Commands.h"
 #include "tools/report/HtmlReport.h"
 #include "tools/report/ProfileSet.h"
@@ -53,23 +54,12 @@ int runReportCommand(const std::vector<std::string>& args) {
       "title", po::value<std::string>(), "the report's title");
   po::options_description hidden;
   hidden.add_options()("profiles", po::value<std::vector<std::string>>()->composing());
-  po::options_description all;
-  all.add(options).add(hidden);
   po::positional_options_description positional;
   positional.add("profiles", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "ocelot report: " << e.what() << "\n";
-    printUsage(std::cerr, options);
-    return 2;
-  }
-  if (vm.count("help")) {
-    printUsage(std::cout, options);
-    return 0;
-  }
+  if (auto status =
+          parseCommandLine("ocelot report", args, options, hidden, positional, printUsage, vm))
+    return *status;
   if (!vm.count("profiles")) {
     std::cerr << "ocelot report: no profile files\n";
     printUsage(std::cerr, options);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <initializer_list>
+#include <iterator>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -232,6 +234,7 @@ private:
   void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
                    const std::vector<uint32_t>* writes = nullptr);
   void emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  void emitAtomic(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
   void emitLoadPatterns(uint32_t pc, llvm::Value* mask, llvm::Value* address, llvm::Value* minBase,
                         llvm::Value* span, llvm::Value* host, llvm::Value* windowFits,
                         llvm::BasicBlock* done, llvm::BasicBlock* lanes);
@@ -243,7 +246,10 @@ private:
   llvm::Value* flush(llvm::Value* value, unsigned bits);
   llvm::Value* saturate(llvm::Value* value, unsigned bits);
   llvm::Value* canonical(llvm::Value* value, unsigned bits);
-  llvm::Value* floatResult(llvm::Value* value, unsigned bits, uint32_t flags);
+  llvm::Value* isNan(llvm::Value* value) { return b_.CreateFCmpUNO(value, value); }
+  llvm::Value* quiet(llvm::Value* value, unsigned bits);
+  llvm::Value* nanFrom(llvm::Value* result, std::initializer_list<llvm::Value*> operands);
+  llvm::Value* floatResult(llvm::Value* value, unsigned bits, uint32_t flags, llvm::Value* exact);
   llvm::Value* compare(uint32_t compare, llvm::Value* a, llvm::Value* b, ValueType type);
   llvm::Value* minMax(llvm::Value* a, llvm::Value* b, bool isMax, unsigned bits);
   llvm::Value* convert(const Instruction& in, llvm::Value* source);
@@ -999,6 +1005,8 @@ void Translator::emitBody(const Block& block, bool full) {
       emitHandler(pc, active, activeBits);
     else if (in.op == Op::Load || in.op == Op::Store)
       emitMemory(pc, active, activeBits);
+    else if (in.op == Op::Atomic)
+      emitAtomic(pc, active, activeBits);
     else if (in.op == Op::Shuffle && active != nullptr)
       emitHandler(pc, active, activeBits); // the constant permutation is for whole warps
     else
@@ -1115,14 +1123,25 @@ void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBi
   for (uint32_t operand : in.operands)
     if (operand != kNoRow)
       operands.push_back(operand);
-  // What the handler reads must be in memory (operands it only writes are not live here).
-  for (uint32_t operand : operands) {
-    if (isRegister(operand) && written_.rows.test(operand) && liveIn_[pc].rows.test(operand))
-      storeRowToMemory(operand);
-    if (isPredicateVariable(operand) && written_.predicates.test(operand) &&
-        liveIn_[pc].predicates.test(operand))
-      storePredicateToMemory(operand);
+  // What the handler reads must be in memory (operands it only writes are not live here). Besides
+  // its operands, a handler may read registers the decoder keeps elsewhere (the fragments of
+  // mma/wmma, vector operands), which the plan lists as uses.
+  std::vector<uint32_t> readRows = operands, readPredicates = operands;
+  if (in.knownDefs) {
+    readRows.insert(readRows.end(), in.rowUses.begin(), in.rowUses.end());
+    readPredicates.insert(readPredicates.end(), in.predicateUses.begin(), in.predicateUses.end());
   }
+  std::sort(readRows.begin(), readRows.end());
+  readRows.erase(std::unique(readRows.begin(), readRows.end()), readRows.end());
+  std::sort(readPredicates.begin(), readPredicates.end());
+  readPredicates.erase(std::unique(readPredicates.begin(), readPredicates.end()),
+                       readPredicates.end());
+  for (uint32_t row : readRows)
+    if (isRegister(row) && written_.rows.test(row) && liveIn_[pc].rows.test(row))
+      storeRowToMemory(row);
+  for (uint32_t p : readPredicates)
+    if (isPredicateVariable(p) && written_.predicates.test(p) && liveIn_[pc].predicates.test(p))
+      storePredicateToMemory(p);
   llvm::Value* instruction = instructionPointer(pc);
   llvm::Value* execute =
       b_.CreateLoad(b_.getPtrTy(), instructionPointer(pc, plan_.layout.executeOffset));
@@ -1176,18 +1195,53 @@ llvm::Value* Translator::saturate(llvm::Value* value, unsigned bits) {
 }
 
 llvm::Value* Translator::canonical(llvm::Value* value, unsigned bits) {
-  // The GPU's NaN: 0x7fffffff (0x7fffffffffffffff for f64).
+  // The GPU's single-precision NaN, 0x7fffffff (double precision keeps payloads: nanFrom).
   llvm::Value* nan = bits == 64 ? splatInt(64, 0x7fffffffffffffffull) : splatInt(32, 0x7fffffffu);
   nan = b_.CreateBitCast(nan, value->getType());
-  return b_.CreateSelect(b_.CreateFCmpUNO(value, value), nan, value);
+  return b_.CreateSelect(isNan(value), nan, value);
 }
 
-llvm::Value* Translator::floatResult(llvm::Value* value, unsigned bits, uint32_t flags) {
-  if (flags & kFtz)
-    value = flush(value, bits);
+llvm::Value* Translator::quiet(llvm::Value* value, unsigned bits) {
+  // The interpreter's quieted(): the quiet bit set, sign and payload kept.
+  llvm::Value* word = b_.CreateBitCast(value, intVector(bits));
+  word = b_.CreateOr(word, splatInt(bits, bits == 64 ? 0x0008000000000000ull : 0x00400000u));
+  return b_.CreateBitCast(word, value->getType());
+}
+
+llvm::Value* Translator::nanFrom(llvm::Value* result,
+                                 std::initializer_list<llvm::Value*> operands) {
+  // Double precision: a NaN result is the first NaN operand (in the given order), quieted; with
+  // no NaN operand, the default NaN of an invalid operation (0xfff8000000000000, the GPU's and the
+  // host's), stated here so that no host or folding rule decides it.
+  llvm::Value* nan = b_.CreateBitCast(splatInt(64, 0xfff8000000000000ull), result->getType());
+  for (auto it = std::rbegin(operands); it != std::rend(operands); ++it)
+    nan = b_.CreateSelect(isNan(*it), quiet(*it, 64), nan);
+  return b_.CreateSelect(isNan(result), nan, result);
+}
+
+llvm::Value* Translator::floatResult(llvm::Value* value, unsigned bits, uint32_t flags,
+                                     llvm::Value* exact) {
+  // As the interpreter's output(): double precision is only saturated; single precision is
+  // flushed under .ftz (tininess before rounding where `exact` is known: a result that rounded
+  // up to the smallest normal from below is flushed too), saturated, and its NaN canonicalized.
+  if (bits == 64)
+    return (flags & kSat) ? saturate(value, 64) : value;
+  if (flags & kFtz) {
+    value = flush(value, 32);
+    if (exact != nullptr) {
+      llvm::Value* smallest = splat(llvm::ConstantFP::get(b_.getFloatTy(), 0x1p-126));
+      llvm::Value* smallestWide = splat(llvm::ConstantFP::get(b_.getDoubleTy(), 0x1p-126));
+      llvm::Value* roundedUp = b_.CreateAnd(
+          b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, value), smallest),
+          b_.CreateFCmpOLT(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, exact), smallestWide));
+      llvm::Value* zero = b_.CreateBinaryIntrinsic(
+          llvm::Intrinsic::copysign, llvm::Constant::getNullValue(value->getType()), value);
+      value = b_.CreateSelect(roundedUp, zero, value);
+    }
+  }
   if (flags & kSat)
-    value = saturate(value, bits);
-  return canonical(value, bits);
+    value = saturate(value, 32);
+  return canonical(value, 32);
 }
 
 llvm::Value* Translator::minMax(llvm::Value* a, llvm::Value* b, bool isMax, unsigned bits) {
@@ -1297,10 +1351,19 @@ llvm::Value* Translator::convert(const Instruction& in, llvm::Value* source) {
     if (from.bits == 32)
       value = b_.CreateFPExt(value, floatVector(64));
     value = roundIntegral(value);
-    // Saturating conversion: NaN gives 0, out-of-range values the nearest limit, as PTX says.
-    return b_.CreateIntrinsic(to.kind == Kind::Signed ? llvm::Intrinsic::fptosi_sat
-                                                      : llvm::Intrinsic::fptoui_sat,
-                              {intVector(to.bits), value->getType()}, {value});
+    // Saturating conversion: out-of-range values give the nearest limit, as PTX says. NaN gives
+    // 0, except (as the interpreter, measured on the GPU) into 64-bit integers, from binary64 into
+    // 32-bit ones, and cvt.rni.s16.f64: there the most negative signed value's bit pattern.
+    llvm::Value* integer = b_.CreateIntrinsic(to.kind == Kind::Signed ? llvm::Intrinsic::fptosi_sat
+                                                                      : llvm::Intrinsic::fptoui_sat,
+                                              {intVector(to.bits), value->getType()}, {value});
+    const bool nanIsMinimum =
+        to.bits == 64 || (to.bits == 32 && from.bits == 64) ||
+        (to.bits == 16 && to.kind == Kind::Signed && from.bits == 64 && mode == kNearestEven);
+    if (nanIsMinimum)
+      integer =
+          b_.CreateSelect(isNan(value), splatInt(to.bits, uint64_t{1} << (to.bits - 1)), integer);
+    return integer;
   }
   if (from.kind != Kind::Float) {
     llvm::Value* value = from.kind == Kind::Signed ? b_.CreateSIToFP(source, floatVector(to.bits))
@@ -1308,7 +1371,8 @@ llvm::Value* Translator::convert(const Instruction& in, llvm::Value* source) {
     return b_.CreateBitCast(value, intVector(to.bits));
   }
   // Float to float.
-  llvm::Value* value = b_.CreateBitCast(source, floatVector(from.bits));
+  llvm::Value* input = b_.CreateBitCast(source, floatVector(from.bits));
+  llvm::Value* value = input;
   if (from.bits == 32 && (in.flags & kFtz))
     value = flush(value, 32);
   if (in.flags & kIntRounding)
@@ -1320,11 +1384,40 @@ llvm::Value* Translator::convert(const Instruction& in, llvm::Value* source) {
   else if (to.bits < from.bits)
     value = b_.CreateFPTrunc(value, floatVector(to.bits));
   if (from.bits != 64 && (in.flags & kSat))
-    value = saturate(value, to.bits);
-  value = canonical(value, to.bits);
+    value = saturate(value, to.bits); // NaN becomes +0.0
   if (to.bits == 32 && (in.flags & kFtz))
     value = flush(value, 32);
-  return b_.CreateBitCast(value, intVector(to.bits));
+  llvm::Value* bits = b_.CreateBitCast(value, intVector(to.bits));
+  if (in.flags & kSat)
+    return bits;
+  // A NaN, as the interpreter converts it (measured on the GPU): binary32 to binary64 keeps sign
+  // and payload, quieted (.ftz: the canonical NaN, widened); binary64 to binary32 keeps the sign
+  // and the payload's leading bits, quieted; binary64 to binary64 quiets; binary32 to binary32
+  // gives the canonical NaN.
+  llvm::Value* word = b_.CreateBitCast(input, intVector(from.bits));
+  llvm::Value* nan = nullptr;
+  if (from.bits == 32 && to.bits == 64) {
+    if (in.flags & kFtz) {
+      nan = splatInt(64, 0x7fffffffe0000000ull);
+    } else {
+      llvm::Value* wide = b_.CreateZExt(word, intVector(64));
+      llvm::Value* sign = b_.CreateShl(b_.CreateLShr(wide, splatInt(64, 31)), splatInt(64, 63));
+      llvm::Value* payload =
+          b_.CreateShl(b_.CreateAnd(wide, splatInt(64, 0x7fffff)), splatInt(64, 29));
+      nan = b_.CreateOr(b_.CreateOr(sign, payload), splatInt(64, 0x7ff8000000000000ull));
+    }
+  } else if (from.bits == 64 && to.bits == 32) {
+    llvm::Value* sign = b_.CreateShl(b_.CreateLShr(word, splatInt(64, 63)), splatInt(64, 31));
+    llvm::Value* payload =
+        b_.CreateLShr(b_.CreateAnd(word, splatInt(64, 0xfffffffffffffull)), splatInt(64, 29));
+    nan = b_.CreateTrunc(b_.CreateOr(b_.CreateOr(sign, payload), splatInt(64, 0x7fc00000u)),
+                         intVector(32));
+  } else if (from.bits == 64) {
+    nan = b_.CreateOr(word, splatInt(64, 0x0008000000000000ull));
+  } else {
+    nan = splatInt(32, 0x7fffffffu);
+  }
+  return b_.CreateSelect(isNan(input), nan, bits);
 }
 
 llvm::Value* Translator::integerOp(const Instruction& in) {
@@ -1367,7 +1460,7 @@ llvm::Value* Translator::integerOp(const Instruction& in) {
     return b_.CreateNeg(a());
   case Op::IntDiv:
   case Op::IntRem: {
-    // Division by zero: all ones (div) or the dividend (rem), as the GPU; MIN / -1 wraps.
+    // Division by zero: all ones (div and rem), as the GPU; MIN / -1 wraps, x rem -1 is 0.
     llvm::Value* x = a();
     llvm::Value* y = bValue();
     llvm::Value* zero = llvm::Constant::getNullValue(y->getType());
@@ -1386,7 +1479,7 @@ llvm::Value* Translator::integerOp(const Instruction& in) {
     if (isSigned)
       r = b_.CreateSelect(b_.CreateICmpEQ(y, llvm::Constant::getAllOnesValue(y->getType())), zero,
                           r);
-    return b_.CreateSelect(byZero, x, r);
+    return b_.CreateSelect(byZero, llvm::Constant::getAllOnesValue(y->getType()), r);
   }
   case Op::And:
     return b_.CreateAnd(a(), bValue());
@@ -1601,52 +1694,88 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* ma
       llvm::Value* value = readFloat(row, bits);
       return (in.flags & kFtz) ? flush(value, bits) : value;
     };
+    const bool isDouble = bits == 64;
+    llvm::Value* x = input(in.s[0]);
+    llvm::Value* y = in.s[1] != kNoRow ? input(in.s[1]) : nullptr;
+    // The interpreter's rules (FloatInstructions.cpp): a double-precision NaN result carries the
+    // payload of the first NaN operand in the order the GPU checks them; single precision
+    // detects tininess before rounding under .ftz where `exact` (binary64) is known.
     llvm::Value* result = nullptr;
+    llvm::Value* exact = nullptr;
+    auto wide = [&](llvm::Value* value) { return b_.CreateFPExt(value, floatVector(64)); };
     switch (in.op) {
     case Op::FloatAdd:
-      result = floatResult(b_.CreateFAdd(input(in.s[0]), input(in.s[1])), bits, in.flags);
+      result = b_.CreateFAdd(x, y);
+      if (isDouble)
+        result = nanFrom(result, {y, x});
       break;
     case Op::FloatSub:
-      result = floatResult(b_.CreateFSub(input(in.s[0]), input(in.s[1])), bits, in.flags);
+      result = b_.CreateFSub(x, y);
+      if (isDouble)
+        result = nanFrom(result, {y, x});
       break;
     case Op::FloatMul:
-      result = floatResult(b_.CreateFMul(input(in.s[0]), input(in.s[1])), bits, in.flags);
+      result = b_.CreateFMul(x, y);
+      if (isDouble)
+        result = nanFrom(result, {y, x});
+      else if (in.flags & kFtz)
+        exact = b_.CreateFMul(wide(x), wide(y));
       break;
     case Op::FloatDiv:
-      result = floatResult(b_.CreateFDiv(input(in.s[0]), input(in.s[1])), bits, in.flags);
+      result = b_.CreateFDiv(x, y);
+      if (isDouble)
+        result = nanFrom(result, {x, y});
+      else if (in.flags & kFtz)
+        exact = b_.CreateFDiv(wide(x), wide(y));
       break;
     case Op::FloatFma: {
-      llvm::Value* x = input(in.s[0]);
-      llvm::Value* y = input(in.s[1]);
       llvm::Value* z = input(in.s[2]);
-      result = floatResult(b_.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, z}),
-                           bits, in.flags);
+      result = b_.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, z});
+      if (isDouble) {
+        result = nanFrom(result, {y, z, x});
+      } else if (in.flags & kFtz) {
+        llvm::Value* wx = wide(x);
+        exact = b_.CreateIntrinsic(llvm::Intrinsic::fma, {wx->getType()}, {wx, wide(y), wide(z)});
+      }
       break;
     }
     case Op::FloatMin:
     case Op::FloatMax:
-      result = floatResult(minMax(input(in.s[0]), input(in.s[1]), in.op == Op::FloatMax, bits),
-                           bits, in.flags & kFtz);
-      break;
+      // Two NaNs give the second operand's (quieted in double precision; single precision's
+      // result is canonicalized below). No tininess check and no .sat here.
+      result = minMax(x, y, in.op == Op::FloatMax, bits);
+      if (isDouble)
+        result = b_.CreateSelect(isNan(result), quiet(result, 64), result);
+      writeFloat(in.d[0], isDouble ? result : floatResult(result, bits, in.flags & kFtz, nullptr),
+                 bits, mask);
+      return;
     case Op::FloatSqrt:
-      result = floatResult(b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, input(in.s[0])), bits,
-                           in.flags);
+      result = b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+      if (isDouble)
+        result = nanFrom(result, {x});
       break;
     case Op::FloatRcp: {
-      llvm::Value* x = input(in.s[0]);
-      llvm::Type* element = bits == 64 ? b_.getDoubleTy() : b_.getFloatTy();
-      result =
-          floatResult(b_.CreateFDiv(splat(llvm::ConstantFP::get(element, 1.0)), x), bits, in.flags);
+      llvm::Type* element = isDouble ? b_.getDoubleTy() : b_.getFloatTy();
+      result = b_.CreateFDiv(splat(llvm::ConstantFP::get(element, 1.0)), x);
+      if (isDouble)
+        result = nanFrom(result, {x});
+      else if (in.flags & kFtz)
+        exact = b_.CreateFDiv(splat(llvm::ConstantFP::get(b_.getDoubleTy(), 1.0)), wide(x));
       break;
     }
     case Op::FloatAbs:
-      result = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, input(in.s[0]));
-      break;
+    case Op::FloatNeg: {
+      // Single precision: NaN becomes the canonical NaN; double: the NaN, quieted, sign kept.
+      result = in.op == Op::FloatAbs ? b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x)
+                                     : b_.CreateFNeg(x);
+      result = isDouble ? b_.CreateSelect(isNan(x), quiet(x, 64), result) : canonical(result, 32);
+      writeFloat(in.d[0], result, bits, mask);
+      return;
+    }
     default:
-      result = b_.CreateFNeg(input(in.s[0]));
       break;
     }
-    writeFloat(in.d[0], result, bits, mask);
+    writeFloat(in.d[0], floatResult(result, bits, in.flags, exact), bits, mask);
     return;
   }
   case Op::Convert: {
@@ -1734,6 +1863,117 @@ Translator::scalarRange(Space space, llvm::Value* address, uint64_t bytes, uint6
     break;
   }
   return {llvm::ConstantPointerNull::get(b_.getPtrTy()), b_.getFalse()};
+}
+
+/// atom/red of 32- and 64-bit integers: one host atomic per active lane, in ascending lane order
+/// as the handler does. Every active lane's address is checked first; when any is not plain
+/// memory (a fault, the memory checker, misalignment, local memory) the handler runs the whole
+/// instruction, so that no lane has acted before it reports.
+void Translator::emitAtomic(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {
+  const Instruction& in = plan_.code[pc];
+  const unsigned bits = in.type.bits;
+  const uint64_t bytes = bits / 8;
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Value* imm = in.immRuntime
+                         ? static_cast<llvm::Value*>(
+                               b_.CreateLoad(i64, instructionPointer(pc, plan_.layout.immOffset)))
+                         : static_cast<llvm::Value*>(b_.getInt64(static_cast<uint64_t>(in.imm)));
+  if (in.flags & kFrameRelative)
+    imm = b_.CreateAdd(imm, frameBase_);
+  llvm::Value* address = readRowAtOwnWidth(in.s[0]);
+  if (address->getType() != intVector(64))
+    address = b_.CreateZExt(address, intVector(64));
+  address = b_.CreateAdd(address, splat(imm));
+  llvm::Value* operand = readRow(in.s[1], bits);
+
+  llvm::BasicBlock* done = newBlock("atomic.done." + llvm::Twine(pc));
+  llvm::BasicBlock* slow = newBlock("atomic.slow." + llvm::Twine(pc));
+  llvm::BasicBlock* checkHead = newBlock("atomic.check." + llvm::Twine(pc));
+  llvm::BasicBlock* checkLane = newBlock("atomic.check.lane." + llvm::Twine(pc));
+  llvm::BasicBlock* checkNext = newBlock("atomic.check.next." + llvm::Twine(pc));
+  llvm::BasicBlock* runHead = newBlock("atomic.run." + llvm::Twine(pc));
+  llvm::BasicBlock* runLane = newBlock("atomic.run.lane." + llvm::Twine(pc));
+  llvm::BasicBlock* runNext = newBlock("atomic.run.next." + llvm::Twine(pc));
+  llvm::BasicBlock* runEnd = newBlock("atomic.run.end." + llvm::Twine(pc));
+  llvm::BasicBlock* entry = b_.GetInsertBlock();
+  b_.CreateCondBr(b_.CreateICmpEQ(maskBits, b_.getInt32(0)), done, checkHead);
+  auto active = [&](llvm::Value* lane) {
+    return b_.CreateICmpNE(b_.CreateAnd(b_.CreateLShr(maskBits, lane), b_.getInt32(1)),
+                           b_.getInt32(0));
+  };
+
+  // Every active lane's address.
+  b_.SetInsertPoint(checkHead);
+  llvm::PHINode* checked = b_.CreatePHI(b_.getInt32Ty(), 2);
+  checked->addIncoming(b_.getInt32(0), entry);
+  b_.CreateCondBr(active(checked), checkLane, checkNext);
+  b_.SetInsertPoint(checkLane);
+  auto [unused, ok] =
+      scalarRange(in.space, b_.CreateExtractElement(address, checked), bytes, bytes);
+  (void)unused;
+  b_.CreateCondBr(ok, checkNext, slow);
+  b_.SetInsertPoint(checkNext);
+  llvm::Value* nextChecked = b_.CreateAdd(checked, b_.getInt32(1));
+  checked->addIncoming(nextChecked, checkNext);
+  b_.CreateCondBr(b_.CreateICmpEQ(nextChecked, b_.getInt32(kLanes)), runHead, checkHead);
+
+  // The lanes in order, each old value into its lane of the result.
+  b_.SetInsertPoint(runHead);
+  llvm::PHINode* lane = b_.CreatePHI(b_.getInt32Ty(), 2);
+  llvm::PHINode* result = b_.CreatePHI(intVector(bits), 2);
+  lane->addIncoming(b_.getInt32(0), checkNext);
+  result->addIncoming(llvm::Constant::getNullValue(intVector(bits)), checkNext);
+  b_.CreateCondBr(active(lane), runLane, runNext);
+  b_.SetInsertPoint(runLane);
+  auto [pointer, valid] =
+      scalarRange(in.space, b_.CreateExtractElement(address, lane), bytes, bytes);
+  (void)valid;
+  llvm::AtomicRMWInst::BinOp binOp = llvm::AtomicRMWInst::Add;
+  const bool isSigned = in.type.kind == Kind::Signed;
+  switch (atomicKind(in.flags)) {
+  case kAtomicAnd:
+    binOp = llvm::AtomicRMWInst::And;
+    break;
+  case kAtomicOr:
+    binOp = llvm::AtomicRMWInst::Or;
+    break;
+  case kAtomicXor:
+    binOp = llvm::AtomicRMWInst::Xor;
+    break;
+  case kAtomicExchange:
+    binOp = llvm::AtomicRMWInst::Xchg;
+    break;
+  case kAtomicMin:
+    binOp = isSigned ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin;
+    break;
+  case kAtomicMax:
+    binOp = isSigned ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax;
+    break;
+  default:
+    break;
+  }
+  llvm::Value* old =
+      b_.CreateAtomicRMW(binOp, pointer, b_.CreateExtractElement(operand, lane),
+                         llvm::MaybeAlign(bytes), llvm::AtomicOrdering::SequentiallyConsistent);
+  llvm::Value* updated = b_.CreateInsertElement(result, old, lane);
+  b_.CreateBr(runNext);
+  b_.SetInsertPoint(runNext);
+  llvm::PHINode* merged = b_.CreatePHI(intVector(bits), 2);
+  merged->addIncoming(result, runHead);
+  merged->addIncoming(updated, runLane);
+  llvm::Value* nextLane = b_.CreateAdd(lane, b_.getInt32(1));
+  lane->addIncoming(nextLane, runNext);
+  result->addIncoming(merged, runNext);
+  b_.CreateCondBr(b_.CreateICmpEQ(nextLane, b_.getInt32(kLanes)), runEnd, runHead);
+  b_.SetInsertPoint(runEnd);
+  writeRow(in.d[0], merged, in.type, mask);
+  b_.CreateBr(done);
+
+  b_.SetInsertPoint(slow);
+  std::vector<uint32_t> writes{in.d[0]};
+  emitHandler(pc, mask, maskBits, &writes);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
 }
 
 void Translator::emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits) {

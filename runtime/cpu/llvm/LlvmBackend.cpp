@@ -90,8 +90,8 @@ std::unique_ptr<LlvmBackend> LlvmBackend::create(const BackendOptions& options,
     llvm::InitializeNativeTargetAsmPrinter();
     // X86's mask-register domain reassignment costs more than half of the code generation of
     // large kernels (it is superlinear in their size) for little gain here.
-    auto& options = llvm::cl::getRegisteredOptions();
-    if (auto it = options.find("disable-x86-domain-reassignment"); it != options.end())
+    auto& registered = llvm::cl::getRegisteredOptions();
+    if (auto it = registered.find("disable-x86-domain-reassignment"); it != registered.end())
       it->second->addOccurrence(0, "disable-x86-domain-reassignment", "true");
   });
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();

@@ -105,14 +105,18 @@ std::shared_ptr<NativeCompiler> NativeCompiler::load(const std::string& path,
 std::shared_ptr<NativeCompiler> NativeCompiler::fromEnvironment() {
   const char* value = std::getenv("OCELOT_CPU_EXECUTOR");
   const std::string_view choice = value != nullptr ? value : "";
-  // The interpreter is the default: it carries the semantics measured against the GPU with the
-  // instruction sweep, which the LLVM lowering does not all have yet (docs/cpu-backend.md).
-  if (choice != "llvm") {
-    if (!choice.empty() && choice != "interpreter" && !quietLog())
-      logLine(true, "OCELOT_CPU_EXECUTOR=" + std::string(choice) +
-                        " is neither llvm nor interpreter; using the interpreter");
+  if (choice == "interpreter")
     return nullptr;
-  }
+    // The LLVM executor is the default where Ocelot was built with it: its native code gives the
+    // interpreter's results, bit for bit, on every instruction of the sweep
+    // (LlvmExecutorTest.EveryInstructionOfTheSweepGivesTheInterpretersResults).
+#ifndef OCELOT_HAVE_LLVM_EXECUTOR
+  if (choice != "llvm")
+    return nullptr;
+#endif
+  if (!choice.empty() && choice != "llvm" && !quietLog())
+    logLine(true, "OCELOT_CPU_EXECUTOR=" + std::string(choice) +
+                      " is neither llvm nor interpreter; using llvm");
   std::string error;
   auto compiler = load({}, cacheDirectory(), &error);
   if (!compiler) {

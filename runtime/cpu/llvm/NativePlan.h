@@ -15,7 +15,7 @@
 namespace ocelot::runtime::cpu::native {
 
 /// Bumped whenever generated code or the plan changes meaning (invalidates cached code).
-inline constexpr uint32_t kPlanVersion = 5;
+inline constexpr uint32_t kPlanVersion = 6;
 
 inline constexpr uint32_t kNoRow = UINT32_MAX;
 
@@ -75,7 +75,25 @@ enum class Op : uint8_t {
   Exit,         ///< exit (and the kernel's ret): the lanes leave
   Pack,         ///< mov d0, {s0..s(n-1)}: `vector` elements of type.bits each
   Unpack,       ///< mov {d0..d(n-1)}, s0
+  Atomic,       ///< atom/red: d0 = old [s0 + imm], [s0 + imm] = old op s1 (see AtomicKind)
 };
+
+/// Atomic: the read-modify-write, in bits 16..19 of flags.
+enum AtomicKind : uint32_t {
+  kAtomicAdd,
+  kAtomicAnd,
+  kAtomicOr,
+  kAtomicXor,
+  kAtomicExchange,
+  kAtomicMin,
+  kAtomicMax
+};
+inline uint32_t atomicFlags(uint32_t kind) {
+  return kind << 16;
+}
+inline uint32_t atomicKind(uint32_t flags) {
+  return (flags >> 16) & 15;
+}
 
 /// Shuffle: mode in bits 8..9. Vote: mode in bits 8..9, negated source with kNegate.
 enum ShuffleMode : uint32_t { kShuffleUp, kShuffleDown, kShuffleButterfly, kShuffleIndex };
@@ -228,7 +246,7 @@ struct Plan {
 /// Whether generated code has `imm` compiled in (native address arithmetic).
 inline bool usesImmediate(const Instruction& in) {
   return !in.immRuntime &&
-         (in.op == Op::Load || in.op == Op::Store || in.op == Op::Cvta ||
+         (in.op == Op::Load || in.op == Op::Store || in.op == Op::Atomic || in.op == Op::Cvta ||
           in.op == Op::FrameAddress || in.op == Op::Shuffle || in.op == Op::Barrier);
 }
 

@@ -226,6 +226,7 @@ private:
   bool move(ir::Opcode opcode, ScalarType scalar);
   bool conversion();
   bool memory(ir::Opcode opcode);
+  bool atomic(ir::Opcode opcode);
   bool warp(ir::Opcode opcode);
   /// Whether the instruction's last operand is a member mask naming the whole warp (or there is
   /// none: the old non-.sync forms).
@@ -253,6 +254,9 @@ bool InstructionPlanner::choose() {
   case O::Ldu:
   case O::St:
     return memory(opcode);
+  case O::Atom:
+  case O::Red:
+    return atomic(opcode);
   case O::Cvt:
     return conversion();
   case O::Shfl:
@@ -616,6 +620,59 @@ bool InstructionPlanner::memory(ir::Opcode opcode) {
   return true;
 }
 
+bool InstructionPlanner::atomic(ir::Opcode opcode) {
+  // Integer read-modify-writes of 32 and 64 bits that are one host atomic each (lanes in
+  // ascending order, as the handler); cas, inc/dec, floating point and 16-bit forms keep the
+  // handler. The address is decoded as for ld/st (in_.aux the space, op 8 the register).
+  const auto scalar = form_.lastType();
+  if (!scalar || form_.vectorWidth() > 1)
+    return false;
+  const auto type = valueType(*scalar);
+  if (!type || type->kind == Kind::Float || (type->bits != 32 && type->bits != 64))
+    return false;
+  uint32_t kind = 0;
+  if (has("add"))
+    kind = kAtomicAdd;
+  else if (has("and"))
+    kind = kAtomicAnd;
+  else if (has("or"))
+    kind = kAtomicOr;
+  else if (has("xor"))
+    kind = kAtomicXor;
+  else if (has("exch"))
+    kind = kAtomicExchange;
+  else if ((has("min") || has("max")) && type->kind != Kind::Bits)
+    kind = has("min") ? kAtomicMin : kAtomicMax;
+  else
+    return false;
+  out_.op = Op::Atomic;
+  out_.type = *type;
+  out_.flags = atomicFlags(kind);
+  switch (static_cast<MemorySpace>(in_.aux)) {
+  case MemorySpace::Global:
+    out_.space = Space::Global;
+    break;
+  case MemorySpace::Shared:
+    out_.space = Space::Shared;
+    break;
+  case MemorySpace::Local:
+    out_.space = Space::Local;
+    break;
+  default:
+    out_.space = Space::Generic;
+    break;
+  }
+  if (in_.frameRelative)
+    out_.flags |= kFrameRelative;
+  out_.s[0] = op(8);
+  if (out_.s[0] == kNone || out_.s[0] >= plan_.rows.size())
+    return false;
+  out_.s[1] = source(1, type->bits);
+  out_.d[0] = destination(0); // red: the decoder's sink row
+  out_.immRuntime = ranges_.contains(static_cast<uint64_t>(in_.imm));
+  return opcode == O::Atom || opcode == O::Red;
+}
+
 bool InstructionPlanner::fullMemberMask(size_t operandsWithoutMask) const {
   const auto& operands = instruction_.operands();
   if (operands.size() == operandsWithoutMask)
@@ -776,6 +833,15 @@ Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRa
       if (!writtenOnly(accesses.predicateWrites, accesses.predicateReads, operand))
         out.predicateUses.push_back(operand);
     }
+    // Registers the handler reads that are not among its operands (the fragments of mma and
+    // wmma, which the decoder keeps beside the instruction).
+    auto addUses = [](std::vector<uint32_t>& uses, const std::vector<uint32_t>& reads) {
+      for (uint32_t read : reads)
+        if (std::find(uses.begin(), uses.end(), read) == uses.end())
+          uses.push_back(read);
+    };
+    addUses(out.rowUses, accesses.reads);
+    addUses(out.predicateUses, accesses.predicateReads);
     out.rowDefs = accesses.writes;
     out.predicateDefs = accesses.predicateWrites;
     out.knownDefs = true;
@@ -875,7 +941,7 @@ bool onlyNativeReads(const Plan& plan, const std::vector<uint32_t>& rows) {
     // Handlers (including the slow paths of native memory accesses and shuffles) and the
     // interpreter read whole rows.
     const bool wholeRows = in.op == Op::Handler || in.op == Op::Interpret || in.op == Op::Load ||
-                           in.op == Op::Store || in.op == Op::Shuffle;
+                           in.op == Op::Store || in.op == Op::Atomic || in.op == Op::Shuffle;
     if (!wholeRows)
       continue;
     for (uint32_t operand : in.operands)

@@ -15,6 +15,8 @@
 // Output: one line per metric, tab-separated: name, microseconds per launch (the median of
 // several repetitions), "us"; and a line `work_iters N` with the iteration count used. The last
 // line is `checksum X`: the kernels' result, which every runtime and instrumentor must agree on.
+#include "../BenchTiming.h"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -26,23 +28,6 @@
 #include <vector>
 
 namespace {
-
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t status_ = (call);                                                                  \
-    if (status_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "FATAL: %s -> %s (line %d)\n", #call, cudaGetErrorName(status_),        \
-                   __LINE__);                                                                      \
-      std::exit(2);                                                                                \
-    }                                                                                              \
-  } while (0)
-
-using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
 
 void report(const char* name, double microseconds) {
   std::printf("%s\t%.3f\tus\n", name, microseconds);
@@ -164,8 +149,8 @@ int main(int argc, char** argv) {
   }
   std::printf("work_iters\t%d\n", o.workIters);
 
-  report("tiny_async", perLaunch(o.tinyLaunches, false, o.repetitions,
-                                 [&] { tinyKernel<<<1, 32>>>(counter); }));
+  report("tiny_async",
+         perLaunch(o.tinyLaunches, false, o.repetitions, [&] { tinyKernel<<<1, 32>>>(counter); }));
   report("tiny_sync", perLaunch(o.tinyLaunches / 4, true, o.repetitions,
                                 [&] { tinyKernel<<<1, 32>>>(counter); }));
   expected += 32ull * o.repetitions * (o.tinyLaunches + o.tinyLaunches / 4);

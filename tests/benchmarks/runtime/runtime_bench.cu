@@ -9,6 +9,8 @@
 // Build only PTX (`-gencode arch=compute_90,code=compute_90`) so that both runtimes JIT the module:
 // the module-load metric is then the driver's first JIT plus what the runtime adds (for Ocelot:
 // parse, passes, emit). Run with CUDA_CACHE_DISABLE=1 so the JIT cache does not hide that.
+#include "../BenchTiming.h"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -18,27 +20,6 @@
 #include <vector>
 
 namespace {
-
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t status_ = (call);                                                                  \
-    if (status_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "FATAL: %s -> %s (line %d)\n", #call, cudaGetErrorName(status_),        \
-                   __LINE__);                                                                      \
-      std::exit(2);                                                                                \
-    }                                                                                              \
-  } while (0)
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
 
 void report(const char* name, double value, const char* unit, const char* better) {
   std::printf("%s\t%.4f\t%s\t%s\n", name, value, unit, better);
