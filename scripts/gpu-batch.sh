@@ -767,7 +767,7 @@ section_fnptr() {
     rc=$?
     md "with device resets racing launches: exit $rc"
     md '```'
-    grep -E 'reset race|RESULT|FATAL|launch [0-9]+: entry' "$LOGS/fnptr/identity-reset-race.txt" | tail -12 >>"$SUMMARY"
+    grep -E 'reset (race|storm)|RESULT|FATAL|launch [0-9]+: entry' "$LOGS/fnptr/identity-reset-race.txt" | tail -24 >>"$SUMMARY"
     md '```'
     md ""
     say "fnptr identity with reset race: rc=$rc"

@@ -142,22 +142,62 @@ cudaError_t CpuDevice::reset() {
   graphs_.reset();
   streams_.reset();
   events_.reset();
-  std::lock_guard launchLock(launchMutex_);
-  std::lock_guard lock(mutex_);
-  functions_.clear();
-  modules_.clear();
-  textures_.reset();
-  arrays_.reset();
-  hostMemory_.reset();
-  managedMemory_.reset();
-  memoryPools_.reset();
-  unusableLibraries_.clear();
-  memory_->releaseAll();
-  heap_ = std::make_unique<DeviceHeap>(*memory_, heap_->limit());
-  stickyError_.store(cudaSuccess);
-  faultMessage_.clear();
-  flags_ = 0;
+  std::vector<std::unique_ptr<CpuModule>> olderModules;
+  std::vector<std::unique_ptr<Function>> olderFunctions;
+  {
+    std::lock_guard launchLock(launchMutex_);
+    std::lock_guard lock(mutex_);
+    // Another thread's launch racing the reset (undefined behaviour for the application, but it
+    // must not take the process down) may have found its function just before: it reads the
+    // function and its module's decoded kernel after findFunction() returned, and its work may
+    // be queued after drainAll() above. So the modules and functions are set aside, and
+    // destroyed at the end of a later reset that finds no launch preparing (destroyRetired).
+    olderModules = std::move(retiredModules_);
+    olderFunctions = std::move(retiredFunctions_);
+    retiredModules_.clear();
+    retiredFunctions_.clear();
+    for (auto& [handle, function] : functions_)
+      retiredFunctions_.push_back(std::move(function));
+    for (auto& [raw, module] : modules_) {
+      module->forgetStorage(); // releaseAll() below releases it
+      retiredModules_.push_back(std::move(module));
+    }
+    functions_.clear();
+    modules_.clear();
+    textures_.reset();
+    arrays_.reset();
+    hostMemory_.reset();
+    managedMemory_.reset();
+    memoryPools_.reset();
+    unusableLibraries_.clear();
+    memory_->releaseAll();
+    heap_ = std::make_unique<DeviceHeap>(*memory_, heap_->limit());
+    stickyError_.store(cudaSuccess);
+    faultMessage_.clear();
+    flags_ = 0;
+  }
+  destroyRetired(std::move(olderModules), std::move(olderFunctions));
   return cudaSuccess;
+}
+
+void CpuDevice::destroyRetired(std::vector<std::unique_ptr<CpuModule>> modules,
+                               std::vector<std::unique_ptr<Function>> functions) {
+  if (modules.empty() && functions.empty())
+    return;
+  // What an earlier reset set aside left the tables then: a launch can reach it only if it found
+  // its function before that reset and is still preparing, or if its work is still queued. With
+  // no launch preparing now (none can find these functions any more), draining the streams ends
+  // the rest; otherwise they wait for a later reset.
+  if (launchesPreparing_.load(std::memory_order_seq_cst) == 0 &&
+      StreamQueue::current() == nullptr) {
+    streams_.drainAll();
+    return; // destroyed here
+  }
+  std::lock_guard lock(mutex_);
+  for (auto& module : modules)
+    retiredModules_.push_back(std::move(module));
+  for (auto& function : functions)
+    retiredFunctions_.push_back(std::move(function));
 }
 
 cudaError_t CpuDevice::setFlags(unsigned int flags) {
@@ -627,6 +667,14 @@ cudaError_t CpuDevice::parameterLayout(DeviceFunction function, std::vector<size
 cudaError_t CpuDevice::launch(const LaunchParams& params) {
   if (cudaError_t error = sticky(); error != cudaSuccess)
     return error;
+  // From finding the function until the work is enqueued (see destroyRetired).
+  struct Preparing {
+    std::atomic<int>& count;
+    explicit Preparing(std::atomic<int>& c) : count(c) {
+      count.fetch_add(1, std::memory_order_seq_cst);
+    }
+    ~Preparing() { count.fetch_sub(1, std::memory_order_seq_cst); }
+  } preparing(launchesPreparing_);
   auto& stream = static_cast<CpuStream&>(*params.stream);
   auto prepared = std::make_shared<PreparedLaunch>();
   if (cudaError_t error = prepareLaunch(params.function, params.grid, params.block,

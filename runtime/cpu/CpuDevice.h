@@ -181,6 +181,9 @@ private:
   ExecutionTracer* tracer_ = nullptr;
   std::unique_ptr<ExecutionTracer> blockTrace_; ///< OCELOT_CPU_TRACE_OUTPUT
 
+  /// Destroys what earlier resets set aside once no launch can use it, else keeps it for later.
+  void destroyRetired(std::vector<std::unique_ptr<CpuModule>> modules,
+                      std::vector<std::unique_ptr<Function>> functions);
   /// The function of a handle this device made, or null (takes mutex_).
   Function* findFunction(DeviceFunction function) const;
 
@@ -189,6 +192,11 @@ private:
   std::timed_mutex launchMutex_;
   std::map<CpuModule*, std::unique_ptr<CpuModule>> modules_;
   std::map<void*, std::unique_ptr<Function>> functions_;
+  /// What resets took out of the tables, until no launch can still use it (see reset()).
+  std::vector<std::unique_ptr<CpuModule>> retiredModules_;
+  std::vector<std::unique_ptr<Function>> retiredFunctions_;
+  /// launch() calls between finding their function and enqueueing their work.
+  std::atomic<int> launchesPreparing_{0};
   /// Libraries whose image is no PTX: loading succeeds (the driver loads lazily too) and every use
   /// fails; the handle only has to be unique.
   std::map<void*, std::unique_ptr<char>> unusableLibraries_;

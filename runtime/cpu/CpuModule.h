@@ -64,6 +64,9 @@ public:
   load(std::vector<std::shared_ptr<ir::Module>> units, const std::string& label,
        DeviceMemory& memory);
   ~CpuModule();
+  /// A device reset released the arena: the destructor must not release the variables' storage
+  /// (by then it may belong to newer allocations).
+  void forgetStorage() { storage_.clear(); }
   CpuModule(const CpuModule&) = delete;
   CpuModule& operator=(const CpuModule&) = delete;
 

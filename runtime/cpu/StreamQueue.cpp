@@ -1,6 +1,7 @@
 #include "runtime/cpu/StreamQueue.h"
 
 #include <driver_types.h>
+#include <exception>
 
 namespace ocelot::runtime::cpu {
 namespace {
@@ -45,18 +46,41 @@ StreamQueue* StreamQueue::current() {
 }
 
 void StreamQueue::push(StreamOperation operation) {
+  std::exception_ptr refused;
   {
     std::lock_guard lock(mutex_);
-    tail_ = operation.done;
-    pending_.push_back(std::move(operation));
     if (!running_) {
       // A thread that ended on its own has nothing left to do once it cleared running_.
       if (thread_.joinable())
         thread_.join();
-      running_ = true;
-      thread_ = std::thread([this] { loop(); });
-      return;
+      // Started before the operation is queued, and running_ set only once it exists: when the
+      // system refuses a thread (std::system_error), nothing is left queued that no thread would
+      // ever run. Before, running_ stayed set without a thread, every later operation of the
+      // stream was queued for nobody, and cudaDeviceSynchronize waited for them forever (one
+      // candidate for the runtime API fuzzer's hang on long inputs, which leave many streams
+      // behind). The new thread waits for mutex_, held here, before it looks at the queue.
+      try {
+        thread_ = std::thread([this] { loop(); });
+      } catch (...) {
+        refused = std::current_exception();
+      }
+      if (!refused) {
+        running_ = true;
+        tail_ = operation.done;
+        pending_.push_back(std::move(operation));
+        return;
+      }
+    } else {
+      tail_ = operation.done;
+      pending_.push_back(std::move(operation));
     }
+  }
+  if (refused) {
+    // The operation never runs: whoever holds its completion (an event recorded here) must not
+    // wait for it forever. The caller's call fails; the next push tries a thread again.
+    if (operation.done)
+      operation.done->complete();
+    std::rethrow_exception(refused);
   }
   wake_.notify_one();
 }

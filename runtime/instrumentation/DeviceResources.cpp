@@ -2,7 +2,9 @@
 
 #include "runtime/core/HostMemory.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace ocelot::runtime::instrumentation {
 namespace {
@@ -97,7 +99,7 @@ Stream* DeviceResources::ownStream() {
 }
 
 std::shared_ptr<ResultRing> DeviceResources::ring() {
-  if (resetting_.load(std::memory_order_acquire))
+  if (resetting())
     return nullptr; // the reset would destroy it at once
   std::lock_guard lock(readMutex_);
   if (!ringTried_) {
@@ -149,14 +151,28 @@ void DeviceResources::forget() {
 
 namespace ocelot::runtime::instrumentation {
 
+DeviceResources::Use DeviceResources::use() {
+  users_.fetch_add(1, std::memory_order_seq_cst);
+  if (resetting_.load(std::memory_order_seq_cst) > 0) {
+    users_.fetch_sub(1, std::memory_order_seq_cst);
+    return Use();
+  }
+  return Use(this);
+}
+
 void DeviceResources::beginReset() {
-  resetting_.store(true, std::memory_order_release);
+  // New uses see the reset from here on; those in progress (a launch being enqueued, a read back
+  // being synchronized: microseconds) end before anything is forgotten and the device destroys
+  // the memory.
+  resetting_.fetch_add(1, std::memory_order_seq_cst);
+  while (users_.load(std::memory_order_seq_cst) != 0)
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
   forget();
 }
 
 void DeviceResources::endReset() {
   forget();
-  resetting_.store(false, std::memory_order_release);
+  resetting_.fetch_sub(1, std::memory_order_seq_cst);
 }
 
 } // namespace ocelot::runtime::instrumentation

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace ocelot::runtime::instrumentation {
@@ -57,10 +58,43 @@ public:
   /// not read, and every launch made meanwhile is disturbed.
   void beginReset();
   void endReset();
+  /// Ocelot's use of what a device reset destroys (result buffers, Ocelot's stream): an
+  /// instrumented launch holds one from taking its buffers until its kernel and copies are
+  /// enqueued, the profile worker from its check that a launch is not disturbed() until its read
+  /// back is synchronized. beginReset() waits for the uses in progress, and none begins until
+  /// endReset(): use() then gives an empty one. So a reset never frees memory between a check and
+  /// the use it allowed, and a kernel is never enqueued with buffers a reset already freed (it
+  /// would write into whatever takes their memory next: another launch's results).
+  class Use {
+  public:
+    Use() = default;
+    Use(Use&& other) noexcept : owner_(std::exchange(other.owner_, nullptr)) {}
+    Use& operator=(Use&& other) noexcept {
+      release();
+      owner_ = std::exchange(other.owner_, nullptr);
+      return *this;
+    }
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+    ~Use() { release(); }
+    explicit operator bool() const { return owner_ != nullptr; }
+    void release() {
+      if (owner_ != nullptr)
+        owner_->users_.fetch_sub(1, std::memory_order_seq_cst);
+      owner_ = nullptr;
+    }
+
+  private:
+    friend class DeviceResources;
+    explicit Use(DeviceResources* owner) : owner_(owner) {}
+    DeviceResources* owner_ = nullptr;
+  };
+  Use use();
+  /// Between beginReset() and endReset().
+  bool resetting() const { return resetting_.load(std::memory_order_seq_cst) > 0; }
   /// Whether a launch of `generation` lost its buffers to a device reset (or runs into one).
   bool disturbed(uint64_t generation) const {
-    return resetting_.load(std::memory_order_acquire) ||
-           generation != generation_.load(std::memory_order_acquire);
+    return resetting() || generation != generation_.load(std::memory_order_acquire);
   }
 
   /// The result ring's size: small results (a few hundred bytes for a block-count or CTA-clock
@@ -80,7 +114,10 @@ private:
   std::mutex eventsMutex_;
   std::vector<Event*> events_;
   std::atomic<uint64_t> generation_{0};
-  std::atomic<bool> resetting_{false};
+  /// Resets in progress (threads may reset one device at once) and uses in progress (see Use):
+  /// sequentially consistent, so that a reset and a use never both pass each other's check.
+  std::atomic<int> resetting_{0};
+  std::atomic<int> users_{0};
   std::mutex readMutex_;
   Stream* readStream_ = nullptr; ///< created at the first read() or ownStream()
   /// Under readMutex_ (its creation uses readStream_); `ringTried_`: created once, or failed once.

@@ -326,8 +326,13 @@ void InstrumentationFramework::flush() {
 DeviceResources& InstrumentationFramework::resources(Device& device, int ordinal) {
   std::lock_guard lock(resourcesMutex_);
   auto& slot = resources_[ordinal];
-  if (!slot || &slot->device() != &device)
+  if (!slot || &slot->device() != &device) {
     slot = std::make_unique<DeviceResources>(device);
+    // The first instrumented launch on a device may come while another thread resets it: its
+    // buffers go with the reset, so it is disturbed like those of a device with resources.
+    if (resettingDevices_.count(ordinal) != 0)
+      slot->beginReset();
+  }
   return *slot;
 }
 
@@ -338,6 +343,10 @@ void InstrumentationFramework::forgetDevice(int ordinal, bool afterReset) {
     std::lock_guard lock(resourcesMutex_);
     // A new generation: launches of the old one, and those made while the reset runs, report no
     // results.
+    if (auto it = resettingDevices_.find(ordinal); afterReset && it != resettingDevices_.end())
+      resettingDevices_.erase(it); // one of them: threads may reset one device at once
+    else if (!afterReset)
+      resettingDevices_.insert(ordinal);
     if (auto it = resources_.find(ordinal); it != resources_.end()) {
       if (afterReset)
         it->second->endReset();
@@ -519,6 +528,13 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
   auto instrumented = module(site, *target, *pending);
   if (!instrumented)
     return runOriginal(site, std::move(pending), instrumented.error());
+  // From taking result buffers until the kernel and its copies are enqueued, no device reset may
+  // begin: it would free the ring under a kernel not yet enqueued, which would then write into
+  // whatever takes that memory after the reset (another launch's results, reported as its counts:
+  // issue 18 item 9). A launch made while a reset runs gets no use and no ring: its pooled
+  // buffers go with the reset, and the device drops or finishes its work before it frees memory;
+  // its profile reports the disturbance.
+  const DeviceResources::Use use = pending->resources->use();
   if (auto ready = buffers(site, *target, *instrumented, *pending); !ready) {
     release(*pending);
     return runOriginal(site, std::move(pending), ready.error());
@@ -630,8 +646,15 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
       kernel.module = moduleFor(*target.catalog, site, target.slots, occupancy_.caps(key),
                                 addresses, functionAddresses, pending);
     }
-    if (!kernel.module->ok())
+    if (!kernel.module->ok()) {
+      // A reset since the launch began destroyed the application's module while the build read
+      // its variables' addresses (seen as "no address for variable _ZTV5Shape" on the CPU
+      // device): that failure is not the code's, and remembered it would run every launch up to
+      // the next reset uninstrumented. The next launch builds the module again.
+      if (pending.resources->disturbed(pending.generation))
+        modules_.forgetFailed(kernel.module);
       return Fallback{kernel.module->error()};
+    }
     if (!kernel.module->instrumented(info.kernelName, &why)) {
       logOnce("kernel/" + key + "/" + info.kernelName,
               "instrumentation: " + info.demangledName + ": " + why);
@@ -1013,13 +1036,31 @@ void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
     std::vector<size_t> members; ///< indices into batch
   };
   std::vector<Span> spans;
+  // From the checks below to the last synchronization, no device reset may begin (each device's
+  // DeviceResources::Use): it would free the ring's device memory and Ocelot's stream under the
+  // copies (the CI segfault of
+  // ALaunchRacingAResetLeavesNoFunctionOfTheDestroyedContextBehind: the check said "not
+  // disturbed", then the reset freed the ring while the copy read it). A reset that begins later
+  // marks these launches disturbed, and complete() reports no counts for them.
+  std::vector<std::pair<DeviceResources*, DeviceResources::Use>> uses;
   for (size_t i = 0; i < batch.size(); ++i) {
     PendingLaunch& pending = *batch[i];
     if (!pending.ring)
       continue;
     DeviceResources& pool = *pending.resources;
-    if (pool.disturbed(pending.generation))
-      continue; // a device reset takes the ring's memory: complete() reports the disturbance
+    auto use =
+        std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.first == &pool; });
+    if (use == uses.end()) {
+      uses.emplace_back(&pool, pool.use());
+      use = std::prev(uses.end());
+    }
+    // A reset in progress, or one since the ring was made, took the ring's memory: nothing to
+    // read or zero (complete() reports the disturbance). A disturbed launch that holds a chunk of
+    // the live ring (it began before a reset and took its chunk after it) is read back like a
+    // failed one, only to zero its chunk again: its kernel may have written there, and the next
+    // launch given that chunk would count those writes as its own.
+    if (!use->second || pending.ring->deviceMemoryGone())
+      continue;
     Stream* stream = pool.ownStream();
     if (stream == nullptr) {
       pending.ring->poison(); // nothing can zero its chunk again: later launches use pools

@@ -273,6 +273,8 @@ private:
 
   std::mutex resourcesMutex_;
   std::map<int, std::unique_ptr<DeviceResources>> resources_;
+  /// Ordinals between forgetDevice() before and after a reset (under resourcesMutex_).
+  std::multiset<int> resettingDevices_;
 
   mutable std::mutex logMutex_;
   /// Each warning logOnce logged, by key: the message and how often it came (repeats are not

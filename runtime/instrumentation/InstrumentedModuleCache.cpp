@@ -56,6 +56,18 @@ std::string InstrumentedModuleCache::key(uint64_t registration, int ordinal,
   return text;
 }
 
+void InstrumentedModuleCache::forgetFailed(const std::shared_ptr<LoadedInstrumentation>& module) {
+  if (!module || module->ok())
+    return;
+  std::lock_guard lock(mutex_);
+  std::erase_if(entries_, [&](const auto& entry) {
+    // A slot being built (its building mutex held, possibly through a JIT) is not ours: ours
+    // is built. One held for a moment to return ours stays remembered; that is rare and safe.
+    std::unique_lock building(entry.second->building, std::try_to_lock);
+    return building.owns_lock() && entry.second->module == module;
+  });
+}
+
 std::shared_ptr<LoadedInstrumentation>
 InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration, int ordinal,
                              const std::vector<SlotChoice>& slots, const RegisterCaps& caps,

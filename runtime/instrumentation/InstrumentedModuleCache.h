@@ -74,6 +74,9 @@ public:
       const std::vector<SlotChoice>& slots, const RegisterCaps& caps, Device& device,
       const AddressOf& addresses, const instrumentors::OriginalFunctionAddresses& functionAddresses,
       bool* built = nullptr);
+  /// Forgets a module whose build failed, so that the next launch builds it again (the failure
+  /// came from a device reset racing the build, not from the code).
+  void forgetFailed(const std::shared_ptr<LoadedInstrumentation>& module);
   /// Forgets (does not unload: the device reset destroyed them) the modules of a device.
   void forgetDevice(int ordinal);
   /// Unloads and forgets the modules of an unregistered fatbinary.

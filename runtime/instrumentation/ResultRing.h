@@ -3,6 +3,7 @@
 #include "runtime/core/Device.h"
 #include "runtime/core/Stream.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -61,7 +62,9 @@ public:
   /// The device memory can no longer be trusted to be zero (a clear failed): take() gives nothing.
   void poison();
   /// cudaDeviceReset destroyed the device memory: the destructor must not free it.
-  void forgetDeviceMemory() { deviceMemoryGone_ = true; }
+  void forgetDeviceMemory() { deviceMemoryGone_.store(true, std::memory_order_release); }
+  /// Whether forgetDeviceMemory() was called: a ring of an earlier device generation.
+  bool deviceMemoryGone() const { return deviceMemoryGone_.load(std::memory_order_acquire); }
   /// Chunks out (for tests).
   size_t outstanding() const;
 
@@ -79,7 +82,7 @@ private:
   std::byte* deviceBase_ = nullptr;
   std::byte* hostBase_ = nullptr;
   bool hostRegistered_ = false;
-  bool deviceMemoryGone_ = false;
+  std::atomic<bool> deviceMemoryGone_{false};
 
   mutable std::mutex mutex_;
   uint64_t head_ = 0; ///< the next chunk's position (before wrapping)
