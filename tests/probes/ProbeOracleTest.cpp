@@ -274,9 +274,11 @@ TEST_F(LaunchRegions, PerWarpCtaThreadSmKernelHistogramsSamplingEntriesAndExits)
   EXPECT_EQ(lanes.at(kernel * 33 + 16), 3u);
   for (const auto& region : data.regions())
     EXPECT_EQ(region.dropped, 0u) << region.region.name;
-  for (uint32_t i = 0; i < ctas * threads; ++i)
-    if (i % threads % 7 != 0)
+  for (uint32_t i = 0; i < ctas * threads; ++i) {
+    if (i % threads % 7 != 0) {
       EXPECT_EQ(out[i], static_cast<int>(i % threads));
+    }
+  }
 }
 
 class OverflowingProbe : public ProbeOracle {
