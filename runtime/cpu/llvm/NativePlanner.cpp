@@ -74,6 +74,20 @@ std::optional<ValueType> valueType(ScalarType type) {
   }
 }
 
+/// The plan's space for a decoded instruction's (ld, st, atom, red).
+Space spaceOf(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::Global:
+    return Space::Global;
+  case MemorySpace::Shared:
+    return Space::Shared;
+  case MemorySpace::Local:
+    return Space::Local;
+  default:
+    return Space::Generic;
+  }
+}
+
 std::optional<uint32_t> compareNamed(std::string_view name) {
   static constexpr std::pair<std::string_view, Compare> kNames[] = {
       {"eq", kEq},   {"ne", kNe},   {"lt", kLt},   {"le", kLe},   {"gt", kGt},   {"ge", kGe},
@@ -587,20 +601,7 @@ bool InstructionPlanner::memory(ir::Opcode opcode) {
   out_.op = store ? Op::Store : Op::Load;
   out_.type = *type;
   out_.vector = static_cast<uint8_t>(width);
-  switch (static_cast<MemorySpace>(in_.aux)) {
-  case MemorySpace::Global:
-    out_.space = Space::Global;
-    break;
-  case MemorySpace::Shared:
-    out_.space = Space::Shared;
-    break;
-  case MemorySpace::Local:
-    out_.space = Space::Local;
-    break;
-  default:
-    out_.space = Space::Generic;
-    break;
-  }
+  out_.space = spaceOf(static_cast<MemorySpace>(in_.aux));
   if (has("volatile") || has("relaxed") || has("acquire") || has("release") || has("mmio"))
     out_.flags |= kVolatile;
   if (in_.frameRelative)
@@ -648,20 +649,7 @@ bool InstructionPlanner::atomic(ir::Opcode opcode) {
   out_.op = Op::Atomic;
   out_.type = *type;
   out_.flags = atomicFlags(kind);
-  switch (static_cast<MemorySpace>(in_.aux)) {
-  case MemorySpace::Global:
-    out_.space = Space::Global;
-    break;
-  case MemorySpace::Shared:
-    out_.space = Space::Shared;
-    break;
-  case MemorySpace::Local:
-    out_.space = Space::Local;
-    break;
-  default:
-    out_.space = Space::Generic;
-    break;
-  }
+  out_.space = spaceOf(static_cast<MemorySpace>(in_.aux));
   if (in_.frameRelative)
     out_.flags |= kFrameRelative;
   out_.s[0] = op(8);
