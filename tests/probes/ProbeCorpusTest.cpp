@@ -1,8 +1,9 @@
 // Every module of the PTX corpus with probes: an empty probe at every basic block (which must add
 // nothing but the buffer parameter), probecount (a counter probe at every block), and on modules
 // up to 100 KB the oracle tool's probes (block counters, memory traces before and after accesses,
-// branch predicates). Each result must verify and assemble with ptxas for the module's own
-// target. One test per module.
+// branch predicates). Each result must verify, and assemble with ptxas for the module's own
+// target, except on -G modules over 100 KB, where ptxas needs over 12 GB: there they are
+// verified only. One test per module.
 
 #include "instrumentors/ModuleInstrumenter.h"
 #include "instrumentors/ProbeInstrumentor.h"
@@ -108,9 +109,16 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
       slots.insert(slots.end(), {{memaccess.get(), 0}, {memtrace.get(), 0}});
     out = instrumentors::instrumentModule(ptx, slots, options);
     ASSERT_TRUE(out.ok) << entry.name() << " (shipped tools): " << out.error;
-    run = runPtxas(out.ptx, entry.arch);
-    ASSERT_TRUE(run.ran) << "ptxas did not run";
-    EXPECT_EQ(run.status, 0) << entry.name() << " (shipped tools):\n" << run.output.substr(0, 4000);
+    // Large -G modules are verified, not assembled: ptxas grows past 12 GB and 5 CPU-minutes on
+    // thrust_algorithms.sm_90.debug with these probes (the CI machine's memory). Their release
+    // and lineinfo builds are assembled.
+    const bool debug = entry.name().find(".debug") != std::string::npos;
+    if (!(large && debug)) {
+      run = runPtxas(out.ptx, entry.arch);
+      ASSERT_TRUE(run.ran) << "ptxas did not run";
+      EXPECT_EQ(run.status, 0) << entry.name() << " (shipped tools):\n"
+                               << run.output.substr(0, 4000);
+    }
     // Four tools' probes in one large module, verified (not assembled): the tools share blocks
     // that end without an instruction to anchor on in every -G module.
     if (large) {
