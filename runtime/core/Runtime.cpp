@@ -55,7 +55,16 @@ cudaError_t Runtime::notImplemented(const char* function) {
 }
 
 cudaError_t Runtime::deviceResult(cudaError_t error) {
-  if (isStickyError(error)) {
+  if (isStickyError(error) && resetEpoch_.load(std::memory_order_acquire) % 2 == 0) {
+    cudaError_t expected = cudaSuccess;
+    stickyError_.compare_exchange_strong(expected, error);
+  }
+  return error;
+}
+
+cudaError_t Runtime::deviceResult(cudaError_t error, uint64_t epoch) {
+  if (isStickyError(error) && epoch % 2 == 0 &&
+      resetEpoch_.load(std::memory_order_acquire) == epoch) {
     cudaError_t expected = cudaSuccess;
     stickyError_.compare_exchange_strong(expected, error);
   }
@@ -219,6 +228,7 @@ cudaError_t Runtime::deviceReset() {
   };
   forgetInstrumentation(ordinal); // first: pending profiles still read their buffers
   forgetModules();
+  resetEpoch_.fetch_add(1, std::memory_order_acq_rel); // odd: errors now are the old context's
   stickyError_.store(cudaSuccess);
   cudaError_t result = platform_.platform->device(ordinal).reset();
   // Launches that other threads made while the reset ran (undefined behaviour for the application)
@@ -228,6 +238,9 @@ cudaError_t Runtime::deviceReset() {
   // profiles report a disturbed launch instead of what the destroyed buffers held.
   forgetModules();
   forgetInstrumentation(ordinal, /*afterReset=*/true);
+  // Calls that overlapped the reset may have made the destroyed context's error sticky again.
+  stickyError_.store(cudaSuccess);
+  resetEpoch_.fetch_add(1, std::memory_order_acq_rel);
   return result;
 }
 

@@ -107,6 +107,11 @@ public:
   cudaError_t deviceByOrdinal(int ordinal, Device** device);
   /// Passes a device result through, remembering errors that leave the context unusable.
   cudaError_t deviceResult(cudaError_t error);
+  /// deviceResult() for a call that began in reset epoch `epoch` (resetEpoch() when it began): an
+  /// error of a context that a cudaDeviceReset destroyed since then is not remembered.
+  cudaError_t deviceResult(cudaError_t error, uint64_t epoch);
+  /// Counts the device resets that have finished; odd while one runs.
+  uint64_t resetEpoch() const { return resetEpoch_.load(std::memory_order_acquire); }
 
   // --- Registration (__cudaRegister*) ---------------------------------------------------------
   void** registerFatBinary(const void* fatCubin);
@@ -338,6 +343,11 @@ private:
   /// A context-corrupting error (an illegal address in a kernel...): every later call reports it
   /// until cudaDeviceReset, as in NVIDIA's runtime.
   std::atomic<cudaError_t> stickyError_{cudaSuccess};
+  /// Raised by 1 as each cudaDeviceReset starts and again as it ends. A call that overlaps a reset
+  /// may see the destroyed context's sticky error (seen on the H200: a thread allocating in a loop
+  /// while another reset kept getting cudaErrorIllegalAddress from the faulted context and made it
+  /// sticky again after every reset); such errors must not outlive the reset.
+  std::atomic<uint64_t> resetEpoch_{0};
 
   /// Per device: the launch limits the launch path checks (filled once with the platform).
   std::vector<LaunchLimits> launchLimits_;

@@ -31,7 +31,8 @@ struct CallError {
 /// the error NVIDIA's runtime gives for such a handle.
 class Scope {
 public:
-  explicit Scope(Runtime& runtime) : runtime_(runtime), thread_(runtime.thread()) {}
+  explicit Scope(Runtime& runtime)
+      : runtime_(runtime), thread_(runtime.thread()), epoch_(runtime.resetEpoch()) {}
 
   Runtime& runtime() { return runtime_; }
   ThreadState& thread() { return thread_; }
@@ -54,7 +55,8 @@ public:
   void initialize() { check(runtime_.initialize()); }
 
   /// A device's result: errors that corrupt the context become sticky.
-  cudaError_t result(cudaError_t error) { return runtime_.deviceResult(error); }
+  /// Not when a cudaDeviceReset overlapped the call: the error was the destroyed context's.
+  cudaError_t result(cudaError_t error) { return runtime_.deviceResult(error, epoch_); }
 
   // --- The opened device's objects ---------------------------------------------------------
   Stream& stream(cudaStream_t handle) { return stream(*device_, handle); }
@@ -143,6 +145,7 @@ private:
   ThreadState& thread_;
   Device* device_ = nullptr;
   int ordinal_ = 0;
+  uint64_t epoch_; ///< the runtime's reset epoch when the call began
 };
 
 } // namespace ocelot::runtime

@@ -29,8 +29,8 @@ RealDriver* gpuDriver() {
   RealDriver* real = RealDriver::find();
   if (real == nullptr)
     return nullptr;
-  auto init = real->get<decltype(&::cuInit)>("cuInit");
-  auto count = real->get<decltype(&::cuDeviceGetCount)>("cuDeviceGetCount");
+  auto init = OCELOT_REAL_FUNCTION(*real, cuInit);
+  auto count = OCELOT_REAL_FUNCTION(*real, cuDeviceGetCount);
   int devices = 0;
   if (init == nullptr || count == nullptr || init(0) != CUDA_SUCCESS ||
       count(&devices) != CUDA_SUCCESS || devices == 0)
@@ -95,7 +95,7 @@ CUresult DriverShim::notSupported(const char* function) {
 void DriverShim::followDriverContext() const {
   if (real_ == nullptr)
     return;
-  static const auto contextDevice = real_->get<decltype(&::cuCtxGetDevice)>("cuCtxGetDevice");
+  static const auto contextDevice = OCELOT_REAL_FUNCTION(*real_, cuCtxGetDevice);
   CUdevice device = 0;
   if (contextDevice == nullptr || contextDevice(&device) != CUDA_SUCCESS)
     return; // no current context: the runtime's own device stays

@@ -95,7 +95,7 @@ inline DriverShim& shim() {
   if (::ocelot::runtime::driverapi::RealDriver* real =                                             \
           ::ocelot::runtime::driverapi::shim().real())                                             \
     do {                                                                                           \
-      static const auto forward = real->get<decltype(&name)>(#name);                               \
+      static const auto forward = OCELOT_REAL_FUNCTION(*real, name);                               \
       return forward != nullptr ? forward(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND;                     \
   } while (false)
 

@@ -55,8 +55,8 @@ CUresult arguments(const void* stub, void** params, void** extra, std::vector<vo
 
 /// The name of a function from a module Ocelot did not load, as NVIDIA's driver knows it.
 const char* foreignName(RealDriver& real, CUfunction function) {
-  static const auto functionName = real.get<decltype(&cuFuncGetName)>("cuFuncGetName");
-  static const auto kernelName = real.get<decltype(&cuKernelGetName)>("cuKernelGetName");
+  static const auto functionName = OCELOT_REAL_FUNCTION(real, cuFuncGetName);
+  static const auto kernelName = OCELOT_REAL_FUNCTION(real, cuKernelGetName);
   const char* name = nullptr;
   if (functionName != nullptr && functionName(&name, function) == CUDA_SUCCESS && name != nullptr)
     return name;
@@ -115,7 +115,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gridX, unsigne
   const void* stub = stubOf(function, "cuLaunchKernel");
   if (stub == nullptr) {
     if (RealDriver* real = shim().real()) {
-      static const auto forward = real->get<decltype(&cuLaunchKernel)>("cuLaunchKernel");
+      static const auto forward = OCELOT_REAL_FUNCTION(*real, cuLaunchKernel);
       return launchForeign(function, dim3(gridX, gridY, gridZ), dim3(blockX, blockY, blockZ),
                            sharedMem, queue, [&] {
                              return forward(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
@@ -140,7 +140,7 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction funct
   const void* stub = stubOf(function, "cuLaunchKernelEx");
   if (stub == nullptr) {
     if (RealDriver* real = shim().real()) {
-      static const auto forward = real->get<decltype(&cuLaunchKernelEx)>("cuLaunchKernelEx");
+      static const auto forward = OCELOT_REAL_FUNCTION(*real, cuLaunchKernelEx);
       return launchForeign(function, dim3(config->gridDimX, config->gridDimY, config->gridDimZ),
                            dim3(config->blockDimX, config->blockDimY, config->blockDimZ),
                            config->sharedMemBytes, config->hStream,

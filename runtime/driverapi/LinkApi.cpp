@@ -76,7 +76,7 @@ CUresult CUDAAPI cuLinkCreate(unsigned int count, CUjit_option* options, void** 
   if (state == nullptr || (count != 0 && (options == nullptr || values == nullptr)))
     return CUDA_ERROR_INVALID_VALUE;
   if (RealDriver* real = shim().real()) {
-    static const auto create = real->get<decltype(&cuLinkCreate)>("cuLinkCreate");
+    static const auto create = OCELOT_REAL_FUNCTION(*real, cuLinkCreate);
     if (CUresult error = create(count, options, values, state); error != CUDA_SUCCESS)
       return error;
   } else {

@@ -21,10 +21,10 @@ public:
   /// A function the driver exports under exactly this symbol name (cuMemAlloc_v2, ..._ptsz).
   void* exported(const char* symbol) const;
 
-  /// A typed function, resolved once per call site:
-  /// `real.get<decltype(&cuMemAlloc)>("cuMemAlloc")`.
-  template <class Function> Function get(const char* name) const {
-    void* address = symbol(name);
+  /// A typed function the driver exports under `symbol`; use OCELOT_REAL_FUNCTION, which names
+  /// the symbol of the declaration the type comes from.
+  template <class Function> Function exportedAs(const char* symbol) const {
+    void* address = exported(symbol);
     Function function = nullptr;
     static_assert(sizeof function == sizeof address);
     __builtin_memcpy(&function, &address, sizeof function);
@@ -44,3 +44,14 @@ private:
 };
 
 } // namespace ocelot::runtime::driverapi
+
+#define OCELOT_REAL_STRINGIZE_(x) #x
+#define OCELOT_REAL_STRINGIZE(x) OCELOT_REAL_STRINGIZE_(x)
+
+/// NVIDIA's `function` (a RealDriver&), with exactly the ABI of cuda.h's declaration of it: the
+/// symbol that declaration names after cuda.h's macros (cuMemAlloc is cuMemAlloc_v2). Never
+/// cuGetProcAddress(name, 13000): for cuCtxGetDevice and cuCtxSynchronize that answers their
+/// CUDA 13 "_v2" (which take a context too), and a call with the old signature passes garbage for it
+/// (CuPy crashed in cuCtxGetDevice on an H200 this way).
+#define OCELOT_REAL_FUNCTION(real, function)                                                       \
+  (real).exportedAs<decltype(&function)>(OCELOT_REAL_STRINGIZE(function))

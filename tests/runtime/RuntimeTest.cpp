@@ -353,6 +353,37 @@ TEST_F(RuntimeTest, LastErrorIsPerThreadAndStickyErrorsStay) {
   EXPECT_EQ(device.loaded.size(), 2u);
 }
 
+// Calls that overlap a reset may get the destroyed context's sticky error from the device (on the
+// H200 a thread allocating in a loop while another reset after a fault did, every time, and the
+// error stayed sticky after each reset). Such errors are not remembered past the reset.
+TEST_F(RuntimeTest, AStickyErrorOfACallOverlappingAResetDoesNotOutliveTheReset) {
+  registerSample(buildContainer({ptxEntry(kPtx, 90)}));
+  device.launchResult = cudaErrorIllegalAddress;
+  EXPECT_EQ(launch(), cudaErrorIllegalAddress);
+  ASSERT_EQ(Scope(runtime).open(), cudaErrorIllegalAddress);
+  // A call that began before the reset and whose device answered after it.
+  Scope begunBefore(runtime);
+  device.duringReset = [&] {
+    // A call made while the reset runs, answered by the context being destroyed.
+    Scope during(runtime);
+    during.open();
+    EXPECT_EQ(during.result(cudaErrorIllegalAddress), cudaErrorIllegalAddress);
+    EXPECT_EQ(runtime.deviceResult(cudaErrorIllegalAddress), cudaErrorIllegalAddress);
+  };
+  EXPECT_EQ(runtime.deviceReset(), cudaSuccess);
+  device.duringReset = nullptr;
+  EXPECT_EQ(begunBefore.result(cudaErrorIllegalAddress), cudaErrorIllegalAddress);
+  EXPECT_EQ(Scope(runtime).open(), cudaSuccess);
+  // An error of a call that began after the reset is sticky again.
+  Scope after(runtime);
+  EXPECT_EQ(after.open(), cudaSuccess);
+  EXPECT_EQ(after.result(cudaErrorIllegalAddress), cudaErrorIllegalAddress);
+  EXPECT_EQ(Scope(runtime).open(), cudaErrorIllegalAddress);
+  EXPECT_EQ(runtime.deviceReset(), cudaSuccess);
+  device.launchResult = cudaSuccess;
+  EXPECT_EQ(launch(), cudaSuccess);
+}
+
 // What every API call that uses a device does: open the thread's current device through a Scope,
 // turn the application's handles into the device's objects, call them. (The argument checks of the
 // API functions themselves run in validation.cu and api_behaviour.cu.)

@@ -9,6 +9,11 @@ import analytic  # noqa: E402
 
 try:
     import numpy as np
+
+    # The GPU machine's Numba-CUDA still names np.row_stack, which its NumPy no longer has (it
+    # fails the same way without Ocelot); the alias is what NumPy deprecated it for.
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
     from numba import cuda, uint32
 except ImportError as e:
     print("SKIP: no Numba-CUDA (%s)" % e)
