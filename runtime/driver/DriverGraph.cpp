@@ -2,11 +2,13 @@
 // driver's handles. Node parameters go through DriverGraphNodes.
 #include "runtime/driver/DriverGraph.h"
 
+#include "runtime/core/ErrorTable.h"
 #include "runtime/core/Stream.h"
 #include "runtime/driver/DriverDevice.h"
 #include "runtime/driver/DriverGraphNodes.h"
 
 #include <memory>
+#include <string>
 
 namespace ocelot::runtime::driver {
 namespace {
@@ -40,8 +42,16 @@ cudaError_t DriverGraph::addNode(cudaGraphNode_t* node, const cudaGraphNode_t* d
   // Outputs of node creation: the bodies the driver created for a conditional node, and the
   // address it reserved for a mem-alloc node (without it the application's next node, a copy into
   // that memory, named a null pointer: issue 14 bug 1 on the GPU).
-  if (result == CUDA_SUCCESS && params->type == cudaGraphNodeTypeConditional)
+  if (result == CUDA_SUCCESS && params->type == cudaGraphNodeTypeConditional) {
     params->conditional.phGraph_out = driverParams.conditional.phGraph_out;
+    // Kept for executable graphs to find the kernel nodes in the bodies (the driver cannot
+    // report a conditional node's parameters).
+    DriverExecKernelNodes::Conditional conditional;
+    conditional.type = driverParams.conditional.type;
+    conditional.bodies.assign(driverParams.conditional.phGraph_out,
+                              driverParams.conditional.phGraph_out + driverParams.conditional.size);
+    device_.driverGraphs().addedConditional(*node, std::move(conditional));
+  }
   if (result == CUDA_SUCCESS && params->type == cudaGraphNodeTypeMemAlloc)
     params->alloc.dptr = reinterpret_cast<void*>(driverParams.alloc.dptr);
   return toCudaError(result);
@@ -94,6 +104,7 @@ cudaError_t DriverGraph::instantiate(cudaGraphInstantiateParams* params, GraphEx
   if (result != CUDA_SUCCESS)
     return toCudaError(result);
   *exec = device_.driverGraphs().wrap(created);
+  static_cast<DriverGraphExec*>(*exec)->instantiatedFrom(handle());
   return cudaSuccess;
 }
 
@@ -113,8 +124,137 @@ cudaError_t DriverGraph::changeUserObject(cudaUserObject_t object, int count, un
 DriverGraphExec::DriverGraphExec(DriverDevice& device, cudaGraphExec_t exec)
     : GraphExec(exec), device_(device), api_(device.api()) {}
 
+void DriverGraphExec::instantiatedFrom(CUgraph graph) {
+  auto nodes = std::make_unique<DriverExecKernelNodes>();
+  DriverGraphs& graphs = device_.driverGraphs();
+  CUresult result = DriverExecKernelNodes::collect(
+      api_, graph, [&graphs](CUgraphNode node) { return graphs.conditional(node); }, nodes.get());
+  std::lock_guard lock(mutex_);
+  template_ = graph;
+  kernelNodes_ = result == CUDA_SUCCESS ? std::move(nodes) : nullptr;
+}
+
+void DriverGraphExec::templateDestroyed(CUgraph graph) {
+  std::lock_guard lock(mutex_);
+  if (graph == template_)
+    forgetKernelNodes("its template graph was destroyed");
+}
+
+void DriverGraphExec::nodeDestroyed(CUgraphNode node) {
+  std::lock_guard lock(mutex_);
+  if (kernelNodes_ && kernelNodes_->contains(node))
+    forgetKernelNodes("a kernel node of its template graph was destroyed");
+}
+
+void DriverGraphExec::forgetKernelNodes(const char* /*why*/) {
+  // The launch then runs as it is and the instrumentation counts it as a graph launch whose nodes
+  // were not offered.
+  restorePending();
+  kernelNodes_.reset();
+  template_ = nullptr;
+}
+
 cudaError_t DriverGraphExec::launch(Stream& stream) {
+  std::lock_guard lock(mutex_);
+  restorePending();
   return toCudaError(invoke(api_.graphLaunch, handle(), stream.handle()));
+}
+
+bool DriverGraphExec::offersKernelNodes() const {
+  std::lock_guard lock(mutex_);
+  return kernelNodes_ != nullptr && api_.graphExecKernelNodeSetParams != nullptr;
+}
+
+namespace {
+
+/// A kernel node running a substitute in this launch: the parameters it was set to (they must
+/// outlive the call that sets them).
+struct Substituted {
+  DriverExecKernelNodes::Node* node = nullptr;
+  GraphKernelSubstitute substitute;
+  std::vector<void*> arguments;
+};
+
+GraphKernelNode offered(DriverExecKernelNodes::Node& node) {
+  GraphKernelNode offer;
+  offer.node = reinterpret_cast<uint64_t>(node.node);
+  offer.function = node.params.func;
+  offer.grid = dim3(node.params.gridDimX, node.params.gridDimY, node.params.gridDimZ);
+  offer.block = dim3(node.params.blockDimX, node.params.blockDimY, node.params.blockDimZ);
+  offer.sharedMem = node.params.sharedMemBytes;
+  offer.args = node.argumentPointers.data();
+  offer.repeats = node.repeats;
+  offer.conditional = node.conditional;
+  offer.unsubstitutable = node.unsubstitutable;
+  return offer;
+}
+
+std::string driverError(const char* call, CUresult result) {
+  return std::string(call) + " failed (" + errorName(toCudaError(result)) + ")";
+}
+
+} // namespace
+
+cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hook) {
+  std::lock_guard lock(mutex_);
+  restorePending();
+  if (!kernelNodes_ || api_.graphExecKernelNodeSetParams == nullptr)
+    return toCudaError(invoke(api_.graphLaunch, handle(), stream.handle()));
+  std::vector<Substituted> substituted;
+  for (DriverExecKernelNodes::Node& node : kernelNodes_->nodes()) {
+    if (!node.enabled)
+      continue; // a disabled node does not run
+    GraphKernelNode offer = offered(node);
+    std::optional<GraphKernelSubstitute> substitute = hook.kernelNode(offer);
+    if (!substitute)
+      continue;
+    if (substitute->parameters > node.argumentPointers.size()) {
+      hook.substituteRefused(offer, "the instrumented kernel takes more of the node's arguments "
+                                    "than the node has");
+      continue;
+    }
+    Substituted entry;
+    entry.node = &node;
+    entry.substitute = std::move(*substitute);
+    entry.arguments.assign(node.argumentPointers.begin(),
+                           node.argumentPointers.begin() + entry.substitute.parameters);
+    entry.arguments.push_back(entry.substitute.appended.data());
+    CUDA_KERNEL_NODE_PARAMS params = node.params;
+    params.func = static_cast<CUfunction>(entry.substitute.function);
+    params.kernelParams = entry.arguments.data();
+    params.extra = nullptr;
+    params.kern = nullptr;
+    params.ctx = nullptr;
+    if (CUresult result = api_.graphExecKernelNodeSetParams(handle(), node.node, &params);
+        result != CUDA_SUCCESS) {
+      // The node keeps its own parameters: the driver did not take these.
+      hook.substituteRefused(offer, driverError("cuGraphExecKernelNodeSetParams", result));
+      continue;
+    }
+    substituted.push_back(std::move(entry));
+  }
+  CUresult launched = invoke(api_.graphLaunch, handle(), stream.handle());
+  // Every substituted node gets its own parameters back, launched or not: the launch took its
+  // copy of the substitutes, and later launches must run the application's kernels.
+  for (Substituted& entry : substituted)
+    if (api_.graphExecKernelNodeSetParams(handle(), entry.node->node, &entry.node->params) !=
+        CUDA_SUCCESS)
+      unrestored_.push_back(entry.node->node);
+  return toCudaError(launched);
+}
+
+void DriverGraphExec::restorePending() {
+  // Nodes a launch could not put back (a transient driver failure): tried again before anything
+  // else uses the executable graph, so that no launch runs a stale substitute knowingly.
+  if (unrestored_.empty() || !kernelNodes_)
+    return;
+  std::vector<CUgraphNode> still;
+  for (CUgraphNode node : unrestored_)
+    for (DriverExecKernelNodes::Node& known : kernelNodes_->nodes())
+      if (known.node == node &&
+          api_.graphExecKernelNodeSetParams(handle(), node, &known.params) != CUDA_SUCCESS)
+        still.push_back(node);
+  unrestored_ = std::move(still);
 }
 
 cudaError_t DriverGraphExec::upload(Stream& stream) {
@@ -130,19 +270,55 @@ cudaError_t DriverGraphExec::flags(unsigned long long* flags) {
 }
 
 cudaError_t DriverGraphExec::update(Graph& graph, cudaGraphExecUpdateResultInfo* info) {
-  return toCudaError(invoke(api_.graphExecUpdate, handle(), graph.handle(),
-                            reinterpret_cast<CUgraphExecUpdateResultInfo*>(info)));
+  std::lock_guard lock(mutex_);
+  CUresult result = invoke(api_.graphExecUpdate, handle(), graph.handle(),
+                           reinterpret_cast<CUgraphExecUpdateResultInfo*>(info));
+  if (result == CUDA_SUCCESS && kernelNodes_) {
+    DriverGraphs& graphs = device_.driverGraphs();
+    if (!kernelNodes_->update(api_, graph.handle(),
+                              [&graphs](CUgraphNode node) { return graphs.conditional(node); }))
+      forgetKernelNodes("an update from a graph whose nodes Ocelot could not pair");
+  }
+  return toCudaError(result);
 }
 
 cudaError_t DriverGraphExec::setNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) {
   CUgraphNodeParams driverParams;
   if (cudaError_t error = toDriverNodeParams(device_, *params, &driverParams); error != cudaSuccess)
     return error;
-  return toCudaError(invoke(api_.graphExecNodeSetParams, handle(), node, &driverParams));
+  std::lock_guard lock(mutex_);
+  CUresult result = invoke(api_.graphExecNodeSetParams, handle(), node, &driverParams);
+  if (result != CUDA_SUCCESS || !kernelNodes_)
+    return toCudaError(result);
+  if (params->type == cudaGraphNodeTypeKernel) {
+    const CUDA_KERNEL_NODE_PARAMS_v3& set = driverParams.kernel;
+    CUDA_KERNEL_NODE_PARAMS kernel{};
+    kernel.func = set.func;
+    kernel.gridDimX = set.gridDimX;
+    kernel.gridDimY = set.gridDimY;
+    kernel.gridDimZ = set.gridDimZ;
+    kernel.blockDimX = set.blockDimX;
+    kernel.blockDimY = set.blockDimY;
+    kernel.blockDimZ = set.blockDimZ;
+    kernel.sharedMemBytes = set.sharedMemBytes;
+    kernel.kernelParams = set.kernelParams;
+    kernel.extra = set.extra;
+    kernel.kern = set.kern;
+    kernel.ctx = set.ctx;
+    kernelNodes_->setParams(api_, node, kernel);
+  } else if (params->type == cudaGraphNodeTypeGraph) {
+    // The kernel nodes inside now run with the new child graph's parameters.
+    forgetKernelNodes("a child graph node was given new parameters");
+  }
+  return cudaSuccess;
 }
 
 cudaError_t DriverGraphExec::setNodeEnabled(cudaGraphNode_t node, unsigned int enabled) {
-  return toCudaError(invoke(api_.graphNodeSetEnabled, handle(), node, enabled));
+  std::lock_guard lock(mutex_);
+  CUresult result = invoke(api_.graphNodeSetEnabled, handle(), node, enabled);
+  if (result == CUDA_SUCCESS && kernelNodes_)
+    kernelNodes_->setEnabled(node, enabled != 0);
+  return toCudaError(result);
 }
 
 cudaError_t DriverGraphExec::nodeEnabled(cudaGraphNode_t node, unsigned int* enabled) {
@@ -163,6 +339,8 @@ cudaError_t DriverGraphs::create(unsigned int flags, Graph** graph) {
 
 cudaError_t DriverGraphs::destroy(Graph& graph) {
   const cudaGraph_t handle = graph.handle();
+  execs_.forEach(
+      [handle](GraphExec& exec) { static_cast<DriverGraphExec&>(exec).templateDestroyed(handle); });
   cudaError_t result = toCudaError(invoke(api_.graphDestroy, handle));
   graphs_.remove(handle);
   return result;
@@ -203,6 +381,8 @@ cudaError_t DriverGraphs::neighbours(cudaGraphNode_t node, cudaGraphNode_t* node
 }
 
 cudaError_t DriverGraphs::destroyNode(cudaGraphNode_t node) {
+  execs_.forEach(
+      [node](GraphExec& exec) { static_cast<DriverGraphExec&>(exec).nodeDestroyed(node); });
   return toCudaError(invoke(api_.graphDestroyNode, node));
 }
 
@@ -249,6 +429,21 @@ cudaError_t DriverGraphs::memoryAttribute(cudaGraphMemAttributeType attribute, v
 
 cudaError_t DriverGraphs::trimMemory() {
   return toCudaError(invoke(api_.deviceGraphMemTrim, device_.handle()));
+}
+
+std::optional<DriverExecKernelNodes::Conditional>
+DriverGraphs::conditional(CUgraphNode node) const {
+  std::lock_guard lock(conditionalsMutex_);
+  auto found = conditionals_.find(node);
+  if (found == conditionals_.end())
+    return std::nullopt;
+  return found->second;
+}
+
+void DriverGraphs::addedConditional(CUgraphNode node,
+                                    DriverExecKernelNodes::Conditional conditional) {
+  std::lock_guard lock(conditionalsMutex_);
+  conditionals_[node] = std::move(conditional);
 }
 
 Graph* DriverGraphs::adopt(cudaGraph_t handle) {

@@ -2,6 +2,11 @@
 
 #include "runtime/core/Graph.h"
 #include "runtime/driver/DriverApi.h"
+#include "runtime/driver/DriverExecKernelNodes.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
 
 namespace ocelot::runtime::driver {
 
@@ -35,11 +40,26 @@ private:
 };
 
 /// An executable graph of a GPU: the CUgraphExec is the handle.
+///
+/// One instantiated by Ocelot knows its kernel nodes (DriverExecKernelNodes) and offers them at
+/// each launch: a substitute runs through cuGraphExecKernelNodeSetParams for that launch, and the
+/// node's own parameters are put back once the launch is enqueued (the driver copies an executable
+/// graph's parameters at launch). It stops offering when what it knows may be wrong: its template
+/// graph or one of its nodes was destroyed (the template's nodes name the executable graph's), a
+/// child graph node was given new parameters, or an update it could not follow.
 class DriverGraphExec final : public GraphExec {
 public:
   DriverGraphExec(DriverDevice& device, cudaGraphExec_t exec);
 
+  /// Just instantiated from `graph`: reads its kernel nodes.
+  void instantiatedFrom(CUgraph graph);
+  /// The template graph, or a node of it, is being destroyed.
+  void templateDestroyed(CUgraph graph);
+  void nodeDestroyed(CUgraphNode node);
+
   cudaError_t launch(Stream& stream) override;
+  bool offersKernelNodes() const override;
+  cudaError_t launchOffering(Stream& stream, GraphLaunchHook& hook) override;
   cudaError_t upload(Stream& stream) override;
   cudaError_t flags(unsigned long long* flags) override;
   cudaError_t update(Graph& graph, cudaGraphExecUpdateResultInfo* info) override;
@@ -48,8 +68,22 @@ public:
   cudaError_t nodeEnabled(cudaGraphNode_t node, unsigned int* enabled) override;
 
 private:
+  /// Stops offering kernel nodes (what they run is no longer known for sure).
+  void forgetKernelNodes(const char* why);
+  /// Puts back the parameters of nodes a launch could not restore.
+  void restorePending();
+
   DriverDevice& device_;
   const DriverApi& api_;
+  /// Launches and the calls that change the executable graph, one at a time: a launch sets and
+  /// puts back node parameters.
+  mutable std::mutex mutex_;
+  CUgraph template_ = nullptr;
+  /// Null when the executable graph's kernel nodes are not known (made outside Ocelot's
+  /// cudaGraphInstantiate, or forgotten).
+  std::unique_ptr<DriverExecKernelNodes> kernelNodes_;
+  /// Nodes still running a substitute because putting their parameters back failed.
+  std::vector<CUgraphNode> unrestored_;
 };
 
 /// A GPU's graphs, executable graphs, nodes, user objects and graph memory. Graphs the tables do
@@ -80,6 +114,10 @@ public:
   cudaError_t memoryAttribute(cudaGraphMemAttributeType attribute, void* value, bool set) override;
   cudaError_t trimMemory() override;
 
+  /// The conditional node `node` as DriverGraph::addNode made it, or nullopt.
+  std::optional<DriverExecKernelNodes::Conditional> conditional(CUgraphNode node) const;
+  void addedConditional(CUgraphNode node, DriverExecKernelNodes::Conditional conditional);
+
   /// The graph or executable graph of a driver handle, wrapped if it is new.
   Graph* wrap(cudaGraph_t handle) { return adopt(handle); }
   GraphExec* wrap(cudaGraphExec_t handle) { return adopt(handle); }
@@ -91,6 +129,8 @@ protected:
 private:
   DriverDevice& device_;
   const DriverApi& api_;
+  mutable std::mutex conditionalsMutex_;
+  std::map<CUgraphNode, DriverExecKernelNodes::Conditional> conditionals_;
 };
 
 } // namespace ocelot::runtime::driver

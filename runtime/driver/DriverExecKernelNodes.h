@@ -1,0 +1,69 @@
+#pragma once
+
+#include "runtime/driver/DriverApi.h"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace ocelot::runtime::driver {
+
+/// The kernel nodes of a GPU's executable graph, with the parameters the executable graph runs each
+/// with now (the driver cannot read them back from a CUgraphExec): what a launch offers the
+/// instrumentation, and what it puts back after running a substitute.
+///
+/// Nodes are the template graph's handles (they name their instances in the executable graph), in
+/// the order of a walk of the template: its nodes in insertion order, each child graph and
+/// conditional body where its node is.
+class DriverExecKernelNodes {
+public:
+  struct Node {
+    CUgraphNode node = nullptr;
+    /// The executable graph's parameters; `kernelParams` points into `argumentPointers`.
+    CUDA_KERNEL_NODE_PARAMS params{};
+    std::vector<std::byte> arguments;    ///< the argument bytes at their parameter offsets
+    std::vector<void*> argumentPointers; ///< one pointer into `arguments` per parameter
+    bool enabled = true;
+    bool repeats = false;     ///< in the body of a while conditional node
+    bool conditional = false; ///< in the body of an if or switch conditional node
+    /// Why the node cannot run a substitute, or null.
+    const char* unsubstitutable = nullptr;
+  };
+  /// A conditional node of a template graph as it was added (the driver cannot report it).
+  struct Conditional {
+    CUgraphConditionalNodeType type = CU_GRAPH_COND_TYPE_IF;
+    std::vector<CUgraph> bodies;
+  };
+  /// The conditional node `node` as it was added, or nullopt when it is not known.
+  using ConditionalBodies = std::function<std::optional<Conditional>(CUgraphNode)>;
+
+  /// Walks `graph` and reads every kernel node's parameters.
+  static CUresult collect(const DriverApi& api, CUgraph graph, const ConditionalBodies& bodies,
+                          DriverExecKernelNodes* out);
+
+  /// After cudaGraphExecUpdate from `graph`: its kernel nodes' parameters, paired with ours in walk
+  /// order (the driver pairs nodes by insertion order). False when `graph` does not have the
+  /// same shape, or cannot be read: the parameters are then unknown.
+  bool update(const DriverApi& api, CUgraph graph, const ConditionalBodies& bodies);
+  /// After the executable graph's parameters of kernel node `node` were set; false when the node is
+  /// not one of ours.
+  bool setParams(const DriverApi& api, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params);
+  void setEnabled(CUgraphNode node, bool enabled);
+  bool contains(CUgraphNode node) const;
+
+  std::vector<Node>& nodes() { return nodes_; }
+
+private:
+  /// A kernel node's parameters with our own copy of its arguments.
+  static Node read(const DriverApi& api, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params);
+  static CUresult walk(const DriverApi& api, CUgraph graph, const ConditionalBodies& bodies,
+                       bool repeats, bool conditional, DriverExecKernelNodes* out);
+
+  /// The type of every node the walk visited, in order (with a marker where a body ends): two
+  /// graphs pair node by node only when these agree.
+  std::vector<int> shape_;
+  std::vector<Node> nodes_;
+};
+
+} // namespace ocelot::runtime::driver
