@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 namespace ocelot::runtime::testing {
 namespace {
@@ -26,17 +27,20 @@ struct FakeRun {
   std::string driverLog() const { return readText(log / "driver.log"); }
 };
 
-FakeRun runWithFakeDriver(const std::string& program, const std::string& mode) {
+/// `environment`: more variables for the program ("NAME=value ...").
+FakeRun runWithFakeDriver(const std::string& program, const std::string& mode,
+                          const std::string& environment = "") {
   FakeRun run;
   run.log = fs::temp_directory_path() / ("ocelot-fake-driver-" + std::to_string(::getpid())) /
             (program + "-" + mode);
   fs::remove_all(run.log);
   fs::create_directories(run.log);
-  run.result = runCommand(
-      "env -u LD_PRELOAD -u OCELOT_DUMP_PTX " + std::string(kProgramEnvironment) +
-      "OCELOT_LOG=warn OCELOT_FAKE_DRIVER=" + mode + " OCELOT_FAKE_DRIVER_LOG='" +
-      run.log.string() + "' LD_LIBRARY_PATH='" + std::string(OCELOT_CUDART_DIR) + ":" +
-      std::string(OCELOT_FAKE_DRIVER_DIR) + "' '" + (programsDir() / program).string() + "' 2>&1");
+  run.result =
+      runCommand("env -u LD_PRELOAD -u OCELOT_DUMP_PTX " + std::string(kProgramEnvironment) +
+                 "OCELOT_LOG=warn " + environment + " OCELOT_FAKE_DRIVER=" + mode +
+                 " OCELOT_FAKE_DRIVER_LOG='" + run.log.string() + "' LD_LIBRARY_PATH='" +
+                 std::string(OCELOT_CUDART_DIR) + ":" + std::string(OCELOT_FAKE_DRIVER_DIR) +
+                 "' '" + (programsDir() / program).string() + "' 2>&1");
   return run;
 }
 
@@ -322,6 +326,63 @@ TEST_F(DriverPath, ManyThreadsUseTheRuntimeAtOnce) {
   std::string log = run.driverLog();
   EXPECT_EQ(count(log, "load ptx module"), 1u);
   EXPECT_EQ(count(log, "launch _Z5touchPii"), 3200u);
+}
+
+/// The lines of `text` that start with `prefix`, without it.
+std::vector<std::string> linesAfter(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(prefix, 0) == 0)
+      found.push_back(line.substr(prefix.size()));
+  return found;
+}
+
+/// Splits "NAME module M grid G params P args A B ..." (the fake driver's description of a kernel
+/// node) into its words.
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> split;
+  std::istringstream stream(line);
+  for (std::string word; stream >> word;)
+    split.push_back(word);
+  return split;
+}
+
+// A registered kernel's graph node, launched while bbcount is active: each graph launch runs the
+// node's instrumented kernel (another module, one more parameter) with the node's own arguments
+// first, including after cudaGraphExecKernelNodeSetParams; afterwards the executable graph holds
+// the application's kernel and arguments again.
+TEST_F(DriverPath, GraphKernelNodesRunInstrumentedAndAreRestored) {
+  FakeRun run = runWithFakeDriver("graph_kernel_node", "gpu",
+                                  "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off");
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  expectAllSucceeded(run.result.output);
+  std::string log = run.driverLog();
+  std::vector<std::string> launches = linesAfter(log, "graph launch node ");
+  ASSERT_EQ(launches.size(), 3u) << log;
+  std::vector<std::string> destroyed = linesAfter(log, "graph exec destroyed with node ");
+  ASSERT_EQ(destroyed.size(), 1u) << log;
+  // The application's node at the end: the exec's own parameters (grid 4, value 9), 2 arguments.
+  std::vector<std::string> own = words(destroyed[0]);
+  ASSERT_EQ(own.size(), 10u) << destroyed[0];
+  EXPECT_EQ(own[0], "_Z8addValuePii");
+  EXPECT_EQ(own[2], "1") << "the application's module";
+  EXPECT_EQ(own[4], "4");
+  EXPECT_EQ(own[6], "2");
+  EXPECT_EQ(own[9], "00000009");
+  const std::string& data = own[8];
+  for (size_t i = 0; i < launches.size(); ++i) {
+    SCOPED_TRACE(launches[i]);
+    std::vector<std::string> ran = words(launches[i]);
+    ASSERT_EQ(ran.size(), 11u);
+    EXPECT_EQ(ran[0], "_Z8addValuePii");
+    EXPECT_NE(ran[2], "1") << "the instrumented module";
+    EXPECT_EQ(ran[4], i < 2 ? "2" : "4");
+    EXPECT_EQ(ran[6], "3") << "the node's two arguments and the instrumentation's";
+    EXPECT_EQ(ran[8], data);
+    EXPECT_EQ(ran[9], i < 2 ? "00000007" : "00000009");
+    EXPECT_NE(ran[10], "0000000000000000") << "the appended parameter points somewhere";
+  }
 }
 
 } // namespace

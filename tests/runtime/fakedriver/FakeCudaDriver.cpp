@@ -3,6 +3,8 @@
 // device whose memory is host memory. Kernels do not run; what the runtime hands to the "driver"
 // (PTX modules, links, launches) is appended to $OCELOT_FAKE_DRIVER_LOG/driver.log and PTX texts
 // are written next to it, so tests can check that Ocelot's module reached cuModuleLoadDataEx.
+// Graphs are lists of nodes; launching an executable graph runs nothing but logs the function and
+// arguments each kernel node has at that moment (and cuGraphExecDestroy what they have at the end).
 //
 // OCELOT_FAKE_DRIVER selects the machine it pretends to be:
 //   gpu (default)  one sm_90 device
@@ -12,12 +14,14 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -56,7 +60,44 @@ void writeFile(const std::string& name, const std::string& text) {
 struct FakeModule {
   std::map<std::string, std::vector<char>> globals;
   std::vector<std::string> functions;
+  std::string ptx; ///< empty for images that are not PTX
+  int number = 0;  ///< 1, 2, ... in load order
 };
+
+/// A function's parameters as cuFuncGetParamInfo reports them: offset and size of each.
+using ParamLayout = std::vector<std::pair<size_t, size_t>>;
+std::map<CUfunction, ParamLayout> gParamLayouts;
+std::map<CUfunction, int> gFunctionModules;
+
+/// The parameters of entry `name` in `ptx`, from its .param declarations (the scalar and byte-array
+/// forms nvcc emits), each aligned to its size or .align.
+ParamLayout parseParams(const std::string& ptx, const std::string& name) {
+  ParamLayout layout;
+  size_t at = ptx.find(".entry " + name + "(");
+  if (at == std::string::npos)
+    return layout;
+  size_t end = ptx.find(')', at);
+  std::string list = ptx.substr(at, end - at);
+  size_t offset = 0;
+  for (size_t param = list.find(".param"); param != std::string::npos;
+       param = list.find(".param", param + 1)) {
+    size_t next = list.find(".param", param + 1);
+    std::string declaration = list.substr(param, next == std::string::npos ? next : next - param);
+    size_t size = 4, align = 4;
+    if (declaration.find("64") != std::string::npos)
+      size = align = 8;
+    if (size_t bracket = declaration.find('['); bracket != std::string::npos) {
+      size = std::stoul(declaration.substr(bracket + 1));
+      align = 1;
+      if (size_t a = declaration.find(".align "); a != std::string::npos)
+        align = std::stoul(declaration.substr(a + 7));
+    }
+    offset = (offset + align - 1) / align * align;
+    layout.emplace_back(offset, size);
+    offset += size;
+  }
+  return layout;
+}
 
 struct FakeLink {
   std::vector<std::string> units;
@@ -70,12 +111,12 @@ CUcontext primaryContext() {
   return reinterpret_cast<CUcontext>(&gContext);
 }
 
-CUresult loadModule(CUmodule* module, const std::string& what) {
+CUresult loadModule(CUmodule* module, const std::string& ptx) {
   auto* loaded = new FakeModule;
+  loaded->ptx = ptx;
   *module = reinterpret_cast<CUmodule>(loaded);
   std::lock_guard lock(gMutex);
-  ++gModules;
-  (void)what;
+  loaded->number = ++gModules;
   return CUDA_SUCCESS;
 }
 
@@ -274,7 +315,7 @@ CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int, C
   }
   writeFile("loaded-" + std::to_string(number) + ".ptx", text);
   log("load ptx module " + std::to_string(number) + " bytes " + std::to_string(text.size()));
-  return loadModule(module, "ptx");
+  return loadModule(module, text);
 }
 
 CUresult cuModuleLoadData(CUmodule* module, const void* image) {
@@ -286,7 +327,7 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
     log("load linked cubin");
   else
     log("load unknown image");
-  return loadModule(module, "image");
+  return loadModule(module, "");
 }
 
 CUresult cuModuleUnload(CUmodule module) {
@@ -299,6 +340,18 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* 
   std::lock_guard lock(gMutex);
   loaded->functions.emplace_back(name);
   *function = reinterpret_cast<CUfunction>(new std::string(name));
+  gParamLayouts[*function] = parseParams(loaded->ptx, name);
+  gFunctionModules[*function] = loaded->number;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetParamInfo(CUfunction function, size_t index, size_t* offset, size_t* size) {
+  std::lock_guard lock(gMutex);
+  auto found = gParamLayouts.find(function);
+  if (found == gParamLayouts.end() || index >= found->second.size())
+    return CUDA_ERROR_INVALID_VALUE;
+  *offset = found->second[index].first;
+  *size = found->second[index].second;
   return CUDA_SUCCESS;
 }
 
@@ -540,6 +593,184 @@ CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore* semaphores,
   return CUDA_SUCCESS;
 }
 
+// --- Graphs: lists of nodes; only kernel nodes have parameters --------------------------------
+
+struct FakeKernel {
+  CUfunction function = nullptr;
+  unsigned int grid = 0;
+  std::vector<std::vector<unsigned char>> arguments; ///< one per parameter of `function`
+};
+
+struct FakeNode {
+  CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+  FakeKernel kernel;
+};
+
+struct FakeGraph {
+  std::vector<FakeNode*> nodes;
+};
+
+struct FakeExec {
+  std::vector<std::pair<FakeNode*, FakeKernel>> kernels; ///< the executable graph's own copies
+};
+
+/// The kernel a node runs with `params`: the arguments copied as the function's layout says.
+CUresult toFakeKernel(const CUDA_KERNEL_NODE_PARAMS& params, FakeKernel* kernel) {
+  std::lock_guard lock(gMutex);
+  auto layout = gParamLayouts.find(params.func);
+  if (params.func == nullptr || layout == gParamLayouts.end() || params.kernelParams == nullptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  kernel->function = params.func;
+  kernel->grid = params.gridDimX * params.gridDimY * params.gridDimZ;
+  kernel->arguments.clear();
+  for (size_t index = 0; index < layout->second.size(); ++index) {
+    const auto* bytes = static_cast<const unsigned char*>(params.kernelParams[index]);
+    kernel->arguments.emplace_back(bytes, bytes + layout->second[index].second);
+  }
+  return CUDA_SUCCESS;
+}
+
+/// "NAME module M grid G params P args HEX HEX ..."
+std::string describe(const FakeKernel& kernel) {
+  std::lock_guard lock(gMutex);
+  std::string text = *reinterpret_cast<std::string*>(kernel.function) + " module " +
+                     std::to_string(gFunctionModules[kernel.function]) + " grid " +
+                     std::to_string(kernel.grid) + " params " +
+                     std::to_string(kernel.arguments.size()) + " args";
+  for (const auto& argument : kernel.arguments) {
+    text += ' ';
+    for (size_t i = argument.size(); i-- > 0;) { // most significant byte first
+      char digits[3];
+      std::snprintf(digits, sizeof digits, "%02x", argument[i]);
+      text += digits;
+    }
+  }
+  return text;
+}
+
+CUresult cuGraphCreate(CUgraph* graph, unsigned int) {
+  *graph = reinterpret_cast<CUgraph>(new FakeGraph);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph graph) {
+  auto* fake = reinterpret_cast<FakeGraph*>(graph);
+  for (FakeNode* node : fake->nodes)
+    delete node;
+  delete fake;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphAddNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode*,
+                           const CUgraphEdgeData*, size_t, CUgraphNodeParams* params) {
+  auto added = std::make_unique<FakeNode>();
+  added->type = params->type;
+  if (params->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+    CUDA_KERNEL_NODE_PARAMS kernel{};
+    kernel.func = params->kernel.func;
+    kernel.gridDimX = params->kernel.gridDimX;
+    kernel.gridDimY = params->kernel.gridDimY;
+    kernel.gridDimZ = params->kernel.gridDimZ;
+    kernel.kernelParams = params->kernel.kernelParams;
+    if (CUresult result = toFakeKernel(kernel, &added->kernel); result != CUDA_SUCCESS)
+      return result;
+  } else if (params->type != CU_GRAPH_NODE_TYPE_EMPTY) {
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  *node = reinterpret_cast<CUgraphNode>(added.get());
+  reinterpret_cast<FakeGraph*>(graph)->nodes.push_back(added.release());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, size_t* count) {
+  const auto& all = reinterpret_cast<FakeGraph*>(graph)->nodes;
+  if (nodes != nullptr)
+    for (size_t i = 0; i < std::min(*count, all.size()); ++i)
+      nodes[i] = reinterpret_cast<CUgraphNode>(all[i]);
+  *count = all.size();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType* type) {
+  *type = reinterpret_cast<FakeNode*>(node)->type;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS* params) {
+  // Like the driver's: kernelParams point into the node's own copies.
+  auto* fake = reinterpret_cast<FakeNode*>(node);
+  if (fake->type != CU_GRAPH_NODE_TYPE_KERNEL)
+    return CUDA_ERROR_INVALID_VALUE;
+  static thread_local std::vector<void*> pointers;
+  pointers.clear();
+  for (auto& argument : fake->kernel.arguments)
+    pointers.push_back(argument.data());
+  *params = CUDA_KERNEL_NODE_PARAMS{};
+  params->func = fake->kernel.function;
+  params->gridDimX = fake->kernel.grid;
+  params->gridDimY = params->gridDimZ = 1;
+  params->blockDimX = params->blockDimY = params->blockDimZ = 1;
+  params->kernelParams = pointers.data();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long) {
+  auto* made = new FakeExec;
+  for (FakeNode* node : reinterpret_cast<FakeGraph*>(graph)->nodes)
+    if (node->type == CU_GRAPH_NODE_TYPE_KERNEL)
+      made->kernels.emplace_back(node, node->kernel);
+  *exec = reinterpret_cast<CUgraphExec>(made);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph,
+                                      CUDA_GRAPH_INSTANTIATE_PARAMS* params) {
+  params->result_out = CUDA_GRAPH_INSTANTIATE_SUCCESS;
+  params->hErrNode_out = nullptr;
+  return cuGraphInstantiateWithFlags(exec, graph, params->flags);
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec exec, CUgraphNode node,
+                                           const CUDA_KERNEL_NODE_PARAMS* params) {
+  for (auto& [owner, kernel] : reinterpret_cast<FakeExec*>(exec)->kernels)
+    if (owner == reinterpret_cast<FakeNode*>(node)) {
+      FakeKernel set;
+      if (CUresult result = toFakeKernel(*params, &set); result != CUDA_SUCCESS)
+        return result;
+      kernel = std::move(set);
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphExecNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams* params) {
+  if (params->type != CU_GRAPH_NODE_TYPE_KERNEL)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUDA_KERNEL_NODE_PARAMS kernel{};
+  kernel.func = params->kernel.func;
+  kernel.gridDimX = params->kernel.gridDimX;
+  kernel.gridDimY = params->kernel.gridDimY;
+  kernel.gridDimZ = params->kernel.gridDimZ;
+  kernel.kernelParams = params->kernel.kernelParams;
+  return cuGraphExecKernelNodeSetParams_v2(exec, node, &kernel);
+}
+
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream) {
+  if (tCurrent != primaryContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  for (const auto& [node, kernel] : reinterpret_cast<FakeExec*>(exec)->kernels)
+    log("graph launch node " + describe(kernel));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  auto* fake = reinterpret_cast<FakeExec*>(exec);
+  for (const auto& [node, kernel] : fake->kernels)
+    log("graph exec destroyed with node " + describe(kernel));
+  delete fake;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, cuuint64_t,
                           CUdriverProcAddressQueryResult* status) {
   // Name -> function, as a real driver resolves them for cudaVersion 13000. The names the runtime
@@ -603,6 +834,20 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
       {"cuSignalExternalSemaphoresAsync",
        reinterpret_cast<void*>(&cuSignalExternalSemaphoresAsync)},
       {"cuWaitExternalSemaphoresAsync", reinterpret_cast<void*>(&cuWaitExternalSemaphoresAsync)},
+      {"cuFuncGetParamInfo", reinterpret_cast<void*>(&cuFuncGetParamInfo)},
+      {"cuGraphCreate", reinterpret_cast<void*>(&cuGraphCreate)},
+      {"cuGraphDestroy", reinterpret_cast<void*>(&cuGraphDestroy)},
+      {"cuGraphAddNode", reinterpret_cast<void*>(&cuGraphAddNode_v2)},
+      {"cuGraphGetNodes", reinterpret_cast<void*>(&cuGraphGetNodes)},
+      {"cuGraphNodeGetType", reinterpret_cast<void*>(&cuGraphNodeGetType)},
+      {"cuGraphKernelNodeGetParams", reinterpret_cast<void*>(&cuGraphKernelNodeGetParams_v2)},
+      {"cuGraphInstantiateWithFlags", reinterpret_cast<void*>(&cuGraphInstantiateWithFlags)},
+      {"cuGraphInstantiateWithParams", reinterpret_cast<void*>(&cuGraphInstantiateWithParams)},
+      {"cuGraphExecKernelNodeSetParams",
+       reinterpret_cast<void*>(&cuGraphExecKernelNodeSetParams_v2)},
+      {"cuGraphExecNodeSetParams", reinterpret_cast<void*>(&cuGraphExecNodeSetParams)},
+      {"cuGraphLaunch", reinterpret_cast<void*>(&cuGraphLaunch)},
+      {"cuGraphExecDestroy", reinterpret_cast<void*>(&cuGraphExecDestroy)},
   };
   auto found = kFunctions.find(symbol);
   bool ok = found != kFunctions.end() && cudaVersion >= 13000;
