@@ -385,5 +385,36 @@ TEST_F(DriverPath, GraphKernelNodesRunInstrumentedAndAreRestored) {
   }
 }
 
+// The driver refuses every substitute: each graph launch runs the application's node as it is, and
+// each node launch's profile says it ran uninstrumented and why.
+TEST_F(DriverPath, AGraphKernelNodeTheDriverCannotSubstituteRunsAsItIs) {
+  FakeRun run =
+      runWithFakeDriver("graph_kernel_node", "refuse-graph-function",
+                        "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off OCELOT_PROFILE_OUTPUT=" +
+                            (fs::temp_directory_path() /
+                             ("ocelot-graph-refused-" + std::to_string(::getpid()) + ".jsonl"))
+                                .string());
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  expectAllSucceeded(run.result.output);
+  std::string log = run.driverLog();
+  std::vector<std::string> launches = linesAfter(log, "graph launch node ");
+  ASSERT_EQ(launches.size(), 3u) << log;
+  for (const std::string& launch : launches) {
+    std::vector<std::string> ran = words(launch);
+    ASSERT_EQ(ran.size(), 10u) << launch;
+    EXPECT_EQ(ran[2], "1") << launch;
+    EXPECT_EQ(ran[6], "2") << launch;
+  }
+  fs::path profiles =
+      fs::temp_directory_path() / ("ocelot-graph-refused-" + std::to_string(::getpid()) + ".jsonl");
+  std::string text = readText(profiles);
+  fs::remove(profiles);
+  EXPECT_EQ(count(text, "\"execution\":\"original\""), 3u) << text;
+  EXPECT_EQ(count(text, "the graph ran this kernel node uninstrumented: "
+                        "cuGraphExecKernelNodeSetParams failed (cudaErrorInvalidValue)"),
+            3u)
+      << text;
+}
+
 } // namespace
 } // namespace ocelot::runtime::testing

@@ -11,6 +11,8 @@
 //   old            a CUDA 12.8 driver (too old for a CUDA 13 runtime)
 //   nodevice       a driver without a GPU: cuInit fails with CUDA_ERROR_NO_DEVICE
 //   refuse-ptx     like gpu, but cuModuleLoadDataEx and cuLinkAddData reject every PTX text
+//   refuse-graph-function  like gpu, but cuGraphExecKernelNodeSetParams refuses a function of
+//                  another module than the node's
 
 #include <cuda.h>
 
@@ -598,6 +600,7 @@ CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore* semaphores,
 struct FakeKernel {
   CUfunction function = nullptr;
   unsigned int grid = 0;
+  unsigned int block[3] = {1, 1, 1};
   std::vector<std::vector<unsigned char>> arguments; ///< one per parameter of `function`
 };
 
@@ -622,6 +625,9 @@ CUresult toFakeKernel(const CUDA_KERNEL_NODE_PARAMS& params, FakeKernel* kernel)
     return CUDA_ERROR_INVALID_VALUE;
   kernel->function = params.func;
   kernel->grid = params.gridDimX * params.gridDimY * params.gridDimZ;
+  kernel->block[0] = params.blockDimX;
+  kernel->block[1] = params.blockDimY;
+  kernel->block[2] = params.blockDimZ;
   kernel->arguments.clear();
   for (size_t index = 0; index < layout->second.size(); ++index) {
     const auto* bytes = static_cast<const unsigned char*>(params.kernelParams[index]);
@@ -671,6 +677,9 @@ CUresult cuGraphAddNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode*,
     kernel.gridDimX = params->kernel.gridDimX;
     kernel.gridDimY = params->kernel.gridDimY;
     kernel.gridDimZ = params->kernel.gridDimZ;
+    kernel.blockDimX = params->kernel.blockDimX;
+    kernel.blockDimY = params->kernel.blockDimY;
+    kernel.blockDimZ = params->kernel.blockDimZ;
     kernel.kernelParams = params->kernel.kernelParams;
     if (CUresult result = toFakeKernel(kernel, &added->kernel); result != CUDA_SUCCESS)
       return result;
@@ -709,7 +718,9 @@ CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS
   params->func = fake->kernel.function;
   params->gridDimX = fake->kernel.grid;
   params->gridDimY = params->gridDimZ = 1;
-  params->blockDimX = params->blockDimY = params->blockDimZ = 1;
+  params->blockDimX = fake->kernel.block[0];
+  params->blockDimY = fake->kernel.block[1];
+  params->blockDimZ = fake->kernel.block[2];
   params->kernelParams = pointers.data();
   return CUDA_SUCCESS;
 }
@@ -737,6 +748,11 @@ CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec exec, CUgraphNode node,
       FakeKernel set;
       if (CUresult result = toFakeKernel(*params, &set); result != CUDA_SUCCESS)
         return result;
+      if (mode() == "refuse-graph-function") {
+        std::lock_guard lock(gMutex);
+        if (gFunctionModules[set.function] != gFunctionModules[owner->kernel.function])
+          return CUDA_ERROR_INVALID_VALUE;
+      }
       kernel = std::move(set);
       return CUDA_SUCCESS;
     }
@@ -751,6 +767,9 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraphNod
   kernel.gridDimX = params->kernel.gridDimX;
   kernel.gridDimY = params->kernel.gridDimY;
   kernel.gridDimZ = params->kernel.gridDimZ;
+  kernel.blockDimX = params->kernel.blockDimX;
+  kernel.blockDimY = params->kernel.blockDimY;
+  kernel.blockDimZ = params->kernel.blockDimZ;
   kernel.kernelParams = params->kernel.kernelParams;
   return cuGraphExecKernelNodeSetParams_v2(exec, node, &kernel);
 }
