@@ -64,9 +64,21 @@ DriverExecKernelNodes::Node DriverExecKernelNodes::read(const DriverApi& api, CU
   return read;
 }
 
+DriverExecKernelNodes::~DriverExecKernelNodes() {
+  destroyViews();
+}
+
+void DriverExecKernelNodes::destroyViews() {
+  for (Child& child : children_)
+    if (child.view != nullptr && api_ != nullptr)
+      invoke(api_->graphDestroy, child.view);
+  children_.clear();
+}
+
 CUresult DriverExecKernelNodes::walk(const DriverApi& api, CUgraph graph,
                                      const ConditionalBodies& bodies, bool repeats,
-                                     bool conditional, DriverExecKernelNodes* out) {
+                                     bool conditional, size_t child, DriverExecKernelNodes* out) {
+
   size_t count = 0;
   if (CUresult result = invoke(api.graphGetNodes, graph, nullptr, &count); result != CUDA_SUCCESS)
     return result;
@@ -90,16 +102,31 @@ CUresult DriverExecKernelNodes::walk(const DriverApi& api, CUgraph graph,
       Node read = DriverExecKernelNodes::read(api, node, params);
       read.repeats = repeats;
       read.conditional = conditional;
+      if (child != kNoChild && out->children_[child].view != nullptr &&
+          invoke(api.graphNodeFindInClone, &read.viewNode, node, out->children_[child].view) ==
+              CUDA_SUCCESS)
+        read.child = child;
       // A disabled node stays disabled in the executable graph until the application enables it.
       out->nodes_.push_back(std::move(read));
       break;
     }
     case CU_GRAPH_NODE_TYPE_GRAPH: {
-      CUgraph child = nullptr;
-      if (CUresult result = invoke(api.graphChildGraphNodeGetGraph, node, &child);
+      CUgraph embedded = nullptr;
+      if (CUresult result = invoke(api.graphChildGraphNodeGetGraph, node, &embedded);
           result != CUDA_SUCCESS)
         return result;
-      if (CUresult result = walk(api, child, bodies, repeats, conditional, out);
+      // Kernel nodes directly in a top-level child graph can also be substituted through the whole
+      // child graph (DriverGraphExec), from a copy of it as the executable graph runs it.
+      size_t inner = kNoChild;
+      if (graph == out->root_) {
+        Child made;
+        made.node = node;
+        if (invoke(api.graphClone, &made.view, embedded) != CUDA_SUCCESS)
+          made.view = nullptr;
+        inner = out->children_.size();
+        out->children_.push_back(made);
+      }
+      if (CUresult result = walk(api, embedded, bodies, repeats, conditional, inner, out);
           result != CUDA_SUCCESS)
         return result;
       out->shape_.push_back(kBodyEnd);
@@ -113,7 +140,8 @@ CUresult DriverExecKernelNodes::walk(const DriverApi& api, CUgraph graph,
         break;
       const bool loop = known->type == CU_GRAPH_COND_TYPE_WHILE;
       for (CUgraph body : known->bodies) {
-        if (CUresult result = walk(api, body, bodies, repeats || loop, conditional || !loop, out);
+        if (CUresult result =
+                walk(api, body, bodies, repeats || loop, conditional || !loop, kNoChild, out);
             result != CUDA_SUCCESS)
           return result;
         out->shape_.push_back(kBodyEnd);
@@ -130,8 +158,12 @@ CUresult DriverExecKernelNodes::walk(const DriverApi& api, CUgraph graph,
 CUresult DriverExecKernelNodes::collect(const DriverApi& api, CUgraph graph,
                                         const ConditionalBodies& bodies,
                                         DriverExecKernelNodes* out) {
-  *out = DriverExecKernelNodes();
-  return walk(api, graph, bodies, false, false, out);
+  out->destroyViews();
+  out->nodes_.clear();
+  out->shape_.clear();
+  out->api_ = &api;
+  out->root_ = graph;
+  return walk(api, graph, bodies, false, false, kNoChild, out);
 }
 
 bool DriverExecKernelNodes::update(const DriverApi& api, CUgraph graph,
@@ -149,7 +181,15 @@ bool DriverExecKernelNodes::update(const DriverApi& api, CUgraph graph,
     node.arguments = std::move(from.arguments);
     node.argumentPointers = std::move(from.argumentPointers);
     node.unsubstitutable = from.unsubstitutable;
+    node.child = from.child;
+    node.viewNode = from.viewNode;
   }
+  // The child graphs as the executable graph now runs them: the update's. Our child nodes keep
+  // naming them.
+  if (updated.children_.size() != children_.size())
+    return false;
+  for (size_t index = 0; index < children_.size(); ++index)
+    std::swap(children_[index].view, updated.children_[index].view);
   return true;
 }
 
@@ -162,6 +202,10 @@ bool DriverExecKernelNodes::setParams(const DriverApi& api, CUgraphNode node,
       known.arguments = std::move(read.arguments);
       known.argumentPointers = std::move(read.argumentPointers);
       known.unsubstitutable = read.unsubstitutable;
+      // The child graph's view follows, or the next substitution through it would undo the change.
+      if (known.child != kNoChild &&
+          invoke(api.graphKernelNodeSetParams, known.viewNode, &known.params) != CUDA_SUCCESS)
+        known.child = kNoChild;
       return true;
     }
   return false;

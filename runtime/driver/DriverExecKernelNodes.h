@@ -29,6 +29,17 @@ public:
     bool conditional = false; ///< in the body of an if or switch conditional node
     /// Why the node cannot run a substitute, or null.
     const char* unsubstitutable = nullptr;
+    /// Directly in the graph of a top-level child graph node: that node's index in children(),
+    /// and this node's counterpart in the child's view. A driver that does not let an executable
+    /// graph change such a node alone still takes a whole child graph.
+    size_t child = kNoChild;
+    CUgraphNode viewNode = nullptr;
+  };
+  static constexpr size_t kNoChild = static_cast<size_t>(-1);
+  /// A top-level child graph node and our copy of the child graph as the executable graph runs it.
+  struct Child {
+    CUgraphNode node = nullptr;
+    CUgraph view = nullptr; ///< owned (cuGraphClone); null where the clone failed
   };
   /// A conditional node of a template graph as it was added (the driver cannot report it).
   struct Conditional {
@@ -37,6 +48,11 @@ public:
   };
   /// The conditional node `node` as it was added, or nullopt when it is not known.
   using ConditionalBodies = std::function<std::optional<Conditional>(CUgraphNode)>;
+
+  DriverExecKernelNodes() = default;
+  ~DriverExecKernelNodes();
+  DriverExecKernelNodes(const DriverExecKernelNodes&) = delete;
+  DriverExecKernelNodes& operator=(const DriverExecKernelNodes&) = delete;
 
   /// Walks `graph` and reads every kernel node's parameters.
   static CUresult collect(const DriverApi& api, CUgraph graph, const ConditionalBodies& bodies,
@@ -53,17 +69,22 @@ public:
   bool contains(CUgraphNode node) const;
 
   std::vector<Node>& nodes() { return nodes_; }
+  std::vector<Child>& children() { return children_; }
 
 private:
   /// A kernel node's parameters with our own copy of its arguments.
   static Node read(const DriverApi& api, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params);
   static CUresult walk(const DriverApi& api, CUgraph graph, const ConditionalBodies& bodies,
-                       bool repeats, bool conditional, DriverExecKernelNodes* out);
+                       bool repeats, bool conditional, size_t child, DriverExecKernelNodes* out);
+  void destroyViews();
 
   /// The type of every node the walk visited, in order (with a marker where a body ends): two
   /// graphs pair node by node only when these agree.
   std::vector<int> shape_;
   std::vector<Node> nodes_;
+  std::vector<Child> children_;
+  const DriverApi* api_ = nullptr; ///< destroys the views
+  CUgraph root_ = nullptr;         ///< the graph collect() walked
 };
 
 } // namespace ocelot::runtime::driver

@@ -7,6 +7,7 @@
 #include "runtime/driver/DriverDevice.h"
 #include "runtime/driver/DriverGraphNodes.h"
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -167,14 +168,6 @@ bool DriverGraphExec::offersKernelNodes() const {
 
 namespace {
 
-/// A kernel node running a substitute in this launch: the parameters it was set to (they must
-/// outlive the call that sets them).
-struct Substituted {
-  DriverExecKernelNodes::Node* node = nullptr;
-  GraphKernelSubstitute substitute;
-  std::vector<void*> arguments;
-};
-
 GraphKernelNode offered(DriverExecKernelNodes::Node& node) {
   GraphKernelNode offer;
   offer.node = reinterpret_cast<uint64_t>(node.node);
@@ -195,12 +188,25 @@ std::string driverError(const char* call, CUresult result) {
 
 } // namespace
 
+/// A kernel node running a substitute in this launch: the parameters it was set to (they must
+/// outlive the call that sets them).
+struct DriverGraphExec::Substituted {
+  DriverExecKernelNodes::Node* node = nullptr;
+  GraphKernelNode offer;
+  GraphKernelSubstitute substitute;
+  std::vector<void*> arguments;
+  CUDA_KERNEL_NODE_PARAMS params{};
+  CUresult direct = CUDA_SUCCESS; ///< what cuGraphExecKernelNodeSetParams answered
+};
+
 cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hook) {
   std::lock_guard lock(mutex_);
   restorePending();
   if (!kernelNodes_ || api_.graphExecKernelNodeSetParams == nullptr)
     return toCudaError(invoke(api_.graphLaunch, handle(), stream.handle()));
   std::vector<Substituted> substituted;
+  // Nodes of top-level child graphs the driver would not change one by one, per child.
+  std::map<size_t, std::vector<Substituted>> throughChild;
   for (DriverExecKernelNodes::Node& node : kernelNodes_->nodes()) {
     if (!node.enabled)
       continue; // a disabled node does not run
@@ -215,23 +221,36 @@ cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hoo
     }
     Substituted entry;
     entry.node = &node;
+    entry.offer = offer;
     entry.substitute = std::move(*substitute);
     entry.arguments.assign(node.argumentPointers.begin(),
                            node.argumentPointers.begin() + entry.substitute.parameters);
     entry.arguments.push_back(entry.substitute.appended.data());
-    CUDA_KERNEL_NODE_PARAMS params = node.params;
-    params.func = static_cast<CUfunction>(entry.substitute.function);
-    params.kernelParams = entry.arguments.data();
-    params.extra = nullptr;
-    params.kern = nullptr;
-    params.ctx = nullptr;
-    if (CUresult result = api_.graphExecKernelNodeSetParams(handle(), node.node, &params);
-        result != CUDA_SUCCESS) {
-      // The node keeps its own parameters: the driver did not take these.
-      hook.substituteRefused(offer, driverError("cuGraphExecKernelNodeSetParams", result));
+    entry.params = node.params;
+    entry.params.func = static_cast<CUfunction>(entry.substitute.function);
+    entry.params.kernelParams = entry.arguments.data();
+    entry.params.extra = nullptr;
+    entry.params.kern = nullptr;
+    entry.params.ctx = nullptr;
+    entry.direct = api_.graphExecKernelNodeSetParams(handle(), node.node, &entry.params);
+    if (entry.direct == CUDA_SUCCESS)
+      substituted.push_back(std::move(entry));
+    else if (node.child != DriverExecKernelNodes::kNoChild)
+      throughChild[node.child].push_back(std::move(entry));
+    else // the node keeps its own parameters: the driver did not take these
+      hook.substituteRefused(offer, driverError("cuGraphExecKernelNodeSetParams", entry.direct));
+  }
+  std::vector<size_t> children;
+  for (auto& [child, entries] : throughChild) {
+    if (CUresult result = substituteChild(child, entries); result != CUDA_SUCCESS) {
+      for (Substituted& entry : entries)
+        hook.substituteRefused(entry.offer,
+                               driverError("cuGraphExecKernelNodeSetParams", entry.direct) +
+                                   ", and through its child graph node " +
+                                   driverError("cuGraphExecChildGraphNodeSetParams", result));
       continue;
     }
-    substituted.push_back(std::move(entry));
+    children.push_back(child);
   }
   CUresult launched = invoke(api_.graphLaunch, handle(), stream.handle());
   // Every substituted node gets its own parameters back, launched or not: the launch took its
@@ -240,13 +259,41 @@ cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hoo
     if (api_.graphExecKernelNodeSetParams(handle(), entry.node->node, &entry.node->params) !=
         CUDA_SUCCESS)
       unrestored_.push_back(entry.node->node);
+  for (size_t child : children) {
+    const DriverExecKernelNodes::Child& known = kernelNodes_->children()[child];
+    if (invoke(api_.graphExecChildGraphNodeSetParams, handle(), known.node, known.view) !=
+        CUDA_SUCCESS)
+      unrestoredChildren_.push_back(child);
+  }
   return toCudaError(launched);
+}
+
+CUresult DriverGraphExec::substituteChild(size_t child, const std::vector<Substituted>& entries) {
+  // A copy of the child graph as the executable graph runs it, with the substitutes in place,
+  // given to the child graph node for this launch (the driver copies its parameters).
+  const DriverExecKernelNodes::Child& known = kernelNodes_->children()[child];
+  CUgraph copy = nullptr;
+  if (CUresult result = invoke(api_.graphClone, &copy, known.view); result != CUDA_SUCCESS)
+    return result;
+  CUresult result = CUDA_SUCCESS;
+  for (const Substituted& entry : entries) {
+    CUgraphNode node = nullptr;
+    result = invoke(api_.graphNodeFindInClone, &node, entry.node->viewNode, copy);
+    if (result == CUDA_SUCCESS)
+      result = invoke(api_.graphKernelNodeSetParams, node, &entry.params);
+    if (result != CUDA_SUCCESS)
+      break;
+  }
+  if (result == CUDA_SUCCESS)
+    result = invoke(api_.graphExecChildGraphNodeSetParams, handle(), known.node, copy);
+  invoke(api_.graphDestroy, copy);
+  return result;
 }
 
 void DriverGraphExec::restorePending() {
   // Nodes a launch could not put back (a transient driver failure): tried again before anything
   // else uses the executable graph, so that no launch runs a stale substitute knowingly.
-  if (unrestored_.empty() || !kernelNodes_)
+  if (!kernelNodes_)
     return;
   std::vector<CUgraphNode> still;
   for (CUgraphNode node : unrestored_)
@@ -255,6 +302,14 @@ void DriverGraphExec::restorePending() {
           api_.graphExecKernelNodeSetParams(handle(), node, &known.params) != CUDA_SUCCESS)
         still.push_back(node);
   unrestored_ = std::move(still);
+  std::vector<size_t> stillChildren;
+  for (size_t child : unrestoredChildren_) {
+    const DriverExecKernelNodes::Child& known = kernelNodes_->children()[child];
+    if (invoke(api_.graphExecChildGraphNodeSetParams, handle(), known.node, known.view) !=
+        CUDA_SUCCESS)
+      stillChildren.push_back(child);
+  }
+  unrestoredChildren_ = std::move(stillChildren);
 }
 
 cudaError_t DriverGraphExec::upload(Stream& stream) {

@@ -72,6 +72,10 @@ private:
   void forgetKernelNodes(const char* why);
   /// Puts back the parameters of nodes a launch could not restore.
   void restorePending();
+  /// Runs `entries` (nodes of top-level child graph `child`, see DriverExecKernelNodes) through
+  /// the child graph node, for the next launch.
+  struct Substituted;
+  CUresult substituteChild(size_t child, const std::vector<Substituted>& entries);
 
   DriverDevice& device_;
   const DriverApi& api_;
@@ -84,6 +88,7 @@ private:
   std::unique_ptr<DriverExecKernelNodes> kernelNodes_;
   /// Nodes still running a substitute because putting their parameters back failed.
   std::vector<CUgraphNode> unrestored_;
+  std::vector<size_t> unrestoredChildren_; ///< indices into kernelNodes_->children()
 };
 
 /// A GPU's graphs, executable graphs, nodes, user objects and graph memory. Graphs the tables do
