@@ -416,5 +416,39 @@ TEST_F(DriverPath, AGraphKernelNodeTheDriverCannotSubstituteRunsAsItIs) {
       << text;
 }
 
+// A registered kernel's node inside a child graph: instrumented at each launch, directly where the
+// driver lets the executable graph change the node, else through the child graph node
+// (cuGraphExecChildGraphNodeSetParams with a copy of the child graph); the executable graph ends
+// with the application's kernel either way.
+TEST_F(DriverPath, ChildGraphKernelNodesRunInstrumented) {
+  for (const std::string mode : {"gpu", "refuse-child-nodes"}) {
+    SCOPED_TRACE(mode);
+    FakeRun run = runWithFakeDriver("graph_child_node", mode,
+                                    "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off");
+    ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+    expectAllSucceeded(run.result.output);
+    std::string log = run.driverLog();
+    // Through the child graph node: set and put back at each of the two launches.
+    EXPECT_EQ(count(log, "graph exec child set 1 kernel nodes"), mode == "gpu" ? 0u : 4u) << log;
+    std::vector<std::string> launches = linesAfter(log, "graph launch node ");
+    ASSERT_EQ(launches.size(), 2u) << log;
+    for (const std::string& launch : launches) {
+      std::vector<std::string> ran = words(launch);
+      ASSERT_EQ(ran.size(), 11u) << launch;
+      EXPECT_NE(ran[2], "1") << launch;
+      EXPECT_EQ(ran[4], "3") << launch;
+      EXPECT_EQ(ran[6], "3") << launch;
+      EXPECT_EQ(ran[9], "00000005") << launch;
+    }
+    std::vector<std::string> destroyed = linesAfter(log, "graph exec destroyed with node ");
+    ASSERT_EQ(destroyed.size(), 1u) << log;
+    std::vector<std::string> own = words(destroyed[0]);
+    ASSERT_EQ(own.size(), 10u) << destroyed[0];
+    EXPECT_EQ(own[2], "1");
+    EXPECT_EQ(own[6], "2");
+    EXPECT_EQ(own[9], "00000005");
+  }
+}
+
 } // namespace
 } // namespace ocelot::runtime::testing

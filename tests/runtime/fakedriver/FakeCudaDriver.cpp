@@ -13,6 +13,8 @@
 //   refuse-ptx     like gpu, but cuModuleLoadDataEx and cuLinkAddData reject every PTX text
 //   refuse-graph-function  like gpu, but cuGraphExecKernelNodeSetParams refuses a function of
 //                  another module than the node's
+//   refuse-child-nodes  like gpu, but cuGraphExecKernelNodeSetParams refuses nodes inside child
+//                  graphs (cuGraphExecChildGraphNodeSetParams changes them)
 
 #include <cuda.h>
 
@@ -604,18 +606,61 @@ struct FakeKernel {
   std::vector<std::vector<unsigned char>> arguments; ///< one per parameter of `function`
 };
 
+struct FakeGraph;
+
 struct FakeNode {
   CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
   FakeKernel kernel;
+  FakeGraph* child = nullptr; ///< owned: a child graph node's copy of its graph
+  FakeNode* origin = nullptr; ///< in a clone: the node it was cloned from
 };
 
 struct FakeGraph {
   std::vector<FakeNode*> nodes;
 };
 
-struct FakeExec {
-  std::vector<std::pair<FakeNode*, FakeKernel>> kernels; ///< the executable graph's own copies
+/// One kernel node of an executable graph: the template's node, the parameters the executable
+/// graph holds for it, and the top-level child graph node it is in (or null).
+struct FakeExecKernel {
+  FakeNode* node = nullptr;
+  FakeKernel kernel;
+  FakeNode* child = nullptr;
 };
+
+struct FakeExec {
+  std::vector<FakeExecKernel> kernels;
+};
+
+void destroyGraph(FakeGraph* graph) {
+  for (FakeNode* node : graph->nodes) {
+    if (node->child != nullptr)
+      destroyGraph(node->child);
+    delete node;
+  }
+  delete graph;
+}
+
+FakeGraph* cloneGraph(const FakeGraph& graph) {
+  auto* clone = new FakeGraph;
+  for (FakeNode* node : graph.nodes) {
+    auto* copy = new FakeNode(*node);
+    copy->origin = node;
+    if (node->child != nullptr)
+      copy->child = cloneGraph(*node->child);
+    clone->nodes.push_back(copy);
+  }
+  return clone;
+}
+
+/// The kernel nodes of `graph`, child graphs flattened in node order.
+void flattenKernels(const FakeGraph& graph, FakeNode* child, std::vector<FakeExecKernel>* out) {
+  for (FakeNode* node : graph.nodes) {
+    if (node->type == CU_GRAPH_NODE_TYPE_KERNEL)
+      out->push_back({node, node->kernel, child});
+    else if (node->type == CU_GRAPH_NODE_TYPE_GRAPH)
+      flattenKernels(*node->child, child != nullptr ? child : node, out);
+  }
+}
 
 /// The kernel a node runs with `params`: the arguments copied as the function's layout says.
 CUresult toFakeKernel(const CUDA_KERNEL_NODE_PARAMS& params, FakeKernel* kernel) {
@@ -660,11 +705,37 @@ CUresult cuGraphCreate(CUgraph* graph, unsigned int) {
 }
 
 CUresult cuGraphDestroy(CUgraph graph) {
-  auto* fake = reinterpret_cast<FakeGraph*>(graph);
-  for (FakeNode* node : fake->nodes)
-    delete node;
-  delete fake;
+  destroyGraph(reinterpret_cast<FakeGraph*>(graph));
   return CUDA_SUCCESS;
+}
+
+CUresult cuGraphClone(CUgraph* clone, CUgraph graph) {
+  *clone = reinterpret_cast<CUgraph>(cloneGraph(*reinterpret_cast<FakeGraph*>(graph)));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeFindInClone(CUgraphNode* found, CUgraphNode original, CUgraph clone) {
+  for (FakeNode* node : reinterpret_cast<FakeGraph*>(clone)->nodes)
+    if (node->origin == reinterpret_cast<FakeNode*>(original)) {
+      *found = reinterpret_cast<CUgraphNode>(node);
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph* graph) {
+  auto* fake = reinterpret_cast<FakeNode*>(node);
+  if (fake->type != CU_GRAPH_NODE_TYPE_GRAPH)
+    return CUDA_ERROR_INVALID_VALUE;
+  *graph = reinterpret_cast<CUgraph>(fake->child);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* params) {
+  auto* fake = reinterpret_cast<FakeNode*>(node);
+  if (fake->type != CU_GRAPH_NODE_TYPE_KERNEL)
+    return CUDA_ERROR_INVALID_VALUE;
+  return toFakeKernel(*params, &fake->kernel);
 }
 
 CUresult cuGraphAddNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode*,
@@ -683,6 +754,8 @@ CUresult cuGraphAddNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode*,
     kernel.kernelParams = params->kernel.kernelParams;
     if (CUresult result = toFakeKernel(kernel, &added->kernel); result != CUDA_SUCCESS)
       return result;
+  } else if (params->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+    added->child = cloneGraph(*reinterpret_cast<FakeGraph*>(params->graph.graph));
   } else if (params->type != CU_GRAPH_NODE_TYPE_EMPTY) {
     return CUDA_ERROR_NOT_SUPPORTED;
   }
@@ -727,9 +800,7 @@ CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS
 
 CUresult cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long) {
   auto* made = new FakeExec;
-  for (FakeNode* node : reinterpret_cast<FakeGraph*>(graph)->nodes)
-    if (node->type == CU_GRAPH_NODE_TYPE_KERNEL)
-      made->kernels.emplace_back(node, node->kernel);
+  flattenKernels(*reinterpret_cast<FakeGraph*>(graph), nullptr, &made->kernels);
   *exec = reinterpret_cast<CUgraphExec>(made);
   return CUDA_SUCCESS;
 }
@@ -743,8 +814,10 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph,
 
 CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec exec, CUgraphNode node,
                                            const CUDA_KERNEL_NODE_PARAMS* params) {
-  for (auto& [owner, kernel] : reinterpret_cast<FakeExec*>(exec)->kernels)
+  for (auto& [owner, kernel, child] : reinterpret_cast<FakeExec*>(exec)->kernels)
     if (owner == reinterpret_cast<FakeNode*>(node)) {
+      if (child != nullptr && mode() == "refuse-child-nodes")
+        return CUDA_ERROR_INVALID_VALUE;
       FakeKernel set;
       if (CUresult result = toFakeKernel(*params, &set); result != CUDA_SUCCESS)
         return result;
@@ -774,18 +847,33 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraphNod
   return cuGraphExecKernelNodeSetParams_v2(exec, node, &kernel);
 }
 
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraph graph) {
+  // The executable graph's kernels of that child graph node take `graph`'s, node by node.
+  std::vector<FakeExecKernel> from;
+  flattenKernels(*reinterpret_cast<FakeGraph*>(graph), nullptr, &from);
+  size_t next = 0;
+  for (auto& entry : reinterpret_cast<FakeExec*>(exec)->kernels)
+    if (entry.child == reinterpret_cast<FakeNode*>(node)) {
+      if (next == from.size())
+        return CUDA_ERROR_INVALID_VALUE;
+      entry.kernel = from[next++].kernel;
+    }
+  log("graph exec child set " + std::to_string(next) + " kernel nodes");
+  return next == from.size() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 CUresult cuGraphLaunch(CUgraphExec exec, CUstream) {
   if (tCurrent != primaryContext())
     return CUDA_ERROR_INVALID_CONTEXT;
-  for (const auto& [node, kernel] : reinterpret_cast<FakeExec*>(exec)->kernels)
-    log("graph launch node " + describe(kernel));
+  for (const auto& entry : reinterpret_cast<FakeExec*>(exec)->kernels)
+    log("graph launch node " + describe(entry.kernel));
   return CUDA_SUCCESS;
 }
 
 CUresult cuGraphExecDestroy(CUgraphExec exec) {
   auto* fake = reinterpret_cast<FakeExec*>(exec);
-  for (const auto& [node, kernel] : fake->kernels)
-    log("graph exec destroyed with node " + describe(kernel));
+  for (const auto& entry : fake->kernels)
+    log("graph exec destroyed with node " + describe(entry.kernel));
   delete fake;
   return CUDA_SUCCESS;
 }
@@ -866,6 +954,12 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
        reinterpret_cast<void*>(&cuGraphExecKernelNodeSetParams_v2)},
       {"cuGraphExecNodeSetParams", reinterpret_cast<void*>(&cuGraphExecNodeSetParams)},
       {"cuGraphLaunch", reinterpret_cast<void*>(&cuGraphLaunch)},
+      {"cuGraphClone", reinterpret_cast<void*>(&cuGraphClone)},
+      {"cuGraphNodeFindInClone", reinterpret_cast<void*>(&cuGraphNodeFindInClone)},
+      {"cuGraphChildGraphNodeGetGraph", reinterpret_cast<void*>(&cuGraphChildGraphNodeGetGraph)},
+      {"cuGraphKernelNodeSetParams", reinterpret_cast<void*>(&cuGraphKernelNodeSetParams_v2)},
+      {"cuGraphExecChildGraphNodeSetParams",
+       reinterpret_cast<void*>(&cuGraphExecChildGraphNodeSetParams)},
       {"cuGraphExecDestroy", reinterpret_cast<void*>(&cuGraphExecDestroy)},
   };
   auto found = kFunctions.find(symbol);
