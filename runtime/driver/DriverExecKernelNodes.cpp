@@ -5,12 +5,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 namespace ocelot::runtime::driver {
 namespace {
 
 /// Marks the end of a child graph or conditional body in a walk's shape.
 constexpr int kBodyEnd = -1;
+/// Brackets a node's dependencies (their indices in its graph, in edge order) in a walk's shape.
+constexpr int kDependencies = -2;
+constexpr int kDependenciesEnd = -3;
 
 /// More parameters than a kernel can have (PTX limits parameter space to 32 KiB): ends the count
 /// where a driver kept answering.
@@ -88,11 +92,33 @@ CUresult DriverExecKernelNodes::walk(const DriverApi& api, CUgraph graph,
         result != CUDA_SUCCESS)
       return result;
   nodes.resize(count);
+  std::map<CUgraphNode, int> indices;
+  for (CUgraphNode node : nodes)
+    indices.emplace(node, static_cast<int>(indices.size()));
   for (CUgraphNode node : nodes) {
     CUgraphNodeType type{};
     if (CUresult result = invoke(api.graphNodeGetType, node, &type); result != CUDA_SUCCESS)
       return result;
     out->shape_.push_back(static_cast<int>(type));
+    // The driver pairs an update's nodes by their dependencies in edge order: ours must agree.
+    size_t dependencies = 0;
+    if (CUresult result =
+            invoke(api.graphNodeGetDependencies, node, nullptr, nullptr, &dependencies);
+        result != CUDA_SUCCESS)
+      return result;
+    std::vector<CUgraphNode> from(dependencies);
+    if (dependencies != 0)
+      if (CUresult result =
+              invoke(api.graphNodeGetDependencies, node, from.data(), nullptr, &dependencies);
+          result != CUDA_SUCCESS)
+        return result;
+    from.resize(dependencies);
+    out->shape_.push_back(kDependencies);
+    for (CUgraphNode dependency : from) {
+      auto found = indices.find(dependency);
+      out->shape_.push_back(found != indices.end() ? found->second : kDependenciesEnd);
+    }
+    out->shape_.push_back(kDependenciesEnd);
     switch (type) {
     case CU_GRAPH_NODE_TYPE_KERNEL: {
       CUDA_KERNEL_NODE_PARAMS params{};

@@ -59,8 +59,10 @@ public:
                           DriverExecKernelNodes* out);
 
   /// After cudaGraphExecUpdate from `graph`: its kernel nodes' parameters, paired with ours in walk
-  /// order (the driver pairs nodes by insertion order). False when `graph` does not have the
-  /// same shape, or cannot be read: the parameters are then unknown.
+  /// order. Only where both walks have the same node types and the same dependencies in the same
+  /// edge order (what the driver pairs an update's nodes by), else false: the parameters are then
+  /// unknown. Graphs of one topology whose independent nodes were added in another order are not
+  /// told apart (the driver also pairs those by order).
   bool update(const DriverApi& api, CUgraph graph, const ConditionalBodies& bodies);
   /// After the executable graph's parameters of kernel node `node` were set; false when the node is
   /// not one of ours.
@@ -78,8 +80,8 @@ private:
                        bool repeats, bool conditional, size_t child, DriverExecKernelNodes* out);
   void destroyViews();
 
-  /// The type of every node the walk visited, in order (with a marker where a body ends): two
-  /// graphs pair node by node only when these agree.
+  /// The type and dependencies of every node the walk visited, in order (with a marker where a
+  /// body ends): two graphs pair node by node only when these agree.
   std::vector<int> shape_;
   std::vector<Node> nodes_;
   std::vector<Child> children_;

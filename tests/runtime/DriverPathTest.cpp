@@ -350,8 +350,9 @@ std::vector<std::string> words(const std::string& line) {
 
 // A registered kernel's graph node, launched while bbcount is active: each graph launch runs the
 // node's instrumented kernel (another module, one more parameter) with the node's own arguments
-// first, including after cudaGraphExecKernelNodeSetParams; afterwards the executable graph holds
-// the application's kernel and arguments again.
+// first, including after cudaGraphExecKernelNodeSetParams and after cudaGraphExecUpdate (whose
+// graph is destroyed before the launch); afterwards the executable graph holds the application's
+// kernel and the update's arguments.
 TEST_F(DriverPath, GraphKernelNodesRunInstrumentedAndAreRestored) {
   FakeRun run = runWithFakeDriver("graph_kernel_node", "gpu",
                                   "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off");
@@ -359,17 +360,19 @@ TEST_F(DriverPath, GraphKernelNodesRunInstrumentedAndAreRestored) {
   expectAllSucceeded(run.result.output);
   std::string log = run.driverLog();
   std::vector<std::string> launches = linesAfter(log, "graph launch node ");
-  ASSERT_EQ(launches.size(), 3u) << log;
+  ASSERT_EQ(launches.size(), 4u) << log;
   std::vector<std::string> destroyed = linesAfter(log, "graph exec destroyed with node ");
   ASSERT_EQ(destroyed.size(), 1u) << log;
-  // The application's node at the end: the exec's own parameters (grid 4, value 9), 2 arguments.
+  // The application's node at the end: the update's parameters (grid 5, value 11), 2 arguments.
   std::vector<std::string> own = words(destroyed[0]);
   ASSERT_EQ(own.size(), 10u) << destroyed[0];
   EXPECT_EQ(own[0], "_Z8addValuePii");
   EXPECT_EQ(own[2], "1") << "the application's module";
-  EXPECT_EQ(own[4], "4");
+  EXPECT_EQ(own[4], "5");
   EXPECT_EQ(own[6], "2");
-  EXPECT_EQ(own[9], "00000009");
+  EXPECT_EQ(own[9], "0000000b");
+  const char* grids[] = {"2", "2", "4", "5"};
+  const char* values[] = {"00000007", "00000007", "00000009", "0000000b"};
   const std::string& data = own[8];
   for (size_t i = 0; i < launches.size(); ++i) {
     SCOPED_TRACE(launches[i]);
@@ -377,10 +380,10 @@ TEST_F(DriverPath, GraphKernelNodesRunInstrumentedAndAreRestored) {
     ASSERT_EQ(ran.size(), 11u);
     EXPECT_EQ(ran[0], "_Z8addValuePii");
     EXPECT_NE(ran[2], "1") << "the instrumented module";
-    EXPECT_EQ(ran[4], i < 2 ? "2" : "4");
+    EXPECT_EQ(ran[4], grids[i]);
     EXPECT_EQ(ran[6], "3") << "the node's two arguments and the instrumentation's";
     EXPECT_EQ(ran[8], data);
-    EXPECT_EQ(ran[9], i < 2 ? "00000007" : "00000009");
+    EXPECT_EQ(ran[9], values[i]);
     EXPECT_NE(ran[10], "0000000000000000") << "the appended parameter points somewhere";
   }
 }
@@ -398,7 +401,7 @@ TEST_F(DriverPath, AGraphKernelNodeTheDriverCannotSubstituteRunsAsItIs) {
   expectAllSucceeded(run.result.output);
   std::string log = run.driverLog();
   std::vector<std::string> launches = linesAfter(log, "graph launch node ");
-  ASSERT_EQ(launches.size(), 3u) << log;
+  ASSERT_EQ(launches.size(), 4u) << log;
   for (const std::string& launch : launches) {
     std::vector<std::string> ran = words(launch);
     ASSERT_EQ(ran.size(), 10u) << launch;
@@ -409,10 +412,10 @@ TEST_F(DriverPath, AGraphKernelNodeTheDriverCannotSubstituteRunsAsItIs) {
       fs::temp_directory_path() / ("ocelot-graph-refused-" + std::to_string(::getpid()) + ".jsonl");
   std::string text = readText(profiles);
   fs::remove(profiles);
-  EXPECT_EQ(count(text, "\"execution\":\"original\""), 3u) << text;
+  EXPECT_EQ(count(text, "\"execution\":\"original\""), 4u) << text;
   EXPECT_EQ(count(text, "the graph ran this kernel node uninstrumented: "
                         "cuGraphExecKernelNodeSetParams failed (cudaErrorInvalidValue)"),
-            3u)
+            4u)
       << text;
 }
 

@@ -613,6 +613,7 @@ struct FakeNode {
   FakeKernel kernel;
   FakeGraph* child = nullptr; ///< owned: a child graph node's copy of its graph
   FakeNode* origin = nullptr; ///< in a clone: the node it was cloned from
+  std::vector<FakeNode*> dependencies;
 };
 
 struct FakeGraph {
@@ -642,11 +643,15 @@ void destroyGraph(FakeGraph* graph) {
 
 FakeGraph* cloneGraph(const FakeGraph& graph) {
   auto* clone = new FakeGraph;
+  std::map<FakeNode*, FakeNode*> copies;
   for (FakeNode* node : graph.nodes) {
     auto* copy = new FakeNode(*node);
     copy->origin = node;
     if (node->child != nullptr)
       copy->child = cloneGraph(*node->child);
+    for (FakeNode*& dependency : copy->dependencies)
+      dependency = copies[dependency];
+    copies[node] = copy;
     clone->nodes.push_back(copy);
   }
   return clone;
@@ -738,10 +743,12 @@ CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode node, const CUDA_KERNEL_NODE_
   return toFakeKernel(*params, &fake->kernel);
 }
 
-CUresult cuGraphAddNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode*,
-                           const CUgraphEdgeData*, size_t, CUgraphNodeParams* params) {
+CUresult cuGraphAddNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies,
+                           const CUgraphEdgeData*, size_t count, CUgraphNodeParams* params) {
   auto added = std::make_unique<FakeNode>();
   added->type = params->type;
+  for (size_t i = 0; i < count; ++i)
+    added->dependencies.push_back(reinterpret_cast<FakeNode*>(dependencies[i]));
   if (params->type == CU_GRAPH_NODE_TYPE_KERNEL) {
     CUDA_KERNEL_NODE_PARAMS kernel{};
     kernel.func = params->kernel.func;
@@ -769,6 +776,19 @@ CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, size_t* count) {
   if (nodes != nullptr)
     for (size_t i = 0; i < std::min(*count, all.size()); ++i)
       nodes[i] = reinterpret_cast<CUgraphNode>(all[i]);
+  *count = all.size();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode* dependencies,
+                                       CUgraphEdgeData* edges, size_t* count) {
+  const auto& all = reinterpret_cast<FakeNode*>(node)->dependencies;
+  if (dependencies != nullptr)
+    for (size_t i = 0; i < std::min(*count, all.size()); ++i) {
+      dependencies[i] = reinterpret_cast<CUgraphNode>(all[i]);
+      if (edges != nullptr)
+        edges[i] = CUgraphEdgeData{};
+    }
   *count = all.size();
   return CUDA_SUCCESS;
 }
@@ -862,6 +882,22 @@ CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec exec, CUgraphNode node, 
   return next == from.size() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+CUresult cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInfo* info) {
+  // The executable graph's kernels take `graph`'s in order (the fake's pairing).
+  std::vector<FakeExecKernel> from;
+  flattenKernels(*reinterpret_cast<FakeGraph*>(graph), nullptr, &from);
+  auto& kernels = reinterpret_cast<FakeExec*>(exec)->kernels;
+  *info = CUgraphExecUpdateResultInfo{};
+  if (from.size() != kernels.size()) {
+    info->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+    return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  }
+  for (size_t i = 0; i < from.size(); ++i)
+    kernels[i].kernel = from[i].kernel;
+  info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuGraphLaunch(CUgraphExec exec, CUstream) {
   if (tCurrent != primaryContext())
     return CUDA_ERROR_INVALID_CONTEXT;
@@ -947,6 +983,7 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
       {"cuGraphAddNode", reinterpret_cast<void*>(&cuGraphAddNode_v2)},
       {"cuGraphGetNodes", reinterpret_cast<void*>(&cuGraphGetNodes)},
       {"cuGraphNodeGetType", reinterpret_cast<void*>(&cuGraphNodeGetType)},
+      {"cuGraphNodeGetDependencies", reinterpret_cast<void*>(&cuGraphNodeGetDependencies_v2)},
       {"cuGraphKernelNodeGetParams", reinterpret_cast<void*>(&cuGraphKernelNodeGetParams_v2)},
       {"cuGraphInstantiateWithFlags", reinterpret_cast<void*>(&cuGraphInstantiateWithFlags)},
       {"cuGraphInstantiateWithParams", reinterpret_cast<void*>(&cuGraphInstantiateWithParams)},
@@ -954,6 +991,7 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
        reinterpret_cast<void*>(&cuGraphExecKernelNodeSetParams_v2)},
       {"cuGraphExecNodeSetParams", reinterpret_cast<void*>(&cuGraphExecNodeSetParams)},
       {"cuGraphLaunch", reinterpret_cast<void*>(&cuGraphLaunch)},
+      {"cuGraphExecUpdate", reinterpret_cast<void*>(&cuGraphExecUpdate_v2)},
       {"cuGraphClone", reinterpret_cast<void*>(&cuGraphClone)},
       {"cuGraphNodeFindInClone", reinterpret_cast<void*>(&cuGraphNodeFindInClone)},
       {"cuGraphChildGraphNodeGetGraph", reinterpret_cast<void*>(&cuGraphChildGraphNodeGetGraph)},

@@ -1,7 +1,7 @@
 // One kernel node in an explicit CUDA graph, launched twice, then the executable graph's node
-// given new arguments and launched again. Run under the fake driver (DriverPathTest) with an
-// instrumentor active: the driver log shows what each graph launch ran for the node, and what the
-// executable graph holds when it is destroyed.
+// given new arguments and launched again, then updated from another graph and launched again. Run
+// under the fake driver (DriverPathTest) with an instrumentor active: the driver log shows what
+// each graph launch ran for the node, and what the executable graph holds when it is destroyed.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -37,6 +37,18 @@ int main() {
   value = 9;
   params.gridDim = dim3(4);
   REPORT(cudaGraphExecKernelNodeSetParams(exec, node, &params));
+  REPORT(cudaGraphLaunch(exec, 0));
+  // cudaGraphExecUpdate from a graph of the same shape: its node's kernel and arguments.
+  value = 11;
+  params.gridDim = dim3(5);
+  cudaGraph_t next = nullptr;
+  REPORT(cudaGraphCreate(&next, 0));
+  cudaGraphNode_t nextNode = nullptr;
+  REPORT(cudaGraphAddKernelNode(&nextNode, next, nullptr, 0, &params));
+  value = 0; // the node holds its own copy
+  cudaGraphExecUpdateResultInfo info = {};
+  REPORT(cudaGraphExecUpdate(exec, next, &info));
+  REPORT(cudaGraphDestroy(next));
   REPORT(cudaGraphLaunch(exec, 0));
   REPORT(cudaDeviceSynchronize());
   REPORT(cudaGraphExecDestroy(exec));
