@@ -130,15 +130,17 @@ void DriverGraphExec::instantiatedFrom(CUgraph graph) {
   DriverGraphs& graphs = device_.driverGraphs();
   CUresult result = DriverExecKernelNodes::collect(
       api_, graph, [&graphs](CUgraphNode node) { return graphs.conditional(node); }, nodes.get());
+  if (result != CUDA_SUCCESS)
+    return;
+  graphs.retainTemplate(graph);
   std::lock_guard lock(mutex_);
   template_ = graph;
-  kernelNodes_ = result == CUDA_SUCCESS ? std::move(nodes) : nullptr;
+  kernelNodes_ = std::move(nodes);
 }
 
-void DriverGraphExec::templateDestroyed(CUgraph graph) {
+void DriverGraphExec::destroyed() {
   std::lock_guard lock(mutex_);
-  if (graph == template_)
-    forgetKernelNodes("its template graph was destroyed");
+  forgetKernelNodes("destroyed");
 }
 
 void DriverGraphExec::nodeDestroyed(CUgraphNode node) {
@@ -152,6 +154,8 @@ void DriverGraphExec::forgetKernelNodes(const char* /*why*/) {
   // were not offered.
   restorePending();
   kernelNodes_.reset();
+  if (template_ != nullptr)
+    device_.driverGraphs().releaseTemplate(template_);
   template_ = nullptr;
 }
 
@@ -394,16 +398,41 @@ cudaError_t DriverGraphs::create(unsigned int flags, Graph** graph) {
 
 cudaError_t DriverGraphs::destroy(Graph& graph) {
   const cudaGraph_t handle = graph.handle();
-  execs_.forEach(
-      [handle](GraphExec& exec) { static_cast<DriverGraphExec&>(exec).templateDestroyed(handle); });
+  {
+    // An executable graph that offers its kernel nodes names them by this graph's node handles:
+    // the driver's graph lives on, out of the application's reach, until the last such executable
+    // graph is done with it (applications commonly destroy a graph right after instantiating it).
+    std::lock_guard lock(templatesMutex_);
+    if (auto used = templateUsers_.find(handle); used != templateUsers_.end()) {
+      orphanedTemplates_.insert(handle);
+      graphs_.remove(handle);
+      return cudaSuccess;
+    }
+  }
   cudaError_t result = toCudaError(invoke(api_.graphDestroy, handle));
   graphs_.remove(handle);
   return result;
 }
 
+void DriverGraphs::retainTemplate(CUgraph graph) {
+  std::lock_guard lock(templatesMutex_);
+  ++templateUsers_[graph];
+}
+
+void DriverGraphs::releaseTemplate(CUgraph graph) {
+  std::lock_guard lock(templatesMutex_);
+  auto used = templateUsers_.find(graph);
+  if (used == templateUsers_.end() || --used->second != 0)
+    return;
+  templateUsers_.erase(used);
+  if (orphanedTemplates_.erase(graph) != 0)
+    invoke(api_.graphDestroy, graph);
+}
+
 cudaError_t DriverGraphs::destroy(GraphExec& exec) {
   const cudaGraphExec_t handle = exec.handle();
   cudaError_t result = toCudaError(invoke(api_.graphExecDestroy, handle));
+  static_cast<DriverGraphExec&>(exec).destroyed();
   execs_.remove(handle);
   return result;
 }

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace ocelot::runtime::driver {
 
@@ -45,17 +46,19 @@ private:
 /// each launch: a substitute runs through cuGraphExecKernelNodeSetParams for that launch, and the
 /// node's own parameters are put back once the launch is enqueued (the driver copies an executable
 /// graph's parameters at launch). It stops offering when what it knows may be wrong: its template
-/// graph or one of its nodes was destroyed (the template's nodes name the executable graph's), a
-/// child graph node was given new parameters, or an update it could not follow.
+/// graph's node was destroyed (the template's nodes name the executable graph's; the template
+/// graph itself is kept alive for it, DriverGraphs::destroy), a child graph node was given new
+/// parameters, or an update it could not follow.
 class DriverGraphExec final : public GraphExec {
 public:
   DriverGraphExec(DriverDevice& device, cudaGraphExec_t exec);
 
   /// Just instantiated from `graph`: reads its kernel nodes.
   void instantiatedFrom(CUgraph graph);
-  /// The template graph, or a node of it, is being destroyed.
-  void templateDestroyed(CUgraph graph);
+  /// A node of the template graph is being destroyed.
   void nodeDestroyed(CUgraphNode node);
+  /// cudaGraphExecDestroy: lets go of the template graph.
+  void destroyed();
 
   cudaError_t launch(Stream& stream) override;
   bool offersKernelNodes() const override;
@@ -123,6 +126,11 @@ public:
   std::optional<DriverExecKernelNodes::Conditional> conditional(CUgraphNode node) const;
   void addedConditional(CUgraphNode node, DriverExecKernelNodes::Conditional conditional);
 
+  /// An executable graph offering kernel nodes names them by `graph`'s nodes: cudaGraphDestroy of
+  /// `graph` is put off until every such executable graph released it.
+  void retainTemplate(CUgraph graph);
+  void releaseTemplate(CUgraph graph);
+
   /// The graph or executable graph of a driver handle, wrapped if it is new.
   Graph* wrap(cudaGraph_t handle) { return adopt(handle); }
   GraphExec* wrap(cudaGraphExec_t handle) { return adopt(handle); }
@@ -134,6 +142,9 @@ protected:
 private:
   DriverDevice& device_;
   const DriverApi& api_;
+  std::mutex templatesMutex_;
+  std::map<CUgraph, size_t> templateUsers_;
+  std::set<CUgraph> orphanedTemplates_; ///< destroyed by the application, kept for its execs
   mutable std::mutex conditionalsMutex_;
   std::map<CUgraphNode, DriverExecKernelNodes::Conditional> conditionals_;
 };

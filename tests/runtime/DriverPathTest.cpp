@@ -422,7 +422,9 @@ TEST_F(DriverPath, AGraphKernelNodeTheDriverCannotSubstituteRunsAsItIs) {
 // A registered kernel's node inside a child graph: instrumented at each launch, directly where the
 // driver lets the executable graph change the node, else through the child graph node
 // (cuGraphExecChildGraphNodeSetParams with a copy of the child graph); the executable graph ends
-// with the application's kernel either way.
+// with the application's kernel either way. The application destroys the graph before the
+// launches: the driver's graph, whose nodes name the executable graph's, goes only after the
+// executable graph.
 TEST_F(DriverPath, ChildGraphKernelNodesRunInstrumented) {
   for (const std::string mode : {"gpu", "refuse-child-nodes"}) {
     SCOPED_TRACE(mode);
@@ -450,6 +452,10 @@ TEST_F(DriverPath, ChildGraphKernelNodesRunInstrumented) {
     EXPECT_EQ(own[2], "1");
     EXPECT_EQ(own[6], "2");
     EXPECT_EQ(own[9], "00000005");
+    EXPECT_EQ(count(log, "graph destroyed with nodes: graph\n"), 1u) << log;
+    EXPECT_GT(log.find("graph destroyed with nodes: graph\n"),
+              log.find("graph exec destroyed with node "))
+        << log;
   }
 }
 

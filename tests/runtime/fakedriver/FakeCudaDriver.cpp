@@ -710,7 +710,14 @@ CUresult cuGraphCreate(CUgraph* graph, unsigned int) {
 }
 
 CUresult cuGraphDestroy(CUgraph graph) {
-  destroyGraph(reinterpret_cast<FakeGraph*>(graph));
+  auto* fake = reinterpret_cast<FakeGraph*>(graph);
+  std::string types;
+  for (FakeNode* node : fake->nodes)
+    types += node->type == CU_GRAPH_NODE_TYPE_KERNEL  ? " kernel"
+             : node->type == CU_GRAPH_NODE_TYPE_GRAPH ? " graph"
+                                                      : " other";
+  log("graph destroyed with nodes:" + types);
+  destroyGraph(fake);
   return CUDA_SUCCESS;
 }
 

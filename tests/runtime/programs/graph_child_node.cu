@@ -1,6 +1,6 @@
-// One kernel node inside a child graph node, launched twice. Run under the fake driver
-// (DriverPathTest) with an instrumentor active: the driver log shows what each graph launch ran
-// for the node, and what the executable graph holds when it is destroyed.
+// One kernel node inside a child graph node, launched twice after the graphs were destroyed. Run
+// under the fake driver (DriverPathTest) with an instrumentor active: the driver log shows what
+// each graph launch ran for the node, and what the executable graph holds when it is destroyed.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -33,12 +33,13 @@ int main() {
   REPORT(cudaGraphAddChildGraphNode(&embedded, graph, nullptr, 0, child));
   cudaGraphExec_t exec = nullptr;
   REPORT(cudaGraphInstantiate(&exec, graph, 0));
+  // Both graphs go before the launches, as applications often do.
+  REPORT(cudaGraphDestroy(graph));
+  REPORT(cudaGraphDestroy(child));
   REPORT(cudaGraphLaunch(exec, 0));
   REPORT(cudaGraphLaunch(exec, 0));
   REPORT(cudaDeviceSynchronize());
   REPORT(cudaGraphExecDestroy(exec));
-  REPORT(cudaGraphDestroy(graph));
-  REPORT(cudaGraphDestroy(child));
   REPORT(cudaFree(data));
   return 0;
 }
