@@ -30,20 +30,18 @@ DriverExecKernelNodes::Node DriverExecKernelNodes::read(const DriverApi& api, CU
   read.params.kernelParams = nullptr;
   read.params.extra = nullptr;
   if (params.func == nullptr) {
-    read.unsubstitutable = "a library kernel (cuLibrary/CUkernel) node";
-    read.params = params;
+    read.unsubstitutable = "the node names its kernel as a CUkernel (a library's), not as a "
+                           "function of a module Ocelot loaded";
     return read;
   }
   if (params.kernelParams == nullptr) {
     read.unsubstitutable = "the node passes its arguments as one buffer (`extra`), which Ocelot "
                            "cannot extend with the instrumentation's parameter";
-    read.params = params;
     return read;
   }
   if (api.funcGetParamInfo == nullptr) {
     read.unsubstitutable = "the driver cannot tell the kernel's parameter sizes "
                            "(cuFuncGetParamInfo needs a CUDA 12.4 driver)";
-    read.params = params;
     return read;
   }
   // The argument bytes, each at its parameter's offset: the executable graph keeps its own copy,
@@ -228,10 +226,16 @@ bool DriverExecKernelNodes::setParams(const DriverApi& api, CUgraphNode node,
       known.arguments = std::move(read.arguments);
       known.argumentPointers = std::move(read.argumentPointers);
       known.unsubstitutable = read.unsubstitutable;
-      // The child graph's view follows, or the next substitution through it would undo the change.
+      // The child graph's view follows, or the next substitution through it would undo the change;
+      // where it cannot, no node of that child is substituted through it any more.
       if (known.child != kNoChild &&
-          invoke(api.graphKernelNodeSetParams, known.viewNode, &known.params) != CUDA_SUCCESS)
-        known.child = kNoChild;
+          (known.unsubstitutable != nullptr ||
+           invoke(api.graphKernelNodeSetParams, known.viewNode, &known.params) != CUDA_SUCCESS)) {
+        const size_t stale = known.child;
+        for (Node& other : nodes_)
+          if (other.child == stale)
+            other.child = kNoChild;
+      }
       return true;
     }
   return false;
