@@ -249,7 +249,9 @@ void DriverExecKernelNodes::setEnabled(CUgraphNode node, bool enabled) {
 
 bool DriverExecKernelNodes::contains(CUgraphNode node) const {
   return std::any_of(nodes_.begin(), nodes_.end(),
-                     [node](const Node& known) { return known.node == node; });
+                     [node](const Node& known) { return known.node == node; }) ||
+         std::any_of(children_.begin(), children_.end(),
+                     [node](const Child& known) { return known.node == node; });
 }
 
 } // namespace ocelot::runtime::driver

@@ -68,6 +68,7 @@ public:
   /// not one of ours.
   bool setParams(const DriverApi& api, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params);
   void setEnabled(CUgraphNode node, bool enabled);
+  /// Whether `node` is one of the kernel nodes or top-level child graph nodes.
   bool contains(CUgraphNode node) const;
 
   std::vector<Node>& nodes() { return nodes_; }

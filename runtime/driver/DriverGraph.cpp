@@ -140,16 +140,17 @@ void DriverGraphExec::instantiatedFrom(CUgraph graph) {
 
 void DriverGraphExec::destroyed() {
   std::lock_guard lock(mutex_);
-  forgetKernelNodes("destroyed");
+  forgetKernelNodes();
 }
 
 void DriverGraphExec::nodeDestroyed(CUgraphNode node) {
   std::lock_guard lock(mutex_);
+  // The node's handle no longer names the executable graph's node.
   if (kernelNodes_ && kernelNodes_->contains(node))
-    forgetKernelNodes("a kernel node of its template graph was destroyed");
+    forgetKernelNodes();
 }
 
-void DriverGraphExec::forgetKernelNodes(const char* /*why*/) {
+void DriverGraphExec::forgetKernelNodes() {
   // The launch then runs as it is and the instrumentation counts it as a graph launch whose nodes
   // were not offered.
   restorePending();
@@ -336,7 +337,7 @@ cudaError_t DriverGraphExec::update(Graph& graph, cudaGraphExecUpdateResultInfo*
     DriverGraphs& graphs = device_.driverGraphs();
     if (!kernelNodes_->update(api_, graph.handle(),
                               [&graphs](CUgraphNode node) { return graphs.conditional(node); }))
-      forgetKernelNodes("an update from a graph whose nodes Ocelot could not pair");
+      forgetKernelNodes(); // an update whose nodes Ocelot could not pair with its own
   }
   return toCudaError(result);
 }
@@ -367,7 +368,7 @@ cudaError_t DriverGraphExec::setNodeParams(cudaGraphNode_t node, cudaGraphNodePa
     kernelNodes_->setParams(api_, node, kernel);
   } else if (params->type == cudaGraphNodeTypeGraph) {
     // The kernel nodes inside now run with the new child graph's parameters.
-    forgetKernelNodes("a child graph node was given new parameters");
+    forgetKernelNodes();
   }
   return cudaSuccess;
 }

@@ -72,7 +72,7 @@ public:
 
 private:
   /// Stops offering kernel nodes (what they run is no longer known for sure).
-  void forgetKernelNodes(const char* why);
+  void forgetKernelNodes();
   /// Puts back the parameters of nodes a launch could not restore.
   void restorePending();
   /// Runs `entries` (nodes of top-level child graph `child`, see DriverExecKernelNodes) through
