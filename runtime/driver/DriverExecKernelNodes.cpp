@@ -90,6 +90,8 @@ CUresult DriverExecKernelNodes::walk(const DriverApi& api, CUgraph graph,
         result != CUDA_SUCCESS)
       return result;
   nodes.resize(count);
+  out->walked_.insert(graph);
+  out->walked_.insert(nodes.begin(), nodes.end());
   std::map<CUgraphNode, int> indices;
   for (CUgraphNode node : nodes)
     indices.emplace(node, static_cast<int>(indices.size()));
@@ -185,6 +187,7 @@ CUresult DriverExecKernelNodes::collect(const DriverApi& api, CUgraph graph,
   out->destroyViews();
   out->nodes_.clear();
   out->shape_.clear();
+  out->walked_.clear();
   out->api_ = &api;
   out->root_ = graph;
   return walk(api, graph, bodies, false, false, kNoChild, out);
@@ -245,6 +248,12 @@ void DriverExecKernelNodes::setEnabled(CUgraphNode node, bool enabled) {
   for (Node& known : nodes_)
     if (known.node == node)
       known.enabled = enabled;
+}
+
+bool DriverExecKernelNodes::substitutable(CUgraphNode node) const {
+  return std::any_of(nodes_.begin(), nodes_.end(), [node](const Node& known) {
+    return known.node == node && known.unsubstitutable == nullptr;
+  });
 }
 
 bool DriverExecKernelNodes::contains(CUgraphNode node) const {

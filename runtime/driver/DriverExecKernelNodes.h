@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace ocelot::runtime::driver {
@@ -70,6 +71,14 @@ public:
   void setEnabled(CUgraphNode node, bool enabled);
   /// Whether `node` is one of the kernel nodes or top-level child graph nodes.
   bool contains(CUgraphNode node) const;
+  /// Whether `node` is one of the kernel nodes and can run a substitute.
+  bool substitutable(CUgraphNode node) const;
+  /// Whether the walk visited graph or node `handle`.
+  bool walked(const void* handle) const { return walked_.count(handle) != 0; }
+  /// A kernel node's parameters with our own copy of its arguments.
+  static Node copy(const DriverApi& api, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params) {
+    return read(api, node, params);
+  }
 
   std::vector<Node>& nodes() { return nodes_; }
   std::vector<Child>& children() { return children_; }
@@ -86,6 +95,7 @@ private:
   std::vector<int> shape_;
   std::vector<Node> nodes_;
   std::vector<Child> children_;
+  std::set<const void*> walked_;   ///< the graphs and nodes the walk visited
   const DriverApi* api_ = nullptr; ///< destroys the views
   CUgraph root_ = nullptr;         ///< the graph collect() walked
 };

@@ -38,6 +38,7 @@ cudaError_t DriverGraph::addNode(cudaGraphNode_t* node, const cudaGraphNode_t* d
   CUgraphNodeParams driverParams;
   if (cudaError_t error = toDriverNodeParams(device_, *params, &driverParams); error != cudaSuccess)
     return error;
+  device_.driverGraphs().templateChanged(handle());
   CUresult result = invoke(api_.graphAddNode, node, handle(), dependencies,
                            reinterpret_cast<const CUgraphEdgeData*>(edges), count, &driverParams);
   // Outputs of node creation: the bodies the driver created for a conditional node, and the
@@ -72,6 +73,7 @@ cudaError_t DriverGraph::edges(cudaGraphNode_t* from, cudaGraphNode_t* to, cudaG
 cudaError_t DriverGraph::changeDependencies(const cudaGraphNode_t* from, const cudaGraphNode_t* to,
                                             const cudaGraphEdgeData* edges, size_t count,
                                             bool add) {
+  device_.driverGraphs().templateChanged(handle());
   const auto* driverEdges = reinterpret_cast<const CUgraphEdgeData*>(edges);
   return toCudaError(
       add ? invoke(api_.graphAddDependencies, handle(), from, to, driverEdges, count)
@@ -136,6 +138,13 @@ void DriverGraphExec::instantiatedFrom(CUgraph graph) {
   std::lock_guard lock(mutex_);
   template_ = graph;
   kernelNodes_ = std::move(nodes);
+  templateIsView_ = true;
+}
+
+void DriverGraphExec::templateChanged(const void* handle) {
+  std::lock_guard lock(mutex_);
+  if (kernelNodes_ && kernelNodes_->walked(handle))
+    templateIsView_ = false;
 }
 
 void DriverGraphExec::destroyed() {
@@ -155,6 +164,7 @@ void DriverGraphExec::forgetKernelNodes() {
   // were not offered.
   restorePending();
   kernelNodes_.reset();
+  templateIsView_ = false;
   if (template_ != nullptr)
     device_.driverGraphs().releaseTemplate(template_);
   template_ = nullptr;
@@ -209,9 +219,11 @@ cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hoo
   restorePending();
   if (!kernelNodes_ || api_.graphExecKernelNodeSetParams == nullptr)
     return toCudaError(invoke(api_.graphLaunch, handle(), stream.handle()));
+  // Substitutes the driver took node by node, those it took through a child graph node, and those
+  // it refused so far (with why).
   std::vector<Substituted> substituted;
-  // Nodes of top-level child graphs the driver would not change one by one, per child.
   std::map<size_t, std::vector<Substituted>> throughChild;
+  std::vector<std::pair<Substituted, std::string>> refused;
   for (DriverExecKernelNodes::Node& node : kernelNodes_->nodes()) {
     if (!node.enabled)
       continue; // a disabled node does not run
@@ -237,29 +249,54 @@ cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hoo
     entry.params.extra = nullptr;
     entry.params.kern = nullptr;
     entry.params.ctx = nullptr;
-    entry.direct = api_.graphExecKernelNodeSetParams(handle(), node.node, &entry.params);
-    if (entry.direct == CUDA_SUCCESS)
+    CUresult direct = api_.graphExecKernelNodeSetParams(handle(), node.node, &entry.params);
+    if (direct == CUDA_SUCCESS)
       substituted.push_back(std::move(entry));
     else if (node.child != DriverExecKernelNodes::kNoChild)
       throughChild[node.child].push_back(std::move(entry));
     else // the node keeps its own parameters: the driver did not take these
-      hook.substituteRefused(offer, driverError("cuGraphExecKernelNodeSetParams", entry.direct));
+      refused.emplace_back(std::move(entry), driverError("cuGraphExecKernelNodeSetParams", direct));
   }
   std::vector<size_t> children;
   for (auto& [child, entries] : throughChild) {
     if (CUresult result = substituteChild(child, entries); result != CUDA_SUCCESS) {
       for (Substituted& entry : entries)
-        hook.substituteRefused(entry.offer,
-                               driverError("cuGraphExecKernelNodeSetParams", entry.direct) +
-                                   ", and through its child graph node " +
-                                   driverError("cuGraphExecChildGraphNodeSetParams", result));
+        refused.emplace_back(std::move(entry),
+                             "cuGraphExecKernelNodeSetParams and, through its child graph node, " +
+                                 driverError("cuGraphExecChildGraphNodeSetParams", result));
       continue;
     }
     children.push_back(child);
   }
+  // What the driver would not change one node at a time (nodes in conditional bodies) it may take
+  // as an update from the template graph holding the substitutes.
+  bool updated = false;
+  if (!refused.empty()) {
+    CUresult result = CUDA_ERROR_NOT_SUPPORTED;
+    if (templateIsView_) {
+      std::map<const DriverExecKernelNodes::Node*, const CUDA_KERNEL_NODE_PARAMS*> instead;
+      for (const Substituted& entry : substituted)
+        instead[entry.node] = &entry.params;
+      for (const auto& [child, entries] : throughChild)
+        for (const Substituted& entry : entries)
+          instead[entry.node] = &entry.params;
+      for (const auto& [entry, why] : refused)
+        instead[entry.node] = &entry.params;
+      result = updateFromTemplate(instead);
+    }
+    updated = result == CUDA_SUCCESS;
+    for (const auto& [entry, why] : refused)
+      if (!updated)
+        hook.substituteRefused(
+            entry.offer, why + (templateIsView_ ? ", and as an update from the template graph " +
+                                                      driverError("cuGraphExecUpdate", result)
+                                                : std::string()));
+  }
   CUresult launched = invoke(api_.graphLaunch, handle(), stream.handle());
   // Every substituted node gets its own parameters back, launched or not: the launch took its
   // copy of the substitutes, and later launches must run the application's kernels.
+  if (updated && updateFromTemplate({}) != CUDA_SUCCESS)
+    unrestoredTemplate_ = true;
   for (Substituted& entry : substituted)
     if (api_.graphExecKernelNodeSetParams(handle(), entry.node->node, &entry.node->params) !=
         CUDA_SUCCESS)
@@ -271,6 +308,48 @@ cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hoo
       unrestoredChildren_.push_back(child);
   }
   return toCudaError(launched);
+}
+
+CUresult DriverGraphExec::updateFromTemplate(
+    const std::map<const DriverExecKernelNodes::Node*, const CUDA_KERNEL_NODE_PARAMS*>& instead) {
+  // Only while the template holds what the executable graph runs, but for the kernel nodes we
+  // keep (templateIsView_): the update takes every node's parameters from the template. Its kernel
+  // nodes get the executable graph's parameters (or `instead`) for the update and their own back
+  // right after it.
+  if (!templateIsView_ || template_ == nullptr || api_.graphExecUpdate == nullptr ||
+      api_.graphKernelNodeSetParams == nullptr || api_.graphKernelNodeGetParams == nullptr)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  std::vector<DriverExecKernelNodes::Node> own;
+  for (DriverExecKernelNodes::Node& node : kernelNodes_->nodes()) {
+    if (node.unsubstitutable != nullptr)
+      continue; // its parameters are the template's (templateIsView_)
+    CUDA_KERNEL_NODE_PARAMS params{};
+    if (CUresult result = api_.graphKernelNodeGetParams(node.node, &params); result != CUDA_SUCCESS)
+      return result;
+    own.push_back(DriverExecKernelNodes::copy(api_, node.node, params));
+    if (own.back().unsubstitutable != nullptr)
+      return CUDA_ERROR_NOT_SUPPORTED; // could not be put back
+  }
+  CUresult result = CUDA_SUCCESS;
+  size_t set = 0;
+  for (DriverExecKernelNodes::Node& node : kernelNodes_->nodes()) {
+    if (node.unsubstitutable != nullptr)
+      continue;
+    auto substitute = instead.find(&node);
+    result = api_.graphKernelNodeSetParams(
+        node.node, substitute != instead.end() ? substitute->second : &node.params);
+    if (result != CUDA_SUCCESS)
+      break;
+    ++set;
+  }
+  if (result == CUDA_SUCCESS) {
+    CUgraphExecUpdateResultInfo info{};
+    result = api_.graphExecUpdate(handle(), template_, &info);
+  }
+  // The template's own parameters back, whatever happened.
+  for (size_t index = 0; index < set; ++index)
+    api_.graphKernelNodeSetParams(own[index].node, &own[index].params);
+  return result;
 }
 
 CUresult DriverGraphExec::substituteChild(size_t child, const std::vector<Substituted>& entries) {
@@ -300,6 +379,8 @@ void DriverGraphExec::restorePending() {
   // else uses the executable graph, so that no launch runs a stale substitute knowingly.
   if (!kernelNodes_)
     return;
+  if (unrestoredTemplate_ && updateFromTemplate({}) == CUDA_SUCCESS)
+    unrestoredTemplate_ = false;
   std::vector<CUgraphNode> still;
   for (CUgraphNode node : unrestored_)
     for (DriverExecKernelNodes::Node& known : kernelNodes_->nodes())
@@ -334,6 +415,8 @@ cudaError_t DriverGraphExec::update(Graph& graph, cudaGraphExecUpdateResultInfo*
   CUresult result = invoke(api_.graphExecUpdate, handle(), graph.handle(),
                            reinterpret_cast<CUgraphExecUpdateResultInfo*>(info));
   if (result == CUDA_SUCCESS && kernelNodes_) {
+    // Every node now runs with `graph`'s parameters, not the template's.
+    templateIsView_ = graph.handle() == template_;
     DriverGraphs& graphs = device_.driverGraphs();
     if (!kernelNodes_->update(api_, graph.handle(),
                               [&graphs](CUgraphNode node) { return graphs.conditional(node); }))
@@ -365,10 +448,14 @@ cudaError_t DriverGraphExec::setNodeParams(cudaGraphNode_t node, cudaGraphNodePa
     kernel.extra = set.extra;
     kernel.kern = set.kern;
     kernel.ctx = set.ctx;
-    kernelNodes_->setParams(api_, node, kernel);
+    // A kernel node whose parameters we do not keep now differs from the template.
+    if (!kernelNodes_->setParams(api_, node, kernel) || !kernelNodes_->substitutable(node))
+      templateIsView_ = false;
   } else if (params->type == cudaGraphNodeTypeGraph) {
     // The kernel nodes inside now run with the new child graph's parameters.
     forgetKernelNodes();
+  } else {
+    templateIsView_ = false; // a node we do not keep now differs from the template
   }
   return cudaSuccess;
 }
@@ -376,8 +463,12 @@ cudaError_t DriverGraphExec::setNodeParams(cudaGraphNode_t node, cudaGraphNodePa
 cudaError_t DriverGraphExec::setNodeEnabled(cudaGraphNode_t node, unsigned int enabled) {
   std::lock_guard lock(mutex_);
   CUresult result = invoke(api_.graphNodeSetEnabled, handle(), node, enabled);
-  if (result == CUDA_SUCCESS && kernelNodes_)
+  if (result == CUDA_SUCCESS && kernelNodes_) {
     kernelNodes_->setEnabled(node, enabled != 0);
+    // Whether an update brings a disabled node back is not documented: no updates from then on.
+    if (enabled == 0)
+      templateIsView_ = false;
+  }
   return toCudaError(result);
 }
 
@@ -415,6 +506,11 @@ cudaError_t DriverGraphs::destroy(Graph& graph) {
   return result;
 }
 
+void DriverGraphs::templateChanged(const void* handle) {
+  execs_.forEach(
+      [handle](GraphExec& exec) { static_cast<DriverGraphExec&>(exec).templateChanged(handle); });
+}
+
 void DriverGraphs::retainTemplate(CUgraph graph) {
   std::lock_guard lock(templatesMutex_);
   ++templateUsers_[graph];
@@ -443,6 +539,7 @@ cudaError_t DriverGraphs::nodeParams(cudaGraphNode_t node, cudaGraphNodeParams* 
 }
 
 cudaError_t DriverGraphs::setNodeParams(cudaGraphNode_t node, cudaGraphNodeParams* params) {
+  templateChanged(node);
   CUgraphNodeParams driverParams;
   if (cudaError_t error = toDriverNodeParams(device_, *params, &driverParams); error != cudaSuccess)
     return error;
@@ -480,6 +577,7 @@ cudaError_t DriverGraphs::kernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAt
 
 cudaError_t DriverGraphs::setKernelNodeAttribute(cudaGraphNode_t node, cudaLaunchAttributeID id,
                                                  const cudaLaunchAttributeValue* value) {
+  templateChanged(node);
   return toCudaError(invoke(api_.graphKernelNodeSetAttribute, node,
                             static_cast<CUkernelNodeAttrID>(id),
                             reinterpret_cast<const CUkernelNodeAttrValue*>(value)));
@@ -487,6 +585,7 @@ cudaError_t DriverGraphs::setKernelNodeAttribute(cudaGraphNode_t node, cudaLaunc
 
 cudaError_t DriverGraphs::copyKernelNodeAttributes(cudaGraphNode_t destination,
                                                    cudaGraphNode_t source) {
+  templateChanged(destination);
   return toCudaError(invoke(api_.graphKernelNodeCopyAttributes, destination, source));
 }
 

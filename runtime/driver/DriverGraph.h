@@ -57,6 +57,9 @@ public:
   void instantiatedFrom(CUgraph graph);
   /// A node of the template graph is being destroyed.
   void nodeDestroyed(CUgraphNode node);
+  /// A graph or node (`handle`) is being changed: if it is part of the template, the template no
+  /// longer holds what the executable graph runs.
+  void templateChanged(const void* handle);
   /// cudaGraphExecDestroy: lets go of the template graph.
   void destroyed();
 
@@ -79,6 +82,10 @@ private:
   /// the child graph node, for the next launch.
   struct Substituted;
   CUresult substituteChild(size_t child, const std::vector<Substituted>& entries);
+  /// cuGraphExecUpdate from the template graph whose kernel nodes hold the executable graph's
+  /// parameters, or `instead` for some (the template keeps its own parameters).
+  CUresult updateFromTemplate(
+      const std::map<const DriverExecKernelNodes::Node*, const CUDA_KERNEL_NODE_PARAMS*>& instead);
 
   DriverDevice& device_;
   const DriverApi& api_;
@@ -92,6 +99,10 @@ private:
   /// Nodes still running a substitute because putting their parameters back failed.
   std::vector<CUgraphNode> unrestored_;
   std::vector<size_t> unrestoredChildren_; ///< indices into kernelNodes_->children()
+  /// The template holds what the executable graph runs, but for the kernel nodes' parameters we
+  /// keep: an update from it (with those put in) changes nothing else.
+  bool templateIsView_ = false;
+  bool unrestoredTemplate_ = false; ///< an update with substitutes was not undone yet
 };
 
 /// A GPU's graphs, executable graphs, nodes, user objects and graph memory. Graphs the tables do
@@ -129,6 +140,8 @@ public:
   /// An executable graph offering kernel nodes names them by `graph`'s nodes: cudaGraphDestroy of
   /// `graph` is put off until every such executable graph released it.
   void retainTemplate(CUgraph graph);
+  /// Tells every executable graph that graph or node `handle` is being changed.
+  void templateChanged(const void* handle);
   void releaseTemplate(CUgraph graph);
 
   /// The graph or executable graph of a driver handle, wrapped if it is new.

@@ -459,5 +459,52 @@ TEST_F(DriverPath, ChildGraphKernelNodesRunInstrumented) {
   }
 }
 
+// The driver refuses to change the node alone but takes an update: while the template graph holds
+// what the executable graph runs (but for the node parameters Ocelot keeps), each launch runs the
+// instrumented kernel through cuGraphExecUpdate from the template holding the substitute, and the
+// template keeps its own parameters. After the application's own cudaGraphExecUpdate from another
+// graph, that no longer holds: the last launch runs as it is, and its profile says why.
+TEST_F(DriverPath, AGraphKernelNodeRunsItsSubstituteThroughAnUpdate) {
+  fs::path profiles =
+      fs::temp_directory_path() / ("ocelot-graph-update-" + std::to_string(::getpid()) + ".jsonl");
+  FakeRun run = runWithFakeDriver("graph_kernel_node", "refuse-node-sets",
+                                  "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off "
+                                  "OCELOT_PROFILE_OUTPUT=" +
+                                      profiles.string());
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  expectAllSucceeded(run.result.output);
+  std::string log = run.driverLog();
+  std::vector<std::string> launches = linesAfter(log, "graph launch node ");
+  ASSERT_EQ(launches.size(), 4u) << log;
+  const char* values[] = {"00000007", "00000007", "00000009", "0000000b"};
+  for (size_t i = 0; i < launches.size(); ++i) {
+    SCOPED_TRACE(launches[i]);
+    std::vector<std::string> ran = words(launches[i]);
+    ASSERT_EQ(ran.size(), i < 3 ? 11u : 10u);
+    EXPECT_EQ(ran[2], i < 3 ? "2" : "1");
+    EXPECT_EQ(ran[9], values[i]);
+  }
+  // Two updates per instrumented launch (substitute, then back), and the application's one.
+  EXPECT_EQ(count(log, "graph exec updated\n"), 7u) << log;
+  // The template's node as the application made it; the exec's with the update's parameters.
+  std::vector<std::string> kept = linesAfter(log, "graph destroyed kernel node ");
+  ASSERT_EQ(kept.size(), 2u) << log; // the update's graph, then the template
+  std::vector<std::string> own = words(kept[1]);
+  ASSERT_EQ(own.size(), 10u) << kept[1];
+  EXPECT_EQ(own[2], "1");
+  EXPECT_EQ(own[4], "2");
+  EXPECT_EQ(own[9], "00000007");
+  std::vector<std::string> destroyed = linesAfter(log, "graph exec destroyed with node ");
+  ASSERT_EQ(destroyed.size(), 1u) << log;
+  EXPECT_EQ(words(destroyed[0])[2], "1");
+  std::string text = readText(profiles);
+  fs::remove(profiles);
+  EXPECT_EQ(count(text, "\"execution\":\"original\""), 1u) << text;
+  EXPECT_EQ(count(text, "the graph ran this kernel node uninstrumented: "
+                        "cuGraphExecKernelNodeSetParams failed (cudaErrorInvalidValue)\""),
+            1u)
+      << text;
+}
+
 } // namespace
 } // namespace ocelot::runtime::testing

@@ -11,8 +11,10 @@
 //   old            a CUDA 12.8 driver (too old for a CUDA 13 runtime)
 //   nodevice       a driver without a GPU: cuInit fails with CUDA_ERROR_NO_DEVICE
 //   refuse-ptx     like gpu, but cuModuleLoadDataEx and cuLinkAddData reject every PTX text
-//   refuse-graph-function  like gpu, but cuGraphExecKernelNodeSetParams refuses a function of
-//                  another module than the node's
+//   refuse-graph-function  like gpu, but an executable graph's kernel node cannot change to a
+//                  function of another module (cuGraphExecKernelNodeSetParams, cuGraphExecUpdate)
+//   refuse-node-sets  like gpu, but only cuGraphExecUpdate can change an executable graph's kernel
+//                  node to a function of another module
 //   refuse-child-nodes  like gpu, but cuGraphExecKernelNodeSetParams refuses nodes inside child
 //                  graphs (cuGraphExecChildGraphNodeSetParams changes them)
 
@@ -717,6 +719,9 @@ CUresult cuGraphDestroy(CUgraph graph) {
              : node->type == CU_GRAPH_NODE_TYPE_GRAPH ? " graph"
                                                       : " other";
   log("graph destroyed with nodes:" + types);
+  for (FakeNode* node : fake->nodes)
+    if (node->type == CU_GRAPH_NODE_TYPE_KERNEL)
+      log("graph destroyed kernel node " + describe(node->kernel));
   destroyGraph(fake);
   return CUDA_SUCCESS;
 }
@@ -848,9 +853,9 @@ CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec exec, CUgraphNode node,
       FakeKernel set;
       if (CUresult result = toFakeKernel(*params, &set); result != CUDA_SUCCESS)
         return result;
-      if (mode() == "refuse-graph-function") {
+      if (mode() == "refuse-graph-function" || mode() == "refuse-node-sets") {
         std::lock_guard lock(gMutex);
-        if (gFunctionModules[set.function] != gFunctionModules[owner->kernel.function])
+        if (gFunctionModules[set.function] != gFunctionModules[kernel.function])
           return CUDA_ERROR_INVALID_VALUE;
       }
       kernel = std::move(set);
@@ -899,8 +904,18 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, CUgraphExecUpdate
     info->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
     return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
   }
+  if (mode() == "refuse-graph-function") {
+    std::lock_guard lock(gMutex);
+    for (size_t i = 0; i < from.size(); ++i)
+      if (gFunctionModules[from[i].kernel.function] !=
+          gFunctionModules[kernels[i].kernel.function]) {
+        info->result = CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE;
+        return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+      }
+  }
   for (size_t i = 0; i < from.size(); ++i)
     kernels[i].kernel = from[i].kernel;
+  log("graph exec updated");
   info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
   return CUDA_SUCCESS;
 }
