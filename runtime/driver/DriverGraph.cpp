@@ -264,6 +264,7 @@ cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hoo
         refused.emplace_back(std::move(entry),
                              "cuGraphExecKernelNodeSetParams and, through its child graph node, " +
                                  driverError("cuGraphExecChildGraphNodeSetParams", result));
+      entries.clear(); // refused now holds them
       continue;
     }
     children.push_back(child);
