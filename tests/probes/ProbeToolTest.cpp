@@ -386,6 +386,8 @@ TEST(ProbeTool, RegistersThroughThePluginHostAndChecksOptions) {
   ProbeToolDefinition definition{"counts", "block counts", {probePtx("probecount")}, {}, {"level"}};
   ASSERT_EQ(registerProbeTool(&host, definition), 0);
   EXPECT_TRUE(registry.contains("counts"));
+  // A taken name is refused (and, under ASan, what it allocated is freed: no leak reported).
+  EXPECT_NE(registerProbeTool(&host, definition), 0);
   auto instrumentor = registry.create("counts", InstrumentorOptions::parse("level=2"));
   EXPECT_EQ(instrumentor->name(), "counts");
   EXPECT_EQ(instrumentor->options(), "level=2");
