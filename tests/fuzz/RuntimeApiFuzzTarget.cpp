@@ -43,8 +43,9 @@ constexpr size_t kHostBytes = size_t{4} << 20;
 alignas(4096) char gHost[kHostBytes];
 /// The upper part of gHost that sequences may register (cudaHostRegister).
 constexpr size_t kRegisterOffset = size_t{3} << 20;
-/// An address no mapping of the process holds (16 TiB: above the heap, below where mmap places).
-void* const kWild = reinterpret_cast<void*>(uintptr_t{1} << 44);
+/// An address no mapping of the process holds (48 TiB: above the heap, below where mmap places,
+/// and outside ASan's shadow on x86-64, which is mapped and writable from 2 TiB to 16 TiB).
+void* const kWild = reinterpret_cast<void*>(uintptr_t{3} << 44);
 
 std::atomic<uint64_t> gHostFunctionRuns{0};
 void CUDART_CB countRun(void*) {
