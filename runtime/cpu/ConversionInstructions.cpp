@@ -117,7 +117,8 @@ template <Kind D, Kind S> uint64_t convertNan(uint64_t row, uint32_t flags) {
 }
 
 template <Kind K> int64_t minOf() {
-  return isSigned(K) ? -(int64_t{1} << (bits(K) - 1)) : 0;
+  // From the unsigned all-ones: negating 2^63 overflows int64_t for the 64-bit kinds.
+  return isSigned(K) ? static_cast<int64_t>(~uint64_t{0} << (bits(K) - 1)) : 0;
 }
 template <Kind K> uint64_t maxOf() {
   if constexpr (isSigned(K))
