@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
@@ -216,6 +217,41 @@ TEST_F(NvidiaRuntimeFirst, BridgeEntriesAreOcelotsOwnFunctions) {
   EXPECT_EQ(bridge->cudaGetDeviceCount(&count), cudaSuccess);
   EXPECT_EQ(count, 1);
   ::dlclose(ocelot);
+}
+
+// A shim with no Ocelot runtime in the process, none in $OCELOT_CUDART_DIR and none above its own
+// folder: its calls fail with CUDA_ERROR_NOT_INITIALIZED after one line naming what it looked for,
+// and the process goes on. In a fresh process (the death test re-runs this binary), so that no
+// runtime another test loaded is found.
+TEST(ShimWithoutRuntime, CallsFailNotInitialized) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ::unsetenv("OCELOT_CUDART_DIR");
+        char folder[] = "/tmp/ocelot-shim-alone-XXXXXX";
+        if (::mkdtemp(folder) == nullptr)
+          std::_Exit(10);
+        const fs::path copy = fs::path(folder) / "driverapi" / "libcuda.so.1";
+        std::error_code error;
+        fs::create_directories(copy.parent_path(), error);
+        fs::copy_file(OCELOT_SHIM_FILE, copy, error);
+        void* shim = error ? nullptr : ::dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+        fs::remove_all(folder, error);
+        if (shim == nullptr)
+          std::_Exit(11);
+        int count = -1;
+        CUmodule module = nullptr;
+        const char* ptx = ".version 8.0\n.target sm_75\n.address_size 64\n";
+        const bool failed =
+            symbolOf<decltype(&::cuInit)>(shim, "cuInit")(0) == CUDA_ERROR_NOT_INITIALIZED &&
+            symbolOf<decltype(&::cuDeviceGetCount)>(shim, "cuDeviceGetCount")(&count) ==
+                CUDA_ERROR_NOT_INITIALIZED &&
+            symbolOf<decltype(&::cuModuleLoadData)>(shim, "cuModuleLoadData")(&module, ptx) ==
+                CUDA_ERROR_NOT_INITIALIZED;
+        std::_Exit(failed ? 0 : 12);
+      },
+      ::testing::ExitedWithCode(0),
+      "Ocelot's runtime \\(libcudart.so.13\\) was not found by Ocelot's libcuda.so.1");
 }
 
 } // namespace
