@@ -47,8 +47,8 @@ CUresult arguments(const void* stub, void** params, void** extra, std::vector<vo
       return CUDA_ERROR_INVALID_VALUE;
     storage->push_back(buffer + offset);
   }
-  runtimeCalls()
-      .cudaGetLastError(); // the probe past the last parameter is not the application's error
+  // The probe past the last parameter is not the application's error.
+  runtimeCalls().cudaGetLastError();
   *args = storage->data();
   return CUDA_SUCCESS;
 }
