@@ -223,22 +223,29 @@ TEST_F(NvidiaRuntimeFirst, BridgeEntriesAreOcelotsOwnFunctions) {
 // folder: its calls fail with CUDA_ERROR_NOT_INITIALIZED after one line naming what it looked for,
 // and the process goes on. In a fresh process (the death test re-runs this binary), so that no
 // runtime another test loaded is found.
+/// A copy of the shim alone in a fresh folder, loaded (the folder is gone again); exits the
+/// process (a death test's child) when that fails.
+void* loneShim() {
+  char folder[] = "/tmp/ocelot-shim-alone-XXXXXX";
+  if (::mkdtemp(folder) == nullptr)
+    std::_Exit(10);
+  const fs::path copy = fs::path(folder) / "driverapi" / "libcuda.so.1";
+  std::error_code error;
+  fs::create_directories(copy.parent_path(), error);
+  fs::copy_file(OCELOT_SHIM_FILE, copy, error);
+  void* shim = error ? nullptr : ::dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+  fs::remove_all(folder, error);
+  if (shim == nullptr)
+    std::_Exit(11);
+  return shim;
+}
+
 TEST(ShimWithoutRuntime, CallsFailNotInitialized) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
         ::unsetenv("OCELOT_CUDART_DIR");
-        char folder[] = "/tmp/ocelot-shim-alone-XXXXXX";
-        if (::mkdtemp(folder) == nullptr)
-          std::_Exit(10);
-        const fs::path copy = fs::path(folder) / "driverapi" / "libcuda.so.1";
-        std::error_code error;
-        fs::create_directories(copy.parent_path(), error);
-        fs::copy_file(OCELOT_SHIM_FILE, copy, error);
-        void* shim = error ? nullptr : ::dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
-        fs::remove_all(folder, error);
-        if (shim == nullptr)
-          std::_Exit(11);
+        void* shim = loneShim();
         int count = -1;
         CUmodule module = nullptr;
         const char* ptx = ".version 8.0\n.target sm_75\n.address_size 64\n";
@@ -252,6 +259,24 @@ TEST(ShimWithoutRuntime, CallsFailNotInitialized) {
       },
       ::testing::ExitedWithCode(0),
       "Ocelot's runtime \\(libcudart.so.13\\) was not found by Ocelot's libcuda.so.1");
+}
+
+// The same lone shim finds Ocelot's runtime in $OCELOT_CUDART_DIR (what `ocelot run` was told).
+TEST(ShimWithoutRuntime, FindsTheRuntimeInOcelotCudartDir) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ::setenv("OCELOT_CUDART_DIR", fs::path(OCELOT_CUDART_FILE).parent_path().c_str(), 1);
+        void* shim = loneShim();
+        int count = -1;
+        const bool found =
+            symbolOf<decltype(&::cuInit)>(shim, "cuInit")(0) == CUDA_SUCCESS &&
+            symbolOf<decltype(&::cuDeviceGetCount)>(shim, "cuDeviceGetCount")(&count) ==
+                CUDA_SUCCESS &&
+            count == 1 && ::dlopen(OCELOT_CUDART_FILE, RTLD_NOW | RTLD_NOLOAD) != nullptr;
+        std::_Exit(found ? 0 : 12);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 } // namespace
