@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -26,6 +27,13 @@ public:
       folder_ = folder;
     ::setenv("OCELOT_FAKE_DRIVER_LOG", folder_.c_str(), 1);
   }
+  ~FakeDriverLog() {
+    std::error_code ignored;
+    std::filesystem::remove_all(folder_, ignored);
+  }
+  FakeDriverLog(const FakeDriverLog&) = delete;
+  FakeDriverLog& operator=(const FakeDriverLog&) = delete;
+
   std::vector<std::string> lines() const {
     std::vector<std::string> result;
     std::ifstream log(folder_ + "/driver.log");
