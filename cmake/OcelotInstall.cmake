@@ -17,9 +17,8 @@ install(TARGETS ocelot_cudart EXPORT OcelotTargets
         INCLUDES DESTINATION ${OCELOT_INSTALL_INCLUDEDIR})
 install(TARGETS ocelot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Ocelot's libcuda.so.1 in a folder of its own below the runtime's, where `ocelot run` looks for it
-# (docs/driver-api.md); it finds libcudart.so.13 one folder up.
+# (docs/driver-api.md); it loads libcudart.so.13 from one folder up by path (no run path needed).
 if(TARGET ocelot_cuda_shim)
-  set_target_properties(ocelot_cuda_shim PROPERTIES INSTALL_RPATH "$ORIGIN/..")
   install(TARGETS ocelot_cuda_shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/driverapi)
 endif()
 foreach(dir ocelot ir passes)

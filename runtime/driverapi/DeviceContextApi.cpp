@@ -18,7 +18,7 @@ thread_local std::vector<CUcontext> tContexts;
 
 CUresult validDevice(CUdevice device) {
   int count = 0;
-  if (cudaError_t error = cudaGetDeviceCount(&count); error != cudaSuccess)
+  if (cudaError_t error = runtimeCalls().cudaGetDeviceCount(&count); error != cudaSuccess)
     return DriverShim::result(error);
   return device >= 0 && device < count ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
@@ -33,7 +33,7 @@ CUresult makeCurrent(CUcontext context) {
   int ordinal = shim().ordinalOf(context);
   if (ordinal < 0)
     return CUDA_ERROR_INVALID_CONTEXT;
-  if (cudaError_t error = cudaSetDevice(ordinal); error != cudaSuccess)
+  if (cudaError_t error = runtimeCalls().cudaSetDevice(ordinal); error != cudaSuccess)
     return DriverShim::result(error);
   if (tContexts.empty())
     tContexts.push_back(context);
@@ -64,7 +64,7 @@ CUresult CUDAAPI cuDeviceGetCount(int* count) {
   OCELOT_FORWARD(cuDeviceGetCount, count);
   if (count == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
-  return DriverShim::result(cudaGetDeviceCount(count));
+  return DriverShim::result(runtimeCalls().cudaGetDeviceCount(count));
 }
 
 CUresult CUDAAPI cuDeviceGetName(char* name, int length, CUdevice device) {
@@ -72,7 +72,8 @@ CUresult CUDAAPI cuDeviceGetName(char* name, int length, CUdevice device) {
   if (name == nullptr || length <= 0)
     return CUDA_ERROR_INVALID_VALUE;
   cudaDeviceProp properties{};
-  if (cudaError_t error = cudaGetDeviceProperties(&properties, device); error != cudaSuccess)
+  if (cudaError_t error = runtimeCalls().cudaGetDeviceProperties(&properties, device);
+      error != cudaSuccess)
     return DriverShim::result(error);
   std::strncpy(name, properties.name, static_cast<size_t>(length) - 1);
   name[length - 1] = '\0';
@@ -85,7 +86,7 @@ CUresult CUDAAPI cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, 
     return CUDA_ERROR_INVALID_VALUE;
   // CUdevice_attribute and cudaDeviceAttr share their numbers.
   return DriverShim::result(
-      cudaDeviceGetAttribute(value, static_cast<cudaDeviceAttr>(attribute), device));
+      runtimeCalls().cudaDeviceGetAttribute(value, static_cast<cudaDeviceAttr>(attribute), device));
 }
 
 CUresult CUDAAPI cuDeviceTotalMem(size_t* bytes, CUdevice device) {
@@ -93,7 +94,8 @@ CUresult CUDAAPI cuDeviceTotalMem(size_t* bytes, CUdevice device) {
   if (bytes == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
   cudaDeviceProp properties{};
-  if (cudaError_t error = cudaGetDeviceProperties(&properties, device); error != cudaSuccess)
+  if (cudaError_t error = runtimeCalls().cudaGetDeviceProperties(&properties, device);
+      error != cudaSuccess)
     return DriverShim::result(error);
   *bytes = properties.totalGlobalMem;
   return CUDA_SUCCESS;
@@ -172,7 +174,7 @@ CUresult CUDAAPI cuCtxGetDevice(CUdevice* device) {
 
 CUresult CUDAAPI cuCtxSynchronize(void) {
   OCELOT_FORWARD(cuCtxSynchronize);
-  return DriverShim::result(cudaDeviceSynchronize());
+  return DriverShim::result(runtimeCalls().cudaDeviceSynchronize());
 }
 
 CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext context) {
@@ -182,13 +184,13 @@ CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext context) {
     if (ordinal < 0)
       return CUDA_ERROR_INVALID_CONTEXT;
     int previous = 0;
-    cudaGetDevice(&previous);
-    cudaSetDevice(ordinal);
-    cudaError_t error = cudaDeviceSynchronize();
-    cudaSetDevice(previous);
+    runtimeCalls().cudaGetDevice(&previous);
+    runtimeCalls().cudaSetDevice(ordinal);
+    cudaError_t error = runtimeCalls().cudaDeviceSynchronize();
+    runtimeCalls().cudaSetDevice(previous);
     return DriverShim::result(error);
   }
-  return DriverShim::result(cudaDeviceSynchronize());
+  return DriverShim::result(runtimeCalls().cudaDeviceSynchronize());
 }
 
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {

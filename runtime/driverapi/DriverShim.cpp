@@ -1,7 +1,5 @@
 #include "runtime/driverapi/DriverShim.h"
 
-#include "runtime/core/Runtime.h"
-
 #include <cstdlib>
 #include <string_view>
 
@@ -45,7 +43,12 @@ DriverShim& DriverShim::instance() {
   return *shim;
 }
 
-DriverShim::DriverShim() : runtime_(Runtime::process()), real_(gpuDriver()), contexts_(64) {}
+/// The runtime first (as when the shim linked it): Ocelot's DriverApi may ask the shim for NVIDIA's
+/// driver while the runtime comes up.
+DriverShim::DriverShim() : runtime_(findRuntimeBridge()), contexts_(64) {
+  runtime_.initialize();
+  real_ = gpuDriver();
+}
 
 CUresult DriverShim::result(cudaError_t error) {
   switch (error) {
@@ -75,7 +78,7 @@ CUresult DriverShim::result(cudaError_t error) {
 }
 
 void DriverShim::warn(const std::string& message) const {
-  runtime_.logger().warn(message);
+  runtime_.warn(message.c_str());
 }
 
 void DriverShim::warnOnce(const std::string& message) {
@@ -100,8 +103,8 @@ void DriverShim::followDriverContext() const {
   if (contextDevice == nullptr || contextDevice(&device) != CUDA_SUCCESS)
     return; // no current context: the runtime's own device stays
   int current = -1;
-  if (cudaGetDevice(&current) == cudaSuccess && current != device)
-    cudaSetDevice(device);
+  if (runtime_.cudaGetDevice(&current) == cudaSuccess && current != device)
+    runtime_.cudaSetDevice(device);
 }
 
 CUcontext DriverShim::context(int ordinal) {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "runtime/core/LaunchParams.h"
 #include "runtime/driverapi/RealDriver.h"
+#include "runtime/driverapi/RuntimeBridgeLookup.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -12,10 +12,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-namespace ocelot::runtime {
-class Runtime;
-}
 
 namespace ocelot::runtime::driverapi {
 
@@ -34,7 +30,8 @@ public:
 
   /// NVIDIA's driver when the process runs on a GPU through it; null on the CPU device.
   RealDriver* real() const { return real_; }
-  Runtime& runtime() const { return runtime_; }
+  /// Ocelot's runtime: its CUDA Runtime API functions and module methods (RuntimeBridge.h).
+  const OcelotRuntimeBridge& runtimeCalls() const { return runtime_; }
 
   /// A runtime result as the driver API's (the enumerations share their numbers where both have a
   /// code; runtime-only codes become the driver's closest one).
@@ -70,7 +67,7 @@ public:
 private:
   DriverShim();
 
-  Runtime& runtime_;
+  const OcelotRuntimeBridge& runtime_;
   RealDriver* real_ = nullptr;
   std::vector<char> contexts_; ///< their addresses are the CUcontext handles
   mutable std::shared_mutex functionsMutex_;
@@ -87,6 +84,12 @@ private:
 /// The shim's state (one function-local static, like the runtime's).
 inline DriverShim& shim() {
   return DriverShim::instance();
+}
+
+/// Ocelot's runtime as the shim calls it: `runtimeCalls().cudaMalloc(...)`, never `cudaMalloc`
+/// by symbol (the process's libcudart.so.13 may be NVIDIA's).
+inline const OcelotRuntimeBridge& runtimeCalls() {
+  return shim().runtimeCalls();
 }
 
 /// `if (RealDriver* real = shim().real()) return forward...`: calls the real driver's `name` with

@@ -75,7 +75,7 @@ CUresult CUDAAPI cuInit(unsigned int flags) {
   if (flags != 0)
     return CUDA_ERROR_INVALID_VALUE;
   int count = 0;
-  return DriverShim::result(cudaGetDeviceCount(&count));
+  return DriverShim::result(runtimeCalls().cudaGetDeviceCount(&count));
 }
 
 CUresult CUDAAPI cuDriverGetVersion(int* version) {
@@ -104,7 +104,7 @@ CUresult CUDAAPI cuGetErrorString(CUresult error, const char** text) {
     return CUDA_ERROR_INVALID_VALUE;
   }
   // Where the runtime has the same code its text is the driver's; else the name says it.
-  const char* runtimeText = cudaGetErrorString(static_cast<cudaError_t>(error));
+  const char* runtimeText = runtimeCalls().cudaGetErrorString(static_cast<cudaError_t>(error));
   *text = runtimeText != nullptr && std::strstr(runtimeText, "unrecognized") == nullptr
               ? runtimeText
               : name;

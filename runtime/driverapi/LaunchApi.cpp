@@ -4,7 +4,6 @@
 // the shim was in front, or through an entry point it does not intercept) goes to NVIDIA's driver
 // unchanged, and is logged once as launched outside Ocelot's view.
 
-#include "runtime/core/Runtime.h"
 #include "runtime/driverapi/DriverShim.h"
 
 #include <cstdint>
@@ -42,13 +41,14 @@ CUresult arguments(const void* stub, void** params, void** extra, std::vector<vo
     return CUDA_ERROR_INVALID_VALUE;
   for (size_t index = 0;; ++index) {
     size_t offset = 0, bytes = 0;
-    if (cudaFuncGetParamInfo(stub, index, &offset, &bytes) != cudaSuccess)
+    if (runtimeCalls().cudaFuncGetParamInfo(stub, index, &offset, &bytes) != cudaSuccess)
       break;
     if (offset + bytes > size)
       return CUDA_ERROR_INVALID_VALUE;
     storage->push_back(buffer + offset);
   }
-  cudaGetLastError(); // the probe past the last parameter is not the application's error
+  // The probe past the last parameter is not the application's error.
+  runtimeCalls().cudaGetLastError();
   *args = storage->data();
   return CUDA_SUCCESS;
 }
@@ -76,18 +76,18 @@ template <class Forward>
 CUresult launchForeign(CUfunction function, dim3 grid, dim3 block, unsigned int sharedMem,
                        CUstream queue, Forward forward) {
   RealDriver* real = shim().real();
-  ocelot::runtime::LaunchParams params;
-  params.grid = grid;
-  params.block = block;
-  params.sharedMem = sharedMem;
-  CUresult launched = CUDA_SUCCESS;
-  auto launch = [&] {
-    launched = forward();
-    return launched == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+  struct Launch {
+    Forward& forward;
+    CUresult launched = CUDA_SUCCESS;
+  } launch{forward};
+  auto call = [](void* context) {
+    auto& self = *static_cast<Launch*>(context);
+    self.launched = self.forward();
+    return self.launched == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
   };
-  if (shim().runtime().launchForeign(foreignName(*real, function), params, stream(queue), launch,
-                                     kForeignReason))
-    return launched;
+  if (runtimeCalls().launchForeign(foreignName(*real, function), grid, block, sharedMem,
+                                   stream(queue), call, &launch, kForeignReason))
+    return launch.launched;
   return forward();
 }
 
@@ -128,9 +128,9 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gridX, unsigne
   void** args = nullptr;
   if (CUresult error = arguments(stub, params, extra, &storage, &args); error != CUDA_SUCCESS)
     return error;
-  return DriverShim::result(cudaLaunchKernel(stub, dim3(gridX, gridY, gridZ),
-                                             dim3(blockX, blockY, blockZ), args, sharedMem,
-                                             stream(queue)));
+  return DriverShim::result(runtimeCalls().cudaLaunchKernel(stub, dim3(gridX, gridY, gridZ),
+                                                            dim3(blockX, blockY, blockZ), args,
+                                                            sharedMem, stream(queue)));
 }
 
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction function, void** params,
@@ -161,7 +161,7 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction funct
   launch.stream = stream(config->hStream);
   launch.attrs = reinterpret_cast<cudaLaunchAttribute*>(config->attrs);
   launch.numAttrs = config->numAttrs;
-  return DriverShim::result(cudaLaunchKernelExC(&launch, stub, args));
+  return DriverShim::result(runtimeCalls().cudaLaunchKernelExC(&launch, stub, args));
 }
 
 CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction function, unsigned int gridX,
@@ -175,9 +175,9 @@ CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction function, unsigned int gri
                    sharedMem, queue, params);
     return CUDA_ERROR_INVALID_HANDLE;
   }
-  return DriverShim::result(cudaLaunchCooperativeKernel(stub, dim3(gridX, gridY, gridZ),
-                                                        dim3(blockX, blockY, blockZ), params,
-                                                        sharedMem, stream(queue)));
+  return DriverShim::result(runtimeCalls().cudaLaunchCooperativeKernel(
+      stub, dim3(gridX, gridY, gridZ), dim3(blockX, blockY, blockZ), params, sharedMem,
+      stream(queue)));
 }
 
 // The per-thread default stream variants (what code compiled with

@@ -30,15 +30,17 @@ CUresult fill(CUdeviceptr destination, Element value, size_t count, CUstream que
     uniform = uniform && byte == bytes[0];
   if (uniform)
     return DriverShim::result(
-        async ? cudaMemsetAsync(pointer(destination), bytes[0], count * sizeof value, stream(queue))
-              : cudaMemset(pointer(destination), bytes[0], count * sizeof value));
+        async ? runtimeCalls().cudaMemsetAsync(pointer(destination), bytes[0], count * sizeof value,
+                                               stream(queue))
+              : runtimeCalls().cudaMemset(pointer(destination), bytes[0], count * sizeof value));
   std::vector<Element> pattern(count, value);
   // Synchronous even for the Async variant: the pattern lives on this stack frame.
   if (async)
-    if (cudaError_t error = cudaStreamSynchronize(stream(queue)); error != cudaSuccess)
+    if (cudaError_t error = runtimeCalls().cudaStreamSynchronize(stream(queue));
+        error != cudaSuccess)
       return DriverShim::result(error);
-  return DriverShim::result(cudaMemcpy(pointer(destination), pattern.data(), count * sizeof value,
-                                       cudaMemcpyHostToDevice));
+  return DriverShim::result(runtimeCalls().cudaMemcpy(
+      pointer(destination), pattern.data(), count * sizeof value, cudaMemcpyHostToDevice));
 }
 
 } // namespace
@@ -50,35 +52,35 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr* address, size_t bytes) {
   if (address == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
   void* allocated = nullptr;
-  cudaError_t error = cudaMalloc(&allocated, bytes);
+  cudaError_t error = runtimeCalls().cudaMalloc(&allocated, bytes);
   *address = reinterpret_cast<uintptr_t>(allocated);
   return DriverShim::result(error);
 }
 
 CUresult CUDAAPI cuMemFree(CUdeviceptr address) {
   OCELOT_FORWARD(cuMemFree, address);
-  return DriverShim::result(cudaFree(pointer(address)));
+  return DriverShim::result(runtimeCalls().cudaFree(pointer(address)));
 }
 
 CUresult CUDAAPI cuMemGetInfo(size_t* free, size_t* total) {
   OCELOT_FORWARD(cuMemGetInfo, free, total);
-  return DriverShim::result(cudaMemGetInfo(free, total));
+  return DriverShim::result(runtimeCalls().cudaMemGetInfo(free, total));
 }
 
 CUresult CUDAAPI cuMemAllocHost(void** host, size_t bytes) {
   OCELOT_FORWARD(cuMemAllocHost, host, bytes);
-  return DriverShim::result(cudaMallocHost(host, bytes));
+  return DriverShim::result(runtimeCalls().cudaMallocHost(host, bytes));
 }
 
 CUresult CUDAAPI cuMemFreeHost(void* host) {
   OCELOT_FORWARD(cuMemFreeHost, host);
-  return DriverShim::result(cudaFreeHost(host));
+  return DriverShim::result(runtimeCalls().cudaFreeHost(host));
 }
 
 CUresult CUDAAPI cuMemHostAlloc(void** host, size_t bytes, unsigned int flags) {
   OCELOT_FORWARD(cuMemHostAlloc, host, bytes, flags);
   // CU_MEMHOSTALLOC_* and cudaHostAlloc* share their values.
-  return DriverShim::result(cudaHostAlloc(host, bytes, flags));
+  return DriverShim::result(runtimeCalls().cudaHostAlloc(host, bytes, flags));
 }
 
 CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* address, size_t bytes, unsigned int flags) {
@@ -86,7 +88,7 @@ CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* address, size_t bytes, unsigned 
   if (address == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
   void* allocated = nullptr;
-  cudaError_t error = cudaMallocManaged(&allocated, bytes, flags);
+  cudaError_t error = runtimeCalls().cudaMallocManaged(&allocated, bytes, flags);
   *address = reinterpret_cast<uintptr_t>(allocated);
   return DriverShim::result(error);
 }
@@ -94,53 +96,53 @@ CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* address, size_t bytes, unsigned 
 CUresult CUDAAPI cuMemcpy(CUdeviceptr destination, CUdeviceptr source, size_t bytes) {
   OCELOT_FORWARD(cuMemcpy, destination, source, bytes);
   return DriverShim::result(
-      cudaMemcpy(pointer(destination), pointer(source), bytes, cudaMemcpyDefault));
+      runtimeCalls().cudaMemcpy(pointer(destination), pointer(source), bytes, cudaMemcpyDefault));
 }
 
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source, size_t bytes,
                                CUstream queue) {
   OCELOT_FORWARD(cuMemcpyAsync, destination, source, bytes, queue);
-  return DriverShim::result(cudaMemcpyAsync(pointer(destination), pointer(source), bytes,
-                                            cudaMemcpyDefault, stream(queue)));
+  return DriverShim::result(runtimeCalls().cudaMemcpyAsync(
+      pointer(destination), pointer(source), bytes, cudaMemcpyDefault, stream(queue)));
 }
 
 CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr destination, const void* source, size_t bytes) {
   OCELOT_FORWARD(cuMemcpyHtoD, destination, source, bytes);
   return DriverShim::result(
-      cudaMemcpy(pointer(destination), source, bytes, cudaMemcpyHostToDevice));
+      runtimeCalls().cudaMemcpy(pointer(destination), source, bytes, cudaMemcpyHostToDevice));
 }
 
 CUresult CUDAAPI cuMemcpyDtoH(void* destination, CUdeviceptr source, size_t bytes) {
   OCELOT_FORWARD(cuMemcpyDtoH, destination, source, bytes);
   return DriverShim::result(
-      cudaMemcpy(destination, pointer(source), bytes, cudaMemcpyDeviceToHost));
+      runtimeCalls().cudaMemcpy(destination, pointer(source), bytes, cudaMemcpyDeviceToHost));
 }
 
 CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr destination, CUdeviceptr source, size_t bytes) {
   OCELOT_FORWARD(cuMemcpyDtoD, destination, source, bytes);
-  return DriverShim::result(
-      cudaMemcpy(pointer(destination), pointer(source), bytes, cudaMemcpyDeviceToDevice));
+  return DriverShim::result(runtimeCalls().cudaMemcpy(pointer(destination), pointer(source), bytes,
+                                                      cudaMemcpyDeviceToDevice));
 }
 
 CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr destination, const void* source, size_t bytes,
                                    CUstream queue) {
   OCELOT_FORWARD(cuMemcpyHtoDAsync, destination, source, bytes, queue);
-  return DriverShim::result(
-      cudaMemcpyAsync(pointer(destination), source, bytes, cudaMemcpyHostToDevice, stream(queue)));
+  return DriverShim::result(runtimeCalls().cudaMemcpyAsync(pointer(destination), source, bytes,
+                                                           cudaMemcpyHostToDevice, stream(queue)));
 }
 
 CUresult CUDAAPI cuMemcpyDtoHAsync(void* destination, CUdeviceptr source, size_t bytes,
                                    CUstream queue) {
   OCELOT_FORWARD(cuMemcpyDtoHAsync, destination, source, bytes, queue);
-  return DriverShim::result(
-      cudaMemcpyAsync(destination, pointer(source), bytes, cudaMemcpyDeviceToHost, stream(queue)));
+  return DriverShim::result(runtimeCalls().cudaMemcpyAsync(destination, pointer(source), bytes,
+                                                           cudaMemcpyDeviceToHost, stream(queue)));
 }
 
 CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr destination, CUdeviceptr source, size_t bytes,
                                    CUstream queue) {
   OCELOT_FORWARD(cuMemcpyDtoDAsync, destination, source, bytes, queue);
-  return DriverShim::result(cudaMemcpyAsync(pointer(destination), pointer(source), bytes,
-                                            cudaMemcpyDeviceToDevice, stream(queue)));
+  return DriverShim::result(runtimeCalls().cudaMemcpyAsync(
+      pointer(destination), pointer(source), bytes, cudaMemcpyDeviceToDevice, stream(queue)));
 }
 
 CUresult CUDAAPI cuMemsetD8(CUdeviceptr destination, unsigned char value, size_t count) {

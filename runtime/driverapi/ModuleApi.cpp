@@ -3,7 +3,6 @@
 // like a fatbinary of the application, so that its PTX goes through the module pipeline and its
 // launches through the instrumentation. Handles are the device's own (see DriverShim).
 
-#include "runtime/core/Runtime.h"
 #include "runtime/driverapi/DriverShim.h"
 
 #include <fstream>
@@ -11,8 +10,6 @@
 #include <string>
 
 using namespace ocelot::runtime::driverapi;
-using ocelot::runtime::DeviceFunction;
-using ocelot::runtime::DeviceModule;
 
 namespace {
 
@@ -21,8 +18,8 @@ CUresult load(CUmodule* module, const void* image, const char* origin) {
     return CUDA_ERROR_INVALID_VALUE;
   shim().followDriverContext();
   void** registration = nullptr;
-  DeviceModule device = nullptr;
-  if (cudaError_t error = shim().runtime().moduleLoad(image, origin, &registration, &device);
+  void* device = nullptr; // the CUmodule on a GPU
+  if (cudaError_t error = runtimeCalls().moduleLoad(image, origin, &registration, &device);
       error != cudaSuccess)
     return DriverShim::result(error);
   *module = static_cast<CUmodule>(device);
@@ -50,7 +47,7 @@ CUresult unload(CUmodule module) {
   void** registration = shim().forgetModule(module);
   if (registration == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
-  return DriverShim::result(shim().runtime().moduleUnload(registration));
+  return DriverShim::result(runtimeCalls().moduleUnload(registration));
 }
 
 CUresult function(CUfunction* function, CUmodule module, const char* name) {
@@ -60,8 +57,8 @@ CUresult function(CUfunction* function, CUmodule module, const char* name) {
   if (registration == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
   const void* stub = nullptr;
-  DeviceFunction device = nullptr;
-  if (cudaError_t error = shim().runtime().moduleFunction(registration, name, &stub, &device);
+  void* device = nullptr; // the CUfunction on a GPU
+  if (cudaError_t error = runtimeCalls().moduleFunction(registration, name, &stub, &device);
       error != cudaSuccess)
     return DriverShim::result(error);
   *function = static_cast<CUfunction>(device);
@@ -77,7 +74,7 @@ CUresult global(CUdeviceptr* address, size_t* bytes, CUmodule module, const char
     return CUDA_ERROR_INVALID_HANDLE;
   void* storage = nullptr;
   size_t size = 0;
-  if (cudaError_t error = shim().runtime().moduleGlobal(registration, name, &storage, &size);
+  if (cudaError_t error = runtimeCalls().moduleGlobal(registration, name, &storage, &size);
       error != cudaSuccess)
     return DriverShim::result(error);
   if (address != nullptr)
@@ -253,7 +250,8 @@ CUresult CUDAAPI cuFuncGetAttribute(int* value, CUfunction_attribute which, CUfu
   if (stub == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
   cudaFuncAttributes attributes{};
-  if (cudaError_t error = cudaFuncGetAttributes(&attributes, stub); error != cudaSuccess)
+  if (cudaError_t error = runtimeCalls().cudaFuncGetAttributes(&attributes, stub);
+      error != cudaSuccess)
     return DriverShim::result(error);
   return attribute(value, which, attributes);
 }
@@ -265,7 +263,7 @@ CUresult CUDAAPI cuFuncSetAttribute(CUfunction function, CUfunction_attribute wh
     return CUDA_ERROR_INVALID_HANDLE;
   // The settable attributes share their numbers with cudaFuncAttribute.
   return DriverShim::result(
-      cudaFuncSetAttribute(stub, static_cast<cudaFuncAttribute>(which), value));
+      runtimeCalls().cudaFuncSetAttribute(stub, static_cast<cudaFuncAttribute>(which), value));
 }
 
 CUresult CUDAAPI cuFuncGetParamInfo(CUfunction function, size_t index, size_t* offset,
@@ -274,7 +272,7 @@ CUresult CUDAAPI cuFuncGetParamInfo(CUfunction function, size_t index, size_t* o
   const void* stub = shim().stub(function);
   if (stub == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
-  return DriverShim::result(cudaFuncGetParamInfo(stub, index, offset, size));
+  return DriverShim::result(runtimeCalls().cudaFuncGetParamInfo(stub, index, offset, size));
 }
 
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction function,
@@ -284,8 +282,8 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunc
   const void* stub = shim().stub(function);
   if (stub == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
-  return DriverShim::result(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, stub, blockSize, sharedMem));
+  return DriverShim::result(runtimeCalls().cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      blocks, stub, blockSize, sharedMem));
 }
 
 CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction function) {
@@ -296,7 +294,7 @@ CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction function) {
     OCELOT_FORWARD(cuFuncGetName, name, function);
     return CUDA_ERROR_INVALID_HANDLE;
   }
-  *name = shim().runtime().moduleFunctionName(stub);
+  *name = runtimeCalls().moduleFunctionName(stub);
   return *name != nullptr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 

@@ -322,8 +322,9 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   prependPath("LD_LIBRARY_PATH", libraries->string());
   // Ocelot's libcuda.so.1 (runtime/driverapi) lives in a folder of its own, in front of
   // NVIDIA's driver, which it finds by absolute path.
-  // On a GPU the shim is opt-in: measured on an H200 (2026-11-26), CuPy crashed and PyTorch and
-  // Triton saw no GPU through it, while they run under Ocelot's runtime without it.
+  // On a GPU the shim is opt-in (docs/driver-api.md): on an H200, CuPy runs through it since
+  // 2026-11-27; PyTorch, Triton and Numba could not load it then (fixed since, not yet re-run on
+  // a GPU), while all of them run under Ocelot's runtime without it.
   const char* deviceVariable = std::getenv("OCELOT_DEVICE");
   const char* driverApiVariable = std::getenv("OCELOT_DRIVER_API");
   const bool onCpu = vm.count("device")

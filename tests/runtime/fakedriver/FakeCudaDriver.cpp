@@ -248,6 +248,28 @@ CUresult cuCtxSetCurrent(CUcontext context) {
   return CUDA_SUCCESS;
 }
 
+// cuda.h's cuCtxGetDevice (the exported symbol of that name, one parameter) and what
+// cuGetProcAddress("cuCtxGetDevice", 13000) returns, CUDA 13's cuCtxGetDevice_v2 (which names the
+// context too), as NVIDIA's driver has them: a caller of the one-parameter declaration must reach
+// the first (tests/driverapi/ForwardingTest.cpp). Each logs which one was called.
+CUresult cuCtxGetDevice(CUdevice* device) {
+  log("ctxGetDevice");
+  if (tCurrent != primaryContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetDevice_v2(CUdevice* device, CUcontext context) {
+  log("ctxGetDevice_v2");
+  if (context == nullptr)
+    context = tCurrent;
+  if (context != primaryContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
 // What cuGetProcAddress("cuCtxSynchronize", 13000) returns: the CUDA 13 signature, which names the
 // context (null: the current one).
 CUresult cuCtxSynchronize_v2(CUcontext context) {
@@ -955,6 +977,7 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
       {"cuCtxGetCurrent", reinterpret_cast<void*>(&cuCtxGetCurrent)},
       {"cuCtxSetCurrent", reinterpret_cast<void*>(&cuCtxSetCurrent)},
       {"cuCtxSynchronize", reinterpret_cast<void*>(&cuCtxSynchronize_v2)},
+      {"cuCtxGetDevice", reinterpret_cast<void*>(&cuCtxGetDevice_v2)},
       {"cuMemAlloc", reinterpret_cast<void*>(&cuMemAlloc)},
       {"cuMemFree", reinterpret_cast<void*>(&cuMemFree)},
       {"cuMemGetInfo", reinterpret_cast<void*>(&cuMemGetInfo)},
