@@ -10,8 +10,15 @@ if(OCELOT_SANITIZE)
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
                   OUTPUT_VARIABLE OCELOT_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
   set(OCELOT_NVCC_PROGRAM_ENV "LD_PRELOAD=${OCELOT_ASAN_RUNTIME}" "ASAN_OPTIONS=detect_leaks=0")
+  # A C program (Python) that dlopens the sanitized libraries: ASan finds the real __cxa_throw only
+  # where libstdc++ is loaded when it starts, else its first C++ exception fails an ASan CHECK.
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libstdc++.so.6
+                  OUTPUT_VARIABLE OCELOT_LIBSTDCXX OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(OCELOT_C_PROGRAM_ENV "LD_PRELOAD=${OCELOT_ASAN_RUNTIME} ${OCELOT_LIBSTDCXX}"
+                           "ASAN_OPTIONS=detect_leaks=0")
 else()
   set(OCELOT_NVCC_PROGRAM_ENV "")
+  set(OCELOT_C_PROGRAM_ENV "")
 endif()
 
 # OCELOT_FUZZ=ON (clang only) instruments everything for libFuzzer's coverage feedback, with ASan
