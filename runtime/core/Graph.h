@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <driver_types.h>
 #include <optional>
+#include <string>
 #include <vector>
 #include <vector_types.h>
 
@@ -31,6 +32,9 @@ struct GraphKernelNode {
   bool repeats = false;
   /// In the body of an if or switch conditional node: it may not run at all.
   bool conditional = false;
+  /// Why the back end cannot run a substitute for this node (it runs as it is), or null. The hook
+  /// is still offered the node, so that its profile can say why it has no counts.
+  const char* unsubstitutable = nullptr;
 };
 
 /// What a graph launch runs for one of its kernel nodes instead: another function of the device,
@@ -48,6 +52,9 @@ public:
   virtual ~GraphLaunchHook() = default;
   /// What the launch runs for `node` instead, or nullopt for the node as it is.
   virtual std::optional<GraphKernelSubstitute> kernelNode(const GraphKernelNode& node) = 0;
+  /// The back end could not put the substitute kernelNode() gave for `node` in place: the node
+  /// runs as it is, for `reason`.
+  virtual void substituteRefused(const GraphKernelNode& node, const std::string& reason) = 0;
 };
 
 /// A CUDA graph of a device (cudaGraph_t: the CUgraph itself on the driver). Nodes are handles

@@ -32,6 +32,9 @@ public:
   /// must not enqueue work: the executable graph is locked.
   virtual std::optional<GraphKernelSubstitute> kernelNode(const LaunchSite& site,
                                                           const GraphKernelNode& node) = 0;
+  /// The substitute kernelNode() gave for `node` (a GraphKernelNode::node) could not be put in
+  /// place: the node runs as it is, for `reason`.
+  virtual void substituteRefused(uint64_t node, const std::string& reason) = 0;
   /// After the launch was enqueued on the stream (`result` cudaSuccess) or refused.
   virtual void launched(cudaError_t result) = 0;
 };

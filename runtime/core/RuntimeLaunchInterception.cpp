@@ -36,17 +36,24 @@ cudaError_t Runtime::timeOperation(Device& device, int ordinal, Stream& stream,
 namespace {
 
 /// Offers each kernel node of one graph launch to `offer` (the runtime's resolution of the node's
-/// kernel, then the interceptor's observer).
+/// kernel, then the interceptor's observer), and tells `refused` of substitutes the back end could
+/// not put in place.
 class OfferedKernelNodes final : public GraphLaunchHook {
 public:
   using Offer = std::function<std::optional<GraphKernelSubstitute>(const GraphKernelNode&)>;
-  explicit OfferedKernelNodes(Offer offer) : offer_(std::move(offer)) {}
+  using Refused = std::function<void(const GraphKernelNode&, const std::string&)>;
+  OfferedKernelNodes(Offer offer, Refused refused)
+      : offer_(std::move(offer)), refused_(std::move(refused)) {}
   std::optional<GraphKernelSubstitute> kernelNode(const GraphKernelNode& node) override {
     return offer_(node);
+  }
+  void substituteRefused(const GraphKernelNode& node, const std::string& reason) override {
+    refused_(node, reason);
   }
 
 private:
   Offer offer_;
+  Refused refused_;
 };
 
 } // namespace
@@ -72,27 +79,32 @@ cudaError_t Runtime::launchGraph(GraphExec& exec, Stream& stream, Device& device
       interceptor->graphLaunched();
     return result;
   }
-  OfferedKernelNodes hook([&](const GraphKernelNode& node) -> std::optional<GraphKernelSubstitute> {
-    // Only kernels the application registered have PTX Ocelot can instrument (as for launches).
-    const void* origin = kernelHandles_.origin(node.function);
-    const RegisteredFunction* registered =
-        origin != nullptr ? registry_.findLaunchable(origin) : nullptr;
-    if (registered == nullptr || registered->owner == nullptr)
-      return std::nullopt;
-    LoadedModule* module = nullptr;
-    if (modules_.get(*registered->owner, ordinal, device, &module) != cudaSuccess)
-      return std::nullopt;
-    LaunchParams params;
-    params.function = node.function;
-    params.grid = node.grid;
-    params.block = node.block;
-    params.sharedMem = node.sharedMem;
-    params.stream = &stream;
-    params.args = node.args;
-    LaunchSite site{device,           ordinal, *registered->owner,         registered->deviceName,
-                    module->handle(), params,  interceptor->nextLaunchId()};
-    return observer->kernelNode(site, node);
-  });
+  OfferedKernelNodes hook(
+      [&](const GraphKernelNode& node) -> std::optional<GraphKernelSubstitute> {
+        // Only kernels the application registered have PTX Ocelot can instrument (as for launches).
+        const void* origin = kernelHandles_.origin(node.function);
+        const RegisteredFunction* registered =
+            origin != nullptr ? registry_.findLaunchable(origin) : nullptr;
+        if (registered == nullptr || registered->owner == nullptr)
+          return std::nullopt;
+        LoadedModule* module = nullptr;
+        if (modules_.get(*registered->owner, ordinal, device, &module) != cudaSuccess)
+          return std::nullopt;
+        LaunchParams params;
+        params.function = node.function;
+        params.grid = node.grid;
+        params.block = node.block;
+        params.sharedMem = node.sharedMem;
+        params.stream = &stream;
+        params.args = node.args;
+        LaunchSite site{
+            device,           ordinal, *registered->owner,         registered->deviceName,
+            module->handle(), params,  interceptor->nextLaunchId()};
+        return observer->kernelNode(site, node);
+      },
+      [&](const GraphKernelNode& node, const std::string& reason) {
+        observer->substituteRefused(node.node, reason);
+      });
   cudaError_t result = exec.launchOffering(stream, hook);
   observer->launched(result);
   return result;

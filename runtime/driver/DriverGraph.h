@@ -2,6 +2,12 @@
 
 #include "runtime/core/Graph.h"
 #include "runtime/driver/DriverApi.h"
+#include "runtime/driver/DriverExecKernelNodes.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
 
 namespace ocelot::runtime::driver {
 
@@ -35,11 +41,31 @@ private:
 };
 
 /// An executable graph of a GPU: the CUgraphExec is the handle.
+///
+/// One instantiated by Ocelot knows its kernel nodes (DriverExecKernelNodes) and offers them at
+/// each launch: a substitute runs through cuGraphExecKernelNodeSetParams for that launch, and the
+/// node's own parameters are put back once the launch is enqueued (the driver copies an executable
+/// graph's parameters at launch). It stops offering when what it knows may be wrong: its template
+/// graph's node was destroyed (the template's nodes name the executable graph's; the template
+/// graph itself is kept alive for it, DriverGraphs::destroy), a child graph node was given new
+/// parameters, or an update it could not follow.
 class DriverGraphExec final : public GraphExec {
 public:
   DriverGraphExec(DriverDevice& device, cudaGraphExec_t exec);
 
+  /// Just instantiated from `graph`: reads its kernel nodes.
+  void instantiatedFrom(CUgraph graph);
+  /// A node of the template graph is being destroyed.
+  void nodeDestroyed(CUgraphNode node);
+  /// A graph or node (`handle`) is being changed: if it is part of the template, the template no
+  /// longer holds what the executable graph runs.
+  void templateChanged(const void* handle);
+  /// cudaGraphExecDestroy: lets go of the template graph.
+  void destroyed();
+
   cudaError_t launch(Stream& stream) override;
+  bool offersKernelNodes() const override;
+  cudaError_t launchOffering(Stream& stream, GraphLaunchHook& hook) override;
   cudaError_t upload(Stream& stream) override;
   cudaError_t flags(unsigned long long* flags) override;
   cudaError_t update(Graph& graph, cudaGraphExecUpdateResultInfo* info) override;
@@ -48,8 +74,35 @@ public:
   cudaError_t nodeEnabled(cudaGraphNode_t node, unsigned int* enabled) override;
 
 private:
+  /// Stops offering kernel nodes (what they run is no longer known for sure).
+  void forgetKernelNodes();
+  /// Puts back the parameters of nodes a launch could not restore.
+  void restorePending();
+  /// Runs `entries` (nodes of top-level child graph `child`, see DriverExecKernelNodes) through
+  /// the child graph node, for the next launch.
+  struct Substituted;
+  CUresult substituteChild(size_t child, const std::vector<Substituted>& entries);
+  /// cuGraphExecUpdate from the template graph whose kernel nodes hold the executable graph's
+  /// parameters, or `instead` for some (the template keeps its own parameters).
+  CUresult updateFromTemplate(
+      const std::map<const DriverExecKernelNodes::Node*, const CUDA_KERNEL_NODE_PARAMS*>& instead);
+
   DriverDevice& device_;
   const DriverApi& api_;
+  /// Launches and the calls that change the executable graph, one at a time: a launch sets and
+  /// puts back node parameters.
+  mutable std::mutex mutex_;
+  CUgraph template_ = nullptr;
+  /// Null when the executable graph's kernel nodes are not known (made outside Ocelot's
+  /// cudaGraphInstantiate, or forgotten).
+  std::unique_ptr<DriverExecKernelNodes> kernelNodes_;
+  /// Nodes still running a substitute because putting their parameters back failed.
+  std::vector<CUgraphNode> unrestored_;
+  std::vector<size_t> unrestoredChildren_; ///< indices into kernelNodes_->children()
+  /// The template holds what the executable graph runs, but for the kernel nodes' parameters we
+  /// keep: an update from it (with those put in) changes nothing else.
+  bool templateIsView_ = false;
+  bool unrestoredTemplate_ = false; ///< an update with substitutes was not undone yet
 };
 
 /// A GPU's graphs, executable graphs, nodes, user objects and graph memory. Graphs the tables do
@@ -80,6 +133,17 @@ public:
   cudaError_t memoryAttribute(cudaGraphMemAttributeType attribute, void* value, bool set) override;
   cudaError_t trimMemory() override;
 
+  /// The conditional node `node` as DriverGraph::addNode made it, or nullopt.
+  std::optional<DriverExecKernelNodes::Conditional> conditional(CUgraphNode node) const;
+  void addedConditional(CUgraphNode node, DriverExecKernelNodes::Conditional conditional);
+
+  /// An executable graph offering kernel nodes names them by `graph`'s nodes: cudaGraphDestroy of
+  /// `graph` is put off until every such executable graph released it.
+  void retainTemplate(CUgraph graph);
+  /// Tells every executable graph that graph or node `handle` is being changed.
+  void templateChanged(const void* handle);
+  void releaseTemplate(CUgraph graph);
+
   /// The graph or executable graph of a driver handle, wrapped if it is new.
   Graph* wrap(cudaGraph_t handle) { return adopt(handle); }
   GraphExec* wrap(cudaGraphExec_t handle) { return adopt(handle); }
@@ -91,6 +155,11 @@ protected:
 private:
   DriverDevice& device_;
   const DriverApi& api_;
+  std::mutex templatesMutex_;
+  std::map<CUgraph, size_t> templateUsers_;
+  std::set<CUgraph> orphanedTemplates_; ///< destroyed by the application, kept for its execs
+  mutable std::mutex conditionalsMutex_;
+  std::map<CUgraphNode, DriverExecKernelNodes::Conditional> conditionals_;
 };
 
 } // namespace ocelot::runtime::driver

@@ -23,6 +23,13 @@ public:
     if (!pending)
       return std::nullopt; // not selected: the node runs as it is, without a profile
     pending->info.graphNode = GraphNodeLaunch{graph_, node.node, graphLaunch_};
+    if (node.unsubstitutable != nullptr) {
+      // The back end runs this node as it is: its profile says so and why.
+      pending->instrumented = false;
+      pending->notes.emplace_back(node.unsubstitutable);
+      nodes_.push_back(std::move(pending));
+      return std::nullopt;
+    }
     Step<GraphKernelSubstitute> substitute = instrument(site, node, *pending);
     if (!substitute) {
       framework_.release(*pending);
@@ -37,6 +44,17 @@ public:
                                "where the body did not run, its results are empty");
     nodes_.push_back(std::move(pending));
     return std::move(*substitute);
+  }
+
+  void substituteRefused(uint64_t node, const std::string& reason) override {
+    // The node runs as it is: no counts, its buffers go back, and its profile says why.
+    for (auto& pending : nodes_)
+      if (pending->instrumented && pending->info.graphNode &&
+          pending->info.graphNode->node == node) {
+        framework_.release(*pending);
+        pending->instrumented = false;
+        pending->notes.push_back("the graph ran this kernel node uninstrumented: " + reason);
+      }
   }
 
   void launched(cudaError_t result) override {

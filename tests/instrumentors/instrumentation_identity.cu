@@ -21,7 +21,7 @@
 //   reset-storm   60 resets in quick succession while two threads keep instrumented launches in
 //                 flight: no profile carries counts that a disturbed launch produced.
 //
-//   usage: instrumentation_identity [--skip-reset-race | --reset-storm N]
+//   usage: instrumentation_identity [--skip-reset-race | --reset-race-only | --reset-storm N]
 //   build: nvcc -cudart shared -std=c++20 -I<ocelot source> instrumentation_identity.cu
 //          -L<dir of Ocelot's libcudart.so.13> -lcudart
 //   run:   LD_LIBRARY_PATH=<that dir> ./instrumentation_identity  (OCELOT_DEVICE=cpu without a GPU)
@@ -494,6 +494,11 @@ void resetStorm(Profiles& profiles, int resets) {
 
 int main(int argc, char** argv) {
   bool resetRaceToo = !(argc > 1 && std::strcmp(argv[1], "--skip-reset-race") == 0);
+  // --reset-race-only: the reset race and storm without the faulting launch before them. On the
+  // lent H200 (2026-11-27) a GPU stays unusable after an illegal-address fault, even across
+  // cudaDeviceReset, under NVIDIA's runtime too (cudaMalloc: cudaErrorDevicesUnavailable), so
+  // there the race runs in a process of its own.
+  const bool resetRaceOnly = argc > 1 && std::strcmp(argv[1], "--reset-race-only") == 0;
   // --reset-storm N: only the storm, with N resets (repeated under load to hunt a rare race).
   const int stormOnly =
       argc > 2 && std::strcmp(argv[1], "--reset-storm") == 0 ? std::max(1, std::atoi(argv[2])) : 0;
@@ -505,6 +510,12 @@ int main(int argc, char** argv) {
   Profiles profiles;
   if (stormOnly > 0) {
     resetStorm(profiles, stormOnly);
+    std::printf("RESULT: %s\n", failures == 0 ? "PASS" : "FAIL");
+    return failures == 0 ? 0 : 1;
+  }
+  if (resetRaceOnly) {
+    resetRace(profiles);
+    resetStorm(profiles, 60);
     std::printf("RESULT: %s\n", failures == 0 ? "PASS" : "FAIL");
     return failures == 0 ? 0 : 1;
   }

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 namespace ocelot::runtime::testing {
 namespace {
@@ -26,17 +27,20 @@ struct FakeRun {
   std::string driverLog() const { return readText(log / "driver.log"); }
 };
 
-FakeRun runWithFakeDriver(const std::string& program, const std::string& mode) {
+/// `environment`: more variables for the program ("NAME=value ...").
+FakeRun runWithFakeDriver(const std::string& program, const std::string& mode,
+                          const std::string& environment = "") {
   FakeRun run;
   run.log = fs::temp_directory_path() / ("ocelot-fake-driver-" + std::to_string(::getpid())) /
             (program + "-" + mode);
   fs::remove_all(run.log);
   fs::create_directories(run.log);
-  run.result = runCommand(
-      "env -u LD_PRELOAD -u OCELOT_DUMP_PTX " + std::string(kProgramEnvironment) +
-      "OCELOT_LOG=warn OCELOT_FAKE_DRIVER=" + mode + " OCELOT_FAKE_DRIVER_LOG='" +
-      run.log.string() + "' LD_LIBRARY_PATH='" + std::string(OCELOT_CUDART_DIR) + ":" +
-      std::string(OCELOT_FAKE_DRIVER_DIR) + "' '" + (programsDir() / program).string() + "' 2>&1");
+  run.result =
+      runCommand("env -u LD_PRELOAD -u OCELOT_DUMP_PTX " + std::string(kProgramEnvironment) +
+                 "OCELOT_LOG=warn " + environment + " OCELOT_FAKE_DRIVER=" + mode +
+                 " OCELOT_FAKE_DRIVER_LOG='" + run.log.string() + "' LD_LIBRARY_PATH='" +
+                 std::string(OCELOT_CUDART_DIR) + ":" + std::string(OCELOT_FAKE_DRIVER_DIR) +
+                 "' '" + (programsDir() / program).string() + "' 2>&1");
   return run;
 }
 
@@ -322,6 +326,184 @@ TEST_F(DriverPath, ManyThreadsUseTheRuntimeAtOnce) {
   std::string log = run.driverLog();
   EXPECT_EQ(count(log, "load ptx module"), 1u);
   EXPECT_EQ(count(log, "launch _Z5touchPii"), 3200u);
+}
+
+/// The lines of `text` that start with `prefix`, without it.
+std::vector<std::string> linesAfter(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(prefix, 0) == 0)
+      found.push_back(line.substr(prefix.size()));
+  return found;
+}
+
+/// Splits "NAME module M grid G params P args A B ..." (the fake driver's description of a kernel
+/// node) into its words.
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> split;
+  std::istringstream stream(line);
+  for (std::string word; stream >> word;)
+    split.push_back(word);
+  return split;
+}
+
+// A registered kernel's graph node, launched while bbcount is active: each graph launch runs the
+// node's instrumented kernel (another module, one more parameter) with the node's own arguments
+// first, including after cudaGraphExecKernelNodeSetParams and after cudaGraphExecUpdate (whose
+// graph is destroyed before the launch); afterwards the executable graph holds the application's
+// kernel and the update's arguments.
+TEST_F(DriverPath, GraphKernelNodesRunInstrumentedAndAreRestored) {
+  FakeRun run = runWithFakeDriver("graph_kernel_node", "gpu",
+                                  "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off");
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  expectAllSucceeded(run.result.output);
+  std::string log = run.driverLog();
+  std::vector<std::string> launches = linesAfter(log, "graph launch node ");
+  ASSERT_EQ(launches.size(), 4u) << log;
+  std::vector<std::string> destroyed = linesAfter(log, "graph exec destroyed with node ");
+  ASSERT_EQ(destroyed.size(), 1u) << log;
+  // The application's node at the end: the update's parameters (grid 5, value 11), 2 arguments.
+  std::vector<std::string> own = words(destroyed[0]);
+  ASSERT_EQ(own.size(), 10u) << destroyed[0];
+  EXPECT_EQ(own[0], "_Z8addValuePii");
+  EXPECT_EQ(own[2], "1") << "the application's module";
+  EXPECT_EQ(own[4], "5");
+  EXPECT_EQ(own[6], "2");
+  EXPECT_EQ(own[9], "0000000b");
+  const char* grids[] = {"2", "2", "4", "5"};
+  const char* values[] = {"00000007", "00000007", "00000009", "0000000b"};
+  const std::string& data = own[8];
+  for (size_t i = 0; i < launches.size(); ++i) {
+    SCOPED_TRACE(launches[i]);
+    std::vector<std::string> ran = words(launches[i]);
+    ASSERT_EQ(ran.size(), 11u);
+    EXPECT_EQ(ran[0], "_Z8addValuePii");
+    EXPECT_NE(ran[2], "1") << "the instrumented module";
+    EXPECT_EQ(ran[4], grids[i]);
+    EXPECT_EQ(ran[6], "3") << "the node's two arguments and the instrumentation's";
+    EXPECT_EQ(ran[8], data);
+    EXPECT_EQ(ran[9], values[i]);
+    EXPECT_NE(ran[10], "0000000000000000") << "the appended parameter points somewhere";
+  }
+}
+
+// The driver refuses every substitute: each graph launch runs the application's node as it is, and
+// each node launch's profile says it ran uninstrumented and why.
+TEST_F(DriverPath, AGraphKernelNodeTheDriverCannotSubstituteRunsAsItIs) {
+  FakeRun run =
+      runWithFakeDriver("graph_kernel_node", "refuse-graph-function",
+                        "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off OCELOT_PROFILE_OUTPUT=" +
+                            (fs::temp_directory_path() /
+                             ("ocelot-graph-refused-" + std::to_string(::getpid()) + ".jsonl"))
+                                .string());
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  expectAllSucceeded(run.result.output);
+  std::string log = run.driverLog();
+  std::vector<std::string> launches = linesAfter(log, "graph launch node ");
+  ASSERT_EQ(launches.size(), 4u) << log;
+  for (const std::string& launch : launches) {
+    std::vector<std::string> ran = words(launch);
+    ASSERT_EQ(ran.size(), 10u) << launch;
+    EXPECT_EQ(ran[2], "1") << launch;
+    EXPECT_EQ(ran[6], "2") << launch;
+  }
+  fs::path profiles =
+      fs::temp_directory_path() / ("ocelot-graph-refused-" + std::to_string(::getpid()) + ".jsonl");
+  std::string text = readText(profiles);
+  fs::remove(profiles);
+  EXPECT_EQ(count(text, "\"execution\":\"original\""), 4u) << text;
+  EXPECT_EQ(count(text, "the graph ran this kernel node uninstrumented: "
+                        "cuGraphExecKernelNodeSetParams failed (cudaErrorInvalidValue)"),
+            4u)
+      << text;
+}
+
+// A registered kernel's node inside a child graph: instrumented at each launch, directly where the
+// driver lets the executable graph change the node, else through the child graph node
+// (cuGraphExecChildGraphNodeSetParams with a copy of the child graph); the executable graph ends
+// with the application's kernel either way. The application destroys the graph before the
+// launches: the driver's graph, whose nodes name the executable graph's, goes only after the
+// executable graph.
+TEST_F(DriverPath, ChildGraphKernelNodesRunInstrumented) {
+  for (const std::string mode : {"gpu", "refuse-child-nodes"}) {
+    SCOPED_TRACE(mode);
+    FakeRun run = runWithFakeDriver("graph_child_node", mode,
+                                    "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off");
+    ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+    expectAllSucceeded(run.result.output);
+    std::string log = run.driverLog();
+    // Through the child graph node: set and put back at each of the two launches.
+    EXPECT_EQ(count(log, "graph exec child set 1 kernel nodes"), mode == "gpu" ? 0u : 4u) << log;
+    std::vector<std::string> launches = linesAfter(log, "graph launch node ");
+    ASSERT_EQ(launches.size(), 2u) << log;
+    for (const std::string& launch : launches) {
+      std::vector<std::string> ran = words(launch);
+      ASSERT_EQ(ran.size(), 11u) << launch;
+      EXPECT_NE(ran[2], "1") << launch;
+      EXPECT_EQ(ran[4], "3") << launch;
+      EXPECT_EQ(ran[6], "3") << launch;
+      EXPECT_EQ(ran[9], "00000005") << launch;
+    }
+    std::vector<std::string> destroyed = linesAfter(log, "graph exec destroyed with node ");
+    ASSERT_EQ(destroyed.size(), 1u) << log;
+    std::vector<std::string> own = words(destroyed[0]);
+    ASSERT_EQ(own.size(), 10u) << destroyed[0];
+    EXPECT_EQ(own[2], "1");
+    EXPECT_EQ(own[6], "2");
+    EXPECT_EQ(own[9], "00000005");
+    EXPECT_EQ(count(log, "graph destroyed with nodes: graph\n"), 1u) << log;
+    EXPECT_GT(log.find("graph destroyed with nodes: graph\n"),
+              log.find("graph exec destroyed with node "))
+        << log;
+  }
+}
+
+// The driver refuses to change the node alone but takes an update: while the template graph holds
+// what the executable graph runs (but for the node parameters Ocelot keeps), each launch runs the
+// instrumented kernel through cuGraphExecUpdate from the template holding the substitute, and the
+// template keeps its own parameters. After the application's own cudaGraphExecUpdate from another
+// graph, that no longer holds: the last launch runs as it is, and its profile says why.
+TEST_F(DriverPath, AGraphKernelNodeRunsItsSubstituteThroughAnUpdate) {
+  fs::path profiles =
+      fs::temp_directory_path() / ("ocelot-graph-update-" + std::to_string(::getpid()) + ".jsonl");
+  FakeRun run = runWithFakeDriver("graph_kernel_node", "refuse-node-sets",
+                                  "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off "
+                                  "OCELOT_PROFILE_OUTPUT=" +
+                                      profiles.string());
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  expectAllSucceeded(run.result.output);
+  std::string log = run.driverLog();
+  std::vector<std::string> launches = linesAfter(log, "graph launch node ");
+  ASSERT_EQ(launches.size(), 4u) << log;
+  const char* values[] = {"00000007", "00000007", "00000009", "0000000b"};
+  for (size_t i = 0; i < launches.size(); ++i) {
+    SCOPED_TRACE(launches[i]);
+    std::vector<std::string> ran = words(launches[i]);
+    ASSERT_EQ(ran.size(), i < 3 ? 11u : 10u);
+    EXPECT_EQ(ran[2], i < 3 ? "2" : "1");
+    EXPECT_EQ(ran[9], values[i]);
+  }
+  // Two updates per instrumented launch (substitute, then back), and the application's one.
+  EXPECT_EQ(count(log, "graph exec updated\n"), 7u) << log;
+  // The template's node as the application made it; the exec's with the update's parameters.
+  std::vector<std::string> kept = linesAfter(log, "graph destroyed kernel node ");
+  ASSERT_EQ(kept.size(), 2u) << log; // the update's graph, then the template
+  std::vector<std::string> own = words(kept[1]);
+  ASSERT_EQ(own.size(), 10u) << kept[1];
+  EXPECT_EQ(own[2], "1");
+  EXPECT_EQ(own[4], "2");
+  EXPECT_EQ(own[9], "00000007");
+  std::vector<std::string> destroyed = linesAfter(log, "graph exec destroyed with node ");
+  ASSERT_EQ(destroyed.size(), 1u) << log;
+  EXPECT_EQ(words(destroyed[0])[2], "1");
+  std::string text = readText(profiles);
+  fs::remove(profiles);
+  EXPECT_EQ(count(text, "\"execution\":\"original\""), 1u) << text;
+  EXPECT_EQ(count(text, "the graph ran this kernel node uninstrumented: "
+                        "cuGraphExecKernelNodeSetParams failed (cudaErrorInvalidValue)\""),
+            1u)
+      << text;
 }
 
 } // namespace

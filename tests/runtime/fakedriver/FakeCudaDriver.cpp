@@ -3,21 +3,31 @@
 // device whose memory is host memory. Kernels do not run; what the runtime hands to the "driver"
 // (PTX modules, links, launches) is appended to $OCELOT_FAKE_DRIVER_LOG/driver.log and PTX texts
 // are written next to it, so tests can check that Ocelot's module reached cuModuleLoadDataEx.
+// Graphs are lists of nodes; launching an executable graph runs nothing but logs the function and
+// arguments each kernel node has at that moment (and cuGraphExecDestroy what they have at the end).
 //
 // OCELOT_FAKE_DRIVER selects the machine it pretends to be:
 //   gpu (default)  one sm_90 device
 //   old            a CUDA 12.8 driver (too old for a CUDA 13 runtime)
 //   nodevice       a driver without a GPU: cuInit fails with CUDA_ERROR_NO_DEVICE
 //   refuse-ptx     like gpu, but cuModuleLoadDataEx and cuLinkAddData reject every PTX text
+//   refuse-graph-function  like gpu, but an executable graph's kernel node cannot change to a
+//                  function of another module (cuGraphExecKernelNodeSetParams, cuGraphExecUpdate)
+//   refuse-node-sets  like gpu, but only cuGraphExecUpdate can change an executable graph's kernel
+//                  node to a function of another module
+//   refuse-child-nodes  like gpu, but cuGraphExecKernelNodeSetParams refuses nodes inside child
+//                  graphs (cuGraphExecChildGraphNodeSetParams changes them)
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -56,7 +66,44 @@ void writeFile(const std::string& name, const std::string& text) {
 struct FakeModule {
   std::map<std::string, std::vector<char>> globals;
   std::vector<std::string> functions;
+  std::string ptx; ///< empty for images that are not PTX
+  int number = 0;  ///< 1, 2, ... in load order
 };
+
+/// A function's parameters as cuFuncGetParamInfo reports them: offset and size of each.
+using ParamLayout = std::vector<std::pair<size_t, size_t>>;
+std::map<CUfunction, ParamLayout> gParamLayouts;
+std::map<CUfunction, int> gFunctionModules;
+
+/// The parameters of entry `name` in `ptx`, from its .param declarations (the scalar and byte-array
+/// forms nvcc emits), each aligned to its size or .align.
+ParamLayout parseParams(const std::string& ptx, const std::string& name) {
+  ParamLayout layout;
+  size_t at = ptx.find(".entry " + name + "(");
+  if (at == std::string::npos)
+    return layout;
+  size_t end = ptx.find(')', at);
+  std::string list = ptx.substr(at, end - at);
+  size_t offset = 0;
+  for (size_t param = list.find(".param"); param != std::string::npos;
+       param = list.find(".param", param + 1)) {
+    size_t next = list.find(".param", param + 1);
+    std::string declaration = list.substr(param, next == std::string::npos ? next : next - param);
+    size_t size = 4, align = 4;
+    if (declaration.find("64") != std::string::npos)
+      size = align = 8;
+    if (size_t bracket = declaration.find('['); bracket != std::string::npos) {
+      size = std::stoul(declaration.substr(bracket + 1));
+      align = 1;
+      if (size_t a = declaration.find(".align "); a != std::string::npos)
+        align = std::stoul(declaration.substr(a + 7));
+    }
+    offset = (offset + align - 1) / align * align;
+    layout.emplace_back(offset, size);
+    offset += size;
+  }
+  return layout;
+}
 
 struct FakeLink {
   std::vector<std::string> units;
@@ -70,12 +117,12 @@ CUcontext primaryContext() {
   return reinterpret_cast<CUcontext>(&gContext);
 }
 
-CUresult loadModule(CUmodule* module, const std::string& what) {
+CUresult loadModule(CUmodule* module, const std::string& ptx) {
   auto* loaded = new FakeModule;
+  loaded->ptx = ptx;
   *module = reinterpret_cast<CUmodule>(loaded);
   std::lock_guard lock(gMutex);
-  ++gModules;
-  (void)what;
+  loaded->number = ++gModules;
   return CUDA_SUCCESS;
 }
 
@@ -274,7 +321,7 @@ CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int, C
   }
   writeFile("loaded-" + std::to_string(number) + ".ptx", text);
   log("load ptx module " + std::to_string(number) + " bytes " + std::to_string(text.size()));
-  return loadModule(module, "ptx");
+  return loadModule(module, text);
 }
 
 CUresult cuModuleLoadData(CUmodule* module, const void* image) {
@@ -286,7 +333,7 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
     log("load linked cubin");
   else
     log("load unknown image");
-  return loadModule(module, "image");
+  return loadModule(module, "");
 }
 
 CUresult cuModuleUnload(CUmodule module) {
@@ -299,6 +346,18 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* 
   std::lock_guard lock(gMutex);
   loaded->functions.emplace_back(name);
   *function = reinterpret_cast<CUfunction>(new std::string(name));
+  gParamLayouts[*function] = parseParams(loaded->ptx, name);
+  gFunctionModules[*function] = loaded->number;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetParamInfo(CUfunction function, size_t index, size_t* offset, size_t* size) {
+  std::lock_guard lock(gMutex);
+  auto found = gParamLayouts.find(function);
+  if (found == gParamLayouts.end() || index >= found->second.size())
+    return CUDA_ERROR_INVALID_VALUE;
+  *offset = found->second[index].first;
+  *size = found->second[index].second;
   return CUDA_SUCCESS;
 }
 
@@ -540,6 +599,343 @@ CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore* semaphores,
   return CUDA_SUCCESS;
 }
 
+// --- Graphs: lists of nodes; only kernel nodes have parameters --------------------------------
+
+struct FakeKernel {
+  CUfunction function = nullptr;
+  unsigned int grid = 0;
+  unsigned int block[3] = {1, 1, 1};
+  std::vector<std::vector<unsigned char>> arguments; ///< one per parameter of `function`
+};
+
+struct FakeGraph;
+
+struct FakeNode {
+  CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+  FakeKernel kernel;
+  FakeGraph* child = nullptr; ///< owned: a child graph node's copy of its graph
+  FakeNode* origin = nullptr; ///< in a clone: the node it was cloned from
+  std::vector<FakeNode*> dependencies;
+};
+
+struct FakeGraph {
+  std::vector<FakeNode*> nodes;
+};
+
+/// One kernel node of an executable graph: the template's node, the parameters the executable
+/// graph holds for it, and the top-level child graph node it is in (or null).
+struct FakeExecKernel {
+  FakeNode* node = nullptr;
+  FakeKernel kernel;
+  FakeNode* child = nullptr;
+};
+
+struct FakeExec {
+  std::vector<FakeExecKernel> kernels;
+};
+
+void destroyGraph(FakeGraph* graph) {
+  for (FakeNode* node : graph->nodes) {
+    if (node->child != nullptr)
+      destroyGraph(node->child);
+    delete node;
+  }
+  delete graph;
+}
+
+FakeGraph* cloneGraph(const FakeGraph& graph) {
+  auto* clone = new FakeGraph;
+  std::map<FakeNode*, FakeNode*> copies;
+  for (FakeNode* node : graph.nodes) {
+    auto* copy = new FakeNode(*node);
+    copy->origin = node;
+    if (node->child != nullptr)
+      copy->child = cloneGraph(*node->child);
+    for (FakeNode*& dependency : copy->dependencies)
+      dependency = copies[dependency];
+    copies[node] = copy;
+    clone->nodes.push_back(copy);
+  }
+  return clone;
+}
+
+/// The kernel nodes of `graph`, child graphs flattened in node order.
+void flattenKernels(const FakeGraph& graph, FakeNode* child, std::vector<FakeExecKernel>* out) {
+  for (FakeNode* node : graph.nodes) {
+    if (node->type == CU_GRAPH_NODE_TYPE_KERNEL)
+      out->push_back({node, node->kernel, child});
+    else if (node->type == CU_GRAPH_NODE_TYPE_GRAPH)
+      flattenKernels(*node->child, child != nullptr ? child : node, out);
+  }
+}
+
+/// The kernel a node runs with `params`: the arguments copied as the function's layout says.
+CUresult toFakeKernel(const CUDA_KERNEL_NODE_PARAMS& params, FakeKernel* kernel) {
+  std::lock_guard lock(gMutex);
+  auto layout = gParamLayouts.find(params.func);
+  if (params.func == nullptr || layout == gParamLayouts.end() || params.kernelParams == nullptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  kernel->function = params.func;
+  kernel->grid = params.gridDimX * params.gridDimY * params.gridDimZ;
+  kernel->block[0] = params.blockDimX;
+  kernel->block[1] = params.blockDimY;
+  kernel->block[2] = params.blockDimZ;
+  kernel->arguments.clear();
+  for (size_t index = 0; index < layout->second.size(); ++index) {
+    const auto* bytes = static_cast<const unsigned char*>(params.kernelParams[index]);
+    kernel->arguments.emplace_back(bytes, bytes + layout->second[index].second);
+  }
+  return CUDA_SUCCESS;
+}
+
+/// "NAME module M grid G params P args HEX HEX ..."
+std::string describe(const FakeKernel& kernel) {
+  std::lock_guard lock(gMutex);
+  std::string text = *reinterpret_cast<std::string*>(kernel.function) + " module " +
+                     std::to_string(gFunctionModules[kernel.function]) + " grid " +
+                     std::to_string(kernel.grid) + " params " +
+                     std::to_string(kernel.arguments.size()) + " args";
+  for (const auto& argument : kernel.arguments) {
+    text += ' ';
+    for (size_t i = argument.size(); i-- > 0;) { // most significant byte first
+      char digits[3];
+      std::snprintf(digits, sizeof digits, "%02x", argument[i]);
+      text += digits;
+    }
+  }
+  return text;
+}
+
+CUresult cuGraphCreate(CUgraph* graph, unsigned int) {
+  *graph = reinterpret_cast<CUgraph>(new FakeGraph);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph graph) {
+  auto* fake = reinterpret_cast<FakeGraph*>(graph);
+  std::string types;
+  for (FakeNode* node : fake->nodes)
+    types += node->type == CU_GRAPH_NODE_TYPE_KERNEL  ? " kernel"
+             : node->type == CU_GRAPH_NODE_TYPE_GRAPH ? " graph"
+                                                      : " other";
+  log("graph destroyed with nodes:" + types);
+  for (FakeNode* node : fake->nodes)
+    if (node->type == CU_GRAPH_NODE_TYPE_KERNEL)
+      log("graph destroyed kernel node " + describe(node->kernel));
+  destroyGraph(fake);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphClone(CUgraph* clone, CUgraph graph) {
+  *clone = reinterpret_cast<CUgraph>(cloneGraph(*reinterpret_cast<FakeGraph*>(graph)));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeFindInClone(CUgraphNode* found, CUgraphNode original, CUgraph clone) {
+  for (FakeNode* node : reinterpret_cast<FakeGraph*>(clone)->nodes)
+    if (node->origin == reinterpret_cast<FakeNode*>(original)) {
+      *found = reinterpret_cast<CUgraphNode>(node);
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph* graph) {
+  auto* fake = reinterpret_cast<FakeNode*>(node);
+  if (fake->type != CU_GRAPH_NODE_TYPE_GRAPH)
+    return CUDA_ERROR_INVALID_VALUE;
+  *graph = reinterpret_cast<CUgraph>(fake->child);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* params) {
+  auto* fake = reinterpret_cast<FakeNode*>(node);
+  if (fake->type != CU_GRAPH_NODE_TYPE_KERNEL)
+    return CUDA_ERROR_INVALID_VALUE;
+  return toFakeKernel(*params, &fake->kernel);
+}
+
+CUresult cuGraphAddNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies,
+                           const CUgraphEdgeData*, size_t count, CUgraphNodeParams* params) {
+  auto added = std::make_unique<FakeNode>();
+  added->type = params->type;
+  for (size_t i = 0; i < count; ++i)
+    added->dependencies.push_back(reinterpret_cast<FakeNode*>(dependencies[i]));
+  if (params->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+    CUDA_KERNEL_NODE_PARAMS kernel{};
+    kernel.func = params->kernel.func;
+    kernel.gridDimX = params->kernel.gridDimX;
+    kernel.gridDimY = params->kernel.gridDimY;
+    kernel.gridDimZ = params->kernel.gridDimZ;
+    kernel.blockDimX = params->kernel.blockDimX;
+    kernel.blockDimY = params->kernel.blockDimY;
+    kernel.blockDimZ = params->kernel.blockDimZ;
+    kernel.kernelParams = params->kernel.kernelParams;
+    if (CUresult result = toFakeKernel(kernel, &added->kernel); result != CUDA_SUCCESS)
+      return result;
+  } else if (params->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+    added->child = cloneGraph(*reinterpret_cast<FakeGraph*>(params->graph.graph));
+  } else if (params->type != CU_GRAPH_NODE_TYPE_EMPTY) {
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  *node = reinterpret_cast<CUgraphNode>(added.get());
+  reinterpret_cast<FakeGraph*>(graph)->nodes.push_back(added.release());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, size_t* count) {
+  const auto& all = reinterpret_cast<FakeGraph*>(graph)->nodes;
+  if (nodes != nullptr)
+    for (size_t i = 0; i < std::min(*count, all.size()); ++i)
+      nodes[i] = reinterpret_cast<CUgraphNode>(all[i]);
+  *count = all.size();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode node, CUgraphNode* dependencies,
+                                       CUgraphEdgeData* edges, size_t* count) {
+  const auto& all = reinterpret_cast<FakeNode*>(node)->dependencies;
+  if (dependencies != nullptr)
+    for (size_t i = 0; i < std::min(*count, all.size()); ++i) {
+      dependencies[i] = reinterpret_cast<CUgraphNode>(all[i]);
+      if (edges != nullptr)
+        edges[i] = CUgraphEdgeData{};
+    }
+  *count = all.size();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType* type) {
+  *type = reinterpret_cast<FakeNode*>(node)->type;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS* params) {
+  // Like the driver's: kernelParams point into the node's own copies.
+  auto* fake = reinterpret_cast<FakeNode*>(node);
+  if (fake->type != CU_GRAPH_NODE_TYPE_KERNEL)
+    return CUDA_ERROR_INVALID_VALUE;
+  static thread_local std::vector<void*> pointers;
+  pointers.clear();
+  for (auto& argument : fake->kernel.arguments)
+    pointers.push_back(argument.data());
+  *params = CUDA_KERNEL_NODE_PARAMS{};
+  params->func = fake->kernel.function;
+  params->gridDimX = fake->kernel.grid;
+  params->gridDimY = params->gridDimZ = 1;
+  params->blockDimX = fake->kernel.block[0];
+  params->blockDimY = fake->kernel.block[1];
+  params->blockDimZ = fake->kernel.block[2];
+  params->kernelParams = pointers.data();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long) {
+  auto* made = new FakeExec;
+  flattenKernels(*reinterpret_cast<FakeGraph*>(graph), nullptr, &made->kernels);
+  *exec = reinterpret_cast<CUgraphExec>(made);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph,
+                                      CUDA_GRAPH_INSTANTIATE_PARAMS* params) {
+  params->result_out = CUDA_GRAPH_INSTANTIATE_SUCCESS;
+  params->hErrNode_out = nullptr;
+  return cuGraphInstantiateWithFlags(exec, graph, params->flags);
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec exec, CUgraphNode node,
+                                           const CUDA_KERNEL_NODE_PARAMS* params) {
+  for (auto& [owner, kernel, child] : reinterpret_cast<FakeExec*>(exec)->kernels)
+    if (owner == reinterpret_cast<FakeNode*>(node)) {
+      if (child != nullptr && mode() == "refuse-child-nodes")
+        return CUDA_ERROR_INVALID_VALUE;
+      FakeKernel set;
+      if (CUresult result = toFakeKernel(*params, &set); result != CUDA_SUCCESS)
+        return result;
+      if (mode() == "refuse-graph-function" || mode() == "refuse-node-sets") {
+        std::lock_guard lock(gMutex);
+        if (gFunctionModules[set.function] != gFunctionModules[kernel.function])
+          return CUDA_ERROR_INVALID_VALUE;
+      }
+      kernel = std::move(set);
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphExecNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams* params) {
+  if (params->type != CU_GRAPH_NODE_TYPE_KERNEL)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUDA_KERNEL_NODE_PARAMS kernel{};
+  kernel.func = params->kernel.func;
+  kernel.gridDimX = params->kernel.gridDimX;
+  kernel.gridDimY = params->kernel.gridDimY;
+  kernel.gridDimZ = params->kernel.gridDimZ;
+  kernel.blockDimX = params->kernel.blockDimX;
+  kernel.blockDimY = params->kernel.blockDimY;
+  kernel.blockDimZ = params->kernel.blockDimZ;
+  kernel.kernelParams = params->kernel.kernelParams;
+  return cuGraphExecKernelNodeSetParams_v2(exec, node, &kernel);
+}
+
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraph graph) {
+  // The executable graph's kernels of that child graph node take `graph`'s, node by node.
+  std::vector<FakeExecKernel> from;
+  flattenKernels(*reinterpret_cast<FakeGraph*>(graph), nullptr, &from);
+  size_t next = 0;
+  for (auto& entry : reinterpret_cast<FakeExec*>(exec)->kernels)
+    if (entry.child == reinterpret_cast<FakeNode*>(node)) {
+      if (next == from.size())
+        return CUDA_ERROR_INVALID_VALUE;
+      entry.kernel = from[next++].kernel;
+    }
+  log("graph exec child set " + std::to_string(next) + " kernel nodes");
+  return next == from.size() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInfo* info) {
+  // The executable graph's kernels take `graph`'s in order (the fake's pairing).
+  std::vector<FakeExecKernel> from;
+  flattenKernels(*reinterpret_cast<FakeGraph*>(graph), nullptr, &from);
+  auto& kernels = reinterpret_cast<FakeExec*>(exec)->kernels;
+  *info = CUgraphExecUpdateResultInfo{};
+  if (from.size() != kernels.size()) {
+    info->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+    return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  }
+  if (mode() == "refuse-graph-function") {
+    std::lock_guard lock(gMutex);
+    for (size_t i = 0; i < from.size(); ++i)
+      if (gFunctionModules[from[i].kernel.function] !=
+          gFunctionModules[kernels[i].kernel.function]) {
+        info->result = CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE;
+        return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+      }
+  }
+  for (size_t i = 0; i < from.size(); ++i)
+    kernels[i].kernel = from[i].kernel;
+  log("graph exec updated");
+  info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream) {
+  if (tCurrent != primaryContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  for (const auto& entry : reinterpret_cast<FakeExec*>(exec)->kernels)
+    log("graph launch node " + describe(entry.kernel));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  auto* fake = reinterpret_cast<FakeExec*>(exec);
+  for (const auto& entry : fake->kernels)
+    log("graph exec destroyed with node " + describe(entry.kernel));
+  delete fake;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, cuuint64_t,
                           CUdriverProcAddressQueryResult* status) {
   // Name -> function, as a real driver resolves them for cudaVersion 13000. The names the runtime
@@ -603,6 +999,28 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
       {"cuSignalExternalSemaphoresAsync",
        reinterpret_cast<void*>(&cuSignalExternalSemaphoresAsync)},
       {"cuWaitExternalSemaphoresAsync", reinterpret_cast<void*>(&cuWaitExternalSemaphoresAsync)},
+      {"cuFuncGetParamInfo", reinterpret_cast<void*>(&cuFuncGetParamInfo)},
+      {"cuGraphCreate", reinterpret_cast<void*>(&cuGraphCreate)},
+      {"cuGraphDestroy", reinterpret_cast<void*>(&cuGraphDestroy)},
+      {"cuGraphAddNode", reinterpret_cast<void*>(&cuGraphAddNode_v2)},
+      {"cuGraphGetNodes", reinterpret_cast<void*>(&cuGraphGetNodes)},
+      {"cuGraphNodeGetType", reinterpret_cast<void*>(&cuGraphNodeGetType)},
+      {"cuGraphNodeGetDependencies", reinterpret_cast<void*>(&cuGraphNodeGetDependencies_v2)},
+      {"cuGraphKernelNodeGetParams", reinterpret_cast<void*>(&cuGraphKernelNodeGetParams_v2)},
+      {"cuGraphInstantiateWithFlags", reinterpret_cast<void*>(&cuGraphInstantiateWithFlags)},
+      {"cuGraphInstantiateWithParams", reinterpret_cast<void*>(&cuGraphInstantiateWithParams)},
+      {"cuGraphExecKernelNodeSetParams",
+       reinterpret_cast<void*>(&cuGraphExecKernelNodeSetParams_v2)},
+      {"cuGraphExecNodeSetParams", reinterpret_cast<void*>(&cuGraphExecNodeSetParams)},
+      {"cuGraphLaunch", reinterpret_cast<void*>(&cuGraphLaunch)},
+      {"cuGraphExecUpdate", reinterpret_cast<void*>(&cuGraphExecUpdate_v2)},
+      {"cuGraphClone", reinterpret_cast<void*>(&cuGraphClone)},
+      {"cuGraphNodeFindInClone", reinterpret_cast<void*>(&cuGraphNodeFindInClone)},
+      {"cuGraphChildGraphNodeGetGraph", reinterpret_cast<void*>(&cuGraphChildGraphNodeGetGraph)},
+      {"cuGraphKernelNodeSetParams", reinterpret_cast<void*>(&cuGraphKernelNodeSetParams_v2)},
+      {"cuGraphExecChildGraphNodeSetParams",
+       reinterpret_cast<void*>(&cuGraphExecChildGraphNodeSetParams)},
+      {"cuGraphExecDestroy", reinterpret_cast<void*>(&cuGraphExecDestroy)},
   };
   auto found = kFunctions.find(symbol);
   bool ok = found != kFunctions.end() && cudaVersion >= 13000;
