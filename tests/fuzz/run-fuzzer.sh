@@ -50,5 +50,8 @@ else
   echo "fuzzing the PTX parser for ${seconds}s"
 fi
 mkdir -p "$corpus" "$artifacts"
+# libFuzzer exits 77 on a crash by default, which CTest reads as "skipped" (SKIP_RETURN_CODE):
+# a crash the fuzzer found passed as a skip. Crashes, timeouts and OOMs fail the test.
 "$fuzzer" "$corpus" "${seeds[@]}" "${bound[@]}" -max_len=65536 -timeout=10 \
-  -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1 2>&1 | tail -n 25
+  -rss_limit_mb=2048 -error_exitcode=1 -timeout_exitcode=1 -artifact_prefix="$artifacts/" \
+  -print_final_stats=1 2>&1 | tail -n 25
