@@ -250,6 +250,17 @@ ImmediateOperand Lexer::numberLiteral(std::string_view text, SourceRange at) con
   }
 }
 
+namespace {
+/// The grammar's octal literal, `0[0-7]+U?`: at least one digit after the 0, then at most a
+/// trailing U. (`0U` is decimal zero; the fuzzer found the fast path reading it as octal.)
+bool isOctal(std::string_view text) {
+  if (!text.empty() && text.back() == 'U')
+    text.remove_suffix(1);
+  return text.size() > 1 && text[0] == '0' &&
+         std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '7'; });
+}
+} // namespace
+
 ImmediateOperand Lexer::classifyNumber(std::string_view text) const {
   bool negative = !text.empty() && text.front() == '-';
   if (negative)
@@ -266,9 +277,7 @@ ImmediateOperand Lexer::classifyNumber(std::string_view text) const {
     imm = integer(text, 16, 2);
   else if (startsWith('b', 'B'))
     imm = integer(text, 2, 2);
-  else if (text.size() > 1 && text[0] == '0' &&
-           std::all_of(text.begin() + 1, text.end(),
-                       [](char c) { return (c >= '0' && c <= '7') || c == 'U'; }))
+  else if (isOctal(text))
     imm = integer(text, 8, 1);
   else
     imm = integer(text, 10, 0);

@@ -956,7 +956,7 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       m &= in.guardNegated ? ~guard : guard;
     }
     --budget;
-    executed += static_cast<uint64_t>(std::popcount(m));
+    executed += static_cast<uint64_t>(laneCount(m));
     if constexpr (Traced) {
       c.pc = pc;
       if (in.block != kNone)

@@ -129,21 +129,30 @@ bool executeMatch(ExecutionContext& c, const DecodedInstruction& in, LaneMask m)
   const bool uniform = memberGroups(c, in.op[5], m, groups);
   alignas(64) uint64_t result[kWarpSize] = {};
   LaneMask allEqual = 0;
-  forEachLane(m, [&](uint32_t lane) {
+  // Where every lane's group is the same (all of m), the lanes of one value share one answer:
+  // each value is compared once with the group, not once per lane (probe code matches addresses
+  // at every memory access).
+  LaneMask remaining = m;
+  while (remaining != 0) {
+    const uint32_t lane = static_cast<uint32_t>(std::countr_zero(remaining));
     const LaneMask group = uniform ? groups[std::countr_zero(m)] : groups[lane];
     LaneMask same = 0;
     forEachLane(group, [&](uint32_t other) {
       if ((a[other] & width) == (a[lane] & width))
         same |= LaneMask{1} << other;
     });
-    if constexpr (All) {
-      result[lane] = same == group ? group : 0;
-      if (same == group)
-        allEqual |= LaneMask{1} << lane;
-    } else {
-      result[lane] = same;
-    }
-  });
+    const LaneMask answered = uniform ? same & remaining : LaneMask{1} << lane;
+    forEachLane(answered, [&](uint32_t member) {
+      if constexpr (All) {
+        result[member] = same == group ? group : 0;
+        if (same == group)
+          allEqual |= LaneMask{1} << member;
+      } else {
+        result[member] = same;
+      }
+    });
+    remaining &= ~answered;
+  }
   forEachLane(m, [&](uint32_t lane) { d[lane] = result[lane]; });
   if (All && in.op[2] != kNone)
     writePredicate(c, in.op[2], m, allEqual);

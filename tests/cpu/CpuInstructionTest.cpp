@@ -284,6 +284,15 @@ TEST_F(InstructionTest, WarpOperations) {
         [](uint64_t, uint64_t, uint32_t lane) -> uint64_t { return lane < 20 ? 0xfffffu : 0; });
   check("and.b32 %r2, %r1, 3; match.any.sync.b32 %r3, %r2, -1; cvt.u64.u32 %rd10, %r3;", kIntegers,
         [](uint64_t, uint64_t, uint32_t lane) { return uint64_t{0x11111111u << (lane & 3)}; });
+  // match.all over the full warp: every lane gets the whole warp and a true predicate when all
+  // values are equal, else 0 and false (bits 0-31: the mask, bit 32: the predicate).
+  const std::string matchAllResult = "selp.u32 %r4, 1, 0, %p1; cvt.u64.u32 %rd10, %r3; "
+                                     "cvt.u64.u32 %rd13, %r4; shl.b64 %rd13, %rd13, 32; "
+                                     "or.b64 %rd10, %rd10, %rd13;";
+  check("shr.u32 %r2, %r1, 5; match.all.sync.b32 %r3|%p1, %r2, -1; " + matchAllResult, kIntegers,
+        [](uint64_t, uint64_t, uint32_t) { return uint64_t{0x1ffffffffull}; });
+  check("and.b32 %r2, %r1, 3; match.all.sync.b32 %r3|%p1, %r2, -1; " + matchAllResult, kIntegers,
+        [](uint64_t, uint64_t, uint32_t) { return uint64_t{0}; });
   check("redux.sync.add.u32 %r2, %r1, -1; mov.u32 %r3, %laneid; add.u32 %r2, %r2, %r3; "
         "cvt.u64.u32 %rd10, %r2;",
         kIntegers, [](uint64_t, uint64_t, uint32_t lane) { return uint64_t{496 + lane}; });

@@ -1,14 +1,19 @@
 // The runtime API fuzzer's driver (no libFuzzer needed: it links Ocelot's libcudart.so.13 and runs
 // on the CPU device in any build, the ASan/UBSan one included).
 //
-//   ocelot_runtime_api_fuzzer [--seconds N] [--seed S] [--max-len B] [--save DIR] [INPUT...]
+//   ocelot_runtime_api_fuzzer [--seconds N] [--runs R] [--seed S] [--max-len B] [--save DIR]
+//                             [INPUT...]
 //
-// Replays every INPUT file (a directory: each file in it) first, then runs random inputs for N
-// seconds (default 0). Before each input runs, it is written to DIR/current-input, so that an
-// input that crashes or hangs the process is left there (tests/fuzz/run-runtime-fuzzer.sh keeps it
-// as tests/fuzz/regressions/runtime/<hash>). A hang is an input that takes longer than 60 s: the
-// alarm aborts the process. Prints executions per second and its coverage measure (distinct
-// (call, result) pairs, see RuntimeApiFuzzTarget.h).
+// Replays every INPUT file (a directory: each file in it) first, then runs random inputs: R of
+// them (--runs; with a fixed seed, the same inputs on every machine: what CTest does), for N
+// seconds (--seconds), or until the first of both is reached; neither: none. The environment
+// variable OCELOT_RUNTIME_FUZZ_SECONDS, when set, replaces --runs with a time bound, for long
+// runs through CTest (`OCELOT_RUNTIME_FUZZ_SECONDS=600 ctest -R fuzz.runtime_api --timeout 900`).
+// Before each input runs, it is written to DIR/current-input, so that an input that crashes or
+// hangs the process is left there (tests/fuzz/run-runtime-fuzzer.sh keeps it as
+// tests/fuzz/regressions/runtime/<hash>). A hang is an input that takes longer than 60 s: the alarm
+// aborts the process. Prints executions per second and its coverage measure (distinct (call,
+// result) pairs, see RuntimeApiFuzzTarget.h).
 
 #include "RuntimeApiFuzzTarget.h"
 
@@ -45,6 +50,7 @@ void onAlarm(int) {
 
 int main(int argc, char** argv) {
   double seconds = 0;
+  uint64_t runs = 0; // 0: no bound on the count
   uint64_t seed =
       static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   size_t maxLength = 256;
@@ -61,6 +67,8 @@ int main(int argc, char** argv) {
     };
     if (argument == "--seconds")
       seconds = std::stod(value());
+    else if (argument == "--runs")
+      runs = std::stoull(value());
     else if (argument == "--seed")
       seed = std::stoull(value());
     else if (argument == "--max-len")
@@ -73,6 +81,11 @@ int main(int argc, char** argv) {
       for (const auto& entry : fs::directory_iterator(argument))
         if (entry.is_regular_file() && entry.path().filename() != "README.md")
           inputs.push_back(entry.path());
+  }
+  if (const char* longRun = std::getenv("OCELOT_RUNTIME_FUZZ_SECONDS");
+      longRun != nullptr && *longRun != '\0') {
+    seconds = std::stod(longRun);
+    runs = 0;
   }
   // The CPU device, with exact bounds on kernel accesses: a launch through a stale or short
   // pointer faults (and exercises the sticky-error paths) instead of writing into whatever lies
@@ -110,7 +123,12 @@ int main(int argc, char** argv) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  while (elapsed() < seconds) {
+  auto more = [&] {
+    if (runs != 0 && executions >= runs)
+      return false;
+    return seconds > 0 ? elapsed() < seconds : runs != 0;
+  };
+  while (more()) {
     std::vector<uint8_t> bytes(1 + random() % maxLength);
     for (uint8_t& byte : bytes)
       byte = static_cast<uint8_t>(random());
