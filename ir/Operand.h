@@ -69,9 +69,10 @@ struct ImmediateOperand {
   bool unsignedSuffix = false; ///< written with a trailing 'U'
   std::string_view text;       ///< only for DecimalFloat
 
-  /// Two's-complement value for integer formats.
+  /// Two's-complement value for integer formats. Negated as unsigned: -9223372036854775808 has a
+  /// magnitude whose signed negation overflows (UBSan, binomial_options on the CPU device).
   int64_t integerValue() const {
-    return negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+    return static_cast<int64_t>(negative ? uint64_t{0} - magnitude : magnitude);
   }
   bool isFloat() const {
     return format == Format::Float32Bits || format == Format::Float64Bits ||

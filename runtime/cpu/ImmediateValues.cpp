@@ -70,8 +70,7 @@ std::optional<uint64_t> immediateBits(const ir::ImmediateOperand& immediate, ir:
   if (isFloatLiteral) {
     // `0f3F800000` given to a .b32 operand is its bit pattern.
     if (immediate.format == Format::Float32Bits || immediate.format == Format::Float64Bits)
-      return immediate.negative ? static_cast<uint64_t>(-static_cast<int64_t>(immediate.magnitude))
-                                : immediate.magnitude;
+      return immediate.negative ? uint64_t{0} - immediate.magnitude : immediate.magnitude;
     return std::nullopt;
   }
   const unsigned bits = ir::scalarTypeBits(type);

@@ -181,9 +181,11 @@ AFTER:
   EXPECT_EQ(b[2].source, 0u);
   EXPECT_EQ(b[3].kind, CounterKind::Derived);
   EXPECT_EQ(b[3].source, 0u); // was 2, a block without a counter
-  for (const auto& block : b)
-    if (block.kind == CounterKind::Derived)
+  for (const auto& block : b) {
+    if (block.kind == CounterKind::Derived) {
       EXPECT_NE(b[block.source].kind, CounterKind::Derived);
+    }
+  }
 }
 
 // A guarded exit between the branch and the join: the join no longer post-dominates the branch.

@@ -360,8 +360,8 @@ TEST(ProbeInliner, ConstantIntrinsicsFoldBranchesAndUnreadCodeIsLeftOut) {
     }
     std::optional<ir::RegisterRef>
     guardWrite(ir::IRBuilder& b, ir::RegisterRef address,
-               std::optional<std::pair<uint64_t, uint64_t>> bytes) override {
-      this->bytes = bytes;
+               std::optional<std::pair<uint64_t, uint64_t>> range) override {
+      bytes = range;
       return b.compare("ne", ir::ScalarType::U64, ir::IRBuilder::reg(address),
                        ir::IRBuilder::imm(0));
     }
