@@ -46,4 +46,9 @@ done
 # The runtime library's soname links, as the build has them.
 (cd "$dest/runtime" && mv libcudart.so.13 libcudart.so.13.0.0 && ln -s libcudart.so.13.0.0 libcudart.so.13 &&
   ln -s libcudart.so.13 libcudart.so)
+# The shim's development name: Numba opens "libcuda.so" before "libcuda.so.1"; a copy instead of
+# a link would load a second shim.
+if [ -e "$dest/runtime/driverapi/libcuda.so.1" ]; then
+  ln -s libcuda.so.1 "$dest/runtime/driverapi/libcuda.so"
+fi
 du -sh "$dest" | sed 's/^/gpu-carry: /'

@@ -1,5 +1,6 @@
 #include "runtime/driverapi/DriverShim.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
@@ -48,6 +49,24 @@ DriverShim& DriverShim::instance() {
 DriverShim::DriverShim() : runtime_(findRuntimeBridge()), contexts_(64) {
   runtime_.initialize();
   real_ = gpuDriver();
+  const char* level = std::getenv("OCELOT_LOG");
+  tracing_ = level != nullptr &&
+             (std::string_view(level) == "debug" || std::string_view(level) == "trace");
+}
+
+// Straight to stderr, like the runtime's log: the trace must not depend on the runtime's state.
+void DriverShim::trace(const std::string& message) const {
+  if (tracing_)
+    std::fprintf(stderr, "ocelot[debug]: libcuda.so.1: %s\n", message.c_str());
+}
+
+void DriverShim::traceFailure(const char* function, CUresult result) const {
+  const char* name = nullptr;
+  if (real_ != nullptr)
+    if (auto errorName = OCELOT_REAL_FUNCTION(*real_, cuGetErrorName))
+      errorName(result, &name);
+  trace(std::string(function) + " (NVIDIA's) failed: " +
+        (name != nullptr ? name : std::to_string(static_cast<int>(result))));
 }
 
 CUresult DriverShim::result(cudaError_t error) {
@@ -141,6 +160,17 @@ const void* DriverShim::stub(CUfunction function) const {
   std::shared_lock lock(functionsMutex_);
   auto it = stubs_.find(function);
   return it != stubs_.end() ? it->second : nullptr;
+}
+
+CUmodule DriverShim::moduleOf(CUfunction function) const {
+  std::shared_lock lock(functionsMutex_);
+  if (!stubs_.contains(function))
+    return nullptr;
+  for (const auto& [module, record] : modules_) // rare (cuKernelGetLibrary): no reverse map
+    for (CUfunction member : record.functions)
+      if (member == function)
+        return module;
+  return nullptr;
 }
 
 void** DriverShim::forgetModule(CUmodule module) {

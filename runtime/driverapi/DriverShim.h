@@ -41,6 +41,18 @@ public:
   void warn(const std::string& message) const;
   /// Logs a warning once per process.
   void warnOnce(const std::string& message);
+  /// Whether OCELOT_LOG asks for the shim's trace (debug): which entry points cuGetProcAddress
+  /// hands out and every call forwarded to NVIDIA's driver that fails, to find which call a
+  /// library (cuBLAS, cuDNN, ...) gave up on.
+  bool tracing() const { return tracing_; }
+  /// Logs a line of that trace (only while tracing()).
+  void trace(const std::string& message) const;
+  /// `result` of NVIDIA's `function` as the shim forwarded it, traced when it failed.
+  CUresult forwarded(const char* function, CUresult result) const {
+    if (result != CUDA_SUCCESS && tracing_)
+      traceFailure(function, result);
+    return result;
+  }
 
   /// On a GPU: makes the runtime's current device the device of the driver's current context
   /// (the application may have switched contexts through the driver API), so that modules load
@@ -63,12 +75,16 @@ public:
   void addFunction(CUmodule module, CUfunction function, const void* stub);
   /// The runtime's stand-in for a function, or null when the function is no module's of ours.
   const void* stub(CUfunction function) const;
+  /// The module of ours a function belongs to, or null.
+  CUmodule moduleOf(CUfunction function) const;
 
 private:
   DriverShim();
+  void traceFailure(const char* function, CUresult result) const;
 
   const OcelotRuntimeBridge& runtime_;
   RealDriver* real_ = nullptr;
+  bool tracing_ = false;
   std::vector<char> contexts_; ///< their addresses are the CUcontext handles
   mutable std::shared_mutex functionsMutex_;
   std::unordered_map<CUfunction, const void*> stubs_;
@@ -99,7 +115,9 @@ inline const OcelotRuntimeBridge& runtimeCalls() {
           ::ocelot::runtime::driverapi::shim().real())                                             \
     do {                                                                                           \
       static const auto forward = OCELOT_REAL_FUNCTION(*real, name);                               \
-      return forward != nullptr ? forward(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND;                     \
+      return forward != nullptr                                                                    \
+                 ? ::ocelot::runtime::driverapi::shim().forwarded(#name, forward(__VA_ARGS__))     \
+                 : CUDA_ERROR_NOT_FOUND;                                                           \
   } while (false)
 
 } // namespace ocelot::runtime::driverapi

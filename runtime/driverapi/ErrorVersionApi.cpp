@@ -5,6 +5,7 @@
 #include "runtime/driverapi/DriverShim.h"
 
 #include <cstring>
+#include <string>
 #include <string_view>
 
 using namespace ocelot::runtime::driverapi;
@@ -54,6 +55,15 @@ void* shimFunction(std::string_view name) {
 } // namespace
 
 extern "C" {
+/// CUDA 11.3's cuGetProcAddress, without the status argument, under the symbol NVIDIA's driver
+/// still exports it as; cuGetProcAddress("cuGetProcAddress", < 12000) answers with it too. A caller
+/// of that version passes four arguments: handing it the five-argument function made the shim
+/// (and NVIDIA's driver behind it) write the query's status through whatever the fifth argument
+/// register held.
+CUresult CUDAAPI ocelotGetProcAddressV11030(const char* symbol, void** function, int cudaVersion,
+                                            cuuint64_t flags) __asm__("cuGetProcAddress")
+    __attribute__((visibility("default")));
+
 // LaunchApi.cpp (cuda.h declares them only for CUDA_API_PER_THREAD_DEFAULT_STREAM code).
 CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction, unsigned int, unsigned int, unsigned int,
                                      unsigned int, unsigned int, unsigned int, unsigned int,
@@ -137,19 +147,45 @@ CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** function, int cudaV
     // get NVIDIA's, or nothing on the CPU device.
     else if (cudaVersion < 12050 && name == "cuCtxCreate")
       own = nullptr;
+    else if (cudaVersion < 12000 && name == "cuGetProcAddress")
+      own = reinterpret_cast<void*>(&ocelotGetProcAddressV11030);
+    // Before 3.2, cuModuleGetGlobal took 32-bit device pointers and sizes: NVIDIA's answers that.
+    else if (cudaVersion < 3020 && name == "cuModuleGetGlobal")
+      own = nullptr;
+    // The shim's cuLaunchHostFunc forwards on a GPU; its per-thread-stream variant is NVIDIA's.
+    else if (perThread && name == "cuLaunchHostFunc" && shim().real() != nullptr)
+      own = nullptr;
     if (own != nullptr) {
       *function = own;
       if (status != nullptr)
         *status = CU_GET_PROC_ADDRESS_SUCCESS;
+      if (shim().tracing())
+        shim().trace("cuGetProcAddress(" + std::string(name) + ", " + std::to_string(cudaVersion) +
+                     ", flags " + std::to_string(flags) + "): Ocelot's");
       return CUDA_SUCCESS;
     }
   }
   // Everything else goes straight to NVIDIA's driver, unchanged.
-  OCELOT_FORWARD(cuGetProcAddress, symbol, function, cudaVersion, flags, status);
+  if (RealDriver* real = shim().real()) {
+    static const auto forward = OCELOT_REAL_FUNCTION(*real, cuGetProcAddress);
+    if (forward == nullptr)
+      return CUDA_ERROR_NOT_FOUND;
+    const CUresult result = forward(symbol, function, cudaVersion, flags, status);
+    if (shim().tracing())
+      shim().trace("cuGetProcAddress(" + std::string(name) + ", " + std::to_string(cudaVersion) +
+                   ", flags " + std::to_string(flags) + "): NVIDIA's" +
+                   (result == CUDA_SUCCESS ? "" : " (not found: " + std::to_string(result) + ")"));
+    return result;
+  }
   *function = nullptr;
   if (status != nullptr)
     *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult CUDAAPI ocelotGetProcAddressV11030(const char* symbol, void** function, int cudaVersion,
+                                            cuuint64_t flags) {
+  return cuGetProcAddress(symbol, function, cudaVersion, flags, nullptr);
 }
 
 /// What code compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM calls: the same answers.

@@ -10,6 +10,7 @@ set(probe ${ASSEMBLY}.probe.cpp)
 file(WRITE ${probe} "#include <cuda.h>
 #define OCELOT_SHIM(cuName) OCELOT_INTERCEPTED cuName ;
 #define OCELOT_SHIM_AS(cuName, function) OCELOT_INTERCEPTED cuName ; OCELOT_INTERCEPTED function ;
+#define OCELOT_SHIM_SYMBOL(symbol) OCELOT_SYMBOL symbol ;
 #include \"runtime/driverapi/ShimFunctions.def\"
 ")
 set(declared)
@@ -34,8 +35,32 @@ foreach(variant "" "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1")
     string(REGEX REPLACE "OCELOT_INTERCEPTED[ \t\n]+" "" name "${match}")
     list(APPEND intercepted ${name})
   endforeach()
+  string(REGEX MATCHALL "OCELOT_SYMBOL[ \t\n]+\"cu[A-Za-z0-9_]+\"" found "${text}")
+  foreach(match IN LISTS found)
+    string(REGEX REPLACE "OCELOT_SYMBOL[ \t\n]+\"(cu[A-Za-z0-9_]+)\"" "\\1" name "${match}")
+    list(APPEND intercepted ${name})
+  endforeach()
 endforeach()
 file(REMOVE ${probe})
+# What NVIDIA's libcuda.so.1 exports beyond cuda.h's names: the older ABIs' symbols (cuMemAlloc
+# of 32-bit device pointers, cuGetProcAddress of CUDA 11.3, cuLinkCreate, ...) and the profiler's
+# (cudaProfiler.h). The toolkit's stub library lists them; a program or library linked against an
+# older toolkit, or one that dlsym()s them, must find them here too.
+if(STUB AND EXISTS "${STUB}" AND NM)
+  execute_process(COMMAND ${NM} -D --defined-only "${STUB}" OUTPUT_VARIABLE text
+                  RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "cannot list the symbols of ${STUB} with ${NM}")
+  endif()
+  string(REGEX MATCHALL "[ \t][TW][ \t]+cu[A-Za-z0-9_]+" found "${text}")
+  foreach(match IN LISTS found)
+    string(REGEX REPLACE ".*[ \t](cu[A-Za-z0-9_]+)$" "\\1" name "${match}")
+    list(APPEND declared ${name})
+  endforeach()
+else()
+  message(WARNING "runtime/driverapi: no stub libcuda.so of the toolkit (${STUB}): Ocelot's "
+                  "libcuda.so.1 exports cuda.h's names only, not the older ABIs' symbols")
+endif()
 list(REMOVE_DUPLICATES declared)
 # Per-thread-stream variants the shim implements itself (LaunchApi.cpp, ErrorVersionApi.cpp): a
 # launch or an entry-point query must not slip past it.

@@ -70,6 +70,20 @@ void record(CUlinkState state, CUjitInputType type, const char* bytes, size_t si
 } // namespace
 
 extern "C" {
+// The CUDA 5.5 symbols of the linker, which NVIDIA's driver still exports (same signatures as
+// the _v2 ones cuda.h names): a state one of them makes must be the shim's too.
+CUresult CUDAAPI ocelotLinkCreateV5050(unsigned int count, CUjit_option* options, void** values,
+                                       CUlinkState* state) __asm__("cuLinkCreate")
+    __attribute__((visibility("default")));
+CUresult CUDAAPI ocelotLinkAddDataV5050(CUlinkState state, CUjitInputType type, void* data,
+                                        size_t size, const char* name, unsigned int count,
+                                        CUjit_option* options,
+                                        void** values) __asm__("cuLinkAddData")
+    __attribute__((visibility("default")));
+CUresult CUDAAPI ocelotLinkAddFileV5050(CUlinkState state, CUjitInputType type, const char* path,
+                                        unsigned int count, CUjit_option* options,
+                                        void** values) __asm__("cuLinkAddFile")
+    __attribute__((visibility("default")));
 
 CUresult CUDAAPI cuLinkCreate(unsigned int count, CUjit_option* options, void** values,
                               CUlinkState* state) {
@@ -135,6 +149,22 @@ CUresult CUDAAPI cuLinkDestroy(CUlinkState state) {
     return CUDA_ERROR_INVALID_HANDLE;
   delete reinterpret_cast<char*>(state);
   return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI ocelotLinkCreateV5050(unsigned int count, CUjit_option* options, void** values,
+                                       CUlinkState* state) {
+  return cuLinkCreate(count, options, values, state);
+}
+
+CUresult CUDAAPI ocelotLinkAddDataV5050(CUlinkState state, CUjitInputType type, void* data,
+                                        size_t size, const char* name, unsigned int count,
+                                        CUjit_option* options, void** values) {
+  return cuLinkAddData(state, type, data, size, name, count, options, values);
+}
+
+CUresult CUDAAPI ocelotLinkAddFileV5050(CUlinkState state, CUjitInputType type, const char* path,
+                                        unsigned int count, CUjit_option* options, void** values) {
+  return cuLinkAddFile(state, type, path, count, options, values);
 }
 
 } // extern "C"

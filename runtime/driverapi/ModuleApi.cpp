@@ -6,6 +6,7 @@
 #include "runtime/driverapi/DriverShim.h"
 
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 
@@ -25,6 +26,22 @@ CUresult load(CUmodule* module, const void* image, const char* origin) {
   *module = static_cast<CUmodule>(device);
   shim().addModule(*module, registration);
   return CUDA_SUCCESS;
+}
+
+/// Whether an image is text (PTX), not an ELF cubin, a fatbinary or a registration wrapper
+/// around one. Compared byte by byte: PTX text may be shorter than a magic number.
+bool isPtxText(const void* image) {
+  const auto* bytes = static_cast<const unsigned char*>(image);
+  auto startsWith = [bytes](std::initializer_list<unsigned char> magic) {
+    size_t i = 0;
+    for (unsigned char byte : magic)
+      if (bytes[i++] != byte)
+        return false;
+    return true;
+  };
+  return bytes[0] != '\0' && !startsWith({0x7f, 'E', 'L', 'F'}) &&
+         !startsWith({0x50, 0xed, 0x55, 0xba}) && // fatbinary (0xba55ed50, little-endian)
+         !startsWith({0xb1, 0x43, 0x62, 0x46});   // registration wrapper (0x466243b1)
 }
 
 std::string readFile(const char* path, bool* found) {
@@ -173,16 +190,20 @@ CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr* address, size_t* bytes, CUmodule
   return global(address, bytes, module, name);
 }
 
-// Libraries: on a GPU they go to NVIDIA's driver unchanged. NVIDIA's runtime (also the static
-// copies inside cuBLAS, cuDNN, ...) loads its fatbinaries this way and passes the handles to
-// library and kernel calls the shim does not translate; their kernels launch outside Ocelot's view
-// (cuLaunchKernel logs it once). On the CPU device a library is a module of the runtime.
+// Libraries of PTX text (Numba-CUDA's kernels, through the shim's linker or directly) are
+// Ocelot's modules, on a GPU too: the library handle is the module's, its kernels the module's
+// functions (KernelApi.cpp answers the kernel calls). Other images go to NVIDIA's driver unchanged
+// on a GPU: NVIDIA's runtime (also the static copies inside cuBLAS, cuDNN, ...) loads its
+// fatbinaries this way and passes the handles to library and kernel calls the shim does not
+// translate; their kernels launch outside Ocelot's view (cuLaunchKernel logs it once). On the CPU
+// device every library is a module of the runtime.
 CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jitOptions,
                                    void** jitValues, unsigned int jitCount,
                                    CUlibraryOption* libraryOptions, void** libraryValues,
                                    unsigned int libraryCount) {
-  OCELOT_FORWARD(cuLibraryLoadData, library, code, jitOptions, jitValues, jitCount, libraryOptions,
-                 libraryValues, libraryCount);
+  if (code == nullptr || !isPtxText(code))
+    OCELOT_FORWARD(cuLibraryLoadData, library, code, jitOptions, jitValues, jitCount,
+                   libraryOptions, libraryValues, libraryCount);
   if ((jitCount != 0 && (jitOptions == nullptr || jitValues == nullptr)) ||
       (libraryCount != 0 && (libraryOptions == nullptr || libraryValues == nullptr)))
     return CUDA_ERROR_INVALID_VALUE;
@@ -193,12 +214,19 @@ CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* path,
                                        CUjit_option* jitOptions, void** jitValues,
                                        unsigned int jitCount, CUlibraryOption* libraryOptions,
                                        void** libraryValues, unsigned int libraryCount) {
-  OCELOT_FORWARD(cuLibraryLoadFromFile, library, path, jitOptions, jitValues, jitCount,
-                 libraryOptions, libraryValues, libraryCount);
   if ((jitCount != 0 && (jitOptions == nullptr || jitValues == nullptr)) ||
       (libraryCount != 0 && (libraryOptions == nullptr || libraryValues == nullptr)))
     return CUDA_ERROR_INVALID_VALUE;
-  return loadFile(reinterpret_cast<CUmodule*>(library), path, "cuLibraryLoadFromFile");
+  if (library == nullptr || path == nullptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  bool found = false;
+  std::string bytes = readFile(path, &found);
+  if (!found || !isPtxText(bytes.c_str()))
+    OCELOT_FORWARD(cuLibraryLoadFromFile, library, path, jitOptions, jitValues, jitCount,
+                   libraryOptions, libraryValues, libraryCount);
+  if (!found)
+    return CUDA_ERROR_FILE_NOT_FOUND;
+  return load(reinterpret_cast<CUmodule*>(library), bytes.c_str(), "cuLibraryLoadFromFile");
 }
 
 CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
@@ -256,11 +284,15 @@ CUresult CUDAAPI cuFuncGetAttribute(int* value, CUfunction_attribute which, CUfu
   return attribute(value, which, attributes);
 }
 
+// A function of Ocelot's goes to the runtime on a GPU too: it sets the attribute where Ocelot
+// launches the kernel (cudaFuncSetAttribute's path), e.g. the opt-in to more dynamic shared memory.
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction function, CUfunction_attribute which, int value) {
-  OCELOT_FORWARD(cuFuncSetAttribute, function, which, value);
   const void* stub = shim().stub(function);
-  if (stub == nullptr)
+  if (stub == nullptr) {
+    OCELOT_FORWARD(cuFuncSetAttribute, function, which, value);
     return CUDA_ERROR_INVALID_HANDLE;
+  }
+  shim().followDriverContext();
   // The settable attributes share their numbers with cudaFuncAttribute.
   return DriverShim::result(
       runtimeCalls().cudaFuncSetAttribute(stub, static_cast<cudaFuncAttribute>(which), value));

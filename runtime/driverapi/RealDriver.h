@@ -51,7 +51,7 @@ private:
 /// NVIDIA's `function` (a RealDriver&), with exactly the ABI of cuda.h's declaration of it: the
 /// symbol that declaration names after cuda.h's macros (cuMemAlloc is cuMemAlloc_v2). Never
 /// cuGetProcAddress(name, 13000): for cuCtxGetDevice and cuCtxSynchronize that answers their
-/// CUDA 13 "_v2" (which take a context too), and a call with the old signature passes garbage for it
-/// (CuPy crashed in cuCtxGetDevice on an H200 this way).
+/// CUDA 13 "_v2" (which take a context too), and a call with the old signature passes garbage for
+/// it (CuPy crashed in cuCtxGetDevice on an H200 this way).
 #define OCELOT_REAL_FUNCTION(real, function)                                                       \
   (real).exportedAs<decltype(&function)>(OCELOT_REAL_STRINGIZE(function))

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -79,6 +80,98 @@ TEST(Forwarding, CtxGetDeviceReachesTheOneParameterFunctionOfItsSymbol) {
   EXPECT_GE(log.count("ctxGetDevice"), 2);
   EXPECT_EQ(log.count("ctxGetDevice_v2"), 0);
   EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+}
+
+// CUDA 11.3's cuGetProcAddress has no status argument. NVIDIA's runtime asked the shim for
+// "cuGetProcAddress" at 11030 on an H200 (under PyTorch): the answer must be the four-argument
+// function that the bare symbol also names, not the five-argument one, whose status write went
+// through a garbage register.
+TEST(Forwarding, GetProcAddressOfCuda11_3IsTheFourArgumentFunction) {
+  FakeDriverLog log;
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  using V11030 = CUresult (*)(const char*, void**, int, cuuint64_t);
+  void* bare = ::dlsym(RTLD_DEFAULT, "cuGetProcAddress");
+  ASSERT_NE(bare, nullptr) << "the shim does not export CUDA 11.3's cuGetProcAddress";
+  void* answered = nullptr;
+  CUdriverProcAddressQueryResult status{};
+  ASSERT_EQ(cuGetProcAddress("cuGetProcAddress", &answered, 11030, 0, &status), CUDA_SUCCESS);
+  EXPECT_EQ(answered, bare);
+  void* current = nullptr;
+  ASSERT_EQ(cuGetProcAddress("cuGetProcAddress", &current, 13000, 0, &status), CUDA_SUCCESS);
+  EXPECT_NE(current, bare);
+  EXPECT_EQ(current, ::dlsym(RTLD_DEFAULT, "cuGetProcAddress_v2"));
+
+  // The four-argument function answers like the current one.
+  auto v11030 = reinterpret_cast<V11030>(bare);
+  void* launch = nullptr;
+  ASSERT_EQ(v11030("cuLaunchKernel", &launch, 11030, 0), CUDA_SUCCESS);
+  EXPECT_EQ(launch, ::dlsym(RTLD_DEFAULT, "cuLaunchKernel"));
+  // Its linker of CUDA 5.5 is the shim's too (same signature as the _v2 functions).
+  void* linkCreate = nullptr;
+  ASSERT_EQ(v11030("cuLinkCreate", &linkCreate, 5050, 0), CUDA_SUCCESS);
+  EXPECT_EQ(linkCreate, ::dlsym(RTLD_DEFAULT, "cuLinkCreate_v2"));
+  EXPECT_NE(::dlsym(RTLD_DEFAULT, "cuLinkCreate"), nullptr);
+}
+
+// Numba-CUDA loads its PTX with cuLibraryLoadData. On a GPU such a library was NVIDIA's, and its
+// kernels ran uninstrumented on an H200; now a library of PTX text is Ocelot's module, and the
+// kernel calls on it answer from the module.
+TEST(Forwarding, ALibraryOfPtxIsOcelotsModuleOnAGpu) {
+  FakeDriverLog log;
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  CUdevice device = -1;
+  ASSERT_EQ(cuDeviceGet(&device, 0), CUDA_SUCCESS);
+  CUcontext context = nullptr;
+  ASSERT_EQ(cuDevicePrimaryCtxRetain(&context, device), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSetCurrent(context), CUDA_SUCCESS);
+  const char* ptx = ".version 8.0\n.target sm_75\n.address_size 64\n"
+                    ".visible .global .align 4 .u32 counter;\n"
+                    ".visible .entry add_one(.param .u64 out, .param .u32 n)\n{\nret;\n}\n";
+  CUlibrary library = nullptr;
+  ASSERT_EQ(cuLibraryLoadData(&library, ptx, nullptr, nullptr, 0, nullptr, nullptr, 0),
+            CUDA_SUCCESS);
+  CUmodule module = nullptr;
+  ASSERT_EQ(cuLibraryGetModule(&module, library), CUDA_SUCCESS) << "the library is not Ocelot's";
+  EXPECT_EQ(reinterpret_cast<void*>(module), reinterpret_cast<void*>(library));
+
+  CUkernel kernel = nullptr;
+  ASSERT_EQ(cuLibraryGetKernel(&kernel, library, "add_one"), CUDA_SUCCESS);
+  CUfunction function = nullptr;
+  ASSERT_EQ(cuKernelGetFunction(&function, kernel), CUDA_SUCCESS);
+  const char* name = nullptr;
+  ASSERT_EQ(cuKernelGetName(&name, kernel), CUDA_SUCCESS);
+  EXPECT_STREQ(name, "add_one");
+  CUlibrary of = nullptr;
+  ASSERT_EQ(cuKernelGetLibrary(&of, kernel), CUDA_SUCCESS);
+  EXPECT_EQ(of, library);
+  size_t offset = 0, size = 0;
+  ASSERT_EQ(cuKernelGetParamInfo(kernel, 1, &offset, &size), CUDA_SUCCESS);
+  EXPECT_EQ(offset, 8u);
+  EXPECT_EQ(size, 4u);
+  CUdeviceptr counter = 0;
+  size_t bytes = 0;
+  ASSERT_EQ(cuLibraryGetManaged(&counter, &bytes, library, "counter"), CUDA_SUCCESS);
+  EXPECT_NE(counter, 0u);
+  EXPECT_NE(bytes, 0u); // the fake driver's globals have a size of its own
+  void* unified = reinterpret_cast<void*>(1);
+  EXPECT_EQ(cuLibraryGetUnifiedFunction(&unified, library, "add_one"), CUDA_ERROR_NOT_FOUND);
+  EXPECT_EQ(unified, nullptr);
+  EXPECT_EQ(cuKernelSetCacheConfig(kernel, static_cast<CUfunc_cache>(99), device),
+            CUDA_ERROR_INVALID_VALUE);
+
+  // Launched by its kernel handle (CUDA 12 lets a CUkernel stand for a CUfunction).
+  CUdeviceptr out = 0;
+  ASSERT_EQ(cuMemAlloc(&out, 64), CUDA_SUCCESS);
+  unsigned n = 16;
+  void* params[] = {&out, &n};
+  EXPECT_EQ(cuLaunchKernel(reinterpret_cast<CUfunction>(kernel), 1, 1, 1, 32, 1, 1, 0, nullptr,
+                           params, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree(out), CUDA_SUCCESS);
+  EXPECT_EQ(cuLibraryUnload(library), CUDA_SUCCESS);
+  EXPECT_EQ(cuKernelGetName(&name, kernel), CUDA_ERROR_NOT_FOUND)
+      << "an unloaded kernel is no longer Ocelot's (the fake driver has no cuKernelGetName)";
 }
 
 } // namespace
