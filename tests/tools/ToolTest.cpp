@@ -139,14 +139,14 @@ TEST_F(ToolTest, LogLevelMustBeOneOfTheValidOnes) {
   }
 }
 
-// Ocelot's libcuda.so.1 goes in front of NVIDIA's on the CPU device, and on a GPU only when asked
-// (frameworks did not run through it on an H200: docs/driver-api.md).
-TEST_F(ToolTest, TheDriverApiShimIsOptInOnAGpu) {
-  auto shimOnPath = [&](std::vector<std::string> options) {
+// Ocelot's libcuda.so.1 goes in front of NVIDIA's by default, on a GPU too (since frameworks ran
+// through it on an H200, 2026-11-27: docs/driver-api.md), unless turned off.
+TEST_F(ToolTest, TheDriverApiShimIsInFrontUnlessTurnedOff) {
+  auto shimOnPath = [&](std::vector<std::string> options, const std::string& variable = "") {
     std::vector<std::string> args = {"run", "--dry-run"};
     args.insert(args.end(), options.begin(), options.end());
     args.insert(args.end(), {"--", "true"});
-    Outcome outcome = ocelot(args);
+    Outcome outcome = ocelot(args, "", variable);
     EXPECT_EQ(outcome.status, 0) << outcome.err;
     const size_t line = outcome.out.find("LD_LIBRARY_PATH=");
     const std::string path = outcome.out.substr(line, outcome.out.find('\n', line) - line);
@@ -154,9 +154,12 @@ TEST_F(ToolTest, TheDriverApiShimIsOptInOnAGpu) {
   };
   if (!shimOnPath({"--device", "cpu"}))
     GTEST_SKIP() << "the driver-API shim is not built (not x86-64)";
-  EXPECT_FALSE(shimOnPath({"--device", "gpu"}));
+  EXPECT_TRUE(shimOnPath({"--device", "gpu"}));
   EXPECT_TRUE(shimOnPath({"--device", "gpu", "--driver-api"}));
+  EXPECT_FALSE(shimOnPath({"--device", "gpu", "--no-driver-api"}));
   EXPECT_FALSE(shimOnPath({"--device", "cpu", "--no-driver-api"}));
+  EXPECT_FALSE(shimOnPath({"--device", "gpu"}, "OCELOT_DRIVER_API=0"));
+  EXPECT_TRUE(shimOnPath({"--device", "gpu"}, "OCELOT_DRIVER_API=1"));
 }
 
 TEST_F(ToolTest, NvtxRulesAreCheckedAndOcelotBecomesTheInjectionLibrary) {

@@ -151,8 +151,8 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
       "no-call-stacks", "do not record each launch's host call path (OCELOT_CALL_STACKS=0)")(
       "driver-api",
       "put Ocelot's libcuda.so.1 in front of NVIDIA's, so that modules loaded through the driver "
-      "API (NVRTC, CuPy, Numba) are seen too (OCELOT_DRIVER_API=1; the default on the CPU device, "
-      "opt-in on a GPU until frameworks run through it: docs/driver-api.md)")(
+      "API (NVRTC, CuPy, Triton) and libraries' kernels are seen too (the default; "
+      "OCELOT_DRIVER_API=0 or --no-driver-api turns it off: docs/driver-api.md)")(
       "no-driver-api", "leave the driver API to NVIDIA's libcuda.so.1, also on the CPU device")(
       "allow-static-runtime",
       "run an application that Ocelot cannot intercept (linked with NVIDIA's static runtime, or "
@@ -322,17 +322,13 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   prependPath("LD_LIBRARY_PATH", libraries->string());
   // Ocelot's libcuda.so.1 (runtime/driverapi) lives in a folder of its own, in front of
   // NVIDIA's driver, which it finds by absolute path.
-  // On a GPU the shim is opt-in (docs/driver-api.md): on an H200, CuPy runs through it since
-  // 2026-11-27; PyTorch, Triton and Numba could not load it then (fixed since, not yet re-run on
-  // a GPU), while all of them run under Ocelot's runtime without it.
-  const char* deviceVariable = std::getenv("OCELOT_DEVICE");
+  // The shim is in front by default, on a GPU too (docs/driver-api.md): on an H200 (2026-11-27)
+  // the e2e programs, NVRTC, CuPy, Triton, Numba and a PyTorch training step run through it with
+  // unchanged output. --no-driver-api or OCELOT_DRIVER_API=0 leaves the driver API to NVIDIA.
   const char* driverApiVariable = std::getenv("OCELOT_DRIVER_API");
-  const bool onCpu = vm.count("device")
-                         ? vm["device"].as<std::string>() == "cpu"
-                         : deviceVariable != nullptr && std::string(deviceVariable) == "cpu";
-  const bool wantShim = !vm.count("no-driver-api") &&
-                        (vm.count("driver-api") || onCpu ||
-                         (driverApiVariable != nullptr && std::string(driverApiVariable) == "1"));
+  const bool wantShim =
+      !vm.count("no-driver-api") && (vm.count("driver-api") || driverApiVariable == nullptr ||
+                                     std::string(driverApiVariable) != "0");
   if (std::error_code ignored;
       wantShim && fs::exists(*libraries / "driverapi" / "libcuda.so.1", ignored))
     prependPath("LD_LIBRARY_PATH", (*libraries / "driverapi").string());
