@@ -83,7 +83,7 @@ cudaError_t symbolCopy(const void* symbol, size_t bytes, size_t offset, int kind
                        cudaStream_t stream, const std::source_location& where, Copy copy) {
   return callAt(where, [&] {
     Scope scope(runtime());
-    Device* device = nullptr;
+    ocelot::runtime::Device* device = nullptr;
     void* address = nullptr;
     size_t size = 0;
     if (cudaError_t error = runtime().symbolStorage(symbol, &device, &address, &size);
@@ -365,8 +365,22 @@ cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void* symbol, const void* sr
 cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes* attributes,
                                                const void* ptr) {
   return onCurrentDevice([&](Scope& scope) {
-    return attributes == nullptr ? cudaErrorInvalidValue
-                                 : scope.device().pointerAttributes(attributes, ptr);
+    if (attributes == nullptr)
+      return cudaErrorInvalidValue;
+    cudaError_t error = scope.device().pointerAttributes(attributes, ptr);
+    if (error != cudaSuccess || attributes->type != cudaMemoryTypeUnregistered)
+      return error;
+    // Memory of another device: each CPU device (OCELOT_CPU_DEVICES) knows only its own, and
+    // answers with its ordinal. (NVIDIA's driver answers for every device at once.)
+    cudaPointerAttributes other{};
+    ocelot::runtime::Device* device = nullptr;
+    for (int ordinal = 0; runtime().deviceByOrdinal(ordinal, &device) == cudaSuccess; ++ordinal)
+      if (device != &scope.device() && device->pointerAttributes(&other, ptr) == cudaSuccess &&
+          other.type != cudaMemoryTypeUnregistered) {
+        *attributes = other;
+        break;
+      }
+    return cudaSuccess;
   });
 }
 

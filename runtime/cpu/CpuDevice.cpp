@@ -26,8 +26,9 @@ constexpr uint64_t kMaxCooperativeCtas = 4096;
 
 } // namespace
 
-std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error) {
+std::unique_ptr<CpuDevice> CpuDevice::create(std::string* error, int ordinal) {
   std::unique_ptr<CpuDevice> device(new CpuDevice());
+  device->ordinal_ = ordinal;
   device->memory_ = DeviceMemory::create(error);
   if (!device->memory_)
     return nullptr;
@@ -113,10 +114,12 @@ cudaError_t CpuDevice::memoryInfo(size_t* free, size_t* total) {
   return sticky();
 }
 
+// "Ocelot-CPU-devNN": one UUID per device, as NVML and peer-to-peer code tell GPUs apart by it.
 cudaError_t CpuDevice::uuid(cudaUUID_t* uuid) {
-  static constexpr char kUuid[16] = {'O', 'c', 'e', 'l', 'o', 't', '-', 'C',
-                                     'P', 'U', '-', 'd', 'e', 'v', '0', '0'};
-  std::memcpy(uuid->bytes, kUuid, sizeof kUuid);
+  char bytes[16] = {'O', 'c', 'e', 'l', 'o', 't', '-', 'C', 'P', 'U', '-', 'd', 'e', 'v', '0', '0'};
+  bytes[14] = static_cast<char>('0' + (ordinal_ / 10) % 10);
+  bytes[15] = static_cast<char>('0' + ordinal_ % 10);
+  std::memcpy(uuid->bytes, bytes, sizeof bytes);
   return cudaSuccess;
 }
 
@@ -340,7 +343,7 @@ cudaError_t CpuDevice::allocatePitch(void** pointer, size_t* pitch, size_t width
 
 cudaError_t CpuDevice::pointerAttributes(cudaPointerAttributes* attributes, const void* pointer) {
   std::memset(attributes, 0, sizeof *attributes);
-  attributes->device = 0;
+  attributes->device = ordinal_;
   auto allocation = memory_->find(reinterpret_cast<uintptr_t>(pointer));
   if (!allocation) {
     if (memory_->hostAccessible(reinterpret_cast<uintptr_t>(pointer), 1)) {

@@ -63,8 +63,10 @@ class ExecutionTracer;
 /// loadModule/launch would change (see docs/cpu-backend.md).
 class CpuDevice final : public Device {
 public:
-  /// Fails (returns null with `error`) only when no address space can be reserved.
-  static std::unique_ptr<CpuDevice> create(std::string* error);
+  /// Fails (returns null with `error`) only when no address space can be reserved. `ordinal` is
+  /// the device's number among the platform's CPU devices (OCELOT_CPU_DEVICES): its pointers'
+  /// attributes and its UUID carry it.
+  static std::unique_ptr<CpuDevice> create(std::string* error, int ordinal = 0);
   ~CpuDevice() override;
 
   // --- Identity and properties ----------------------------------------------------------------
@@ -173,6 +175,7 @@ private:
   };
 
   CpuDevice();
+  int ordinal_ = 0;
 
   std::unique_ptr<DeviceMemory> memory_;
   std::unique_ptr<LaunchRunner> runner_;

@@ -39,7 +39,7 @@ PlatformResult CpuPlatform::create(uint32_t count) {
   std::vector<std::unique_ptr<CpuDevice>> devices;
   for (uint32_t d = 0; d < std::max<uint32_t>(count, 1); ++d) {
     std::string error;
-    std::unique_ptr<CpuDevice> device = CpuDevice::create(&error);
+    std::unique_ptr<CpuDevice> device = CpuDevice::create(&error, static_cast<int>(d));
     if (!device)
       return {nullptr, cudaErrorInitializationError, 13000,
               "CPU device " + std::to_string(d) + " cannot start: " + error};

@@ -695,8 +695,17 @@ TEST(RuntimeOnTwoCpuDevices, EachHasItsOwnMemoryAndNoPeerAccess) {
   cudaPointerAttributes own{}, foreign{};
   ASSERT_EQ(second.pointerAttributes(&own, b), cudaSuccess);
   EXPECT_EQ(own.type, cudaMemoryTypeDevice);
+  EXPECT_EQ(own.device, 1) << "a CPU device's pointers carry its ordinal";
   ASSERT_EQ(second.pointerAttributes(&foreign, a), cudaSuccess);
   EXPECT_NE(foreign.type, cudaMemoryTypeDevice);
+  cudaPointerAttributes firsts{};
+  ASSERT_EQ(first.pointerAttributes(&firsts, a), cudaSuccess);
+  EXPECT_EQ(firsts.device, 0);
+  cudaUUID_t uuid0{}, uuid1{};
+  ASSERT_EQ(first.uuid(&uuid0), cudaSuccess);
+  ASSERT_EQ(second.uuid(&uuid1), cudaSuccess);
+  EXPECT_NE(std::memcmp(uuid0.bytes, uuid1.bytes, sizeof uuid0.bytes), 0)
+      << "two CPU devices share a UUID";
   EXPECT_EQ(first.free(a), cudaSuccess);
   EXPECT_EQ(second.free(b), cudaSuccess);
 

@@ -6,6 +6,7 @@
 // machine. With fewer than two devices (one GPU, the CPU device) it says so and exits 77.
 #include "e2e_common.h"
 
+#include <cstring>
 #include <vector>
 
 __global__ void stamp(int* data, int n, int device, int round) {
@@ -36,6 +37,17 @@ int main() {
       CHECK_LAUNCH();
     }
   }
+  // Device 1's memory asked about from device 0, and the devices' identities.
+  CHECK(cudaSetDevice(0));
+  cudaPointerAttributes where{};
+  CHECK(cudaPointerGetAttributes(&where, data[1]));
+  e2e::expect(where.type == cudaMemoryTypeDevice && where.device == 1,
+              "device 1's allocation is device memory of device 1, asked from device 0");
+  cudaDeviceProp props[2];
+  CHECK(cudaGetDeviceProperties(&props[0], 0));
+  CHECK(cudaGetDeviceProperties(&props[1], 1));
+  e2e::expect(std::memcmp(props[0].uuid.bytes, props[1].uuid.bytes, sizeof props[0].uuid.bytes) != 0,
+              "the two devices have different UUIDs");
   int canAccess = 0;
   CHECK(cudaDeviceCanAccessPeer(&canAccess, 0, 1));
   std::printf("hw: peer access 0 <- 1: %d\n", canAccess);
