@@ -93,12 +93,18 @@ ProbeInstrumentor::analyze(ir::Module& module, passes::AnalysisManager& analyses
                              " and the module targets sm_" + std::to_string(arch));
   if (target.buffer == nullptr)
     throw std::runtime_error("no instrumentation buffer");
-  return placeProbes(module, analyses, *program_, *target.buffer, target.variant);
+  auto state = placeProbes(module, analyses, *program_, *target.buffer, target.variant);
+  state->blockCounts =
+      placeProbeBlockCounts(module, analyses, *program_, *target.buffer, target, state->firstBlock);
+  return state;
 }
 
 void ProbeInstrumentor::instrument(InstrumentorModuleState& state, passes::PassManager& passes,
                                    const InstrumentationTarget& target) const {
-  passes.add<ProbeInsertionPass>(static_cast<ProbeModuleState&>(state), *target.buffer);
+  auto& s = static_cast<ProbeModuleState&>(state);
+  // Block counts first: they do not split blocks, and count at each block's start.
+  addProbeBlockCountPasses(s.blockCounts, s.fixedLayout, passes, *target.buffer);
+  passes.add<ProbeInsertionPass>(s, *target.buffer);
 }
 
 BufferRequest ProbeInstrumentor::initialize(const InstrumentorModuleState& state,
@@ -131,6 +137,9 @@ ProbeInstrumentor::finalize(const InstrumentorModuleState& state, const LaunchIn
     shared_->disabled.store(true, std::memory_order_release);
   }
   std::vector<ProbeData::RegionBytes> bytes;
+  // Block-count regions with their derived blocks filled in (live until the result is made).
+  std::vector<std::vector<std::byte>> completed;
+  completed.reserve(s.blockCounts.size());
   for (size_t r = 0; r < regions.size(); ++r) {
     ProbeData::RegionBytes region;
     region.region = publicRegion(regions[r]);
@@ -143,6 +152,9 @@ ProbeInstrumentor::finalize(const InstrumentorModuleState& state, const LaunchIn
       region.written = word(buffer, place.offset + 8);
       if (regions[r].kind == ProbeRegion::Kind::Stream && region.written > place.elements)
         region.dropped += region.written - place.elements;
+      for (const ProbeBlockCounting& counts : s.blockCounts)
+        if (counts.region == r)
+          region.bytes = completed.emplace_back(completeBlockCounts(counts, region.bytes));
     } else {
       region.elements = 0;
     }
