@@ -137,9 +137,6 @@ ProbeInstrumentor::finalize(const InstrumentorModuleState& state, const LaunchIn
     shared_->disabled.store(true, std::memory_order_release);
   }
   std::vector<ProbeData::RegionBytes> bytes;
-  // Block-count regions with their derived blocks filled in (live until the result is made).
-  std::vector<std::vector<std::byte>> completed;
-  completed.reserve(s.blockCounts.size());
   for (size_t r = 0; r < regions.size(); ++r) {
     ProbeData::RegionBytes region;
     region.region = publicRegion(regions[r]);
@@ -153,8 +150,12 @@ ProbeInstrumentor::finalize(const InstrumentorModuleState& state, const LaunchIn
       if (regions[r].kind == ProbeRegion::Kind::Stream && region.written > place.elements)
         region.dropped += region.written - place.elements;
       for (const ProbeBlockCounting& counts : s.blockCounts)
-        if (counts.region == r)
-          region.bytes = completed.emplace_back(completeBlockCounts(counts, region.bytes));
+        if (counts.region == r) {
+          // Derived blocks filled in, in memory the data owns.
+          region.storage = std::make_shared<const std::vector<std::byte>>(
+              completeBlockCounts(counts, region.bytes));
+          region.bytes = *region.storage;
+        }
     } else {
       region.elements = 0;
     }
