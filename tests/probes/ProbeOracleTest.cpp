@@ -210,12 +210,7 @@ TEST_F(ProbeOracle, SharedStoresHaveTheirBankConflicts) {
 }
 
 TEST_F(ProbeOracle, DivergentBranchesLoopsCallsAndAtomics) {
-  int* table = allocate<int>(8);
-  for (int i = 0; i < 8; ++i)
-    table[i] = i + 1;
-  int* out = allocate<int>(3 * 96);
-  unsigned* counters = allocate<unsigned>(4);
-  std::memset(counters, 0, 4 * sizeof(unsigned));
+  auto [table, out, counters] = divergentArguments(3 * 96);
   run("divergent", dim3(3), dim3(96), table, out, counters);
   compareWithTrace();
   // Every warp splits at t % 3 == 0: some branch is divergent in all 9 warps.
@@ -342,23 +337,14 @@ protected:
 };
 
 TEST_F(BlockCounts, LanesAndWarpsOfEveryBlockEqualTheTrace) {
-  float* in = allocate<float>(256);
-  float* coalescedOut = allocate<float>(256);
-  run("coalesced", dim3(2), dim3(128), in, coalescedOut);
+  run("coalesced", dim3(2), dim3(128), allocate<float>(256), allocate<float>(256));
   compareWithTrace();
-  int* table = allocate<int>(8);
-  for (int i = 0; i < 8; ++i)
-    table[i] = i + 1;
-  int* out = allocate<int>(3 * 96);
-  unsigned* counters = allocate<unsigned>(4);
-  std::memset(counters, 0, 4 * sizeof(unsigned));
-  run("divergent", dim3(3), dim3(96), table, out, counters);
+  auto divergent = divergentArguments(3 * 96);
+  run("divergent", dim3(3), dim3(96), divergent.table, divergent.out, divergent.counters);
   compareWithTrace();
-  int* partialOut = allocate<int>(2 * 80);
-  run("partial", dim3(2), dim3(80), partialOut);
+  run("partial", dim3(2), dim3(80), allocate<int>(2 * 80));
   compareWithTrace();
-  int* grid = allocate<int>(16 * 8);
-  run("grid2d", dim3(2, 2), dim3(8, 4), grid);
+  run("grid2d", dim3(2, 2), dim3(8, 4), allocate<int>(16 * 8));
   compareWithTrace();
   // What the module was instrumented with: some block of each kind.
   const auto& state = static_cast<const instrumentors::ProbeModuleState&>(*module_.states.at(0));
