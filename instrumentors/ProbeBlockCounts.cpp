@@ -73,6 +73,9 @@ placeProbeBlockCounts(ir::Module& module, passes::AnalysisManager& analyses,
         c.blocks[first->second + b] = counter;
       }
     }
+    // As bbcount does: a large module's analyses are not held for every function at once.
+    analyses.clear(f);
+    analyses.releaseRetired();
   }
   return counts;
 }
