@@ -46,12 +46,10 @@ file(REMOVE ${probe})
 # (cudaProfiler.h). The toolkit's stub library lists them; a program or library linked against an
 # older toolkit, or one that dlsym()s them, must find them here too.
 if(STUB AND EXISTS "${STUB}" AND NM)
-  execute_process(COMMAND ${NM} -D --defined-only "${STUB}" OUTPUT_VARIABLE text
-                  RESULT_VARIABLE status)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "cannot list the symbols of ${STUB} with ${NM}")
-  endif()
-  append_captures(declared "${text}" "[ \t][TW][ \t]+(cu[A-Za-z0-9_]+)")
+  include(${SOURCE_ROOT}/cmake/NmSymbols.cmake)
+  nm_symbols(exported ${STUB})
+  list(FILTER exported INCLUDE REGEX "^cu[A-Za-z0-9_]+$")
+  list(APPEND declared ${exported})
 else()
   message(WARNING "runtime/driverapi: no stub libcuda.so of the toolkit (${STUB}): Ocelot's "
                   "libcuda.so.1 exports cuda.h's names only, not the older ABIs' symbols")

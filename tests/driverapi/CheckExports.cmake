@@ -4,18 +4,10 @@
 # slip past the shim.
 #
 #   cmake -DNM=nm -DSTUB=.../stubs/libcuda.so -DSHIM=.../libcuda.so.1 -P CheckExports.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/NmSymbols.cmake)
 function(exported library out)
-  execute_process(COMMAND ${NM} -D --defined-only ${library} OUTPUT_VARIABLE text
-                  RESULT_VARIABLE status)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "cannot list the symbols of ${library}")
-  endif()
-  string(REGEX MATCHALL "[ \t][TW][ \t]+cu[A-Za-z0-9_]+" found "${text}")
-  set(names)
-  foreach(match IN LISTS found)
-    string(REGEX REPLACE ".*[ \t](cu[A-Za-z0-9_]+)$" "\\1" name "${match}")
-    list(APPEND names ${name})
-  endforeach()
+  nm_symbols(names ${library})
+  list(FILTER names INCLUDE REGEX "^cu[A-Za-z0-9_]+$")
   set(${out} ${names} PARENT_SCOPE)
 endfunction()
 

@@ -53,6 +53,15 @@ private:
   std::string folder_;
 };
 
+/// Device 0's primary context current on this thread, through the shim.
+void primaryContextCurrent(CUdevice* device) {
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  ASSERT_EQ(cuDeviceGet(device, 0), CUDA_SUCCESS);
+  CUcontext context = nullptr;
+  ASSERT_EQ(cuDevicePrimaryCtxRetain(&context, *device), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSetCurrent(context), CUDA_SUCCESS);
+}
+
 TEST(Forwarding, CtxGetDeviceReachesTheOneParameterFunctionOfItsSymbol) {
   FakeDriverLog log; // before the shim's first call
   ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
@@ -118,12 +127,8 @@ TEST(Forwarding, GetProcAddressOfCuda11_3IsTheFourArgumentFunction) {
 // kernel calls on it answer from the module.
 TEST(Forwarding, ALibraryOfPtxIsOcelotsModuleOnAGpu) {
   FakeDriverLog log;
-  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
   CUdevice device = -1;
-  ASSERT_EQ(cuDeviceGet(&device, 0), CUDA_SUCCESS);
-  CUcontext context = nullptr;
-  ASSERT_EQ(cuDevicePrimaryCtxRetain(&context, device), CUDA_SUCCESS);
-  ASSERT_EQ(cuCtxSetCurrent(context), CUDA_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(primaryContextCurrent(&device));
   const char* ptx = ".version 8.0\n.target sm_75\n.address_size 64\n"
                     ".visible .global .align 4 .u32 counter;\n"
                     ".visible .entry add_one(.param .u64 out, .param .u32 n)\n{\nret;\n}\n";
@@ -179,12 +184,8 @@ TEST(Forwarding, ALibraryOfPtxIsOcelotsModuleOnAGpu) {
 // shim a driver call, which only a profiled launch may pay: none while no instrumentor is active.
 TEST(Forwarding, AForeignKernelIsNamedOnlyWhenItsLaunchIsProfiled) {
   FakeDriverLog log;
-  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
   CUdevice device = -1;
-  ASSERT_EQ(cuDeviceGet(&device, 0), CUDA_SUCCESS);
-  CUcontext context = nullptr;
-  ASSERT_EQ(cuDevicePrimaryCtxRetain(&context, device), CUDA_SUCCESS);
-  ASSERT_EQ(cuCtxSetCurrent(context), CUDA_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(primaryContextCurrent(&device));
   void* fake = ::dlopen(OCELOT_FAKE_DRIVER_FILE, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(fake, nullptr) << ::dlerror();
   using Load = CUresult (*)(CUmodule*, const void*);

@@ -2,17 +2,14 @@
 # registers through the host's table): it loads where Ocelot's runtime is not in the process's
 # global scope (loaded by path by the driver shim under PyTorch's own libcudart.so.13) and into
 # the `ocelot` tool, whose Ocelot code is not exported.
-#   cmake -DNM=nm -DTOOLS="a.so;b.so" -P CheckSelfContained.cmake
+#   cmake -DNM=nm -DTOOLS="a.so;b.so" -P CheckSelfContained.cmake (mangled names: "ocelot" in any)
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/NmSymbols.cmake)
 set(bad)
 foreach(tool IN LISTS TOOLS)
-  execute_process(COMMAND ${NM} -D --undefined-only -C ${tool} OUTPUT_VARIABLE text
-                  RESULT_VARIABLE status)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "cannot list the symbols of ${tool}")
-  endif()
-  string(REGEX MATCHALL "[^\n]*ocelot[^\n]*" found "${text}")
-  if(found)
-    list(APPEND bad "${tool}: ${found}")
+  nm_symbols(needed ${tool} UNDEFINED)
+  list(FILTER needed INCLUDE REGEX "ocelot")
+  if(needed)
+    list(APPEND bad "${tool}: ${needed}")
   endif()
 endforeach()
 if(bad)

@@ -485,18 +485,25 @@ TEST(ProbeTool, OptionsOverrideSamplingKernelsAndCounts) {
   EXPECT_NE(error("nosuch.count=3").find("unknown option 'nosuch.count'"), std::string::npos);
 }
 
-TEST(ProbeTool, SampledLaunchesLeaveTheirProbesOut) {
+/// probecount's probe module with its probe's spec replaced by `spec` (a fresh initializer for
+/// __ocelot_spec_probe_countBlock); empty when the module has no such spec.
+std::string probecountWithSpec(const std::string& spec) {
   std::string ptx = probePtx("probecount");
-  // The same probe, every third launch.
-  std::string spec = "probe countBlock; at=block-entry; sample-launches=3";
-  // Rewrite the spec bytes: a fresh initializer for __ocelot_spec_probe_countBlock.
   size_t declaration = ptx.find("__ocelot_spec_probe_countBlock[384] = {");
-  ASSERT_NE(declaration, std::string::npos);
+  if (declaration == std::string::npos)
+    return {};
   size_t open = ptx.find('{', declaration), close = ptx.find('}', open);
   std::string bytes;
   for (char c : spec)
     bytes += (bytes.empty() ? "" : ", ") + std::to_string(static_cast<int>(c));
   ptx.replace(open + 1, close - open - 1, bytes);
+  return ptx;
+}
+
+TEST(ProbeTool, SampledLaunchesLeaveTheirProbesOut) {
+  // The same probe, every third launch.
+  std::string ptx = probecountWithSpec("probe countBlock; at=block-entry; sample-launches=3");
+  ASSERT_FALSE(ptx.empty());
   auto sampled = tool(ptx);
   LaunchInfo launch;
   for (uint64_t n = 1; n <= 6; ++n) {
@@ -512,15 +519,9 @@ TEST(ProbeTool, SampledLaunchesLeaveTheirProbesOut) {
 // derivable=skip leaves the probe out where block entries give the guard-false lanes: a tool that
 // counts no lanes' block entries could not derive them.
 TEST(ProbeTool, DerivableSkipNeedsTheLanesBlockEntries) {
-  std::string ptx = probePtx("probecount");
-  std::string spec = "probe countBlock; at=instruction; guarded=yes; derivable=skip";
-  size_t declaration = ptx.find("__ocelot_spec_probe_countBlock[384] = {");
-  ASSERT_NE(declaration, std::string::npos);
-  size_t open = ptx.find('{', declaration), close = ptx.find('}', open);
-  std::string bytes;
-  for (char c : spec)
-    bytes += (bytes.empty() ? "" : ", ") + std::to_string(static_cast<int>(c));
-  ptx.replace(open + 1, close - open - 1, bytes);
+  std::string ptx =
+      probecountWithSpec("probe countBlock; at=instruction; guarded=yes; derivable=skip");
+  ASSERT_FALSE(ptx.empty());
   std::string why = programError({ptx});
   EXPECT_NE(why.find("probe 'countBlock': derivable=skip needs the lanes' block entries"),
             std::string::npos)
