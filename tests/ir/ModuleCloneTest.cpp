@@ -106,13 +106,14 @@ bool internedIn(ir::Module& module, std::string_view text) {
 
 /// Checks that the names inside `operand` are the copy's.
 void expectOperandNames(ir::Module& copy, const ir::Operand& operand) {
-  if (const auto* symbol = operand.getIf<ir::SymbolOperand>())
+  if (const auto* symbol = operand.getIf<ir::SymbolOperand>()) {
     EXPECT_TRUE(internedIn(copy, symbol->name)) << symbol->name;
-  else if (const auto* special = operand.getIf<ir::SpecialRegisterOperand>())
+  } else if (const auto* special = operand.getIf<ir::SpecialRegisterOperand>()) {
     EXPECT_TRUE(internedIn(copy, special->name)) << special->name;
-  else if (const auto* address = operand.getIf<ir::AddressOperand>()) {
-    if (const auto* base = std::get_if<ir::SymbolOperand>(&address->base))
+  } else if (const auto* address = operand.getIf<ir::AddressOperand>()) {
+    if (const auto* base = std::get_if<ir::SymbolOperand>(&address->base)) {
       EXPECT_TRUE(internedIn(copy, base->name)) << base->name;
+    }
     for (const ir::Operand& part : address->extra)
       expectOperandNames(copy, part);
   } else if (const auto* vector = operand.getIf<ir::VectorOperand>()) {
