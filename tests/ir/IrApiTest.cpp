@@ -3,6 +3,7 @@
 
 #include "TestPtx.h"
 #include "ir/Emitter.h"
+#include "ir/IRBuilder.h"
 #include "ir/InstructionForm.h"
 #include "ir/InstructionTable.h"
 
@@ -420,13 +421,12 @@ TEST(EmitterTest, NumberingLinesGivesTheLinesOfTheText) {
   ASSERT_NE(module, nullptr);
   Function& k = *module->findFunction("k");
   BasicBlock& entry = *k.blocks().front();
+  // Three instructions before `ret`, as a pass adds them (line 0), through the IR builder.
+  IRBuilder builder(entry);
+  builder.before(entry, *entry.statements().back());
   RegisterRef r1{k.registerDeclarators().size() > 1 ? 1u : 0u, 1};
-  for (int i = 0; i < 3; ++i) {
-    std::vector<Operand> operands{RegisterOperand{r1}, RegisterOperand{r1},
-                                  ImmediateOperand::integer(i)};
-    entry.insert(entry.statements().size() - 1,
-                 std::make_unique<Instruction>(module->form("add.s32"), std::move(operands), 0));
-  }
+  for (int i = 0; i < 3; ++i)
+    builder.insert("add.s32", {IRBuilder::reg(r1), IRBuilder::reg(r1), IRBuilder::imm(i)});
   DeclarationSpec spec;
   spec.words.push_back({module->intern(".global"), std::nullopt, {}});
   spec.words.push_back({module->intern(".u32"), std::nullopt, {}});
