@@ -42,31 +42,6 @@ std::string locationText(const passes::SourceLineMap& lines, passes::ControlFlow
   return std::string(file.empty() ? "?" : file) + ":" + std::to_string(loc.line);
 }
 
-/// Whether every thread that starts `kernel` leaves through a ret or exit of the kernel itself,
-/// so that counters kept in registers can be flushed there: no callee may `exit`, and every
-/// call must have a known callee.
-bool threadsLeaveThroughKernel(const ir::Module& module, const ir::Function& kernel,
-                               const passes::CallGraph& calls, bool linked) {
-  for (const ir::Function* f : calls.reachableFrom(kernel)) {
-    for (const auto& site : calls.callsFrom(*f)) {
-      if (site.callee == nullptr)
-        return false; // an indirect call nothing in the module matches
-      if (!site.callee->hasBody() && linked)
-        return false; // defined in another unit: unknown
-    }
-    if (f == &kernel)
-      continue;
-    bool exits = false;
-    for (const auto& block : f->blocks())
-      block->forEachInstruction(
-          [&](const ir::Instruction& inst) { exits = exits || inst.form().has(ir::kExit); });
-    if (exits)
-      return false;
-  }
-  (void)module;
-  return true;
-}
-
 /// Register counters per function in the per-warp mode. Measured on an H200 (2026-11-21, the
 /// instrumentation benchmark's ten kernels): 4 left loop blocks beyond the fourth on memory
 /// atomics (matmul 5.6x, histogram 11.8x, scan 4.7x); 32 brings the geomean slowdown from 2.06x
@@ -230,16 +205,16 @@ BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses
   state->stripes = state->perThread ? 1 : stripes_;
   const BufferAccess& buffer = *target.buffer;
   const auto& calls = analyses.getResult<passes::CallGraphAnalysis>(module);
-  // register counters need redux.sync (sm_80) and the per-warp mode
-  bool registersPossible = !state->perThread && target.architecture >= 80 && registers_ > 0;
-  const bool linked = target.linked;
+  // register counters need the per-warp mode
+  const uint32_t registers = state->perThread ? 0 : registers_;
 
   auto describeBlocks = [&](ir::Function& f, const PlacementOptions& placementOptions,
                             std::vector<CountedBlock>& rows, uint32_t firstRow, bool counted) {
     const auto& cfg = analyses.getResult<passes::ControlFlowGraphAnalysis>(f);
     const auto& lines = analyses.getResult<passes::SourceLineAnalysis>(f);
     CounterPlacement placement = placeCounters(f, analyses, placementOptions);
-    std::vector<uint32_t> registerRows(placement.registers);
+    if (counted)
+      state->record(f, placement, firstRow);
     if (rows.empty()) // a kernel's own rows (the device functions' list grows geometrically)
       rows.reserve(cfg.blockCount());
     for (uint32_t b = 0; b < cfg.blockCount(); ++b) {
@@ -255,16 +230,8 @@ BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses
       row.kind = placement.blocks[b].kind;
       if (row.kind == CounterKind::Derived)
         row.sourceRow = firstRow + placement.blocks[b].source;
-      if (counted && (row.kind == CounterKind::Atomic || row.kind == CounterKind::Register))
-        state->rowOf[&block] = firstRow + b;
-      if (counted && row.kind == CounterKind::Register) {
-        state->registerOf[&block] = placement.blocks[b].register_;
-        registerRows[placement.blocks[b].register_] = firstRow + b;
-      }
       rows.push_back(std::move(row));
     }
-    if (counted)
-      state->registerRows[&f] = std::move(registerRows);
   };
 
   // Each function is described (counter rows, structure) and its analyses dropped right away:
@@ -297,7 +264,7 @@ BasicBlockCounter::analyze(ir::Module& module, passes::AnalysisManager& analyses
       continue;
     BlockCountState::Kernel kernel;
     uint32_t maxRegisters =
-        registersPossible && threadsLeaveThroughKernel(module, *f, calls, linked) ? registers_ : 0;
+        kernelRegisterCounters(*f, calls, target.architecture, target.linked, registers);
     describeBlocks(*f, PlacementOptions{derive_, maxRegisters}, kernel.rows,
                    state->functionRowCount(), true);
     kernel.registerCounters = static_cast<uint32_t>(state->registerRows[f].size());

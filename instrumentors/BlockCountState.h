@@ -3,6 +3,7 @@
 #include "instrumentors/CounterPlacement.h"
 #include "ocelot/CodeStructure.h"
 #include "ocelot/Instrumentor.h"
+#include "passes/CallGraph.h"
 
 #include <atomic>
 #include <cstdint>
@@ -39,6 +40,9 @@ public:
   };
 
   bool perThread = false;
+  /// Per-warp mode: count the warps that enter each block (one per warp entry, whatever its active
+  /// lanes) instead of the lanes (threads) that do. Probe tools' OCELOT_BLOCK_COUNTS "warps".
+  bool countWarps = false;
   uint32_t stripes = 1;
   std::vector<CountedBlock> functionRows;
   std::unordered_map<std::string, Kernel> kernels;
@@ -55,11 +59,21 @@ public:
   /// launches refer to it by id.
   mutable std::atomic<bool> structureWritten{false};
 
+  /// Records how `function` is counted: its block b (layout index) in row firstRow + b, as
+  /// `placement` says (rowOf, registerOf and registerRows, which the counting passes read).
+  void record(const ir::Function& function, const CounterPlacement& placement, uint32_t firstRow);
+
   uint32_t functionRowCount() const { return static_cast<uint32_t>(functionRows.size()); }
   const CountedBlock& row(const Kernel& kernel, uint32_t index) const {
     return index < functionRows.size() ? functionRows[index]
                                        : kernel.rows[index - functionRows.size()];
   }
 };
+
+/// The register counters a kernel may use: `wanted` where the per-warp mode can flush them (sm_80
+/// for redux.sync, every thread leaving through the kernel's own ret or exit: see
+/// PlacementOptions::maxRegisters), else 0.
+uint32_t kernelRegisterCounters(const ir::Function& kernel, const passes::CallGraph& calls,
+                                unsigned architecture, bool linked, uint32_t wanted);
 
 } // namespace ocelot::instrumentors

@@ -48,13 +48,18 @@ passes::PreservedAnalyses PerWarpCountPass::runOnBlock(ir::BasicBlock& block,
   auto kind = state_.registerOf.find(&block);
   if (kind != state_.registerOf.end()) {
     RegisterRef r = registers_.at(kind->second);
-    b.insert("add.u32", {IRBuilder::reg(r), IRBuilder::reg(r), IRBuilder::imm(1)});
+    // Counting warps, only the lowest active lane counts the entry (the flush sums the lanes).
+    std::optional<ir::Guard> counts;
+    if (state_.countWarps)
+      counts = ir::Guard{warpGroup(b).leader, false};
+    b.insert("add.u32", {IRBuilder::reg(r), IRBuilder::reg(r), IRBuilder::imm(1)}, counts);
     return passes::PreservedAnalyses::controlFlow();
   }
   WarpGroup group = warpGroup(b);
-  RegisterRef lanes = laneCount(b, group.mask);
+  ir::Operand value =
+      state_.countWarps ? IRBuilder::imm(1) : IRBuilder::reg(laneCount(b, group.mask));
   ir::Operand address = counterAddress(b, row->second);
-  b.insert("red.global.add.u64", {address, IRBuilder::reg(lanes)}, ir::Guard{group.leader, false});
+  b.insert("red.global.add.u64", {address, value}, ir::Guard{group.leader, false});
   return passes::PreservedAnalyses::controlFlow();
 }
 

@@ -13,7 +13,9 @@ namespace ocelot::instrumentors {
 /// different SMs rarely hit the same address. Blocks with register counters add 1 to a 32-bit
 /// register instead (half the registers of 64-bit ones: register pressure is what such counters
 /// cost, see docs/instrumentation.md), and every exit of the kernel adds the warp's sum of each
-/// register (`redux.sync`) to its counter. Derived and unreachable blocks get no code.
+/// register (`redux.sync`) to its counter. Derived and unreachable blocks get no code. With
+/// BlockCountState::countWarps it counts warp entries instead: the leader adds 1 (to the counter
+/// or to its register).
 class PerWarpCountPass final : public passes::BasicBlockPass {
 public:
   PerWarpCountPass(BlockCountState& state, const BufferAccess& buffer)

@@ -93,12 +93,18 @@ ProbeInstrumentor::analyze(ir::Module& module, passes::AnalysisManager& analyses
                              " and the module targets sm_" + std::to_string(arch));
   if (target.buffer == nullptr)
     throw std::runtime_error("no instrumentation buffer");
-  return placeProbes(module, analyses, *program_, *target.buffer, target.variant);
+  auto state = placeProbes(module, analyses, *program_, *target.buffer, target.variant);
+  state->blockCounts =
+      placeProbeBlockCounts(module, analyses, *program_, *target.buffer, target, state->firstBlock);
+  return state;
 }
 
 void ProbeInstrumentor::instrument(InstrumentorModuleState& state, passes::PassManager& passes,
                                    const InstrumentationTarget& target) const {
-  passes.add<ProbeInsertionPass>(static_cast<ProbeModuleState&>(state), *target.buffer);
+  auto& s = static_cast<ProbeModuleState&>(state);
+  // Block counts first: they do not split blocks, and count at each block's start.
+  addProbeBlockCountPasses(s.blockCounts, s.fixedLayout, passes, *target.buffer);
+  passes.add<ProbeInsertionPass>(s, *target.buffer);
 }
 
 BufferRequest ProbeInstrumentor::initialize(const InstrumentorModuleState& state,
@@ -143,6 +149,13 @@ ProbeInstrumentor::finalize(const InstrumentorModuleState& state, const LaunchIn
       region.written = word(buffer, place.offset + 8);
       if (regions[r].kind == ProbeRegion::Kind::Stream && region.written > place.elements)
         region.dropped += region.written - place.elements;
+      for (const ProbeBlockCounting& counts : s.blockCounts)
+        if (counts.region == r) {
+          // Derived blocks filled in, in memory the data owns.
+          region.storage = std::make_shared<const std::vector<std::byte>>(
+              completeBlockCounts(counts, region.bytes));
+          region.bytes = *region.storage;
+        }
     } else {
       region.elements = 0;
     }

@@ -120,6 +120,7 @@ std::unique_ptr<ProbeModuleState> placeProbes(ir::Module& module, passes::Analys
     if (!buffer.reaches(*f))
       function.notes.push_back("not instrumented: probes cannot reach their buffer here");
     state->functionIndex[f] = static_cast<uint32_t>(tables.functions.size());
+    state->firstBlock[f] = static_cast<uint32_t>(tables.blocks.size());
     tables.functions.push_back(std::move(function));
     uint32_t position = 0;
     for (size_t b = 0; b < f->blocks().size(); ++b) {

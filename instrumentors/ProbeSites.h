@@ -1,5 +1,6 @@
 #pragma once
 
+#include "instrumentors/ProbeBlockCounts.h"
 #include "instrumentors/ProbeLayout.h"
 #include "instrumentors/ProbeProgram.h"
 #include "ocelot/Instrumentor.h"
@@ -44,6 +45,9 @@ public:
   ProbeModuleCounts counts;
   std::map<const ir::Function*, std::vector<ProbeSiteRecord>> sites;
   std::map<const ir::Function*, uint32_t> functionIndex; ///< into tables->functions
+  std::map<const ir::Function*, uint32_t> firstBlock;    ///< id of the function's first block
+  /// The OCELOT_BLOCK_COUNTS regions' counters (ProbeInstrumentor places them).
+  std::vector<ProbeBlockCounting> blockCounts;
   /// Offsets of the fixed regions (those sized by the launch follow; see ProbeLayout).
   ProbeLayout fixedLayout;
 };

@@ -286,6 +286,13 @@ RegionSpec parseRegionSpec(std::string_view text) {
       spec.bins = static_cast<uint32_t>(number(owner, key, value));
       if (spec.bins == 0 || spec.bins > (1u << 20))
         throw fail("bins=" + value + " must be 1 to 1048576");
+    } else if (key == "entries") {
+      if (value == "lanes")
+        spec.entries = RegionSpec::Entries::Lanes;
+      else if (value == "warps")
+        spec.entries = RegionSpec::Entries::Warps;
+      else
+        throw fail("entries=" + value + " (lanes, warps)");
     } else if (key == "sms") {
       spec.sms = static_cast<uint32_t>(number(owner, key, value));
       if (spec.sms == 0)
@@ -314,6 +321,10 @@ RegionSpec parseRegionSpec(std::string_view text) {
     if (spec.kind == ProbeRegion::Kind::Counters && spec.bins != 1)
       throw fail("bins= goes with OCELOT_HISTOGRAM");
   }
+  if (spec.entries != RegionSpec::Entries::None &&
+      (spec.kind != ProbeRegion::Kind::Counters || spec.per != RegionSpec::Per::Block ||
+       spec.type != "u64"))
+    throw fail("entries= goes with unsigned long long counters per=block (OCELOT_BLOCK_COUNTS)");
   if (spec.count == 0 || spec.count > (uint64_t{1} << 40))
     throw fail("count " + std::to_string(spec.count) + " out of range");
   return spec;

@@ -57,6 +57,10 @@ struct RegionSpec {
   uint32_t stripes = 1; ///< power of two
   uint32_t bins = 1;    ///< histograms
   uint32_t sms = 1024;  ///< Per::Sm: SM ids below this are counted
+  /// OCELOT_BLOCK_COUNTS (`entries=`): the framework counts the block entries of every block with
+  /// bbcount's counter placement; no probe writes the region.
+  enum class Entries : uint8_t { None, Lanes, Warps };
+  Entries entries = Entries::None;
   std::string text;
   /// Whether the size depends on the launch (warps, CTAs, threads).
   bool perLaunch() const { return per == Per::Warp || per == Per::Cta || per == Per::Thread; }

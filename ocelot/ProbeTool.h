@@ -126,6 +126,9 @@ public:
     uint64_t dropped = 0;  ///< updates outside the region, records that did not fit
     uint64_t written = 0;  ///< streams: records pushed (dropped included)
     std::span<const std::byte> bytes; ///< the elements
+    /// Where `bytes` lies when it is not the launch's buffer: block counts (OCELOT_BLOCK_COUNTS)
+    /// completed by Ocelot, owned by every copy of the data.
+    std::shared_ptr<const std::vector<std::byte>> storage;
   };
 
   ProbeData(std::string tool, const LaunchInfo& launch, const DeviceFacts& device,

@@ -449,6 +449,16 @@ template <class R> struct Stream {
       ::ocelot::probe::detail::regionSpec<T>(#name, "counters", spec);                             \
   __device__ constexpr ::ocelot::probe::Counters<T> name { ::ocelot::probe::detail::regionId(#name) }
 
+/// Exact entries of every basic block, counted by Ocelot itself with bbcount's counter placement
+/// (no probe: blocks that run as often as another are derived, blocks in loops count in registers,
+/// the rest with one atomic per warp): `OCELOT_BLOCK_COUNTS(entered, "lanes")` counts the threads
+/// that enter each block, `"warps"` the warps. The host reads them as per=block counters:
+/// `data.counters<uint64_t>("entered")[block]`.
+#define OCELOT_BLOCK_COUNTS(name, what)                                                            \
+  extern "C" __device__ const ::ocelot::probe::detail::SpecText __ocelot_spec_region_##name =      \
+      ::ocelot::probe::detail::regionSpec<unsigned long long>(                                     \
+          #name, "counters", "per=block; stripes=32; entries=" what)
+
 /// A histogram: `OCELOT_HISTOGRAM(lanes, "per=instruction; bins=33")`.
 #define OCELOT_HISTOGRAM(name, spec)                                                               \
   extern "C" __device__ const ::ocelot::probe::detail::SpecText __ocelot_spec_region_##name =      \

@@ -35,16 +35,16 @@ template <class Function> bool resolveOwn(void* handle, const char* name, Functi
   return address != nullptr;
 }
 
-bool launchForeign(const char* kernelName, dim3 grid, dim3 block, size_t sharedMem,
-                   cudaStream_t stream, cudaError_t (*launch)(void* context), void* context,
-                   const char* reason) {
+bool launchForeign(const char* (*kernelName)(void* context), dim3 grid, dim3 block,
+                   size_t sharedMem, cudaStream_t stream, cudaError_t (*launch)(void* context),
+                   void* context, const char* reason) {
   LaunchParams params;
   params.grid = grid;
   params.block = block;
   params.sharedMem = sharedMem;
   return processRuntime()
-      .launchForeign(
-          kernelName, params, stream, [&] { return launch(context); }, reason)
+      .launchForeign([&] { return kernelName(context); }, params, stream,
+                     [&] { return launch(context); }, reason)
       .has_value();
 }
 

@@ -34,10 +34,11 @@ struct OcelotRuntimeBridge {
   cudaError_t (*moduleGlobal)(void** module, const char* name, void** address, size_t* bytes);
   const char* (*moduleFunctionName)(const void* function);
   /// Runtime::launchForeign: whether the runtime made (and profiled) the launch by calling
-  /// `launch(context)`; false when the caller must launch it itself.
-  bool (*launchForeign)(const char* kernelName, dim3 grid, dim3 block, size_t sharedMem,
-                        cudaStream_t stream, cudaError_t (*launch)(void* context), void* context,
-                        const char* reason);
+  /// `launch(context)`; false when the caller must launch it itself. `kernelName(context)` is
+  /// asked only for a launch the runtime profiles.
+  bool (*launchForeign)(const char* (*kernelName)(void* context), dim3 grid, dim3 block,
+                        size_t sharedMem, cudaStream_t stream, cudaError_t (*launch)(void* context),
+                        void* context, const char* reason);
   /// A warning through the runtime's logger (OCELOT_LOG).
   void (*warn)(const char* message);
 };
@@ -49,4 +50,4 @@ const OcelotRuntimeBridge* ocelot_runtime_bridge(unsigned abiVersion);
 } // extern "C"
 
 /// The table's layout version; a change to OcelotRuntimeBridge changes it.
-inline constexpr unsigned kOcelotRuntimeBridgeAbi = 1;
+inline constexpr unsigned kOcelotRuntimeBridgeAbi = 2;

@@ -240,6 +240,13 @@ public:
                                            cudaStream_t stream,
                                            const std::function<cudaError_t()>& launch,
                                            const char* reason);
+  /// The same with the kernel's name asked for only when the launch is profiled: naming a
+  /// library's kernel costs the driver shim a driver call or two, which an unprofiled launch
+  /// (no instrumentor active) must not pay.
+  std::optional<cudaError_t> launchForeign(const std::function<const char*()>& kernelName,
+                                           LaunchParams& params, cudaStream_t stream,
+                                           const std::function<cudaError_t()>& launch,
+                                           const char* reason);
 
   // --- Graph nodes (RuntimeGraphs.cpp, RuntimeTools.cpp) --------------------------------------
   /// Generic graph node parameters with a kernel's function (the application's host stub or

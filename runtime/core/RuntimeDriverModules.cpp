@@ -173,6 +173,13 @@ std::optional<cudaError_t> Runtime::launchForeign(const char* kernelName, Launch
                                                   cudaStream_t stream,
                                                   const std::function<cudaError_t()>& launch,
                                                   const char* reason) {
+  return launchForeign([kernelName] { return kernelName; }, params, stream, launch, reason);
+}
+
+std::optional<cudaError_t> Runtime::launchForeign(const std::function<const char*()>& kernelName,
+                                                  LaunchParams& params, cudaStream_t stream,
+                                                  const std::function<cudaError_t()>& launch,
+                                                  const char* reason) {
   // While no instrumentor is active the framework keeps this flag set: one relaxed load.
   if (instrumentationIdle_.load(std::memory_order_relaxed))
     return std::nullopt;
@@ -187,9 +194,9 @@ std::optional<cudaError_t> Runtime::launchForeign(const char* kernelName, Launch
   if (queue == nullptr)
     return std::nullopt;
   params.stream = queue;
-  return interceptor->launchForeign(*device, ordinal,
-                                    kernelName != nullptr ? kernelName : "(unnamed kernel)", params,
-                                    launch, reason != nullptr ? reason : "");
+  const char* name = kernelName();
+  return interceptor->launchForeign(*device, ordinal, name != nullptr ? name : "(unnamed kernel)",
+                                    params, launch, reason != nullptr ? reason : "");
 }
 
 } // namespace ocelot::runtime

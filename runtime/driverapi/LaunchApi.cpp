@@ -75,18 +75,23 @@ constexpr const char* kForeignReason =
 template <class Forward>
 CUresult launchForeign(CUfunction function, dim3 grid, dim3 block, unsigned int sharedMem,
                        CUstream queue, Forward forward) {
-  RealDriver* real = shim().real();
   struct Launch {
     Forward& forward;
+    RealDriver& real;
+    CUfunction function;
     CUresult launched = CUDA_SUCCESS;
-  } launch{forward};
+  } launch{forward, *shim().real(), function};
   auto call = [](void* context) {
     auto& self = *static_cast<Launch*>(context);
     self.launched = self.forward();
     return self.launched == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
   };
-  if (runtimeCalls().launchForeign(foreignName(*real, function), grid, block, sharedMem,
-                                   stream(queue), call, &launch, kForeignReason))
+  auto name = [](void* context) {
+    auto& self = *static_cast<Launch*>(context);
+    return foreignName(self.real, self.function);
+  };
+  if (runtimeCalls().launchForeign(name, grid, block, sharedMem, stream(queue), call, &launch,
+                                   kForeignReason))
     return launch.launched;
   return forward();
 }

@@ -83,8 +83,8 @@ const OcelotRuntimeBridge& unavailable() {
       return cudaErrorInitializationError;
     };
     table.moduleFunctionName = [](const void*) -> const char* { return nullptr; };
-    table.launchForeign = [](const char*, dim3, dim3, size_t, cudaStream_t, cudaError_t (*)(void*),
-                             void*, const char*) { return false; };
+    table.launchForeign = [](const char* (*)(void*), dim3, dim3, size_t, cudaStream_t,
+                             cudaError_t (*)(void*), void*, const char*) { return false; };
     table.warn = [](const char* message) { std::fprintf(stderr, "ocelot[warn]: %s\n", message); };
     return table;
   }();

@@ -457,6 +457,7 @@ std::unique_ptr<PendingLaunch> InstrumentationFramework::newPending(Device& devi
   pending->generation = pending->resources->generation();
   pending->info = std::move(info);
   pending->enqueuedNs = nowNs();
+  pending->hostThread = hostThreadNumber();
   if (callStacks_.load(std::memory_order_relaxed))
     callPathCapture_.capture(pending->callPath);
   for (const Active& a : active)
@@ -953,6 +954,7 @@ cudaError_t InstrumentationFramework::timeOperation(Device& device, int ordinal,
   pending->generation = generation;
   pending->info.device = ordinal;
   pending->info.stream = reinterpret_cast<uint64_t>(stream.handle());
+  pending->hostThread = hostThreadNumber();
   pending->start = start;
   pending->done = end;
   pending->enqueuedNs = enqueued;

@@ -57,6 +57,9 @@ struct PendingLaunch {
   /// recorded after the result copies.
   Event* done = nullptr;
   int64_t enqueuedNs = 0;
+  /// The host thread that enqueued it (hostThreadNumber()): launches one thread makes on a stream
+  /// reach the profile worker in the order they run, launches of several threads need not.
+  uint64_t hostThread = 0;
   /// The launching thread's return addresses; named on the profile thread.
   CapturedCallPath callPath;
   /// DeviceResources::generation() when the launch began: a device reset since then destroyed its
@@ -71,5 +74,8 @@ struct PendingLaunch {
   /// the events around it, and it becomes a DeviceOperation, not a KernelProfile.
   std::optional<DeviceOperation> operation;
 };
+
+/// A small number naming the calling host thread for as long as the process runs.
+uint64_t hostThreadNumber();
 
 } // namespace ocelot::runtime::instrumentation

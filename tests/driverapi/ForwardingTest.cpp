@@ -174,4 +174,36 @@ TEST(Forwarding, ALibraryOfPtxIsOcelotsModuleOnAGpu) {
       << "an unloaded kernel is no longer Ocelot's (the fake driver has no cuKernelGetName)";
 }
 
+// A kernel of a module the application loaded around the shim (through NVIDIA's driver itself,
+// as a library's static runtime does) launches through the shim as it came. Its name costs the
+// shim a driver call, which only a profiled launch may pay: none while no instrumentor is active.
+TEST(Forwarding, AForeignKernelIsNamedOnlyWhenItsLaunchIsProfiled) {
+  FakeDriverLog log;
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  CUdevice device = -1;
+  ASSERT_EQ(cuDeviceGet(&device, 0), CUDA_SUCCESS);
+  CUcontext context = nullptr;
+  ASSERT_EQ(cuDevicePrimaryCtxRetain(&context, device), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSetCurrent(context), CUDA_SUCCESS);
+  void* fake = ::dlopen(OCELOT_FAKE_DRIVER_FILE, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(fake, nullptr) << ::dlerror();
+  using Load = CUresult (*)(CUmodule*, const void*);
+  using Get = CUresult (*)(CUfunction*, CUmodule, const char*);
+  auto load = reinterpret_cast<Load>(::dlsym(fake, "cuModuleLoadData"));
+  auto get = reinterpret_cast<Get>(::dlsym(fake, "cuModuleGetFunction"));
+  ASSERT_TRUE(load != nullptr && get != nullptr);
+  const char* ptx = ".version 8.0\n.target sm_75\n.address_size 64\n"
+                    ".visible .entry library_kernel()\n{\nret;\n}\n";
+  CUmodule module = nullptr;
+  ASSERT_EQ(load(&module, ptx), CUDA_SUCCESS);
+  CUfunction function = nullptr;
+  ASSERT_EQ(get(&function, module, "library_kernel"), CUDA_SUCCESS);
+
+  ASSERT_EQ(cuLaunchKernel(function, 2, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(log.count("launch library_kernel grid 2 block 32"), 1);
+  EXPECT_EQ(log.count("funcGetName"), 0) << "an unprofiled launch paid for the kernel's name";
+  ::dlclose(fake);
+}
+
 } // namespace

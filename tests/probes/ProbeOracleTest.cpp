@@ -8,6 +8,7 @@
 
 #include "instrumentors/ModuleInstrumenter.h"
 #include "instrumentors/ProbeInstrumentor.h"
+#include "instrumentors/ProbeSites.h"
 #include "ir/Casting.h"
 #include "ir/Parser.h"
 #include "tests/probes/TracedProbeTest.h"
@@ -209,12 +210,7 @@ TEST_F(ProbeOracle, SharedStoresHaveTheirBankConflicts) {
 }
 
 TEST_F(ProbeOracle, DivergentBranchesLoopsCallsAndAtomics) {
-  int* table = allocate<int>(8);
-  for (int i = 0; i < 8; ++i)
-    table[i] = i + 1;
-  int* out = allocate<int>(3 * 96);
-  unsigned* counters = allocate<unsigned>(4);
-  std::memset(counters, 0, 4 * sizeof(unsigned));
+  auto [table, out, counters] = divergentArguments(3 * 96);
   run("divergent", dim3(3), dim3(96), table, out, counters);
   compareWithTrace();
   // Every warp splits at t % 3 == 0: some branch is divergent in all 9 warps.
@@ -306,6 +302,58 @@ TEST_F(OverflowingProbe, IsSuppressedReportedAndSwitchesTheToolOff) {
   EXPECT_EQ(entries, uint64_t{n});
   LaunchInfo next;
   EXPECT_EQ(tool_->variant(next, {}).variant, instrumentors::ProbeInstrumentor::kDisabledVariant);
+}
+
+// Block counts Ocelot counts for probe tools (OCELOT_BLOCK_COUNTS, bbcount's placement: derived
+// blocks, register counters in loops, atomics elsewhere): the lanes and the warps that entered
+// every block equal the trace's.
+class BlockCounts : public ProbeOracle {
+protected:
+  std::string toolName() const override { return "blockcounts"; }
+
+  void compareWithTrace() {
+    const ProbeData& data = *data_;
+    auto lanes = data.counters<uint64_t>("laneEntries");
+    auto warps = data.counters<uint64_t>("warpEntries");
+    std::map<std::pair<std::string, uint32_t>, std::pair<uint64_t, uint64_t>> traced;
+    for (size_t b = 0; b < trace_.blocks.size(); ++b) {
+      traced[trace_.blocks[b]].first += trace_.blockCounts[b];
+      traced[trace_.blocks[b]].second += trace_.blockWarps[b];
+    }
+    size_t compared = 0, nonzero = 0;
+    for (size_t b = 0; b < data.blocks().size(); ++b) {
+      auto key = std::make_pair(data.blocks()[b].function, data.blocks()[b].index);
+      auto found = traced.find(key);
+      std::pair<uint64_t, uint64_t> want =
+          found == traced.end() ? std::pair<uint64_t, uint64_t>{} : found->second;
+      EXPECT_EQ(lanes[b], want.first) << key.first << " block " << key.second << " lanes";
+      EXPECT_EQ(warps[b], want.second) << key.first << " block " << key.second << " warps";
+      compared += found != traced.end();
+      nonzero += lanes[b] != 0;
+    }
+    EXPECT_EQ(compared, traced.size());
+    EXPECT_GT(nonzero, 0u);
+  }
+};
+
+TEST_F(BlockCounts, LanesAndWarpsOfEveryBlockEqualTheTrace) {
+  run("coalesced", dim3(2), dim3(128), allocate<float>(256), allocate<float>(256));
+  compareWithTrace();
+  auto divergent = divergentArguments(3 * 96);
+  run("divergent", dim3(3), dim3(96), divergent.table, divergent.out, divergent.counters);
+  compareWithTrace();
+  run("partial", dim3(2), dim3(80), allocate<int>(2 * 80));
+  compareWithTrace();
+  run("grid2d", dim3(2, 2), dim3(8, 4), allocate<int>(16 * 8));
+  compareWithTrace();
+  // What the module was instrumented with: some block of each kind.
+  const auto& state = static_cast<const instrumentors::ProbeModuleState&>(*module_.states.at(0));
+  std::set<instrumentors::CounterKind> kinds;
+  for (const auto& counter : state.blockCounts.at(0).blocks)
+    kinds.insert(counter.kind);
+  EXPECT_TRUE(kinds.contains(instrumentors::CounterKind::Atomic));
+  EXPECT_TRUE(kinds.contains(instrumentors::CounterKind::Register));
+  EXPECT_TRUE(kinds.contains(instrumentors::CounterKind::Derived));
 }
 
 } // namespace

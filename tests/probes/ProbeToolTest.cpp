@@ -5,6 +5,7 @@
 #include "instrumentors/InstrumentorRegistry.h"
 #include "instrumentors/ModuleInstrumenter.h"
 #include "instrumentors/NvrtcCompiler.h"
+#include "instrumentors/ProbeBlockCounts.h"
 #include "instrumentors/ProbeInstrumentor.h"
 #include "instrumentors/ProbeLayout.h"
 #include "instrumentors/ProbeSites.h"
@@ -114,6 +115,22 @@ TEST(ProbeSpec, Regions) {
                std::invalid_argument);
   EXPECT_THROW(parseRegionSpec("region c; kind=counters; type=record; bytes=8; align=8"),
                std::invalid_argument);
+  // OCELOT_BLOCK_COUNTS: per-block u64 counters the framework fills.
+  RegionSpec lanes = parseRegionSpec("region e; kind=counters; type=u64; bytes=8; align=8; "
+                                     "per=block; stripes=32; entries=lanes");
+  EXPECT_EQ(lanes.entries, RegionSpec::Entries::Lanes);
+  EXPECT_EQ(parseRegionSpec("region e; kind=counters; type=u64; bytes=8; align=8; per=block; "
+                            "entries=warps")
+                .entries,
+            RegionSpec::Entries::Warps);
+  EXPECT_EQ(r.entries, RegionSpec::Entries::None);
+  for (const char* bad : {"region e; kind=counters; type=u64; bytes=8; align=8; per=block; "
+                          "entries=threads",
+                          "region e; kind=counters; type=u64; bytes=8; align=8; per=warp; "
+                          "entries=lanes",
+                          "region e; kind=counters; type=u32; bytes=4; align=4; per=block; "
+                          "entries=lanes"})
+    EXPECT_THROW(parseRegionSpec(bad), std::invalid_argument) << bad;
 }
 
 TEST(ProbeLayout, FixedRegionsFirstThenLaunchSized) {
@@ -526,6 +543,65 @@ TEST(ProbeTool, FinalizeDecodesRegionsAndWritesJson) {
                                          {{probes.get(), ProbeInstrumentor::kDisabledVariant}}, {});
   EXPECT_FALSE(off.ok);
   EXPECT_NE(off.error.find("probecount is off"), std::string::npos) << off.error;
+}
+
+// --- Block counts (OCELOT_BLOCK_COUNTS) -------------------------------------------------------
+
+TEST(ProbeBlockCounts, AreCountedAsBbcountCountsWithoutBlockEntryProbes) {
+  Instrumented counted = instrument(probePtx("blockcounts"), test::kLoopKernel);
+  const ProbeModuleState& state = counted.state();
+  // The probe's one site (the kernel's ret); nothing at block entries.
+  EXPECT_EQ(state.tables->sites.size(), 1u);
+  ASSERT_EQ(state.blockCounts.size(), 2u);
+  for (const ProbeBlockCounting& c : state.blockCounts) {
+    ASSERT_EQ(c.blocks.size(), 3u);
+    EXPECT_EQ(c.blocks[0].kind, CounterKind::Atomic);
+    EXPECT_EQ(c.blocks[1].kind, CounterKind::Register); // the loop, on sm_90
+    EXPECT_EQ(c.blocks[2].kind, CounterKind::Derived);  // runs as often as the entry
+    EXPECT_EQ(c.blocks[2].source, 0u);
+  }
+  EXPECT_FALSE(state.blockCounts[0].counters->countWarps);
+  EXPECT_TRUE(state.blockCounts[1].counters->countWarps);
+  const std::string& ptx = counted.module.ptx;
+  EXPECT_NE(ptx.find("redux.sync"), std::string::npos); // the registers' flush at the exit
+  EXPECT_NE(ptx.find("red.global.add.u64"), std::string::npos);
+  test::PtxasRun run = test::runPtxas(ptx, "sm_90");
+  if (run.ran) {
+    EXPECT_EQ(run.status, 0) << run.output;
+  }
+}
+
+TEST(ProbeBlockCounts, DerivedBlocksReadTheirSourcesCounts) {
+  Instrumented counted = instrument(probePtx("blockcounts"), test::kLoopKernel);
+  const ProbeModuleState& state = counted.state();
+  LaunchInfo launch;
+  launch.grid = {2, 1, 1};
+  launch.block = {64, 1, 1};
+  BufferRequest request = counted.instrumentor->initialize(state, launch);
+  std::vector<std::byte> buffer(request.bytes, std::byte{0});
+  // What the device counted: the entry block (stripes 0 and 1: the two CTAs) and the loop.
+  auto put = [&](const char* region, uint64_t block, uint64_t stripe, uint64_t value) {
+    const RegionSpec* spec = counted.instrumentor->program().region(regionId(region));
+    ASSERT_NE(spec, nullptr);
+    uint64_t base =
+        state.fixedLayout.regions[counted.instrumentor->program().regionIndex(*spec)].offset +
+        ProbeLayout::kRegionHeader;
+    std::memcpy(buffer.data() + base + (block * 32 + stripe) * 8, &value, 8);
+  };
+  put("laneEntries", 0, 0, 64);
+  put("laneEntries", 0, 1, 64);
+  put("laneEntries", 1, 0, 640);
+  put("warpEntries", 0, 0, 2);
+  put("warpEntries", 0, 1, 2);
+  put("warpEntries", 1, 1, 20);
+  auto result = counted.instrumentor->finalize(state, launch, {}, buffer);
+  const auto* generic = dynamic_cast<const ProbeResult*>(result.get());
+  ASSERT_NE(generic, nullptr);
+  ASSERT_NE(generic->region("laneEntries"), nullptr);
+  ASSERT_NE(generic->region("warpEntries"), nullptr);
+  EXPECT_EQ(generic->region("laneEntries")->integers, (std::vector<uint64_t>{128, 640, 128}));
+  EXPECT_EQ(generic->region("warpEntries")->integers, (std::vector<uint64_t>{4, 20, 4}));
+  EXPECT_TRUE(generic->errors().empty());
 }
 
 } // namespace

@@ -353,12 +353,7 @@ protected:
 };
 
 TEST_F(BranchDiv, KnownSplitsEqualTheTrace) {
-  int* table = allocate<int>(8);
-  for (int i = 0; i < 8; ++i)
-    table[i] = i + 1;
-  int* out = allocate<int>(3 * 96);
-  unsigned* counters = allocate<unsigned>(4);
-  std::memset(counters, 0, 4 * sizeof(unsigned));
+  auto [table, out, counters] = divergentArguments(3 * 96);
   run("divergent", dim3(3), dim3(96), table, out, counters);
   checkBranchesAgainstTrace(*this, trace_, result_);
   // `t % 3 == 0` splits all 9 warps, 96 lanes one way and 192 the other (`t < 32` becomes a
@@ -431,12 +426,7 @@ TEST_F(InstMix, CoalescedKernelHasItsKnownMix) {
 }
 
 TEST_F(InstMix, DivergentLoopsCallsGuardsAndEarlyExitsEqualTheTrace) {
-  int* table = allocate<int>(8);
-  for (int i = 0; i < 8; ++i)
-    table[i] = i + 1;
-  int* out = allocate<int>(3 * 96);
-  unsigned* counters = allocate<unsigned>(4);
-  std::memset(counters, 0, 4 * sizeof(unsigned));
+  auto [table, out, counters] = divergentArguments(3 * 96);
   run("divergent", dim3(3), dim3(96), table, out, counters);
   checkAgainstTrace();
   int* partialOut = allocate<int>(2 * 80);
@@ -479,12 +469,7 @@ TEST_F(WarpEff, PartialWarpsAndEarlyReturnsHaveTheirKnownLanes) {
   // runs for all of them; the store after it for the 80 - 12 threads with t % 7 != 0.
   EXPECT_LT(result_["lanes_per_instruction"].get<double>(), 80.0 / 3.0);
   EXPECT_GT(result_["lanes_per_instruction"].get<double>(), 68.0 / 3.0);
-  int* table = allocate<int>(8);
-  for (int i = 0; i < 8; ++i)
-    table[i] = i + 1;
-  int* divergentOut = allocate<int>(3 * 96);
-  unsigned* counters = allocate<unsigned>(4);
-  std::memset(counters, 0, 4 * sizeof(unsigned));
+  auto [table, divergentOut, counters] = divergentArguments(3 * 96);
   run("divergent", dim3(3), dim3(96), table, divergentOut, counters);
   checkAgainstTrace();
 }
@@ -507,12 +492,7 @@ TEST_F(InstMix, TwoProbeToolsInOneModuleBothEqualTheTrace) {
       instrumentors::instrumentModule(kernels_, {{branches.get(), 0}, {tool_.get(), 0}}, options);
   ASSERT_TRUE(module_.ok) << module_.error;
 
-  int* table = allocate<int>(8);
-  for (int i = 0; i < 8; ++i)
-    table[i] = i + 1;
-  int* out = allocate<int>(3 * 96);
-  unsigned* counters = allocate<unsigned>(4);
-  std::memset(counters, 0, 4 * sizeof(unsigned));
+  auto [table, out, counters] = divergentArguments(3 * 96);
   device_->setTracer(&trace_);
   DeviceFunction original = load(kernels_, "divergent");
   ASSERT_NE(original, nullptr);
@@ -666,12 +646,7 @@ TEST_F(MemTrace, EveryLanesAddressOfEveryAccessIsInTheFile) {
   EXPECT_EQ(result_["dropped_capacity"], 0u);
 
   // Later launches append their frames: divergent lanes, shared memory, atomics, a device function.
-  int* table = allocate<int>(8);
-  for (int i = 0; i < 8; ++i)
-    table[i] = i + 1;
-  int* divergentOut = allocate<int>(3 * 96);
-  unsigned* counters = allocate<unsigned>(4);
-  std::memset(counters, 0, 4 * sizeof(unsigned));
+  auto [table, divergentOut, counters] = divergentArguments(3 * 96);
   run("divergent", dim3(3), dim3(96), table, divergentOut, counters);
   TraceFile both = readTrace(path_);
   ASSERT_EQ(both.launches.size(), 2u);

@@ -32,6 +32,7 @@ public:
     for (const auto& block : kernel.blocks)
       blocks.emplace_back(kernel.functions[block.function].name, block.irBlock);
     blockCounts.assign(kernel.blocks.size(), 0);
+    blockWarps.assign(kernel.blocks.size(), 0);
     executed.assign(kernel.sources.size(), 0);
     taken.assign(kernel.sources.size(), 0);
     notTaken.assign(kernel.sources.size(), 0);
@@ -42,6 +43,7 @@ public:
   void blockEntered(const TraceSite&, uint32_t block, LaneMask active) override {
     std::lock_guard lock(mutex);
     blockCounts[block] += static_cast<uint64_t>(std::popcount(active));
+    blockWarps[block] += 1;
   }
   void instruction(const TraceSite&, uint32_t pc, LaneMask active, LaneMask ran) override {
     std::lock_guard lock(mutex);
@@ -61,6 +63,8 @@ public:
   std::vector<std::pair<std::string, uint32_t>> pcs;
   std::vector<std::pair<std::string, uint32_t>> blocks;
   std::vector<uint64_t> blockCounts, executed, taken, notTaken, divergent;
+  /// Per block: warp entries (the warp entered it with some lanes).
+  std::vector<uint64_t> blockWarps;
   /// Per pc: warp-level executions (the warp reached it), and those where some lane ran it.
   std::vector<uint64_t> issued, warpsRan;
   std::vector<Access> accesses;

@@ -33,6 +33,21 @@ inline std::string readText(const std::string& path) {
 
 class TracedProbeTest : public CpuDeviceTest {
 protected:
+  /// The `divergent` analytic kernel's arguments: its table (1 to 8), an output of `threads` ints
+  /// and 4 zeroed counters.
+  struct DivergentArguments {
+    int* table;
+    int* out;
+    unsigned* counters;
+  };
+  DivergentArguments divergentArguments(size_t threads) {
+    DivergentArguments arguments{allocate<int>(8), allocate<int>(threads), allocate<unsigned>(4)};
+    for (int i = 0; i < 8; ++i)
+      arguments.table[i] = i + 1;
+    std::memset(arguments.counters, 0, 4 * sizeof(unsigned));
+    return arguments;
+  }
+
   /// The instrumented kernel's extra parameter: the launch's probe buffer.
   struct Slots {
     uint64_t buffer;

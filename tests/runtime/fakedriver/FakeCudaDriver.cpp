@@ -373,6 +373,15 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* 
   return CUDA_SUCCESS;
 }
 
+// Logged: the driver shim must name a kernel it did not load only for a launch it profiles.
+CUresult cuFuncGetName(const char** name, CUfunction function) {
+  if (name == nullptr || function == nullptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  log("funcGetName");
+  *name = reinterpret_cast<std::string*>(function)->c_str();
+  return CUDA_SUCCESS;
+}
+
 CUresult cuFuncGetParamInfo(CUfunction function, size_t index, size_t* offset, size_t* size) {
   std::lock_guard lock(gMutex);
   auto found = gParamLayouts.find(function);

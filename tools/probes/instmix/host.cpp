@@ -28,7 +28,7 @@ class InstructionMix final : public ocelot::InstrumentorResult {
 public:
   explicit InstructionMix(const ocelot::ProbeData& data) {
     auto warpEntries = data.counters<uint64_t>("warpEntries");
-    auto idleLanes = data.counters<uint64_t>("idleLanes");
+    auto laneEntries = data.counters<uint64_t>("laneEntries");
     auto skipped = data.counters<uint64_t>("skippedLanes");
     std::map<std::pair<std::string, uint32_t>, std::pair<Mix, Mix>> byLine;
     for (size_t i = 0; i < data.instructions().size(); ++i) {
@@ -36,7 +36,7 @@ public:
       uint64_t warps = warpEntries[inst.block];
       if (warps == 0)
         continue;
-      uint64_t threads = 32 * warps - idleLanes[inst.block] - skipped[i];
+      uint64_t threads = laneEntries[inst.block] - skipped[i];
       threads_[inst.opcodeClass] += threads;
       warps_[inst.opcodeClass] += warps;
       if (inst.line != 0 && inst.file < data.tables().files.size()) {

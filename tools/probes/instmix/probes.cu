@@ -6,23 +6,13 @@
 
 using namespace ocelot::probe;
 
-// Per basic block: warp entries, and the lanes those warps did not have (32 - active lanes), so
-// that a full warp costs one atomic: lane entries = 32 x warp entries - idle lanes. 32 stripes by
-// %ctaid.x, as bbcount has.
-OCELOT_COUNTERS(warpEntries, unsigned long long, "per=block; stripes=32");
-OCELOT_COUNTERS(idleLanes, unsigned long long, "per=block; stripes=32");
+// Per basic block: the warps and the lanes (threads) that entered it, counted by Ocelot as bbcount
+// counts (derived where a block runs as often as another, in registers in loops, else one atomic
+// per warp): no probe at block entries.
+OCELOT_BLOCK_COUNTS(warpEntries, "warps");
+OCELOT_BLOCK_COUNTS(laneEntries, "lanes");
 // Per guarded instruction: active lanes whose guard was false.
 OCELOT_COUNTERS(skippedLanes, unsigned long long, "per=instruction");
-
-OCELOT_PROBE(enterBlock, "at=block-entry") {
-  u32 active = activeMask();
-  if (isLeader()) {
-    atomicAdd(warpEntries.element(warpEntries.here()), 1ull);
-    u32 idle = 32 - __popc(active);
-    if (idle != 0)
-      atomicAdd(idleLanes.element(idleLanes.here()), (u64)idle);
-  }
-}
 
 OCELOT_PROBE(guardFalse, "at=instruction; guarded=yes; guard=receive") {
   u32 active = activeMask();

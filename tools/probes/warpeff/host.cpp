@@ -20,13 +20,13 @@ class WarpEfficiency final : public ocelot::InstrumentorResult {
 public:
   explicit WarpEfficiency(const ocelot::ProbeData& data) {
     auto warpEntries = data.counters<uint64_t>("warpEntries");
-    auto idleLanes = data.counters<uint64_t>("idleLanes");
+    auto laneEntries = data.counters<uint64_t>("laneEntries");
     auto skipped = data.counters<uint64_t>("skippedLanes");
     std::map<std::pair<std::string, uint32_t>, std::pair<uint64_t, uint64_t>> byLine;
     for (size_t i = 0; i < data.instructions().size(); ++i) {
       const ocelot::ProbeInstruction& inst = data.instructions()[i];
       uint64_t warps = warpEntries[inst.block];
-      uint64_t lanes = 32 * warps - idleLanes[inst.block] - skipped[i];
+      uint64_t lanes = laneEntries[inst.block] - skipped[i];
       lanes_ += lanes;
       warps_ += warps;
       if (warps != 0 && inst.line != 0 && inst.file < data.tables().files.size()) {
