@@ -3,6 +3,7 @@
 #include "ir/Casting.h"
 #include "ir/Parser.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <stdexcept>
@@ -163,6 +164,14 @@ ProbeProgram::ProbeProgram(const std::vector<std::string>& ptx) {
       problems.push_back("probe '" + spec.name + "' " + e.what());
     }
   }
+  bool laneCounts = std::any_of(regions_.begin(), regions_.end(), [](const RegionSpec& r) {
+    return r.entries == RegionSpec::Entries::Lanes;
+  });
+  for (const auto& probe : probes_)
+    if (probe.spec.placement.skipDerivable && !laneCounts)
+      problems.push_back("probe '" + probe.spec.name +
+                         "': derivable=skip needs the lanes' block entries to derive from "
+                         "(OCELOT_BLOCK_COUNTS(name, \"lanes\"))");
   if (problems.empty() && probes_.empty())
     problems.push_back("the probe modules declare no probe (OCELOT_PROBE)");
   if (probes_.size() > 30)

@@ -3,6 +3,8 @@
 #include "instrumentors/InstructionClass.h"
 #include "ir/Casting.h"
 #include "ocelot/Demangle.h"
+#include "passes/AnalysisManager.h"
+#include "passes/ControlFlowGraph.h"
 #include "passes/Liveness.h"
 
 #include <algorithm>
@@ -67,6 +69,48 @@ const ir::Statement* next(const ir::BasicBlock& block, size_t i) {
 std::string labelOf(const ir::BasicBlock& block) {
   const ir::Label* label = block.label();
   return label != nullptr ? std::string(label->name()) : std::string();
+}
+
+/// For the guarded branch (`@%p bra T`) ending each block B of `f`, where block entries give the
+/// lanes whose guard is false (the lanes that fall through to F): F's entries when B is F's only
+/// predecessor; else B's entries less T's when B is T's only predecessor (all lanes that enter B
+/// reach its branch: no call in B, whose callee could exit). Records them in the instructions'
+/// skippedFrom/skippedLess; `firstBlock` is the id of f's first block.
+void deriveSkippedLanes(ir::Function& f, passes::AnalysisManager& analyses, uint32_t firstBlock,
+                        const std::map<const ir::Instruction*, uint32_t>& instructionIds,
+                        ProbeModuleTables& tables) {
+  using Node = passes::ControlFlowGraph::Node;
+  const auto& cfg = analyses.getResult<passes::ControlFlowGraphAnalysis>(f);
+  if (!cfg.problems().empty())
+    return; // malformed control flow: leave it to the probes
+  for (Node b = 0; b < cfg.blockCount(); ++b) {
+    const ir::BasicBlock& block = *cfg.block(b);
+    const ir::Instruction* branch = block.terminator();
+    if (branch == nullptr || branch->form().opcode() != ir::Opcode::Bra || !branch->guard())
+      continue;
+    auto successors = cfg.successors(b);
+    if (successors.size() != 2)
+      continue; // `@%p bra` to the next block: both ways lead to one block
+    Node target = passes::ControlFlowGraph::kNone, fall = passes::ControlFlowGraph::kNone;
+    for (const auto& e : successors)
+      (e.kind == passes::EdgeKind::Branch ? target : fall) = e.to;
+    if (target == passes::ControlFlowGraph::kNone || fall == passes::ControlFlowGraph::kNone ||
+        cfg.isVirtual(target))
+      continue;
+    ProbeInstruction& info = tables.instructions[instructionIds.at(branch)];
+    if (!cfg.isVirtual(fall) && cfg.predecessors(fall).size() == 1) {
+      info.skippedFrom = firstBlock + fall;
+      continue;
+    }
+    bool calls = false;
+    block.forEachInstruction(
+        [&](const ir::Instruction& inst) { calls = calls || inst.form().has(ir::kCall); });
+    // The virtual entry is a predecessor of the first block, so T is never the function's entry.
+    if (!calls && cfg.predecessors(target).size() == 1) {
+      info.skippedFrom = firstBlock + b;
+      info.skippedLess = firstBlock + target;
+    }
+  }
 }
 
 } // namespace
@@ -153,6 +197,9 @@ std::unique_ptr<ProbeModuleState> placeProbes(ir::Module& module, passes::Analys
       tables.blocks.push_back(std::move(info));
     }
   }
+  for (ir::Function* f : module.functions())
+    if (f->hasBody())
+      deriveSkippedLanes(*f, analyses, state->firstBlock.at(f), instructionIds, tables);
   state->counts.instructions = tables.instructions.size();
   state->counts.blocks = tables.blocks.size();
   state->counts.kernels = kernels;
@@ -229,6 +276,9 @@ std::unique_ptr<ProbeModuleState> placeProbes(ir::Module& module, passes::Analys
           }
           if (!instructionMatches(placement, *inst, fileName(inst->sourceLoc().file)))
             continue;
+          if (placement.skipDerivable &&
+              tables.instructions[instructionIds.at(inst)].skipDerivable())
+            continue; // the tool derives it from block entries
           if (placement.before)
             add(&block, inst, inst, false, orderKey(b, i, kBeforePhase));
           bool leavesBlock = form.isTerminator() || form.has(ir::kExit);

@@ -214,6 +214,13 @@ ProbeSpec parseProbeSpec(std::string_view text) {
         p.receiveGuard = true;
       else
         throw fail("guard=" + value + " (skip, receive)");
+    } else if (key == "derivable") {
+      if (value == "skip")
+        p.skipDerivable = true;
+      else if (value == "probe")
+        p.skipDerivable = false;
+      else
+        throw fail("derivable=" + value + " (skip, probe)");
     } else if (key == "sample-warps" || key == "sample-launches") {
       uint64_t n = number(owner, key, value);
       if (n == 0 || n > UINT32_MAX)
@@ -232,6 +239,8 @@ ProbeSpec parseProbeSpec(std::string_view text) {
                             !p.kinds.empty() || p.guarded.has_value();
   if (instructionFilters && p.at != Placement::At::Instruction)
     throw fail("class=, opcode=, space=, kind= and guarded= apply to instruction placements only");
+  if (p.skipDerivable && p.at != Placement::At::Instruction)
+    throw fail("derivable= applies to instruction placements only");
   return spec;
 }
 

@@ -34,6 +34,9 @@ struct Placement {
   /// Skip: the probe runs only for lanes whose guard holds (the lanes that execute the
   /// instruction). Receive: it runs for every active lane and reads the guard with predicate().
   bool receiveGuard = false;
+  /// derivable=skip: not at guarded branches whose guard-false lanes block entries give
+  /// (ProbeInstruction::skippedFrom); the tool derives them from OCELOT_BLOCK_COUNTS instead.
+  bool skipDerivable = false;
   uint32_t sampleWarps = 1;    ///< only in warps whose global warp index is a multiple of N
   uint32_t sampleLaunches = 1; ///< only in every N-th launch of each kernel (1st, N+1th ...)
 };

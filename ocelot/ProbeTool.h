@@ -48,6 +48,20 @@ struct ProbeInstruction {
   bool guarded = false;     ///< has a guard predicate (`@%p`)
   uint32_t file = 0;        ///< `.file` index of its `.loc`; 0 without line information
   uint32_t line = 0;
+  /// Guarded branches (`@%p bra L`) only: the lanes whose guard is false (those that fall
+  /// through) as block entries give them: the lanes that entered block `skippedFrom`, less those
+  /// that entered `skippedLess` where that is not kNoBlock. skippedFrom is kNoBlock where block
+  /// entries do not determine them. A probe placed with `derivable=skip` is not placed here.
+  uint32_t skippedFrom = kNoBlock;
+  uint32_t skippedLess = kNoBlock;
+  static constexpr uint32_t kNoBlock = UINT32_MAX;
+
+  bool skipDerivable() const { return skippedFrom != kNoBlock; }
+  /// The lanes that skipped this instruction, from the lanes that entered each block
+  /// (OCELOT_BLOCK_COUNTS(name, "lanes")); skipDerivable() must hold.
+  uint64_t derivedSkippedLanes(std::span<const uint64_t> laneEntries) const {
+    return laneEntries[skippedFrom] - (skippedLess != kNoBlock ? laneEntries[skippedLess] : 0);
+  }
 };
 
 /// One basic block of the instrumented module: what `probe::blockId()` indexes.

@@ -72,6 +72,10 @@ TEST(ProbeSpec, Placements) {
   EXPECT_EQ(branch.placement.classes, (std::vector<probe::OpcodeClass>{probe::kBranch}));
   EXPECT_FALSE(parseProbeSpec("probe b; guard=skip; at=branch").placement.receiveGuard);
   EXPECT_EQ(parseProbeSpec("probe m; at=instruction; class=memory").placement.classes.size(), 3u);
+  EXPECT_FALSE(s.placement.skipDerivable);
+  EXPECT_TRUE(parseProbeSpec("probe g; at=instruction; guarded=yes; derivable=skip")
+                  .placement.skipDerivable);
+  EXPECT_FALSE(parseProbeSpec("probe g; at=instruction; derivable=probe").placement.skipDerivable);
 }
 
 TEST(ProbeSpec, BadPlacementsSayWhat) {
@@ -93,6 +97,10 @@ TEST(ProbeSpec, BadPlacementsSayWhat) {
   EXPECT_NE(error("probe p; at=instruction; kernel=(").find("not a regular expression"),
             std::string::npos);
   EXPECT_NE(error("probe p; at=kernel-entry; sample-warps=0").find("at least 1"),
+            std::string::npos);
+  EXPECT_NE(error("probe p; at=instruction; derivable=maybe").find("derivable=maybe (skip, probe)"),
+            std::string::npos);
+  EXPECT_NE(error("probe p; at=block-entry; derivable=skip").find("instruction placements only"),
             std::string::npos);
 }
 
@@ -499,6 +507,24 @@ TEST(ProbeTool, SampledLaunchesLeaveTheirProbesOut) {
   InstrumentedPtx off = instrumentModule(test::kLoopKernel, {{sampled.get(), 1}}, {});
   ASSERT_TRUE(off.ok) << off.error;
   EXPECT_EQ(static_cast<const ProbeModuleState&>(*off.states[0]).tables->sites.size(), 0u);
+}
+
+// derivable=skip leaves the probe out where block entries give the guard-false lanes: a tool that
+// counts no lanes' block entries could not derive them.
+TEST(ProbeTool, DerivableSkipNeedsTheLanesBlockEntries) {
+  std::string ptx = probePtx("probecount");
+  std::string spec = "probe countBlock; at=instruction; guarded=yes; derivable=skip";
+  size_t declaration = ptx.find("__ocelot_spec_probe_countBlock[384] = {");
+  ASSERT_NE(declaration, std::string::npos);
+  size_t open = ptx.find('{', declaration), close = ptx.find('}', open);
+  std::string bytes;
+  for (char c : spec)
+    bytes += (bytes.empty() ? "" : ", ") + std::to_string(static_cast<int>(c));
+  ptx.replace(open + 1, close - open - 1, bytes);
+  std::string why = programError({ptx});
+  EXPECT_NE(why.find("probe 'countBlock': derivable=skip needs the lanes' block entries"),
+            std::string::npos)
+      << why;
 }
 
 TEST(ProbeTool, FinalizeDecodesRegionsAndWritesJson) {

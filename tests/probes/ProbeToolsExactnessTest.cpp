@@ -6,6 +6,7 @@
 #include "instrumentors/InstructionClass.h"
 #include "instrumentors/InstrumentorRegistry.h"
 #include "instrumentors/ModuleInstrumenter.h"
+#include "instrumentors/ProbeSites.h"
 #include "ir/Parser.h"
 #include "ocelot/ProbeTool.h"
 #include "tests/probes/TracedProbeTest.h"
@@ -472,6 +473,130 @@ TEST_F(WarpEff, PartialWarpsAndEarlyReturnsHaveTheirKnownLanes) {
   auto [table, divergentOut, counters] = divergentArguments(3 * 96);
   run("divergent", dim3(3), dim3(96), table, divergentOut, counters);
   checkAgainstTrace();
+}
+
+// --- guard-false lanes derived from block entries ---
+
+// Guarded branches of every kind (B<n>: the block's layout index):
+//  B0 `@!%p1 bra $L_join`: its fall-through B1 has no other predecessor: skipped = B1's entries;
+//  B2 `@%p2 bra $L_out`: its fall-through (the loop B3) has two, its target B5 one: B2's less B5's;
+//  B3 `@%p3 bra $L_loop`: the loop's back edge; its fall-through B4 has one predecessor;
+//  B5 `@%p4 bra $L_mid` and B6 `@!%p5 bra $L_last`: both their blocks have two: the probe stays,
+//  as at the guarded `add` of B8. `bra.uni` (B4) has no guard.
+constexpr const char* kGuardsKernel = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .entry guards(.param .u64 guards_param_0)
+{
+	.reg .pred %p<7>;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [guards_param_0];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	and.b32 %r3, %r1, 3;
+	setp.ne.u32 %p1, %r3, 0;
+	@!%p1 bra $L_join;
+	add.u32 %r2, %r2, 1;
+$L_join:
+	mov.u32 %r4, 0;
+	setp.gt.u32 %p2, %r1, 40;
+	@%p2 bra $L_out;
+$L_loop:
+	add.u32 %r4, %r4, 1;
+	and.b32 %r5, %r1, 7;
+	setp.lt.u32 %p3, %r4, %r5;
+	@%p3 bra $L_loop;
+	add.u32 %r2, %r2, %r4;
+	bra.uni $L_end;
+$L_out:
+	add.u32 %r2, %r2, 100;
+	setp.eq.u32 %p4, %r3, 2;
+	@%p4 bra $L_mid;
+$L_end:
+	setp.eq.u32 %p5, %r3, 1;
+	@!%p5 bra $L_last;
+$L_mid:
+	add.u32 %r2, %r2, 7;
+$L_last:
+	setp.lt.u32 %p6, %r1, 16;
+	@%p6 add.u32 %r2, %r2, 1000;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r2;
+	ret;
+}
+)";
+
+class DerivedGuards : public ToolExactness {
+protected:
+  void SetUp() override {
+    ToolExactness::SetUp();
+    kernels_ = kGuardsKernel;
+    instructionIds_.clear();
+    conditionalBranches_.clear();
+    classes_.clear();
+    numberInstructions([&](uint32_t, const ir::Instruction& inst) {
+      classes_.push_back(instrumentors::opcodeClassOf(inst.form()));
+    });
+  }
+
+  /// The guarded instructions of the tables, by block: (skippedFrom, skippedLess), and whether
+  /// the guardFalse probe is placed before it.
+  void checkPlacement() {
+    const auto& state = static_cast<const instrumentors::ProbeModuleState&>(*module_.states.at(0));
+    const ProbeModuleTables& tables = *state.tables;
+    ASSERT_EQ(tables.blocks.size(), 9u);
+    constexpr uint32_t kNo = ProbeInstruction::kNoBlock;
+    // Per block whose last instruction (or B8's guarded add) is guarded: the derivation.
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> expected{{0, {1, kNo}},   {2, {2, 5}},
+                                                               {3, {4, kNo}},   {5, {kNo, kNo}},
+                                                               {6, {kNo, kNo}}, {8, {kNo, kNo}}};
+    std::set<uint32_t> probed;
+    for (const auto& site : tables.sites)
+      if (site.probe == "guardFalse")
+        probed.insert(tables.instructions.at(site.instruction).block);
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> got;
+    for (const auto& inst : tables.instructions) {
+      if (!inst.guarded)
+        continue;
+      got[inst.block] = {inst.skippedFrom, inst.skippedLess};
+      EXPECT_EQ(probed.count(inst.block) == 0, inst.skipDerivable()) << "B" << inst.block;
+    }
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(probed, (std::set<uint32_t>{5, 6, 8}));
+  }
+};
+
+TEST_F(DerivedGuards, InstMixDerivesGuardFalseLanesBothWaysAndProbesTheRest) {
+  useTool("instmix");
+  checkPlacement();
+  // Two CTAs of 80 threads: a partial warp; every branch splits some warps.
+  int* out = allocate<int>(80);
+  run("guards", dim3(2), dim3(80), out);
+  std::map<std::string, std::pair<uint64_t, uint64_t>> got;
+  for (const auto& [name, counts] : result_["mix"].items())
+    got[name] = {counts["threads"], counts["warps"]};
+  EXPECT_EQ(got, tracedMix(*this, trace_, classes_)) << result_["mix"].dump();
+  // Thread 0 skips the first add (tid % 4 == 0), loops once, skips `add 7` (tid % 4 != 1) and
+  // adds 1000 (tid < 16); thread 45 takes $L_out (tid > 40) and adds 1, 100 and 7 (tid % 4 == 1).
+  EXPECT_EQ(out[0], 1 + 1000);
+  EXPECT_EQ(out[45], 1 + 100 + 7);
+}
+
+TEST_F(DerivedGuards, WarpEffDerivesGuardFalseLanesBothWaysAndProbesTheRest) {
+  useTool("warpeff");
+  checkPlacement();
+  int* out = allocate<int>(80);
+  run("guards", dim3(2), dim3(80), out);
+  uint64_t lanes = 0, warps = 0;
+  for (const auto& [name, counts] : tracedMix(*this, trace_, classes_))
+    lanes += counts.first, warps += counts.second;
+  EXPECT_EQ(result_["lanes"], lanes);
+  EXPECT_EQ(result_["warp_instructions"], warps);
 }
 
 // --- several tools in one module ---

@@ -30,13 +30,18 @@ public:
     auto warpEntries = data.counters<uint64_t>("warpEntries");
     auto laneEntries = data.counters<uint64_t>("laneEntries");
     auto skipped = data.counters<uint64_t>("skippedLanes");
+    // Lanes whose guard was false: counted by the guardFalse probe, or derived from the block
+    // entries where the probe was left out (derivable=skip).
+    auto skippedLanes = [&](const ocelot::ProbeInstruction& inst, size_t i) {
+      return inst.skipDerivable() ? inst.derivedSkippedLanes(laneEntries) : skipped[i];
+    };
     std::map<std::pair<std::string, uint32_t>, std::pair<Mix, Mix>> byLine;
     for (size_t i = 0; i < data.instructions().size(); ++i) {
       const ocelot::ProbeInstruction& inst = data.instructions()[i];
       uint64_t warps = warpEntries[inst.block];
       if (warps == 0)
         continue;
-      uint64_t threads = laneEntries[inst.block] - skipped[i];
+      uint64_t threads = laneEntries[inst.block] - skippedLanes(inst, i);
       threads_[inst.opcodeClass] += threads;
       warps_[inst.opcodeClass] += warps;
       if (inst.line != 0 && inst.file < data.tables().files.size()) {

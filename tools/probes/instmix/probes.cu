@@ -11,10 +11,13 @@ using namespace ocelot::probe;
 // per warp): no probe at block entries.
 OCELOT_BLOCK_COUNTS(warpEntries, "warps");
 OCELOT_BLOCK_COUNTS(laneEntries, "lanes");
-// Per guarded instruction: active lanes whose guard was false.
+// Per guarded instruction: active lanes whose guard was false. At a guarded branch whose
+// fall-through block or target block has no other predecessor, the block entries give them
+// (ProbeInstruction::derivedSkippedLanes), so derivable=skip leaves the probe out there: in loops
+// with in-bounds `@%p bra` checks it would do an atomic at every iteration.
 OCELOT_COUNTERS(skippedLanes, unsigned long long, "per=instruction");
 
-OCELOT_PROBE(guardFalse, "at=instruction; guarded=yes; guard=receive") {
+OCELOT_PROBE(guardFalse, "at=instruction; guarded=yes; guard=receive; derivable=skip") {
   u32 active = activeMask();
   u32 skipped = active & ~__ballot_sync(active, predicate());
   if (skipped != 0 && isLeader())
