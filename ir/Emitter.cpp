@@ -216,7 +216,8 @@ private:
   uint32_t lastSourceLine_ = 0; ///< source line of the last statement started
 
 public:
-  /// Where the writer records the output line of everything it wrote that had no source line.
+  /// Where the writer records the output line of each item and statement it did not write on its
+  /// source line (emitPtxNumberingLines).
   struct WrittenLines {
     std::unordered_map<const void*, uint32_t> lines; ///< items and statements
     std::unordered_map<const Function*, uint32_t> bodyLines, bodyEndLines;
@@ -231,7 +232,6 @@ private:
       written_->lines.emplace(thing, line_);
   }
 
-private:
   WrittenLines* written_ = nullptr;
 };
 
