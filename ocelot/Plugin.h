@@ -22,8 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2: results write JSON as nlohmann values (InstrumentorResult::json()), not through JsonWriter. */
-#define OCELOT_PLUGIN_ABI_VERSION 2u
+/* 2: results write JSON as nlohmann values (InstrumentorResult::json()), not through JsonWriter.
+ * 3: probe tools' ProbeData owns its region bytes (RegionBytes::storage) and ProbeInstruction says
+ *    how a guarded branch's skipped lanes derive from block counts (OCELOT_BLOCK_COUNTS). */
+#define OCELOT_PLUGIN_ABI_VERSION 3u
 
 #ifdef __cplusplus
 extern "C" {
