@@ -5,6 +5,7 @@
 #   Ocelot::cudart  the runtime with the in-process API (ocelot/ocelot.h, version node OCELOT_1)
 #   Ocelot::plugin  headers and C++ standard only: a plugin's references to Ocelot resolve against
 #                   the libcudart.so.13 that loads it
+#   Ocelot::probe_tool_support  linked into each probe tool: the code of ocelot/ProbeTool.h
 #   ocelot_add_probe_tool(NAME probes.cu host.cpp)  probe tools (cmake/OcelotProbeTool.cmake)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -16,6 +17,9 @@ install(TARGETS ocelot_cudart EXPORT OcelotTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${OCELOT_INSTALL_INCLUDEDIR})
 install(TARGETS ocelot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Linked into every probe tool (ocelot_add_probe_tool): what ocelot/ProbeTool.h declares.
+install(TARGETS ocelot_probe_tool_support EXPORT OcelotTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # Ocelot's libcuda.so.1 in a folder of its own below the runtime's, where `ocelot run` looks for it
 # (docs/driver-api.md); it loads libcudart.so.13 from one folder up by path (no run path needed).
 if(TARGET ocelot_cuda_shim)

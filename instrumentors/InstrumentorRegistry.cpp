@@ -1,6 +1,7 @@
 #include "instrumentors/InstrumentorRegistry.h"
 
 #include "instrumentors/BuiltinInstrumentors.h"
+#include "instrumentors/ProbeInstrumentor.h"
 
 #include <algorithm>
 #include <cctype>
@@ -58,7 +59,8 @@ int InstrumentorRegistry::registerThroughHost(void* registry, const char* name,
 }
 
 ocelot_plugin_host_v1 InstrumentorRegistry::host() {
-  return ocelot_plugin_host_v1{OCELOT_PLUGIN_ABI_VERSION, this, &registerThroughHost};
+  return ocelot_plugin_host_v1{OCELOT_PLUGIN_ABI_VERSION, this, &registerThroughHost,
+                               &registerProbeToolThroughHost};
 }
 
 void InstrumentorRegistry::add(std::string name, std::string description,

@@ -42,14 +42,15 @@ public:
 
   /// The host structure handed to plugin entry points, registering into this registry.
   ocelot_plugin_host_v1 host();
+  /// The host structure's register_instrumentor: `registry` is an InstrumentorRegistry.
+  static int registerThroughHost(void* registry, const char* name, const char* description,
+                                 ocelot_instrumentor_factory_v1 factory, void* userData);
 
 private:
   struct Entry {
     std::string description;
     InstrumentorFactory factory;
   };
-  static int registerThroughHost(void* registry, const char* name, const char* description,
-                                 ocelot_instrumentor_factory_v1 factory, void* userData);
 
   mutable std::mutex mutex_;
   std::map<std::string, Entry, std::less<>> entries_;

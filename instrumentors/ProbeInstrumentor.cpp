@@ -1,5 +1,6 @@
 #include "instrumentors/ProbeInstrumentor.h"
 
+#include "instrumentors/InstrumentorRegistry.h"
 #include "instrumentors/ProbeInsertionPass.h"
 #include "instrumentors/ProbeSites.h"
 
@@ -182,18 +183,19 @@ void* createProbeInstrumentor(const char* options, char* error, size_t errorSize
 
 } // namespace ocelot::instrumentors
 
-namespace ocelot {
+namespace ocelot::instrumentors {
 
-int registerProbeTool(const ocelot_plugin_host_v1* host, ProbeToolDefinition definition) {
-  if (host == nullptr || host->abi_version != OCELOT_PLUGIN_ABI_VERSION)
+int registerProbeToolThroughHost(void* registry, void* definitionPointer) {
+  if (registry == nullptr || definitionPointer == nullptr)
     return 1;
+  auto& definition = *static_cast<ProbeToolDefinition*>(definitionPointer);
   // Lives as long as the process: the registry keeps the factory and its user data.
-  auto* shared = new std::shared_ptr<instrumentors::ProbeInstrumentor::Shared>(
-      std::make_shared<instrumentors::ProbeInstrumentor::Shared>());
+  auto* shared =
+      new std::shared_ptr<ProbeInstrumentor::Shared>(std::make_shared<ProbeInstrumentor::Shared>());
   (*shared)->definition = std::move(definition);
   const ProbeToolDefinition& d = (*shared)->definition;
-  int failed = host->register_instrumentor(host->registry, d.name.c_str(), d.description.c_str(),
-                                           &instrumentors::createProbeInstrumentor, shared);
+  int failed = InstrumentorRegistry::registerThroughHost(
+      registry, d.name.c_str(), d.description.c_str(), &createProbeInstrumentor, shared);
   if (failed != 0) {
     // Not registered (name taken or malformed): nothing refers to it.
     delete shared;
@@ -207,4 +209,4 @@ int registerProbeTool(const ocelot_plugin_host_v1* host, ProbeToolDefinition def
   return 0;
 }
 
-} // namespace ocelot
+} // namespace ocelot::instrumentors

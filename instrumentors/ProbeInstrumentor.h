@@ -62,4 +62,8 @@ private:
 /// The plugin factory of a definition registered through registerProbeTool.
 void* createProbeInstrumentor(const char* options, char* error, size_t errorSize, void* shared);
 
+/// The host structure's register_probe_tool (ocelot/Plugin.h): registers the probe tool of
+/// `definition` (a ProbeToolDefinition*, moved from) into `registry` (an InstrumentorRegistry).
+int registerProbeToolThroughHost(void* registry, void* definition);
+
 } // namespace ocelot::instrumentors

@@ -24,7 +24,8 @@
 
 /* 2: results write JSON as nlohmann values (InstrumentorResult::json()), not through JsonWriter.
  * 3: probe tools' ProbeData owns its region bytes (RegionBytes::storage) and ProbeInstruction says
- *    how a guarded branch's skipped lanes derive from block counts (OCELOT_BLOCK_COUNTS). */
+ *    how a guarded branch's skipped lanes derive from block counts (OCELOT_BLOCK_COUNTS); the host
+ *    registers probe tools (register_probe_tool), which carry the rest of their support code. */
 #define OCELOT_PLUGIN_ABI_VERSION 3u
 
 #ifdef __cplusplus
@@ -44,6 +45,11 @@ typedef struct ocelot_plugin_host_v1 {
    * name is taken or malformed. The strings are copied. */
   int (*register_instrumentor)(void* registry, const char* name, const char* description,
                                ocelot_instrumentor_factory_v1 factory, void* user_data);
+  /* Registers a probe tool: `definition` is an ocelot::ProbeToolDefinition* (ocelot/ProbeTool.h),
+   * which the host moves from; 0 on success. Through this entry a probe tool needs no symbol of
+   * Ocelot's: it loads where Ocelot's runtime is not in the process's global scope (loaded by path
+   * under a framework's own libcudart.so.13) and into the `ocelot` tool. */
+  int (*register_probe_tool)(void* registry, void* definition);
 } ocelot_plugin_host_v1;
 
 typedef uint32_t (*ocelot_plugin_abi_version_fn)(void);

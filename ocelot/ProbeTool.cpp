@@ -94,6 +94,15 @@ std::string_view accessKindName(probe::AccessKind kind) {
   return "none";
 }
 
+// The plugin's side of the registration: through the host's table, so that a probe tool refers
+// to no symbol of the runtime (it is built with its own copy of this file's code).
+int registerProbeTool(const ocelot_plugin_host_v1* host, ProbeToolDefinition definition) {
+  if (host == nullptr || host->abi_version != OCELOT_PLUGIN_ABI_VERSION ||
+      host->register_probe_tool == nullptr)
+    return 1;
+  return host->register_probe_tool(host->registry, &definition);
+}
+
 // --- ProbeData -----------------------------------------------------------------------------------
 
 ProbeData::ProbeData(std::string tool, const LaunchInfo& launch, const DeviceFacts& device,

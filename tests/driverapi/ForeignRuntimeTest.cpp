@@ -6,6 +6,7 @@
 // the shim's imports are checked on the file as well (readelf, nm), so that a link against
 // libcudart.so.13 cannot come back.
 
+#include "ocelot/ocelot_c.h"
 #include "runtime/api/RuntimeBridge.h"
 
 #include <cuda.h>
@@ -135,58 +136,64 @@ protected:
     return function;
   }
 
+  /// Through the shim only: the CPU device, its primary context, kernels.ptx's scale_add over 300
+  /// floats, its result checked, the module unloaded.
+  void runScaleAdd() {
+    ASSERT_EQ(driver<decltype(&::cuInit)>("cuInit")(0), CUDA_SUCCESS);
+    int count = 0;
+    ASSERT_EQ(driver<decltype(&::cuDeviceGetCount)>("cuDeviceGetCount")(&count), CUDA_SUCCESS);
+    EXPECT_EQ(count, 1); // Ocelot's CPU device
+
+    CUdevice device = -1;
+    ASSERT_EQ(driver<decltype(&::cuDeviceGet)>("cuDeviceGet")(&device, 0), CUDA_SUCCESS);
+    CUcontext context = nullptr;
+    ASSERT_EQ(
+        driver<decltype(&::cuDevicePrimaryCtxRetain)>("cuDevicePrimaryCtxRetain")(&context, device),
+        CUDA_SUCCESS);
+    ASSERT_EQ(driver<decltype(&::cuCtxSetCurrent)>("cuCtxSetCurrent")(context), CUDA_SUCCESS);
+
+    std::ifstream file(OCELOT_DRIVERAPI_PTX, std::ios::binary);
+    std::string ptx((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(ptx.empty());
+    CUmodule module = nullptr;
+    ASSERT_EQ(driver<decltype(&::cuModuleLoadData)>("cuModuleLoadData")(&module, ptx.c_str()),
+              CUDA_SUCCESS);
+    CUfunction kernel = nullptr;
+    ASSERT_EQ(driver<decltype(&::cuModuleGetFunction)>("cuModuleGetFunction")(&kernel, module,
+                                                                              "scale_add"),
+              CUDA_SUCCESS);
+    const unsigned n = 300;
+    std::vector<float> input(n), output(n, -1.0f);
+    for (unsigned i = 0; i < n; ++i)
+      input[i] = static_cast<float>(i);
+    CUdeviceptr in = 0, out = 0;
+    auto alloc = driver<decltype(&::cuMemAlloc)>("cuMemAlloc_v2");
+    ASSERT_EQ(alloc(&in, n * sizeof(float)), CUDA_SUCCESS);
+    ASSERT_EQ(alloc(&out, n * sizeof(float)), CUDA_SUCCESS);
+    ASSERT_EQ(
+        driver<decltype(&::cuMemcpyHtoD)>("cuMemcpyHtoD_v2")(in, input.data(), n * sizeof(float)),
+        CUDA_SUCCESS);
+    float scale = 2.0f, offset = 0.5f;
+    unsigned elements = n;
+    void* args[] = {&out, &in, &scale, &offset, &elements};
+    ASSERT_EQ(driver<decltype(&::cuLaunchKernel)>("cuLaunchKernel")(
+                  kernel, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
+              CUDA_SUCCESS);
+    ASSERT_EQ(
+        driver<decltype(&::cuMemcpyDtoH)>("cuMemcpyDtoH_v2")(output.data(), out, n * sizeof(float)),
+        CUDA_SUCCESS);
+    for (unsigned i = 0; i < n; ++i)
+      ASSERT_EQ(output[i], 2.0f * static_cast<float>(i) + 0.5f) << i;
+    EXPECT_EQ(driver<decltype(&::cuMemFree)>("cuMemFree_v2")(in), CUDA_SUCCESS);
+    EXPECT_EQ(driver<decltype(&::cuMemFree)>("cuMemFree_v2")(out), CUDA_SUCCESS);
+    EXPECT_EQ(driver<decltype(&::cuModuleUnload)>("cuModuleUnload")(module), CUDA_SUCCESS);
+  }
+
   void* shim_ = nullptr;
 };
 
 TEST_F(NvidiaRuntimeFirst, ShimRunsAModuleOnOcelotsRuntimeLoadedByPath) {
-  ASSERT_EQ(driver<decltype(&::cuInit)>("cuInit")(0), CUDA_SUCCESS);
-  int count = 0;
-  ASSERT_EQ(driver<decltype(&::cuDeviceGetCount)>("cuDeviceGetCount")(&count), CUDA_SUCCESS);
-  EXPECT_EQ(count, 1); // Ocelot's CPU device
-
-  CUdevice device = -1;
-  ASSERT_EQ(driver<decltype(&::cuDeviceGet)>("cuDeviceGet")(&device, 0), CUDA_SUCCESS);
-  CUcontext context = nullptr;
-  ASSERT_EQ(
-      driver<decltype(&::cuDevicePrimaryCtxRetain)>("cuDevicePrimaryCtxRetain")(&context, device),
-      CUDA_SUCCESS);
-  ASSERT_EQ(driver<decltype(&::cuCtxSetCurrent)>("cuCtxSetCurrent")(context), CUDA_SUCCESS);
-
-  std::ifstream file(OCELOT_DRIVERAPI_PTX, std::ios::binary);
-  std::string ptx((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  ASSERT_FALSE(ptx.empty());
-  CUmodule module = nullptr;
-  ASSERT_EQ(driver<decltype(&::cuModuleLoadData)>("cuModuleLoadData")(&module, ptx.c_str()),
-            CUDA_SUCCESS);
-  CUfunction kernel = nullptr;
-  ASSERT_EQ(
-      driver<decltype(&::cuModuleGetFunction)>("cuModuleGetFunction")(&kernel, module, "scale_add"),
-      CUDA_SUCCESS);
-  const unsigned n = 300;
-  std::vector<float> input(n), output(n, -1.0f);
-  for (unsigned i = 0; i < n; ++i)
-    input[i] = static_cast<float>(i);
-  CUdeviceptr in = 0, out = 0;
-  auto alloc = driver<decltype(&::cuMemAlloc)>("cuMemAlloc_v2");
-  ASSERT_EQ(alloc(&in, n * sizeof(float)), CUDA_SUCCESS);
-  ASSERT_EQ(alloc(&out, n * sizeof(float)), CUDA_SUCCESS);
-  ASSERT_EQ(
-      driver<decltype(&::cuMemcpyHtoD)>("cuMemcpyHtoD_v2")(in, input.data(), n * sizeof(float)),
-      CUDA_SUCCESS);
-  float scale = 2.0f, offset = 0.5f;
-  unsigned elements = n;
-  void* args[] = {&out, &in, &scale, &offset, &elements};
-  ASSERT_EQ(driver<decltype(&::cuLaunchKernel)>("cuLaunchKernel")(
-                kernel, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
-            CUDA_SUCCESS);
-  ASSERT_EQ(
-      driver<decltype(&::cuMemcpyDtoH)>("cuMemcpyDtoH_v2")(output.data(), out, n * sizeof(float)),
-      CUDA_SUCCESS);
-  for (unsigned i = 0; i < n; ++i)
-    ASSERT_EQ(output[i], 2.0f * static_cast<float>(i) + 0.5f) << i;
-  EXPECT_EQ(driver<decltype(&::cuMemFree)>("cuMemFree_v2")(in), CUDA_SUCCESS);
-  EXPECT_EQ(driver<decltype(&::cuMemFree)>("cuMemFree_v2")(out), CUDA_SUCCESS);
-  EXPECT_EQ(driver<decltype(&::cuModuleUnload)>("cuModuleUnload")(module), CUDA_SUCCESS);
+  runScaleAdd();
 
   // Ocelot's runtime came by absolute path and stayed out of the global scope: the application's
   // cuda* calls still reach NVIDIA's runtime.
@@ -194,6 +201,35 @@ TEST_F(NvidiaRuntimeFirst, ShimRunsAModuleOnOcelotsRuntimeLoadedByPath) {
   ASSERT_NE(ocelot, nullptr) << "the shim did not load " OCELOT_CUDART_FILE;
   EXPECT_EQ(::dlsym(RTLD_DEFAULT, "ocelot_runtime_bridge"), nullptr);
   EXPECT_EQ(fileOf(::dlsym(RTLD_DEFAULT, "cudaMalloc")), canonical(kNvidiaRuntime));
+  ::dlclose(ocelot);
+}
+
+// A probe tool loads into Ocelot's runtime that the shim loaded by path (PyTorch's load order) and
+// instruments the shim's launches: it refers to no symbol of Ocelot's (tests/probes/
+// CheckSelfContained.cmake). Before, the load failed: "cannot load plugin ...: undefined symbol".
+TEST_F(NvidiaRuntimeFirst, AProbeToolLoadsIntoTheRuntimeLoadedByPath) {
+  if (std::string(OCELOT_INSTMIX_FILE).empty())
+    GTEST_SKIP() << "the shipped probe tools are not built";
+  // As `ocelot run -i PATH` asks; read when the runtime configures its instrumentation.
+  ::setenv("OCELOT_INSTRUMENTORS", OCELOT_INSTMIX_FILE, 1);
+  ASSERT_EQ(driver<decltype(&::cuInit)>("cuInit")(0), CUDA_SUCCESS); // the runtime, by path
+  void* ocelot = ::dlopen(OCELOT_CUDART_FILE, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(ocelot, nullptr) << "the shim did not load " OCELOT_CUDART_FILE;
+  auto subscribe = symbolOf<decltype(&::ocelot_subscribe)>(ocelot, "ocelot_subscribe");
+  auto flush = symbolOf<decltype(&::ocelot_flush_profiles)>(ocelot, "ocelot_flush_profiles");
+  auto active =
+      symbolOf<decltype(&::ocelot_active_instrumentors)>(ocelot, "ocelot_active_instrumentors");
+  ASSERT_TRUE(subscribe != nullptr && flush != nullptr && active != nullptr);
+  static std::vector<std::string> profiles;
+  subscribe([](const char* json, void*) { profiles.emplace_back(json); }, nullptr);
+  runScaleAdd();
+  flush();
+  char names[256] = {};
+  active(names, sizeof names);
+  EXPECT_NE(std::string(names).find("instmix"), std::string::npos) << "active: " << names;
+  ASSERT_EQ(profiles.size(), 1u);
+  EXPECT_NE(profiles[0].find("\"instmix\""), std::string::npos) << profiles[0];
+  ::unsetenv("OCELOT_INSTRUMENTORS");
   ::dlclose(ocelot);
 }
 
