@@ -25,6 +25,7 @@ struct SlotRequest {
 /// Milliseconds spent in each step, for the cost of instrumentation next to the driver's JIT
 /// (the paper's Figure 9).
 struct InstrumentationTimings {
+  /// parseMs: the parse of the text, or (the runtime's copies) the clone of the catalog's IR.
   double parseMs = 0, analyzeMs = 0, passesMs = 0, emitMs = 0;
   double totalMs() const { return parseMs + analyzeMs + passesMs + emitMs; }
 };

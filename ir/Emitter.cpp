@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <unordered_map>
 
 namespace ocelot::ir {
 
@@ -213,6 +214,25 @@ private:
   uint32_t line_ = 1;
   bool atLineStart_ = true;
   uint32_t lastSourceLine_ = 0; ///< source line of the last statement started
+
+public:
+  /// Where the writer records the output line of each item and statement it did not write on its
+  /// source line (emitPtxNumberingLines).
+  struct WrittenLines {
+    std::unordered_map<const void*, uint32_t> lines; ///< items and statements
+    std::unordered_map<const Function*, uint32_t> bodyLines, bodyEndLines;
+  };
+  void recordLines(WrittenLines* lines) { written_ = lines; }
+
+private:
+  /// After startLine for an item or statement of source line `line`: records where it went when
+  /// that is another line (it had none, or what was added before it pushed it down).
+  void wrote(const void* thing, uint32_t line) {
+    if (written_ != nullptr && line_ != line)
+      written_->lines.emplace(thing, line_);
+  }
+
+  WrittenLines* written_ = nullptr;
 };
 
 void PtxWriter::unsignedNumber(uint64_t value, int base, bool upper, int width) {
@@ -553,6 +573,7 @@ void PtxWriter::directives(const std::vector<FunctionDirective>& list, bool ownL
 
 void PtxWriter::statement(const Function& f, const Statement& s) {
   startLine(s.line());
+  wrote(&s, s.line());
   unsigned depth = f.scopeDepth(s.scope());
   switch (s.kind()) {
   case Statement::Kind::Instruction:
@@ -645,6 +666,7 @@ void PtxWriter::statement(const Function& f, const Statement& s) {
 
 void PtxWriter::function(const Function& f) {
   startLine(f.line());
+  wrote(&f, f.line());
   for (std::string_view word : f.prefixWords()) {
     text(word);
     character(' ');
@@ -665,15 +687,21 @@ void PtxWriter::function(const Function& f) {
   if (!f.hasBody()) {
     if (multiline)
       startLine(f.bodyLine());
+    if (written_ != nullptr && line_ != f.bodyLine())
+      written_->bodyLines.emplace(&f, line_);
     character(';');
     return;
   }
   startLine(f.bodyLine());
+  if (written_ != nullptr && line_ != f.bodyLine())
+    written_->bodyLines.emplace(&f, line_);
   character('{');
   for (const auto& block : f.blocks())
     for (const auto& s : block->statements())
       statement(f, *s);
   startLine(f.bodyEndLine());
+  if (written_ != nullptr && line_ != f.bodyEndLine())
+    written_->bodyEndLines.emplace(&f, line_);
   character('}');
 }
 
@@ -705,6 +733,7 @@ void PtxWriter::item(const ModuleItem& item) {
   switch (item.kind()) {
   case ModuleItem::Kind::GlobalVariable:
     startLine(item.line());
+    wrote(&item, item.line());
     declaration(cast<GlobalVariable>(&item)->spec());
     character(';');
     break;
@@ -714,6 +743,7 @@ void PtxWriter::item(const ModuleItem& item) {
   case ModuleItem::Kind::File: {
     const auto* file = cast<FileDirective>(&item);
     startLine(file->line());
+    wrote(file, file->line());
     text("\t.file\t");
     unsignedNumber(file->index());
     text(" \"");
@@ -730,6 +760,7 @@ void PtxWriter::item(const ModuleItem& item) {
   case ModuleItem::Kind::DebugSection: {
     const auto* section = cast<DebugSection>(&item);
     startLine(section->line());
+    wrote(section, section->line());
     text("\t.section\t");
     text(section->name());
     newline();
@@ -742,6 +773,7 @@ void PtxWriter::item(const ModuleItem& item) {
   case ModuleItem::Kind::Alias: {
     const auto* alias = cast<AliasDirective>(&item);
     startLine(alias->line());
+    wrote(alias, alias->line());
     text(".alias ");
     text(alias->alias());
     text(", ");
@@ -795,6 +827,38 @@ void emitPtx(const Module& module, std::string& out, const EmitOptions& options)
 std::string emitPtx(const Module& module, const EmitOptions& options) {
   std::string out;
   emitPtx(module, out, options);
+  return out;
+}
+
+std::string emitPtxNumberingLines(Module& module) {
+  std::string out;
+  out.reserve(estimatedSize(module));
+  const EmitOptions options;
+  PtxWriter::WrittenLines written;
+  {
+    PtxWriter writer(out, options);
+    writer.recordLines(&written);
+    writer.module(module);
+  }
+  if (written.lines.empty() && written.bodyLines.empty() && written.bodyEndLines.empty())
+    return out; // everything is on its line already
+  auto lineOf = [&](const void* thing, uint32_t line) {
+    auto it = written.lines.find(thing);
+    return it == written.lines.end() ? line : it->second;
+  };
+  for (const auto& item : module.items()) {
+    item->setLine(lineOf(item.get(), item->line()));
+    auto* f = dyn_cast<Function>(item.get());
+    if (f == nullptr)
+      continue;
+    if (auto it = written.bodyLines.find(f); it != written.bodyLines.end())
+      f->setBodyLine(it->second);
+    if (auto it = written.bodyEndLines.find(f); it != written.bodyEndLines.end())
+      f->setBodyEndLine(it->second);
+    for (auto& block : f->blocks())
+      for (auto& statement : block->statements())
+        statement->setLine(lineOf(statement.get(), statement->line()));
+  }
   return out;
 }
 

@@ -19,6 +19,12 @@ struct EmitOptions {
 /// PTX text for `module`. Parsing the result gives a module that `equals` this one.
 std::string emitPtx(const Module& module, const EmitOptions& options = {});
 
+/// emitPtx (with the default options), and then every item and statement that was not written on
+/// its source line gets the line it was written on: those passes added (line 0), and those that
+/// what was added pushed down. The module then has the lines a parse of the text gives, so that
+/// what is emitted from it later (instrumented copies) is what would be emitted from that parse.
+std::string emitPtxNumberingLines(Module& module);
+
 /// Appends PTX text for `module` to `out` (reuse one buffer for many modules).
 void emitPtx(const Module& module, std::string& out, const EmitOptions& options = {});
 

@@ -140,7 +140,9 @@ ModulePipeline::process(std::string_view ptx, const std::string& label, const st
   // them back from the table (after the passes, so that it lists what the loaded code takes).
   if (unit)
     instrumentors::addFunctionAddressTable(*parsed.module, *unit);
-  std::string text = ir::emitPtx(*parsed.module);
+  // The IR kept beside the text has the text's lines (what the passes and the table added had
+  // none): instrumented copies cloned from it are emitted exactly as from a parse of the text.
+  std::string text = ir::emitPtxNumberingLines(*parsed.module);
   return Processed{std::move(text), std::move(parsed.module)};
 }
 

@@ -69,10 +69,14 @@ std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistrati
     entry->units = std::move(built->ptx);
     entry->linked = built->form == ModuleImage::Form::LinkedPtx;
     std::vector<const ir::Module*> modules;
-    for (const auto& unit : built->units)
+    for (auto& unit : built->units) {
       modules.push_back(unit.get());
+      entry->modules.push_back(std::move(unit));
+    }
     entry->kernels = describeKernels(modules);
-    entry->ok = true;
+    entry->ok = entry->modules.size() == entry->units.size();
+    if (!entry->ok)
+      entry->error = "the module pipeline kept no IR for " + entry->label;
   }
   std::lock_guard lock(mutex_);
   auto [it, inserted] = entries_.emplace(key, entry);

@@ -29,13 +29,18 @@ struct CatalogEntry {
   bool ok = false;
   std::string error;
   std::vector<std::string> units; ///< one PTX text, or one per unit of a device-linked program
+  /// The IR each of `units` was emitted from (with the text's lines), parsed once by the module
+  /// pipeline: instrumented copies start from clones of it instead of parsing the text again.
+  /// Only read after the entry is built, so clones may be taken on any thread.
+  std::vector<std::shared_ptr<const ir::Module>> modules;
   bool linked = false;
   std::string label;
   std::unordered_map<std::string, CatalogKernel> kernels;
 };
 
-/// The PTX of every registration on every device, read once (through the module pipeline, so
-/// instrumented modules start from exactly the PTX the uninstrumented ones do). Thread safe.
+/// The PTX of every registration on every device, read and parsed once (through the module
+/// pipeline, so instrumented modules start from exactly the PTX the uninstrumented ones do), with
+/// the IR it was emitted from. Thread safe.
 class ModuleCatalog {
 public:
   explicit ModuleCatalog(const ModulePipeline& pipeline) : pipeline_(pipeline) {}

@@ -3,6 +3,7 @@
 
 #include "TestPtx.h"
 #include "ir/Emitter.h"
+#include "ir/IRBuilder.h"
 #include "ir/InstructionForm.h"
 #include "ir/InstructionTable.h"
 
@@ -398,4 +399,48 @@ TEST(EmitterTest, CompactModeDropsSourceLayout) {
 }
 
 } // namespace
+/// The source line of every item, function body brace and statement, in order.
+std::vector<uint32_t> linesOf(const Module& module) {
+  std::vector<uint32_t> lines;
+  for (const auto& item : module.items()) {
+    lines.push_back(item->line());
+    if (const auto* f = dyn_cast<Function>(item.get())) {
+      lines.push_back(f->bodyLine());
+      lines.push_back(f->bodyEndLine());
+      for (const auto& block : f->blocks())
+        for (const auto& s : block->statements())
+          lines.push_back(s->line());
+    }
+  }
+  return lines;
+}
+
+TEST(EmitterTest, NumberingLinesGivesTheLinesOfTheText) {
+  // `ret` is on the line after the `mov`: what a pass adds between them pushes it down.
+  auto module = parseOrFail(kernelWithBody("\tmov.u32 %r1, %r2;\n\tret;"));
+  ASSERT_NE(module, nullptr);
+  Function& k = *module->findFunction("k");
+  BasicBlock& entry = *k.blocks().front();
+  // Three instructions before `ret`, as a pass adds them (line 0), through the IR builder.
+  IRBuilder builder(entry);
+  builder.before(entry, *entry.statements().back());
+  RegisterRef r1{k.registerDeclarators().size() > 1 ? 1u : 0u, 1};
+  for (int i = 0; i < 3; ++i)
+    builder.insert("add.s32", {IRBuilder::reg(r1), IRBuilder::reg(r1), IRBuilder::imm(i)});
+  DeclarationSpec spec;
+  spec.words.push_back({module->intern(".global"), std::nullopt, {}});
+  spec.words.push_back({module->intern(".u32"), std::nullopt, {}});
+  spec.declarators.push_back({module->intern("added"), 0, false, {}, std::nullopt});
+  module->insert(0, std::make_unique<GlobalVariable>(std::move(spec)));
+  const std::string plain = emitPtx(*module);
+  const std::vector<uint32_t> before = linesOf(*module);
+  const std::string text = emitPtxNumberingLines(*module);
+  EXPECT_EQ(text, plain);
+  auto reparsed = parseOrFail(text);
+  ASSERT_NE(reparsed, nullptr);
+  EXPECT_NE(linesOf(*module), before); // there was something to number
+  EXPECT_EQ(linesOf(*module), linesOf(*reparsed));
+  EXPECT_EQ(emitPtx(*module), text);
+}
+
 } // namespace ocelot::test
