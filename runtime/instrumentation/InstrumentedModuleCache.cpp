@@ -108,10 +108,8 @@ void InstrumentedModuleCache::build(
   std::vector<instrumentors::SlotRequest> requests;
   for (const SlotChoice& s : slots)
     requests.push_back({s.instrumentor.get(), s.variant});
-  if (catalog.modules.size() != catalog.units.size()) {
-    out.error_ = "the catalog holds no IR for " + catalog.label;
-    return;
-  }
+  // Without the IR (a module too large to keep it, kKeptIrTextBytes) each copy parses the text.
+  const bool fromIr = catalog.modules.size() == catalog.units.size();
   ModuleImage image;
   image.form = catalog.linked ? ModuleImage::Form::LinkedPtx : ModuleImage::Form::Ptx;
   image.label = catalog.label + " (instrumented)";
@@ -125,10 +123,17 @@ void InstrumentedModuleCache::build(
     // A copy of the catalog's IR, not a parse of its text: each module image is parsed once,
     // however many instrumented copies it gets. The copy's time is the parse step's.
     auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<ir::Module> copy = ir::cloneModule(*catalog.modules[u]);
-    const double copyMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    instrumentors::InstrumentedPtx unit = instrumentModule(std::move(copy), requests, options);
+    instrumentors::InstrumentedPtx unit;
+    double copyMs = 0;
+    if (fromIr) {
+      std::unique_ptr<ir::Module> copy = ir::cloneModule(*catalog.modules[u]);
+      copyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                   .count();
+      unit = instrumentModule(std::move(copy), requests, options);
+    } else {
+      unit = instrumentModule(catalog.units[u], requests, options);
+      copyMs = unit.timings.parseMs;
+    }
     if (!unit.ok) {
       out.error_ = "instrumenting " + options.label + " failed at " + unit.error;
       return;

@@ -77,6 +77,13 @@ std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistrati
     entry->ok = entry->modules.size() == entry->units.size();
     if (!entry->ok)
       entry->error = "the module pipeline kept no IR for " + entry->label;
+    // The IR is several times the text (a 15 MB debug module: 80 MB): past kKeptIrTextBytes the
+    // entry keeps the text only, and instrumented copies parse it (issue 18's memory bounds).
+    size_t textBytes = 0;
+    for (const std::string& unit : entry->units)
+      textBytes += unit.size();
+    if (textBytes > kKeptIrTextBytes)
+      entry->modules.clear();
   }
   std::lock_guard lock(mutex_);
   auto [it, inserted] = entries_.emplace(key, entry);

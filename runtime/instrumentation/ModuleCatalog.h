@@ -25,13 +25,17 @@ struct CatalogKernel {
 
 /// A registration's PTX for one device, as the module pipeline selects and emits it, with the
 /// facts of each kernel; or why there is none.
+/// The largest PTX (all units) whose IR a catalog entry keeps for instrumented copies.
+inline constexpr size_t kKeptIrTextBytes = size_t{8} << 20;
+
 struct CatalogEntry {
   bool ok = false;
   std::string error;
   std::vector<std::string> units; ///< one PTX text, or one per unit of a device-linked program
   /// The IR each of `units` was emitted from (with the text's lines), parsed once by the module
   /// pipeline: instrumented copies start from clones of it instead of parsing the text again.
-  /// Only read after the entry is built, so clones may be taken on any thread.
+  /// Only read after the entry is built, so clones may be taken on any thread. Empty for modules
+  /// whose text exceeds kKeptIrTextBytes: their copies parse the text.
   std::vector<std::shared_ptr<const ir::Module>> modules;
   bool linked = false;
   std::string label;

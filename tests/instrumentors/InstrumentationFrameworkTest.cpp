@@ -12,6 +12,7 @@
 #include "ir/Parser.h"
 #include "ocelot/BasicBlockCounts.h"
 #include "runtime/core/Runtime.h"
+#include "runtime/instrumentation/ModuleCatalog.h"
 
 #include <gtest/gtest.h>
 
@@ -107,6 +108,36 @@ TEST_F(InstrumentedRuntime, EachPtxTextIsParsedOnce) {
   framework().flush();
   EXPECT_EQ(device.loaded.size(), 3u);
   EXPECT_EQ(ir::textsParsed() - before, 2u);
+}
+
+// A module whose PTX exceeds kKeptIrTextBytes: the catalog keeps its text only (its IR is several
+// times larger), and each instrumented copy parses it; the copy is the same as a clone's.
+StaticImage<1, (size_t{12} << 20)> gBigImage;
+char gBigKernelStub;
+
+TEST_F(InstrumentedRuntime, AModuleTooLargeToKeepItsIrIsParsedForItsCopies) {
+  std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                    ".visible .entry big(.param .u64 out)\n{\n  .reg .b32 %r<3>;\n"
+                    "  mov.u32 %r1, %tid.x;\n";
+  while (ptx.size() < instrumentation::kKeptIrTextBytes + (size_t{1} << 20))
+    ptx += "  add.u32 %r1, %r1, 1;\n";
+  ptx += "  ret;\n}\n";
+  Bytes container = buildContainer({ptxEntry(ptx, 90, fatbin::Compression::None)});
+  ASSERT_LE(container.size(), gBigImage.kSlotBytes);
+  void** handle = runtime.registerFatBinary(gBigImage.wrap(gBigImage.place(0, container)));
+  runtime.registerFunction(handle, &gBigKernelStub, "big");
+  runtime.registerFatBinaryEnd(handle);
+  framework().add("bbcount", {});
+  const uint64_t before = ir::textsParsed();
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  ASSERT_EQ(runtime.launchKernel(&gBigKernelStub, dim3(1), dim3(32), args, 0, nullptr),
+            cudaSuccess);
+  framework().flush();
+  ASSERT_EQ(device.loaded.size(), 2u);
+  EXPECT_NE(device.loaded[1].ptx[0].find("__ocelot_instrumentation"), std::string::npos);
+  // The pipeline (1), the catalog (1) and, without the kept IR, the instrumented copy (1).
+  EXPECT_EQ(ir::textsParsed() - before, 3u);
 }
 
 TEST_F(InstrumentedRuntime, ForeignLaunchesAreProfiledWithTheirReason) {
