@@ -1209,7 +1209,8 @@ section_host-measures() {
 # driver-api: modules loaded through the driver API (issue 15), through Ocelot's libcuda.so.1.
 section_driver-api() {
   local dir=$LOGS/driver-api
-  # On a GPU, ocelot run puts the shim in front only when asked (docs/driver-api.md).
+  # ocelot run puts the shim in front by default, on a GPU too (docs/driver-api.md); said here
+  # anyway so that a caller's OCELOT_DRIVER_API=0 does not turn this section into another one.
   local OCELOT_DRIVER_API=1
   export OCELOT_DRIVER_API
   mkdir -p "$dir"
@@ -1322,6 +1323,20 @@ section_driver-api() {
     md "| $name | exit $rc_plain | $verdict | $listed |"
     say "driver-api $name: plain $rc_plain, ocelot $rc_ocelot"
   done
+  md ""
+  # A probe tool in a process whose libcudart.so.13 is NVIDIA's (PyTorch imported first, so the
+  # shim loads Ocelot's runtime by path): the tool must load (docs/driver-api.md) and instrument
+  # Triton's PTX kernel.
+  local tag=triton_instmix
+  (cd "$WORK/cwd" && env TRITON_PTXAS_PATH="$py/ptxas_keep_ptx.sh" LD_LIBRARY_PATH="$ldpath" \
+    timeout -k 5 600 "$ocelot" run -i instmix --summary "$dir/$tag.summary.txt" \
+    -o "$dir/$tag.profile.json" -- python3 "$py/triton_kernel.py" \
+    >"$dir/$tag.ocelot.stdout" 2>"$dir/$tag.ocelot.stderr")
+  local rc_tool=$? loaded=yes
+  grep -q "cannot load plugin" "$dir/$tag.ocelot.stderr" && loaded="**no** (cannot load plugin)"
+  grep -q '"instmix"' "$dir/$tag.profile.json" 2>/dev/null || loaded="$loaded; no instmix result"
+  md "Triton's PTX kernel under \`ocelot run -i instmix\` (a probe tool in the runtime the shim loads by path): exit $rc_tool, tool loaded and instrumenting: $loaded"
+  say "driver-api triton under instmix: exit $rc_tool, loaded: $loaded"
   md ""
   md "Under Ocelot, stderr lines naming the driver API (first 40, all programs):"
   md '```'
