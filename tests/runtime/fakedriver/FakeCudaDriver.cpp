@@ -73,6 +73,8 @@ struct FakeModule {
 /// A function's parameters as cuFuncGetParamInfo reports them: offset and size of each.
 using ParamLayout = std::vector<std::pair<size_t, size_t>>;
 std::map<CUfunction, ParamLayout> gParamLayouts;
+/// The CUfunctions handed out (each its kernel's name), owned until the process ends.
+std::vector<std::unique_ptr<std::string>> gFunctionNames;
 std::map<CUfunction, int> gFunctionModules;
 
 /// The parameters of entry `name` in `ptx`, from its .param declarations (the scalar and byte-array
@@ -367,7 +369,8 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* 
   auto* loaded = reinterpret_cast<FakeModule*>(module);
   std::lock_guard lock(gMutex);
   loaded->functions.emplace_back(name);
-  *function = reinterpret_cast<CUfunction>(new std::string(name));
+  gFunctionNames.push_back(std::make_unique<std::string>(name));
+  *function = reinterpret_cast<CUfunction>(gFunctionNames.back().get());
   gParamLayouts[*function] = parseParams(loaded->ptx, name);
   gFunctionModules[*function] = loaded->number;
   return CUDA_SUCCESS;
