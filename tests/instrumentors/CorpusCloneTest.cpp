@@ -26,14 +26,9 @@ class CorpusClone : public ::testing::TestWithParam<CorpusEntry> {};
 
 TEST_P(CorpusClone, InstrumentedFromTheCloneAsFromTheText) {
   const CorpusEntry& entry = GetParam();
-  std::ifstream in(entry.ptx, std::ios::binary);
-  ASSERT_TRUE(in) << entry.ptx;
-  std::stringstream read;
-  read << in.rdbuf();
-  const std::string ptx = read.str();
-  const bool linked = ptx.find(".extern .func") != std::string::npos ||
-                      entry.name().starts_with("rdc_") ||
-                      entry.name().starts_with("dynamic_parallelism");
+  const std::string ptx = entry.text();
+  ASSERT_FALSE(ptx.empty()) << entry.ptx;
+  const bool linked = entry.linkedUnit(ptx);
   ir::ParseResult parsed = ir::parsePtx(ptx, entry.name());
   ASSERT_TRUE(parsed.ok()) << parsed.firstError();
   ir::Module& module = *parsed.module;
@@ -78,12 +73,8 @@ TEST_P(CorpusClone, InstrumentedFromTheCloneAsFromTheText) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusClone, ::testing::ValuesIn(corpusEntries()),
-                         [](const ::testing::TestParamInfo<CorpusEntry>& entry) {
-                           std::string name = entry.param.name();
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return name;
+                         [](const ::testing::TestParamInfo<CorpusEntry>& param) {
+                           return CorpusEntry::testName(param.param);
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusClone);
 

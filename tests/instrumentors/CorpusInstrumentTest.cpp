@@ -22,15 +22,10 @@ class CorpusInstrument : public ::testing::TestWithParam<CorpusEntry> {};
 
 TEST_P(CorpusInstrument, InstrumentedPtxAssembles) {
   const CorpusEntry& entry = GetParam();
-  std::ifstream in(entry.ptx, std::ios::binary);
-  ASSERT_TRUE(in) << entry.ptx;
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string ptx = text.str();
+  const std::string ptx = entry.text();
+  ASSERT_FALSE(ptx.empty()) << entry.ptx;
   // -rdc modules are units of a device-linked program.
-  const bool linked = ptx.find(".extern .func") != std::string::npos ||
-                      entry.name().starts_with("rdc_") ||
-                      entry.name().starts_with("dynamic_parallelism");
+  const bool linked = entry.linkedUnit(ptx);
   instrumentors::InstrumentorRegistry registry;
   for (const char* list : {"bbcount", "bbcount-thread", "ctaclock", "bbcount,ctaclock"}) {
     SCOPED_TRACE(list);
@@ -59,12 +54,8 @@ std::vector<CorpusEntry> entries() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusInstrument, ::testing::ValuesIn(entries()),
-                         [](const ::testing::TestParamInfo<CorpusEntry>& entry) {
-                           std::string name = entry.param.name();
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return name;
+                         [](const ::testing::TestParamInfo<CorpusEntry>& param) {
+                           return CorpusEntry::testName(param.param);
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusInstrument);
 

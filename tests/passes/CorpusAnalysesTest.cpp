@@ -170,11 +170,7 @@ TEST_P(CorpusAnalyses, AllFunctions) {
 }
 
 std::string testName(const ::testing::TestParamInfo<CorpusEntry>& info) {
-  std::string name = info.param.name();
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)))
-      c = '_';
-  return name;
+  return CorpusEntry::testName(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusAnalyses, ::testing::ValuesIn(corpusEntries()), testName);

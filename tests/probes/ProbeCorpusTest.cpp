@@ -54,9 +54,7 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
   const CorpusEntry& entry = GetParam();
   const std::string ptx = readText(entry.ptx);
   ASSERT_FALSE(ptx.empty()) << entry.ptx;
-  const bool linked = ptx.find(".extern .func") != std::string::npos ||
-                      entry.name().starts_with("rdc_") ||
-                      entry.name().starts_with("dynamic_parallelism");
+  const bool linked = entry.linkedUnit(ptx);
   instrumentors::InstrumentOptions options;
   options.label = entry.name();
   options.linked = linked;
@@ -143,12 +141,8 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusProbes, ::testing::ValuesIn(corpusEntries()),
-                         [](const ::testing::TestParamInfo<CorpusEntry>& entry) {
-                           std::string name = entry.param.name();
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return name;
+                         [](const ::testing::TestParamInfo<CorpusEntry>& param) {
+                           return CorpusEntry::testName(param.param);
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusProbes);
 

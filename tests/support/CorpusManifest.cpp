@@ -1,6 +1,8 @@
 #include "tests/support/CorpusManifest.h"
 
+#include <cctype>
 #include <fstream>
+#include <sstream>
 
 namespace ocelot::test {
 
@@ -14,6 +16,27 @@ std::string_view corpusVariantName(CorpusVariant variant) {
     return "debug";
   }
   return "plain";
+}
+
+std::string CorpusEntry::text() const {
+  std::ifstream in(ptx, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool CorpusEntry::linkedUnit(const std::string& text) const {
+  const std::string module = name();
+  return text.find(".extern .func") != std::string::npos || module.starts_with("rdc_") ||
+         module.starts_with("dynamic_parallelism");
+}
+
+std::string CorpusEntry::testName(const CorpusEntry& entry) {
+  std::string name = entry.name();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return name;
 }
 
 std::string CorpusEntry::name() const {

@@ -28,6 +28,13 @@ struct CorpusEntry {
 
   /// The module's name: the PTX file name without `.ptx` (`atomics.sm_90.debug`).
   std::string name() const;
+  /// The module's PTX text; empty when the file cannot be read.
+  std::string text() const;
+  /// Whether the module is a unit of a device-linked (-rdc) program: it declares `.extern .func`,
+  /// or its program is one of the corpus's -rdc ones. `ptx` is text().
+  bool linkedUnit(const std::string& ptx) const;
+  /// name() as a gtest parameter name (letters, digits and '_').
+  static std::string testName(const CorpusEntry& entry);
 };
 
 /// The ptxas options (without input and output) that made `entry.originalCubin` of `entry.ptx`:
