@@ -30,11 +30,7 @@ TEST_P(CorpusInstrument, InstrumentedPtxAssembles) {
   for (const char* list : {"bbcount", "bbcount-thread", "ctaclock", "bbcount,ctaclock"}) {
     SCOPED_TRACE(list);
     std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
-    std::vector<instrumentors::SlotRequest> slots;
-    for (const auto& spec : instrumentors::parseInstrumentorList(list)) {
-      keep.push_back(registry.create(spec.name, spec.options));
-      slots.push_back({keep.back().get(), keep.back()->variant(LaunchInfo{}, {}).variant});
-    }
+    const std::vector<instrumentors::SlotRequest> slots = slotsFor(list, registry, &keep);
     instrumentors::InstrumentOptions options;
     options.label = entry.name();
     options.linked = linked;

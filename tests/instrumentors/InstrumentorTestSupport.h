@@ -103,6 +103,19 @@ inline bool ptxasAvailable() {
   return std::system("ptxas --version > /dev/null 2>&1") == 0;
 }
 
+/// The slots of the instrumentor list `list` ("bbcount,ctaclock:mode=..."), created by `registry`
+/// (kept alive in `keep`), each with the variant of a small launch.
+inline std::vector<instrumentors::SlotRequest>
+slotsFor(const std::string& list, instrumentors::InstrumentorRegistry& registry,
+         std::vector<std::shared_ptr<const PTXInstrumentor>>* keep) {
+  std::vector<instrumentors::SlotRequest> slots;
+  for (const auto& spec : instrumentors::parseInstrumentorList(list)) {
+    keep->push_back(registry.create(spec.name, spec.options));
+    slots.push_back({keep->back().get(), keep->back()->variant(LaunchInfo{}, {}).variant});
+  }
+  return slots;
+}
+
 /// Instruments `ptx` with the registered instrumentors `names` ("bbcount:mode=per-thread"), each
 /// with the variant of a small launch.
 inline instrumentors::InstrumentedPtx
@@ -111,12 +124,8 @@ instrumentWith(const std::string& ptx, const std::string& list,
                instrumentors::InstrumentorRegistry* registry = nullptr,
                std::map<std::string, uint32_t> registerCaps = {}) {
   instrumentors::InstrumentorRegistry local;
-  instrumentors::InstrumentorRegistry& use = registry != nullptr ? *registry : local;
-  std::vector<instrumentors::SlotRequest> slots;
-  for (const auto& spec : instrumentors::parseInstrumentorList(list)) {
-    keep->push_back(use.create(spec.name, spec.options));
-    slots.push_back({keep->back().get(), keep->back()->variant(LaunchInfo{}, {}).variant});
-  }
+  const std::vector<instrumentors::SlotRequest> slots =
+      slotsFor(list, registry != nullptr ? *registry : local, keep);
   instrumentors::InstrumentOptions options;
   options.label = "test";
   options.registerCaps = std::move(registerCaps);
