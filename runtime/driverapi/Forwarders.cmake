@@ -13,16 +13,7 @@ file(WRITE ${probe} "#include <cuda.h>
 #define OCELOT_SHIM_SYMBOL(symbol) OCELOT_SYMBOL symbol ;
 #include \"runtime/driverapi/ShimFunctions.def\"
 ")
-# Appends to list `out` what `pattern`'s group 1 captures at each of its matches in `text`.
-function(append_captures out text pattern)
-  string(REGEX MATCHALL "${pattern}" found "${text}")
-  set(names ${${out}})
-  foreach(match IN LISTS found)
-    string(REGEX REPLACE "${pattern}" "\\1" name "${match}")
-    list(APPEND names ${name})
-  endforeach()
-  set(${out} ${names} PARENT_SCOPE)
-endfunction()
+include(${SOURCE_ROOT}/cmake/NmSymbols.cmake) # append_captures, nm_symbols
 
 set(declared)
 set(intercepted)
@@ -46,7 +37,6 @@ file(REMOVE ${probe})
 # (cudaProfiler.h). The toolkit's stub library lists them; a program or library linked against an
 # older toolkit, or one that dlsym()s them, must find them here too.
 if(STUB AND EXISTS "${STUB}" AND NM)
-  include(${SOURCE_ROOT}/cmake/NmSymbols.cmake)
   nm_symbols(exported ${STUB})
   list(FILTER exported INCLUDE REGEX "^cu[A-Za-z0-9_]+$")
   list(APPEND declared ${exported})
