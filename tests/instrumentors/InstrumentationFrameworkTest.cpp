@@ -195,8 +195,12 @@ TEST_F(InstrumentedRuntime, AnInstrumentedLaunchDeliversAProfile) {
   // The application's module and the instrumented one.
   ASSERT_EQ(device.loaded.size(), 2u);
   const std::string& instrumented = device.loaded[1].ptx[0];
-  EXPECT_NE(instrumented.find(".param .align 8 .b8 __ocelot_instrumentation[8]"), std::string::npos)
+  // One buffer pointer for bbcount, one for the launch clock Ocelot adds to every instrumented
+  // kernel (its GPU time).
+  EXPECT_NE(instrumented.find(".param .align 8 .b8 __ocelot_instrumentation[16]"),
+            std::string::npos)
       << instrumented;
+  EXPECT_NE(instrumented.find("%globaltimer"), std::string::npos) << instrumented;
   // The application's variable is used through its address in the original module.
   EXPECT_EQ(instrumented.find("[counter]"), std::string::npos) << instrumented;
   ASSERT_EQ(device.launches.size(), 1u);
@@ -516,7 +520,7 @@ TEST_F(InstrumentedRuntime, ALaunchThatFailsToLaunchHasAFailedProfile) {
 TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCopyIsDone) {
   device.hostMemory = true; // staging is registered: unregisterRange says when it is freed
   framework().add("bbcount", {});
-  void* staging = nullptr;
+  std::vector<void*> staging; // bbcount's and the launch clock's
   std::atomic<bool> stillRegistered{false};
   std::thread copyFinisher;
   device.duringReset = [&] {
@@ -524,15 +528,18 @@ TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCo
     EXPECT_EQ(launch(), cudaSuccess);
     {
       std::lock_guard lock(device.mutex);
-      ASSERT_EQ(device.registered.size(), 1u);
-      staging = device.registered.begin()->first;
+      ASSERT_EQ(device.registered.size(), 2u);
+      for (const auto& entry : device.registered)
+        staging.push_back(entry.first);
     }
-    // The stream finishes the copy well after the reset has returned its buffers.
+    // The stream finishes the copies well after the reset has returned its buffers.
     copyFinisher = std::thread([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       {
         std::lock_guard lock(device.mutex);
-        stillRegistered = device.registered.count(staging) != 0;
+        stillRegistered = std::all_of(staging.begin(), staging.end(), [&](void* buffer) {
+          return device.registered.count(buffer) != 0;
+        });
       }
       device.queryResult = cudaSuccess;
     });
@@ -545,7 +552,8 @@ TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCo
   EXPECT_TRUE(stillRegistered) << "staging memory freed while its copy was still queued";
   {
     std::lock_guard lock(device.mutex);
-    EXPECT_EQ(device.registered.count(staging), 0u) << "freed once the copy was done";
+    for (void* buffer : staging)
+      EXPECT_EQ(device.registered.count(buffer), 0u) << "freed once the copy was done";
   }
   auto profile = framework().profiles().latest();
   ASSERT_NE(profile, nullptr);
@@ -557,7 +565,7 @@ TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCo
 }
 
 // Issue 14: an instrumented launch puts nothing of Ocelot's into the application's stream but the
-// two events around the kernel: its results land in a zeroed chunk of the result ring, which the
+// event after the kernel: its results land in a zeroed chunk of the result ring, which the
 // profile worker reads back and zeroes again on Ocelot's own stream.
 TEST_F(InstrumentedRuntime, AnInstrumentedLaunchFillsAndCopiesNothingInTheApplicationsStream) {
   framework().add("bbcount", {});
@@ -600,8 +608,9 @@ TEST_F(InstrumentedRuntime, ResultsTheRingCannotHoldGoThroughTheStream) {
   std::lock_guard lock(device.mutex);
   ASSERT_EQ(device.launches.size(), 1u);
   const Stream* application = device.launches[0].stream;
-  EXPECT_EQ(std::count(device.fillStreams.begin(), device.fillStreams.end(), application), 1);
-  EXPECT_EQ(std::count(device.copyStreams.begin(), device.copyStreams.end(), application), 1);
+  // bbcount's buffer and the launch clock's: each filled before and copied after the kernel.
+  EXPECT_EQ(std::count(device.fillStreams.begin(), device.fillStreams.end(), application), 2);
+  EXPECT_EQ(std::count(device.copyStreams.begin(), device.copyStreams.end(), application), 2);
 }
 
 // Issue 14: a warning that comes again is not logged again; the summary folds its repeats into one
