@@ -193,8 +193,9 @@ private:
           aliases.insert(alias->alias());
       for (const auto& item : m.items()) {
         if (const auto* f = dyn_cast<Function>(item.get())) {
-          Occurrence o{u, f, 0, f->linkage(), f->hasBody() || aliases.contains(f->name()), true,
-                       f->isEntry()};
+          Occurrence o{
+              u,    f,           0, f->linkage(), f->hasBody() || aliases.contains(f->name()),
+              true, f->isEntry()};
           if (std::optional<std::string> error = add(f->name(), o))
             return error;
         } else if (const auto* v = dyn_cast<GlobalVariable>(item.get())) {
@@ -336,8 +337,7 @@ private:
       std::unique_ptr<Function> prototype =
           f->hasBody() ? prototypeOf(*f, renaming) : cloneFunction(*f, renaming);
       if (chosen != nullptr)
-        prototype->setPrefixWords(
-            withLinkage(*target_, prototype->prefixWords(), chosen->linkage));
+        prototype->setPrefixWords(withLinkage(*target_, prototype->prefixWords(), chosen->linkage));
       append(std::move(prototype));
       symbol.placed = true;
       return std::nullopt;

@@ -1,5 +1,6 @@
 #include "runtime/instrumentation/ModuleCatalog.h"
 
+#include "ir/ModuleLinker.h"
 #include "ir/Parser.h"
 
 namespace ocelot::runtime::instrumentation {
@@ -46,6 +47,17 @@ ModuleCatalog::describeKernels(const std::vector<const ir::Module*>& units) {
   return kernels;
 }
 
+std::unique_ptr<ir::Module> ModuleCatalog::link(const std::vector<const ir::Module*>& units,
+                                                std::string* error) {
+  std::vector<ir::LinkUnit> linkUnits;
+  for (size_t u = 0; u < units.size(); ++u)
+    linkUnits.push_back({units[u], "unit " + std::to_string(u)});
+  ir::LinkResult linked = ir::linkModules(linkUnits);
+  if (!linked.ok() && error != nullptr)
+    *error = linked.error;
+  return std::move(linked.module);
+}
+
 std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistration& registration,
                                                        int ordinal, const Device& device) {
   const auto key = std::make_pair(registration.id, ordinal);
@@ -73,7 +85,21 @@ std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistrati
       modules.push_back(unit.get());
       entry->modules.push_back(std::move(unit));
     }
-    entry->kernels = describeKernels(modules);
+    // A device-linked program is linked at PTX level so that it is instrumented as a whole; if
+    // that fails, each unit is instrumented on its own (functions other units call stay
+    // uncounted), and the reason is logged once.
+    std::shared_ptr<const ir::Module> linked;
+    if (entry->linked && modules.size() == entry->units.size()) {
+      std::string why;
+      linked = link(modules, &why);
+      if (!linked)
+        entry->linkWarning = "the units of the -rdc program were not linked (" + why +
+                             "): each is instrumented on its own, so device functions that other "
+                             "units call are not counted";
+    }
+    entry->kernels = linked ? describeKernels({linked.get()}) : describeKernels(modules);
+    entry->wholeProgram = linked != nullptr;
+    entry->linkedModule = std::move(linked);
     entry->ok = entry->modules.size() == entry->units.size();
     if (!entry->ok)
       entry->error = "the module pipeline kept no IR for " + entry->label;
@@ -82,8 +108,10 @@ std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistrati
     size_t textBytes = 0;
     for (const std::string& unit : entry->units)
       textBytes += unit.size();
-    if (textBytes > kKeptIrTextBytes)
+    if (textBytes > kKeptIrTextBytes) {
       entry->modules.clear();
+      entry->linkedModule.reset();
+    }
   }
   std::lock_guard lock(mutex_);
   auto [it, inserted] = entries_.emplace(key, entry);

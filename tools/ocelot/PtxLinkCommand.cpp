@@ -58,8 +58,8 @@ std::unique_ptr<ir::Module> linkPtxFiles(const std::vector<std::string>& files, 
 
 int runPtxLinkCommand(const std::vector<std::string>& args) {
   po::options_description options("options");
-  options.add_options()("help,h", "show this help")(
-      "output,o", po::value<std::string>(), "write the PTX to this file instead of stdout")(
+  options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                    "write the PTX to this file instead of stdout")(
       "verbose,v", "print renamed and unresolved symbols to stderr");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::vector<std::string>>());
@@ -78,8 +78,8 @@ int runPtxLinkCommand(const std::vector<std::string>& args) {
   try {
     if (vm.count("output"))
       checkWritable("output", vm["output"].as<std::string>());
-    module = linkPtxFiles(vm["file"].as<std::vector<std::string>>(), vm.count("verbose") != 0,
-                          &error);
+    module =
+        linkPtxFiles(vm["file"].as<std::vector<std::string>>(), vm.count("verbose") != 0, &error);
   } catch (const std::invalid_argument& e) {
     std::cerr << "ocelot ptx link: " << e.what() << "\n";
     return 2;
