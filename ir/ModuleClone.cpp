@@ -27,6 +27,14 @@ public:
         return target_.intern(it->second);
     return name(text);
   }
+  /// A label of a debug section (or a `.loc`'s reference to one), renamed when the renaming
+  /// says so.
+  std::string_view debugName(std::string_view text) {
+    if (renaming_ != nullptr)
+      if (auto it = renaming_->debugLabels.find(text); it != renaming_->debugLabels.end())
+        return target_.intern(it->second);
+    return name(text);
+  }
   uint32_t file(uint32_t index) const {
     return index == 0 || renaming_ == nullptr ? index : index + renaming_->fileOffset;
   }
@@ -109,7 +117,7 @@ public:
       auto copy = std::make_unique<DebugSection>(name(section.name()));
       // The items refer to names by index: the same table, in the same order, keeps them valid.
       for (size_t i = 0; i < section.nameCount(); ++i)
-        copy->addName(name(section.text(static_cast<uint32_t>(i))));
+        copy->addName(debugName(section.text(static_cast<uint32_t>(i))));
       copy->items() = section.items();
       out = std::move(copy);
       break;
@@ -192,7 +200,9 @@ private:
       auto copy = std::make_unique<Instruction>(target_.form(inst.form().spelling()),
                                                 std::move(list), inst.scope());
       copy->setGuard(inst.guard());
-      copy->setSourceLoc(inst.sourceLoc());
+      SourceLoc location = inst.sourceLoc();
+      location.file = file(location.file);
+      copy->setSourceLoc(location);
       copy->setOperandLineOffset(inst.operandLineOffset());
       out = std::move(copy);
       break;
@@ -216,7 +226,7 @@ private:
       const auto& loc = *cast<LocDirective>(&source);
       std::optional<LocDirective::InlinedAt> inlinedAt = loc.inlinedAt();
       if (inlinedAt) {
-        inlinedAt->functionName = name(inlinedAt->functionName);
+        inlinedAt->functionName = debugName(inlinedAt->functionName);
         inlinedAt->location.file = file(inlinedAt->location.file);
       }
       SourceLoc location = loc.location();

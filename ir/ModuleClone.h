@@ -26,6 +26,9 @@ struct CloneRenaming {
   /// definitions and declarations of those symbols and to every reference to them (operands,
   /// initializers, `.alias`, `.calltargets`) that no declaration inside a function shadows.
   std::unordered_map<std::string_view, std::string> symbols;
+  /// Labels of debug sections (`$L__info_string0` of `.debug_str`) -> their names in the target,
+  /// in the sections and in the `inlined_at ... function_name` of `.loc`s.
+  std::unordered_map<std::string_view, std::string> debugLabels;
   uint32_t fileOffset = 0; ///< added to `.file` numbers and to the file of every `.loc`
 };
 

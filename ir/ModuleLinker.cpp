@@ -5,6 +5,7 @@
 #include "ir/PtxVersion.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -112,6 +113,9 @@ void initializerSymbols(const Initializer& init, std::vector<std::string_view>& 
   }
 }
 
+/// The one debug section of `-lineinfo` modules: the names `.loc ... inlined_at` refers to.
+constexpr std::string_view kDebugStrings = ".debug_str";
+
 class Linker {
 public:
   explicit Linker(const std::vector<LinkUnit>& units) : units_(units) {}
@@ -168,9 +172,10 @@ private:
         return unit.name + " was compiled with -G (.target debug): its DWARF sections refer to "
                            "labels of its own, which Ocelot does not link";
       for (const auto& item : m.items())
-        if (isa<DebugSection>(item.get()))
-          return unit.name + " carries DWARF sections (compiled with -G), which Ocelot does "
-                             "not link";
+        if (const auto* section = dyn_cast<DebugSection>(item.get());
+            section != nullptr && section->name() != kDebugStrings)
+          return unit.name + " carries DWARF section " + std::string(section->name()) +
+                 " (compiled with -G), which Ocelot does not link";
     }
     target_ = std::make_unique<Module>();
     target_->setVersion(highestText);
@@ -293,6 +298,23 @@ private:
         renamings_[u].symbols.emplace(name, fresh);
       }
     }
+    // `.debug_str` labels ($L__info_string0) are numbered per unit: later units' get new names.
+    std::unordered_set<std::string> labels;
+    for (uint32_t u = 0; u < units_.size(); ++u)
+      for (const auto& item : units_[u].module->items())
+        if (const auto* section = dyn_cast<DebugSection>(item.get()))
+          for (const SectionItem& i : section->items())
+            if (i.kind == SectionItem::Kind::Label) {
+              std::string label(section->text(i.symbol));
+              if (labels.insert(label).second)
+                continue;
+              std::string fresh = label + "_unit" + std::to_string(u);
+              while (labels.contains(fresh))
+                fresh += "_";
+              labels.insert(fresh);
+              debugLabelNames_.push_back(label);
+              renamings_[u].debugLabels.emplace(debugLabelNames_.back(), fresh);
+            }
   }
 
   std::optional<std::string> emit() {
@@ -310,7 +332,32 @@ private:
       }
       fileOffset += files;
     }
+    if (debugStrings_)
+      append(std::move(debugStrings_));
     return std::nullopt;
+  }
+
+  /// The units' `.debug_str` sections become one, at the end of the linked module (where each
+  /// unit has its own).
+  void mergeDebugStrings(uint32_t u, const DebugSection& section) {
+    auto copy = std::unique_ptr<DebugSection>(
+        cast<DebugSection>(cloneItem(*target_, section, renamings_[u]).release()));
+    if (!debugStrings_) {
+      debugStrings_ = std::move(copy);
+      return;
+    }
+    const uint32_t base = static_cast<uint32_t>(debugStrings_->nameCount());
+    for (size_t n = 0; n < copy->nameCount(); ++n)
+      debugStrings_->addName(copy->text(static_cast<uint32_t>(n)));
+    auto shift = [&](uint32_t index) {
+      return index == SectionItem::kNoName ? index : index + base;
+    };
+    for (SectionItem item : copy->items()) {
+      item.directive = shift(item.directive);
+      item.symbol = shift(item.symbol);
+      item.subtrahend = shift(item.subtrahend);
+      debugStrings_->items().push_back(item);
+    }
   }
 
   void append(std::unique_ptr<ModuleItem> item) { target_->append(std::move(item)); }
@@ -367,6 +414,8 @@ private:
         return std::nullopt;
       append(onlyDeclarators(*v, renaming, kept));
     }
+    if (const auto* section = dyn_cast<DebugSection>(&item))
+      mergeDebugStrings(u, *section);
     if (isa<FileDirective>(&item) || isa<AliasDirective>(&item))
       append(cloneItem(*target_, item, renaming));
     return std::nullopt;
@@ -428,6 +477,8 @@ private:
   std::map<std::string, std::vector<uint32_t>> localEntries_;
   std::unordered_set<std::string> allNames_;
   std::vector<CloneRenaming> renamings_;
+  std::deque<std::string> debugLabelNames_; ///< the keys of the renamings' debugLabels
+  std::unique_ptr<DebugSection> debugStrings_;
 };
 
 } // namespace

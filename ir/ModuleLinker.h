@@ -47,7 +47,10 @@ struct LinkResult {
 ///   up by name, so two units' local kernels of one name are an error instead.
 /// - `.version` is the highest of the units'; `.target` and `.address_size` must be equal.
 /// - `.file` numbers of each unit follow the previous units' (`.loc` follows them).
-/// - Units with DWARF sections (`-G`) are refused: their sections refer to unit-local labels.
+/// - `-lineinfo` units' `.debug_str` sections (the names `.loc ... inlined_at` refers to) become
+///   one at the end, later units' labels renamed `label_unitN`. Units with the other DWARF
+///   sections of `-G` are refused: those refer to labels inside functions that linking would
+///   have to renumber.
 ///
 /// Items keep their units' order. A declaration that precedes the definition it resolves to stays
 /// as a prototype with the definition's linkage (functions), or the definition moves up to it
