@@ -132,7 +132,8 @@ public:
       return fail(*error);
     if (std::optional<std::string> error = resolve())
       return fail(*error);
-    renameLocals();
+    if (std::optional<std::string> error = renameLocals())
+      return fail(*error);
     if (std::optional<std::string> error = emit())
       return fail(*error);
     for (const auto& [name, symbol] : symbols_)
@@ -282,14 +283,17 @@ private:
   }
 
   /// A local symbol keeps its name unless a linked symbol or an earlier unit's local has it.
-  void renameLocals() {
+  std::optional<std::string> renameLocals() {
     renamings_.resize(units_.size());
     std::unordered_set<std::string> claimed;
     for (uint32_t u = 0; u < units_.size(); ++u) {
       for (const auto& [name, entry] : locals_[u]) {
-        (void)entry;
         if (!symbols_.contains(name) && claimed.insert(name).second)
           continue;
+        if (entry)
+          return "kernel " + name + " of " + units_[u].name +
+                 " has the name of another unit's symbol (kernels are found by name, so they "
+                 "cannot be renamed)";
         std::string fresh = name + "_unit" + std::to_string(u);
         while (allNames_.contains(fresh))
           fresh.insert(fresh.size() - std::to_string(u).size() - 5, "_");
@@ -315,6 +319,7 @@ private:
               debugLabelNames_.push_back(label);
               renamings_[u].debugLabels.emplace(debugLabelNames_.back(), fresh);
             }
+    return std::nullopt;
   }
 
   std::optional<std::string> emit() {

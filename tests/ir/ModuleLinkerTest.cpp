@@ -438,6 +438,11 @@ TEST(ModuleLinker, LocalKernelsOfOneNameAreAnError) {
   EXPECT_FALSE(linked.ok());
   EXPECT_NE(linked.error.find("kernel k is local to both unit 0 and unit 1"), std::string::npos)
       << linked.error;
+  ir::LinkResult clash = link({unit(".visible .global .align 4 .u32 k;\n"), unit(local)});
+  EXPECT_FALSE(clash.ok());
+  EXPECT_NE(clash.error.find("kernel k of unit 1 has the name of another unit's symbol"),
+            std::string::npos)
+      << clash.error;
 }
 
 TEST(ModuleLinker, HeadersMustAgree) {
