@@ -162,6 +162,12 @@ void InstrumentedModuleCache::build(
     // The linked program: instrumented once, as a whole (no other unit calls into it; what stays
     // .extern is the device runtime's, resolved by the device's linker as before).
     auto options = optionsFor(catalog.label + " (linked units)", false);
+    // A renamed unit-local variable lives in the application's module under its own name.
+    if (!catalog.originalNames.empty())
+      options.addresses = [&addresses, &names = catalog.originalNames](std::string_view name) {
+        auto it = names.find(std::string(name));
+        return addresses(it != names.end() ? std::string_view(it->second) : name);
+      };
     auto start = std::chrono::steady_clock::now();
     std::unique_ptr<ir::Module> copy;
     if (catalog.linkedModule) {
@@ -178,12 +184,12 @@ void InstrumentedModuleCache::build(
         units.push_back(result.module.get());
         parsed.push_back(std::move(result.module));
       }
-      std::string why;
-      copy = ModuleCatalog::link(units, &why);
-      if (!copy) {
-        out.error_ = "linking the units failed: " + why;
+      ir::LinkResult linked = ModuleCatalog::link(units);
+      if (!linked.ok()) {
+        out.error_ = "linking the units failed: " + linked.error;
         return;
       }
+      copy = std::move(linked.module);
     }
     double copyMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -1,6 +1,5 @@
 #include "runtime/instrumentation/ModuleCatalog.h"
 
-#include "ir/ModuleLinker.h"
 #include "ir/Parser.h"
 
 namespace ocelot::runtime::instrumentation {
@@ -47,15 +46,11 @@ ModuleCatalog::describeKernels(const std::vector<const ir::Module*>& units) {
   return kernels;
 }
 
-std::unique_ptr<ir::Module> ModuleCatalog::link(const std::vector<const ir::Module*>& units,
-                                                std::string* error) {
+ir::LinkResult ModuleCatalog::link(const std::vector<const ir::Module*>& units) {
   std::vector<ir::LinkUnit> linkUnits;
   for (size_t u = 0; u < units.size(); ++u)
     linkUnits.push_back({units[u], "unit " + std::to_string(u)});
-  ir::LinkResult linked = ir::linkModules(linkUnits);
-  if (!linked.ok() && error != nullptr)
-    *error = linked.error;
-  return std::move(linked.module);
+  return ir::linkModules(linkUnits);
 }
 
 std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistration& registration,
@@ -90,10 +85,12 @@ std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistrati
     // uncounted), and the reason is logged once.
     std::shared_ptr<const ir::Module> linked;
     if (entry->linked && modules.size() == entry->units.size()) {
-      std::string why;
-      linked = link(modules, &why);
+      ir::LinkResult result = link(modules);
+      linked = std::move(result.module);
+      for (const ir::LinkRenaming& r : result.renamed)
+        entry->originalNames.emplace(r.to, r.from);
       if (!linked)
-        entry->linkWarning = "the units of the -rdc program were not linked (" + why +
+        entry->linkWarning = "the units of the -rdc program were not linked (" + result.error +
                              "): each is instrumented on its own, so device functions that other "
                              "units call are not counted";
     }

@@ -184,12 +184,13 @@ char gRdcKernelStub;
 /// returns what the device was asked to load for the instrumented module.
 ModuleImage instrumentedRdcProgram(Runtime& runtime, FakeDevice& device,
                                    instrumentation::InstrumentationFramework& framework,
-                                   const std::string& second) {
+                                   const std::string& second,
+                                   const std::string& first = kRdcKernelUnit) {
   const void* linked = gRdcImage.place(0, buildContainer({makeEntry(2, 90,
                                                                     toBytes("\x7f"
                                                                             "ELF"),
                                                                     fatbin::Compression::None)}));
-  EntrySpec unitA = ptxEntry(kRdcKernelUnit, 90, fatbin::Compression::None);
+  EntrySpec unitA = ptxEntry(first, 90, fatbin::Compression::None);
   unitA.options = "--compile-only";
   EntrySpec unitB = ptxEntry(second, 90, fatbin::Compression::None);
   unitB.options = "--compile-only";
@@ -224,6 +225,28 @@ TEST_F(InstrumentedRuntime, DeviceLinkedProgramsAreLinkedAndInstrumentedAsAWhole
                 .find("__ocelot_instrumentation_0"),
             std::string::npos)
       << ptx;
+}
+
+TEST_F(InstrumentedRuntime, RenamedLocalVariablesAreFoundUnderTheirOwnNames) {
+  // Both units have a local `counter`: the linker renames the second unit's, and the redirect to
+  // the application's storage asks the application's module for `counter`, the name it knows.
+  std::string withCounter = kRdcFunctionUnit;
+  withCounter.insert(withCounter.find(".visible .func"), ".global .align 4 .u32 counter;\n");
+  withCounter.replace(withCounter.find("add.s32 %r2, %r1, 1;"), 20,
+                      "ld.global.u32 %r2, [counter];");
+  std::string kernelWithCounter = kRdcKernelUnit;
+  kernelWithCounter.insert(kernelWithCounter.find(".visible .entry"),
+                           ".global .align 4 .u32 counter;\n");
+  kernelWithCounter.replace(kernelWithCounter.find("mov.u32 %r1, %tid.x;"), 20,
+                            "ld.global.u32 %r1, [counter];");
+  ModuleImage image =
+      instrumentedRdcProgram(runtime, device, framework(), withCounter, kernelWithCounter);
+  ASSERT_EQ(image.ptx.size(), 1u);
+  // Both units' uses are redirected (the variables are no longer referenced by name).
+  EXPECT_EQ(image.ptx[0].find("[counter]"), std::string::npos) << image.ptx[0];
+  EXPECT_EQ(image.ptx[0].find("[counter_unit1]"), std::string::npos) << image.ptx[0];
+  EXPECT_TRUE(device.globals.contains("counter"));
+  EXPECT_FALSE(device.globals.contains("counter_unit1"));
 }
 
 TEST_F(InstrumentedRuntime, UnitsThatCannotBeLinkedAreInstrumentedOneByOne) {
