@@ -1,7 +1,7 @@
 #include "instrumentors/CtaClockPass.h"
 
+#include "instrumentors/KernelBoundaries.h"
 #include "instrumentors/PtxIdioms.h"
-#include "ir/Casting.h"
 
 namespace ocelot::instrumentors {
 
@@ -9,21 +9,9 @@ using ir::IRBuilder;
 using ir::RegisterRef;
 using ir::ScalarType;
 
-namespace {
-
-bool hasExit(const ir::Function& function) {
-  bool found = false;
-  for (const auto& block : function.blocks())
-    block->forEachInstruction(
-        [&](const ir::Instruction& inst) { found = found || inst.form().has(ir::kExit); });
-  return found;
-}
-
-} // namespace
-
 bool CtaClockPass::appliesTo(const ir::Function& function) const {
   return function.hasBody() && buffer_.reaches(function) &&
-         (function.isEntry() || hasExit(function));
+         (function.isEntry() || hasExitInstruction(function));
 }
 
 RegisterRef CtaClockPass::recordAddress(IRBuilder& b) const {
@@ -67,32 +55,9 @@ void CtaClockPass::recordEnd(IRBuilder& b, std::optional<ir::Guard> guard) const
 
 passes::PreservedAnalyses CtaClockPass::run(ir::Function& function,
                                             passes::AnalysisManager& analyses) {
-  if (function.isEntry()) {
-    // The first block runs once per thread (BufferPlan made sure it is no branch target).
-    IRBuilder b(*function.blocks().front(), &analyses);
-    recordStart(b);
-  }
-  for (auto& block : function.blocks()) {
-    for (size_t i = 0; i < block->statements().size(); ++i) {
-      auto* inst = ir::dyn_cast<ir::Instruction>(block->statements()[i].get());
-      if (inst == nullptr)
-        continue;
-      bool leaves =
-          inst->form().has(ir::kExit) || (function.isEntry() && inst->form().has(ir::kReturn));
-      if (!leaves)
-        continue;
-      IRBuilder b(function, &analyses);
-      b.at(*block, i);
-      recordEnd(b, inst->guard());
-      i = b.index();
-    }
-  }
-  ir::BasicBlock& last = *function.blocks().back();
-  if (function.isEntry() && last.terminator() == nullptr) {
-    IRBuilder b(function, &analyses);
-    b.atEnd(last);
-    recordEnd(b, std::nullopt);
-  }
+  forEachKernelBoundary(
+      function, analyses, [this](IRBuilder& b) { recordStart(b); },
+      [this](IRBuilder& b, std::optional<ir::Guard> guard) { recordEnd(b, guard); });
   return passes::PreservedAnalyses::controlFlow();
 }
 

@@ -603,6 +603,7 @@ InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& act
     }
     target.slots.push_back({a.handle, a.instrumentor, choice.variant});
   }
+  target.slots.push_back({0, launchClock_, 0});
   return target;
 }
 
@@ -704,6 +705,8 @@ InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
     slot.offset = ringBytes;
     ringBytes += ResultRing::aligned(slot.bytes);
     zeroFilled = zeroFilled && request.fill == 0;
+    if (slot.instrumentor == launchClock_)
+      pending.clockSlot = s;
     pending.slots.push_back(std::move(slot));
   }
 
@@ -765,7 +768,8 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
   params.function = kernel.function;
   params.args = arguments.data();
 
-  pending.start = pool.acquireEvent();
+  // The kernel's own clock gives its GPU time: no event before it.
+  pending.start = pending.clockSlot ? nullptr : pool.acquireEvent();
   if (pending.start != nullptr)
     pending.start->record(*params.stream, 0);
   cudaError_t result = device.launch(params);
@@ -1119,6 +1123,18 @@ void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
   }
 }
 
+namespace {
+
+/// What a finished launch's slot holds: its part of the ring's host mirror, or its staging buffer.
+std::span<const std::byte> slotContents(const PendingLaunch& pending,
+                                        const PendingLaunch::Slot& slot) {
+  const std::byte* contents = pending.ring ? pending.ring->host(pending.chunk) + slot.offset
+                                           : static_cast<const std::byte*>(slot.staging.pointer);
+  return {contents, slot.bytes};
+}
+
+} // namespace
+
 void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) {
   try {
     if (pending->operation) {
@@ -1155,6 +1171,12 @@ void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) 
         failure = "the launch failed (" + std::string(errorName(error)) +
                   "): its results are not reported";
     }
+    if (failure.empty() && pending->instrumented && pending->clockSlot) {
+      // The kernel's own start and end (the first warp's start to the last lanes' exit).
+      if (std::optional<uint64_t> ns = instrumentors::LaunchClock::gpuNanoseconds(
+              slotContents(*pending, pending->slots[*pending->clockSlot])))
+        timing.gpuMilliseconds = static_cast<double>(*ns) * 1e-6;
+    }
     DeviceFacts facts = pool.facts();
     facts.kernelMilliseconds = timing.gpuMilliseconds.value_or(0);
     std::vector<std::shared_ptr<const InstrumentorResult>> results;
@@ -1167,12 +1189,11 @@ void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) 
     for (const auto& slot : pending->slots) {
       if (!failure.empty())
         break;
+      if (slot.instrumentor == launchClock_)
+        continue; // read above
       try {
-        const std::byte* contents = pending->ring
-                                        ? pending->ring->host(pending->chunk) + slot.offset
-                                        : static_cast<const std::byte*>(slot.staging.pointer);
         auto result = slot.instrumentor->finalize(*slot.state, pending->info, facts,
-                                                  std::span<const std::byte>(contents, slot.bytes));
+                                                  slotContents(*pending, slot));
         if (result)
           results.push_back(std::move(result));
       } catch (const std::exception& e) {
