@@ -1,6 +1,5 @@
 #include "instrumentors/CtaClockPass.h"
 
-#include "instrumentors/KernelBoundaries.h"
 #include "instrumentors/PtxIdioms.h"
 
 namespace ocelot::instrumentors {
@@ -8,11 +7,6 @@ namespace ocelot::instrumentors {
 using ir::IRBuilder;
 using ir::RegisterRef;
 using ir::ScalarType;
-
-bool CtaClockPass::appliesTo(const ir::Function& function) const {
-  return function.hasBody() && buffer_.reaches(function) &&
-         (function.isEntry() || hasExitInstruction(function));
-}
 
 RegisterRef CtaClockPass::recordAddress(IRBuilder& b) const {
   RegisterRef base = buffer_.bufferAddress(b);
@@ -51,14 +45,6 @@ void CtaClockPass::recordEnd(IRBuilder& b, std::optional<ir::Guard> guard) const
   b.insert("red.global.max.u64", {IRBuilder::address(record, 8), IRBuilder::reg(clock)}, leader);
   b.insert("red.global.max.u64", {IRBuilder::address(record, 24), IRBuilder::reg(time)}, leader);
   b.insert("red.global.add.u32", {IRBuilder::address(record, 40), IRBuilder::reg(leaving)}, leader);
-}
-
-passes::PreservedAnalyses CtaClockPass::run(ir::Function& function,
-                                            passes::AnalysisManager& analyses) {
-  forEachKernelBoundary(
-      function, analyses, [this](IRBuilder& b) { recordStart(b); },
-      [this](IRBuilder& b, std::optional<ir::Guard> guard) { recordEnd(b, guard); });
-  return passes::PreservedAnalyses::controlFlow();
 }
 
 } // namespace ocelot::instrumentors

@@ -4,6 +4,8 @@
 
 namespace ocelot::instrumentors {
 
+namespace {
+
 bool hasExitInstruction(const ir::Function& function) {
   bool found = false;
   for (const auto& block : function.blocks())
@@ -12,13 +14,18 @@ bool hasExitInstruction(const ir::Function& function) {
   return found;
 }
 
-void forEachKernelBoundary(
-    ir::Function& function, passes::AnalysisManager& analyses,
-    const std::function<void(ir::IRBuilder&)>& atStart,
-    const std::function<void(ir::IRBuilder&, std::optional<ir::Guard>)>& atEnd) {
+} // namespace
+
+bool KernelBoundaryPass::appliesTo(const ir::Function& function) const {
+  return function.hasBody() && buffer_.reaches(function) &&
+         (function.isEntry() || hasExitInstruction(function));
+}
+
+passes::PreservedAnalyses KernelBoundaryPass::run(ir::Function& function,
+                                                  passes::AnalysisManager& analyses) {
   if (function.isEntry()) {
     ir::IRBuilder b(*function.blocks().front(), &analyses);
-    atStart(b);
+    recordStart(b);
   }
   for (auto& block : function.blocks()) {
     for (size_t i = 0; i < block->statements().size(); ++i) {
@@ -31,7 +38,7 @@ void forEachKernelBoundary(
         continue;
       ir::IRBuilder b(function, &analyses);
       b.at(*block, i);
-      atEnd(b, inst->guard());
+      recordEnd(b, inst->guard());
       i = b.index();
     }
   }
@@ -39,8 +46,9 @@ void forEachKernelBoundary(
   if (function.isEntry() && last.terminator() == nullptr) {
     ir::IRBuilder b(function, &analyses);
     b.atEnd(last);
-    atEnd(b, std::nullopt);
+    recordEnd(b, std::nullopt);
   }
+  return passes::PreservedAnalyses::controlFlow();
 }
 
 } // namespace ocelot::instrumentors

@@ -3,24 +3,29 @@
 // Where a thread's time in a kernel begins and ends, for instrumentation that records both
 // (CtaClockPass, LaunchClockPass).
 
-#include "ir/IRBuilder.h"
-#include "passes/AnalysisManager.h"
+#include "ocelot/Instrumentor.h"
+#include "passes/Pass.h"
 
-#include <functional>
 #include <optional>
 
 namespace ocelot::instrumentors {
 
-/// Whether `function` has an `exit` instruction.
-bool hasExitInstruction(const ir::Function& function);
+/// A pass that records something where each thread starts a kernel and where it leaves it:
+/// recordStart at the start of a kernel's first block (which runs once per thread: BufferPlan
+/// makes sure it is no branch target), recordEnd before every `exit`, every `ret` of a kernel, and
+/// at the end of a kernel's last block when it falls off it, with the leaving instruction's guard.
+/// It applies to kernels and to device functions with an `exit` that reach the buffer.
+class KernelBoundaryPass : public passes::KernelPass {
+public:
+  bool appliesTo(const ir::Function& function) const override;
+  passes::PreservedAnalyses run(ir::Function& function, passes::AnalysisManager& analyses) override;
 
-/// Calls `atStart` with a builder at the start of a kernel's first block (which runs once per
-/// thread: BufferPlan makes sure it is no branch target), and `atEnd` with a builder before every
-/// `exit`, every `ret` of a kernel, and at the end of a kernel's last block when it falls off it;
-/// `atEnd` receives the leaving instruction's guard. Device functions get only their `exit`s.
-void forEachKernelBoundary(
-    ir::Function& function, passes::AnalysisManager& analyses,
-    const std::function<void(ir::IRBuilder&)>& atStart,
-    const std::function<void(ir::IRBuilder&, std::optional<ir::Guard>)>& atEnd);
+protected:
+  explicit KernelBoundaryPass(const BufferAccess& buffer) : buffer_(buffer) {}
+  virtual void recordStart(ir::IRBuilder& b) const = 0;
+  virtual void recordEnd(ir::IRBuilder& b, std::optional<ir::Guard> guard) const = 0;
+
+  const BufferAccess& buffer_;
+};
 
 } // namespace ocelot::instrumentors

@@ -1,6 +1,5 @@
 #include "instrumentors/LaunchClockPass.h"
 
-#include "instrumentors/KernelBoundaries.h"
 #include "instrumentors/LaunchClock.h"
 #include "instrumentors/PtxIdioms.h"
 
@@ -9,11 +8,6 @@ namespace ocelot::instrumentors {
 using ir::IRBuilder;
 using ir::RegisterRef;
 using ir::ScalarType;
-
-bool LaunchClockPass::appliesTo(const ir::Function& function) const {
-  return function.hasBody() && buffer_.reaches(function) &&
-         (function.isEntry() || hasExitInstruction(function));
-}
 
 RegisterRef LaunchClockPass::recordAddress(IRBuilder& b) const {
   RegisterRef base = buffer_.bufferAddress(b);
@@ -40,14 +34,6 @@ void LaunchClockPass::recordEnd(IRBuilder& b, std::optional<ir::Guard> guard) co
   RegisterRef record = recordAddress(b);
   b.insert("red.global.max.u64", {IRBuilder::address(record, 8), IRBuilder::reg(time)},
            ir::Guard{group.leader, false});
-}
-
-passes::PreservedAnalyses LaunchClockPass::run(ir::Function& function,
-                                               passes::AnalysisManager& analyses) {
-  forEachKernelBoundary(
-      function, analyses, [this](IRBuilder& b) { recordStart(b); },
-      [this](IRBuilder& b, std::optional<ir::Guard> guard) { recordEnd(b, guard); });
-  return passes::PreservedAnalyses::controlFlow();
 }
 
 } // namespace ocelot::instrumentors

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <tuple>
 
 namespace ocelot::runtime::instrumentation {
 
@@ -635,6 +636,49 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
       return std::nullopt;
     return values;
   };
+  // This thread's last instrumented kernel: a launch of the same kernel with the same
+  // instrumentors (and variants), module cache and register caps gets the same one, without
+  // building the module key and taking the cache's and the guard's locks (about 1 us of the
+  // launch path on an H200's host). The occupancy check is per block size and shared memory.
+  struct Memo {
+    const InstrumentationFramework* owner = nullptr;
+    uint64_t modules = 0, caps = 0;
+    bool occupancy = false;
+    const CatalogEntry* catalog = nullptr;
+    uint64_t registration = 0;
+    int ordinal = -1;
+    /// handle, instrumentor, variant: no reference that would keep a plugin's object past its
+    /// library (the memo lives until the thread ends).
+    std::vector<std::tuple<uint64_t, const PTXInstrumentor*, uint32_t>> slots;
+    std::string kernel;
+    uint64_t threads = 0;
+    size_t shared = 0;
+    std::weak_ptr<LoadedInstrumentation> module;
+    DeviceFunction function = nullptr;
+    std::string key;
+  };
+  thread_local Memo memo;
+  const bool occupancy = keepOccupancy_.load(std::memory_order_relaxed);
+  const uint64_t threads =
+      uint64_t{site.params.block.x} * site.params.block.y * site.params.block.z;
+  auto sameSlots = [&] {
+    if (memo.slots.size() != target.slots.size())
+      return false;
+    for (size_t s = 0; s < target.slots.size(); ++s)
+      if (memo.slots[s] != std::tuple{target.slots[s].handle, target.slots[s].instrumentor.get(),
+                                      target.slots[s].variant})
+        return false;
+    return true;
+  };
+  if (memo.owner == this && memo.modules == modules_.generation() &&
+      memo.caps == occupancy_.generation() && memo.occupancy == occupancy &&
+      memo.catalog == target.catalog.get() && memo.registration == site.registration.id &&
+      memo.ordinal == site.ordinal && memo.threads == threads &&
+      memo.shared == site.params.sharedMem && memo.kernel == info.kernelName && sameSlots())
+    if (std::shared_ptr<LoadedInstrumentation> module = memo.module.lock())
+      return InstrumentedKernel{std::move(module), memo.function, memo.key};
+  const uint64_t modulesGeneration = modules_.generation(),
+                 capsGeneration = occupancy_.generation();
   InstrumentedKernel kernel;
   kernel.key = modules_.key(site.registration.id, site.ordinal, target.slots);
   const std::string& key = kernel.key;
@@ -676,6 +720,22 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
       break;
     logger_.info("instrumentation: " + info.demangledName + ": " + change);
   }
+  memo.owner = this;
+  memo.modules = modulesGeneration;
+  memo.caps = capsGeneration;
+  memo.occupancy = occupancy;
+  memo.catalog = target.catalog.get();
+  memo.registration = site.registration.id;
+  memo.ordinal = site.ordinal;
+  memo.slots.clear();
+  for (const SlotChoice& slot : target.slots)
+    memo.slots.emplace_back(slot.handle, slot.instrumentor.get(), slot.variant);
+  memo.kernel = info.kernelName;
+  memo.threads = threads;
+  memo.shared = site.params.sharedMem;
+  memo.module = kernel.module;
+  memo.function = kernel.function;
+  memo.key = kernel.key;
   return kernel;
 }
 
@@ -783,7 +843,8 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
             "instrumentation: " + pending.info.demangledName + ": " + note);
     return Fallback{std::move(note)};
   }
-  pending.end = pool.acquireEvent();
+  // Timed only when it ends a timed interval: with the kernel's own clock it just says "done".
+  pending.end = pool.acquireEvent(pending.start != nullptr);
   if (pending.end != nullptr && pending.end->record(*params.stream, 0) != cudaSuccess) {
     pool.releaseEvent(pending.end, pending.generation);
     pending.end = nullptr;
@@ -891,16 +952,16 @@ cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
 void InstrumentationFramework::enqueueCompletion(Stream& stream,
                                                  std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
-  // An event after the kernel (results in the ring) or after the result copies, polled by the
-  // profile thread: the application's stream runs on at full speed (a host function would stall
-  // it for the round trip to the host).
-  if (pending->ring && pending->end != nullptr) {
+  // An event after the kernel (results in the ring, or no results: the original kernel ran) or
+  // after the result copies, polled by the profile thread: the application's stream runs on at
+  // full speed (a host function would stall it for the round trip to the host).
+  if ((pending->ring || pending->slots.empty()) && pending->end != nullptr) {
     pending->done = pending->end;
     worker_.push(std::move(pending));
     return;
   }
   if (pending->resources != nullptr) {
-    pending->done = pending->resources->acquireEvent();
+    pending->done = pending->resources->acquireEvent(false);
     if (pending->done != nullptr) {
       if (pending->done->record(stream, 0) == cudaSuccess) {
         worker_.push(std::move(pending));
