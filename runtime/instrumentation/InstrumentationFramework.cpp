@@ -574,6 +574,9 @@ InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& act
                                             "; its kernels run uninstrumented");
     return Fallback{"no PTX to instrument: " + catalog.error};
   }
+  if (!catalog.linkWarning.empty())
+    logOnce("link/" + catalog.label,
+            "instrumentation: " + catalog.label + ": " + catalog.linkWarning);
   auto kernel = catalog.kernels.find(info.kernelName);
   if (kernel == catalog.kernels.end())
     return Fallback{"the kernel is not in the module's PTX"};

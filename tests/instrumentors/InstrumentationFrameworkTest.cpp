@@ -140,6 +140,128 @@ TEST_F(InstrumentedRuntime, AModuleTooLargeToKeepItsIrIsParsedForItsCopies) {
   EXPECT_EQ(ir::textsParsed() - before, 3u);
 }
 
+// A device-linked (-rdc) program of two units: the kernel calls `addOne`, defined in the other
+// unit.
+const std::string kRdcKernelUnit = R"(.version 9.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 r) addOne(.param .b32 a);
+.visible .entry rdcKernel(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  mov.u32 %r1, %tid.x;
+  {
+  .param .b32 p0;
+  st.param.b32 [p0], %r1;
+  .param .b32 rv;
+  call.uni (rv), addOne, (p0);
+  ld.param.b32 %r2, [rv];
+  }
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)";
+
+const std::string kRdcFunctionUnit = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .func (.param .b32 r) addOne(.param .b32 a)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [a];
+  add.s32 %r2, %r1, 1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+)";
+
+StaticImage<3> gRdcImage;
+char gRdcKernelStub;
+
+/// Registers the two units as a device-linked program, launches its kernel under bbcount and
+/// returns what the device was asked to load for the instrumented module.
+ModuleImage instrumentedRdcProgram(Runtime& runtime, FakeDevice& device,
+                                   instrumentation::InstrumentationFramework& framework,
+                                   const std::string& second,
+                                   const std::string& first = kRdcKernelUnit) {
+  const void* linked = gRdcImage.place(0, buildContainer({makeEntry(2, 90,
+                                                                    toBytes("\x7f"
+                                                                            "ELF"),
+                                                                    fatbin::Compression::None)}));
+  EntrySpec unitA = ptxEntry(first, 90, fatbin::Compression::None);
+  unitA.options = "--compile-only";
+  EntrySpec unitB = ptxEntry(second, 90, fatbin::Compression::None);
+  unitB.options = "--compile-only";
+  gRdcImage.prelinked[0] = gRdcImage.place(1, buildContainer({unitA}));
+  gRdcImage.prelinked[1] = gRdcImage.place(2, buildContainer({unitB}));
+  gRdcImage.prelinked[2] = nullptr;
+  void** handle = runtime.registerFatBinary(gRdcImage.wrap(linked, 2, gRdcImage.prelinked));
+  runtime.registerFunction(handle, &gRdcKernelStub, "rdcKernel");
+  runtime.registerFatBinaryEnd(handle);
+  framework.add("bbcount", {});
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  EXPECT_EQ(runtime.launchKernel(&gRdcKernelStub, dim3(1), dim3(32), args, 0, nullptr),
+            cudaSuccess);
+  framework.flush();
+  EXPECT_EQ(device.loaded.size(), 2u);
+  auto profile = framework.profiles().latest();
+  EXPECT_TRUE(profile != nullptr && profile->instrumented());
+  return device.loaded.empty() ? ModuleImage{} : device.loaded.back();
+}
+
+TEST_F(InstrumentedRuntime, DeviceLinkedProgramsAreLinkedAndInstrumentedAsAWhole) {
+  ModuleImage image = instrumentedRdcProgram(runtime, device, framework(), kRdcFunctionUnit);
+  EXPECT_EQ(image.form, ModuleImage::Form::LinkedPtx);
+  ASSERT_EQ(image.ptx.size(), 1u); // one linked unit
+  const std::string& ptx = image.ptx[0];
+  EXPECT_EQ(ptx.find(".extern"), std::string::npos) << ptx;
+  // The other unit's function is instrumented with the kernel: it takes the slot's pointer.
+  size_t definition = ptx.rfind(".visible .func (.param .b32 r) addOne(");
+  ASSERT_NE(definition, std::string::npos) << ptx;
+  EXPECT_NE(ptx.substr(definition, ptx.find('{', definition) - definition)
+                .find("__ocelot_instrumentation_0"),
+            std::string::npos)
+      << ptx;
+}
+
+TEST_F(InstrumentedRuntime, RenamedLocalVariablesAreFoundUnderTheirOwnNames) {
+  // Both units have a local `counter`: the linker renames the second unit's, and the redirect to
+  // the application's storage asks the application's module for `counter`, the name it knows.
+  std::string withCounter = kRdcFunctionUnit;
+  withCounter.insert(withCounter.find(".visible .func"), ".global .align 4 .u32 counter;\n");
+  withCounter.replace(withCounter.find("add.s32 %r2, %r1, 1;"), 20,
+                      "ld.global.u32 %r2, [counter];");
+  std::string kernelWithCounter = kRdcKernelUnit;
+  kernelWithCounter.insert(kernelWithCounter.find(".visible .entry"),
+                           ".global .align 4 .u32 counter;\n");
+  kernelWithCounter.replace(kernelWithCounter.find("mov.u32 %r1, %tid.x;"), 20,
+                            "ld.global.u32 %r1, [counter];");
+  ModuleImage image =
+      instrumentedRdcProgram(runtime, device, framework(), withCounter, kernelWithCounter);
+  ASSERT_EQ(image.ptx.size(), 1u);
+  // Both units' uses are redirected (the variables are no longer referenced by name).
+  EXPECT_EQ(image.ptx[0].find("[counter]"), std::string::npos) << image.ptx[0];
+  EXPECT_EQ(image.ptx[0].find("[counter_unit1]"), std::string::npos) << image.ptx[0];
+  EXPECT_TRUE(device.globals.contains("counter"));
+  EXPECT_FALSE(device.globals.contains("counter_unit1"));
+}
+
+TEST_F(InstrumentedRuntime, UnitsThatCannotBeLinkedAreInstrumentedOneByOne) {
+  // The second unit's addOne returns .b64, the first declares .b32: the linker refuses, and each
+  // unit is instrumented on its own as before (addOne, which another unit calls, keeps its
+  // signature); the kernel is still instrumented.
+  std::string conflicting = kRdcFunctionUnit;
+  conflicting.replace(conflicting.find(".param .b32 r"), 13, ".param .b64 r");
+  ModuleImage image = instrumentedRdcProgram(runtime, device, framework(), conflicting);
+  EXPECT_EQ(image.form, ModuleImage::Form::LinkedPtx);
+  ASSERT_EQ(image.ptx.size(), 2u);
+  EXPECT_NE(image.ptx[0].find("__ocelot_instrumentation"), std::string::npos) << image.ptx[0];
+  EXPECT_EQ(image.ptx[1].find("__ocelot_instrumentation"), std::string::npos) << image.ptx[1];
+}
+
 TEST_F(InstrumentedRuntime, ForeignLaunchesAreProfiledWithTheirReason) {
   LaunchParams params;
   params.grid = dim3(3);
