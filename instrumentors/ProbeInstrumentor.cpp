@@ -1,6 +1,7 @@
 #include "instrumentors/ProbeInstrumentor.h"
 
 #include "instrumentors/InstrumentorRegistry.h"
+#include "instrumentors/ProbeCounterPromotion.h"
 #include "instrumentors/ProbeInsertionPass.h"
 #include "instrumentors/ProbeSites.h"
 
@@ -106,6 +107,9 @@ void ProbeInstrumentor::instrument(InstrumentorModuleState& state, passes::PassM
   // Block counts first: they do not split blocks, and count at each block's start.
   addProbeBlockCountPasses(s.blockCounts, s.fixedLayout, passes, *target.buffer);
   passes.add<ProbeInsertionPass>(s, *target.buffer);
+  // Then the probes' counter updates in loops move into registers, flushed at the loops' exits
+  // (docs/probes.md, "Counters in loops").
+  passes.add<ProbeCounterPromotionPass>(*target.buffer);
 }
 
 BufferRequest ProbeInstrumentor::initialize(const InstrumentorModuleState& state,

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "ocelot/Instrumentor.h"
+#include "passes/Pass.h"
+
+#include <cstdint>
+
+namespace ocelot::instrumentors {
+
+/// Keeps probe counters that are updated in loops in per-thread registers (docs/probes.md,
+/// "Counters in loops"). Runs after the probes are inlined. A counter update qualifies when it is
+/// `red` or `atom` `.add` of a 32- or 64-bit integer (`.global` or generic, no other modifier,
+/// an atom's result unused) to an address that is this instrumentor's buffer address (the load
+/// BufferAccess::bufferAddress emits) plus an offset computed only from immediates and special
+/// registers that keep their value for the thread's lifetime (%ctaid, %tid, %ntid, %nctaid,
+/// %laneid: a counter index, a stripe) -- followed exactly through its definitions, never guessed.
+/// Such an update in a loop becomes an `add` into a register (the same guard: each lane adds what
+/// it would have added atomically), zeroed at the function's entry and flushed, with one
+/// `red.add` per lane whose register is not 0, on every edge out of the outermost loop without
+/// calls around it and before every `ret` and `exit` inside that loop (then zeroed again, since
+/// the loop may run again). The totals are the same; the order of the additions is not
+/// observable, unless the kernel reads or overwrites the counter, so a counter is left alone when
+/// any instruction that may touch it reads it (`ld`, an atom whose result is used) or writes it
+/// otherwise than by an integer add (`st`, `atom.exch`, streams' records at indices an atomic
+/// returned). Counters of loops that call functions stay atomic (a callee may `exit`).
+/// At most `registerBudget` 32-bit registers per function (a 64-bit counter takes two), innermost
+/// loops first, as bbcount places its register counters.
+class ProbeCounterPromotionPass final : public passes::KernelPass {
+public:
+  explicit ProbeCounterPromotionPass(const BufferAccess& buffer, uint32_t registerBudget = 32)
+      : buffer_(buffer), budget_(registerBudget) {}
+
+  std::string_view name() const override { return "probe-counter-promotion"; }
+  bool appliesTo(const ir::Function& function) const override;
+  passes::PreservedAnalyses run(ir::Function& function, passes::AnalysisManager& analyses) override;
+
+  /// Counter updates replaced by register adds, and registers (counters) used, over every function
+  /// the pass ran on.
+  uint32_t promotedUpdates() const { return promotedUpdates_; }
+  uint32_t promotedCounters() const { return promotedCounters_; }
+
+private:
+  const BufferAccess& buffer_;
+  uint32_t budget_;
+  uint32_t promotedUpdates_ = 0;
+  uint32_t promotedCounters_ = 0;
+};
+
+} // namespace ocelot::instrumentors
