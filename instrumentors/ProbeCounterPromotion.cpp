@@ -726,6 +726,8 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
       kept.push_back(std::move(counter));
     }
     counters = std::move(kept);
+    if (!counters.empty() && report_)
+      report_(function, used);
   }
   if (counters.empty())
     return passes::PreservedAnalyses::controlFlow();

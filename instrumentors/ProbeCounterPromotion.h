@@ -4,6 +4,7 @@
 #include "passes/Pass.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace ocelot::instrumentors {
 
@@ -27,8 +28,12 @@ namespace ocelot::instrumentors {
 /// loops first, as bbcount places its register counters.
 class ProbeCounterPromotionPass final : public passes::KernelPass {
 public:
-  explicit ProbeCounterPromotionPass(const BufferAccess& buffer, uint32_t registerBudget = 32)
-      : buffer_(buffer), budget_(registerBudget) {}
+  /// Told, per function where counters moved, how many 32-bit register units they take.
+  using Report = std::function<void(const ir::Function&, uint32_t units)>;
+
+  explicit ProbeCounterPromotionPass(const BufferAccess& buffer, uint32_t registerBudget = 32,
+                                     Report report = nullptr)
+      : buffer_(buffer), budget_(registerBudget), report_(std::move(report)) {}
 
   std::string_view name() const override { return "probe-counter-promotion"; }
   bool appliesTo(const ir::Function& function) const override;
@@ -42,6 +47,7 @@ public:
 private:
   const BufferAccess& buffer_;
   uint32_t budget_;
+  Report report_;
   uint32_t promotedUpdates_ = 0;
   uint32_t promotedCounters_ = 0;
 };

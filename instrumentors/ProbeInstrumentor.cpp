@@ -17,6 +17,13 @@ namespace ocelot::instrumentors {
 
 namespace {
 
+/// Register units (32-bit) the counters that move out of loops may take per function: bbcount's
+/// default budget for its loop counters.
+constexpr uint32_t kPromotedCounterRegisters = 32;
+
+/// The option that keeps every counter update atomic (`loop-registers=off`).
+constexpr std::string_view kLoopRegistersOption = "loop-registers";
+
 uint64_t word(std::span<const std::byte> buffer, uint64_t offset) {
   uint64_t value = 0;
   if (offset + 8 <= buffer.size())
@@ -48,16 +55,23 @@ ProbeInstrumentor::ProbeInstrumentor(std::shared_ptr<Shared> shared,
     program_ = shared_->program;
   }
   bool overrides = false;
+  try {
+    loopRegisters_ = options.flag(kLoopRegistersOption, true);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(shared_->definition.name + ": " + e.what());
+  }
   for (const auto& [key, value] : options.values()) {
     (void)value;
     const auto& known = shared_->definition.options;
+    if (key == kLoopRegistersOption)
+      continue;
     if (program_->isOverride(key))
       overrides = true;
     else if (std::find(known.begin(), known.end(), key) == known.end())
       throw std::invalid_argument(
           shared_->definition.name + ": unknown option '" + key +
           "' (the tool's own, or PROBE.sample-warps, PROBE.sample-launches, "
-          "PROBE.kernel, REGION.count)");
+          "PROBE.kernel, REGION.count, loop-registers)");
   }
   if (overrides) {
     try {
@@ -108,8 +122,16 @@ void ProbeInstrumentor::instrument(InstrumentorModuleState& state, passes::PassM
   addProbeBlockCountPasses(s.blockCounts, s.fixedLayout, passes, *target.buffer);
   passes.add<ProbeInsertionPass>(s, *target.buffer);
   // Then the probes' counter updates in loops move into registers, flushed at the loops' exits
-  // (docs/probes.md, "Counters in loops").
-  passes.add<ProbeCounterPromotionPass>(*target.buffer);
+  // (docs/probes.md, "Counters in loops"). Their registers count as the probes' own.
+  if (!loopRegisters_)
+    return;
+  passes.add<ProbeCounterPromotionPass>(*target.buffer, kPromotedCounterRegisters,
+                                        [&s](const ir::Function& function, uint32_t units) {
+                                          auto index = s.functionIndex.find(&function);
+                                          if (index != s.functionIndex.end())
+                                            s.tables->functions[index->second].ptxRegisters +=
+                                                units;
+                                        });
 }
 
 BufferRequest ProbeInstrumentor::initialize(const InstrumentorModuleState& state,

@@ -57,6 +57,8 @@ private:
   std::shared_ptr<Shared> shared_;
   std::shared_ptr<const ProbeProgram> program_;
   InstrumentorOptions options_;
+  /// Counter updates in loops accumulate in registers (option loop-registers, on by default).
+  bool loopRegisters_ = true;
 };
 
 /// The plugin factory of a definition registered through registerProbeTool.
