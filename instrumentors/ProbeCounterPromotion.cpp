@@ -456,17 +456,33 @@ struct ExitEdge {
   enum class Place : uint8_t { StartOfTarget, EndOfSource, Split } place;
 };
 
+/// Values already computed at the current flush point, by key (the counters flushed together share
+/// the buffer's load and most of their address arithmetic).
+using Emitted = std::map<std::string, Operand>;
+
 /// Computes `value` again at the builder's point (fresh registers), as an operand.
-Operand emitValue(IRBuilder& b, const Value& value, const BufferAccess& buffer) {
+Operand emitNew(IRBuilder& b, const Value& value, const BufferAccess& buffer, Emitted& emitted);
+
+/// `value` at the builder's point: computed there once per flush point.
+Operand emitValue(IRBuilder& b, const Value& value, const BufferAccess& buffer, Emitted& emitted) {
   if (value.kind == Value::Kind::Constant)
     return IRBuilder::imm(value.constant);
+  auto known = emitted.find(value.key);
+  if (known != emitted.end())
+    return known->second;
+  Operand result = emitNew(b, value, buffer, emitted);
+  emitted.emplace(value.key, result);
+  return result;
+}
+
+Operand emitNew(IRBuilder& b, const Value& value, const BufferAccess& buffer, Emitted& emitted) {
   const ir::Instruction& def = *value.definition;
   if (value.key == "buffer")
     return IRBuilder::reg(buffer.bufferAddress(b));
   std::vector<Operand> operands(def.operands().begin(), def.operands().end());
   for (size_t i = 1; i < operands.size(); ++i)
     if (const ValuePtr& source = value.sources[i - 1])
-      operands[i] = emitValue(b, *source, buffer);
+      operands[i] = emitValue(b, *source, buffer, emitted);
   // Immediates stand second: swap where the operation commutes, else put the first in a register.
   if (operands.size() == 3 && operands[1].is<ir::ImmediateOperand>()) {
     const ir::Opcode opcode = def.form().opcode();
@@ -492,7 +508,7 @@ std::string typeWord(ScalarType type) {
 
 /// `@(counter != 0 [&& guard]) red.add [address], counter`, then the counter zeroed if `reset`.
 void flushCounter(IRBuilder& b, const Counter& counter, std::optional<ir::Guard> guard, bool reset,
-                  const BufferAccess& buffer) {
+                  const BufferAccess& buffer, Emitted& emitted) {
   const bool wide = ir::scalarTypeBits(counter.type) == 64;
   const std::string unsignedWord = wide ? "u64" : "u32";
   RegisterRef nonzero = b.createRegister(ScalarType::Pred);
@@ -502,7 +518,7 @@ void flushCounter(IRBuilder& b, const Counter& counter, std::optional<ir::Guard>
   else
     b.insert("setp.ne." + unsignedWord,
              {IRBuilder::reg(nonzero), IRBuilder::reg(counter.reg), IRBuilder::imm(0)});
-  Operand base = emitValue(b, *counter.base, buffer);
+  Operand base = emitValue(b, *counter.base, buffer, emitted);
   const std::string spelling =
       std::string("red.") + (counter.global ? "global." : "") + "add." + typeWord(counter.type);
   b.insert(spelling,
@@ -802,13 +818,15 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
   // are gone) ...
   for (auto& [block, inst, members] : leaves) {
     b.at(*block, indexOf(*block, inst));
+    Emitted emitted;
     for (size_t c : members)
-      flushCounter(b, counters[c], inst->guard(), false, buffer_);
+      flushCounter(b, counters[c], inst->guard(), false, buffer_, emitted);
   }
   for (auto& [block, members] : fallsOffEnd) {
     b.atEnd(*block);
+    Emitted emitted;
     for (size_t c : members)
-      flushCounter(b, counters[c], std::nullopt, false, buffer_);
+      flushCounter(b, counters[c], std::nullopt, false, buffer_, emitted);
   }
   // ... and on every edge out of them, zeroed again for the next time the loop runs.
   bool split = false;
@@ -829,8 +847,9 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
       break;
     }
     }
+    Emitted emitted;
     for (size_t c : members)
-      flushCounter(b, counters[c], std::nullopt, true, buffer_);
+      flushCounter(b, counters[c], std::nullopt, true, buffer_, emitted);
   }
   return split ? passes::PreservedAnalyses::none() : passes::PreservedAnalyses::controlFlow();
 }
