@@ -578,6 +578,10 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
   {
     const auto& cfg = analyses.getResult<passes::ControlFlowGraphAnalysis>(function);
     const auto& loops = analyses.getResult<passes::LoopAnalysis>(function);
+    // The registers are zeroed in the first block: it must run once per call (BufferPlan gives
+    // every instrumented function such a block).
+    if (cfg.blockCount() == 0 || cfg.predecessors(0).size() != 1)
+      return passes::PreservedAnalyses::all();
     bool any = false;
     for (Node n = 0; n < cfg.blockCount() && !any; ++n)
       if (cfg.isReachable(n) && loops.depth(n) > 0)

@@ -21,8 +21,18 @@ namespace {
 /// default budget for its loop counters.
 constexpr uint32_t kPromotedCounterRegisters = 32;
 
-/// The option that keeps every counter update atomic (`loop-registers=off`).
+/// The option that sets that budget: `loop-registers=N` units, `on` (the default budget) or `off`
+/// (every counter update stays atomic).
 constexpr std::string_view kLoopRegistersOption = "loop-registers";
+
+uint32_t loopRegisterBudget(const InstrumentorOptions& options) {
+  const std::string text = options.text(kLoopRegistersOption, "on");
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos && text.size() < 4)
+    return static_cast<uint32_t>(std::stoul(text));
+  if (options.flag(kLoopRegistersOption, true))
+    return kPromotedCounterRegisters;
+  return 0;
+}
 
 uint64_t word(std::span<const std::byte> buffer, uint64_t offset) {
   uint64_t value = 0;
@@ -56,9 +66,11 @@ ProbeInstrumentor::ProbeInstrumentor(std::shared_ptr<Shared> shared,
   }
   bool overrides = false;
   try {
-    loopRegisters_ = options.flag(kLoopRegistersOption, true);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(shared_->definition.name + ": " + e.what());
+    loopRegisters_ = loopRegisterBudget(options);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument(
+        shared_->definition.name + ": option " + std::string(kLoopRegistersOption) + "=" +
+        options.text(kLoopRegistersOption) + ": expected on, off or a number of 32-bit registers");
   }
   for (const auto& [key, value] : options.values()) {
     (void)value;
@@ -125,13 +137,12 @@ void ProbeInstrumentor::instrument(InstrumentorModuleState& state, passes::PassM
   // (docs/probes.md, "Counters in loops"). Their registers count as the probes' own.
   if (!loopRegisters_)
     return;
-  passes.add<ProbeCounterPromotionPass>(*target.buffer, kPromotedCounterRegisters,
-                                        [&s](const ir::Function& function, uint32_t units) {
-                                          auto index = s.functionIndex.find(&function);
-                                          if (index != s.functionIndex.end())
-                                            s.tables->functions[index->second].ptxRegisters +=
-                                                units;
-                                        });
+  passes.add<ProbeCounterPromotionPass>(
+      *target.buffer, loopRegisters_, [&s](const ir::Function& function, uint32_t units) {
+        auto index = s.functionIndex.find(&function);
+        if (index != s.functionIndex.end())
+          s.tables->functions[index->second].ptxRegisters += units;
+      });
 }
 
 BufferRequest ProbeInstrumentor::initialize(const InstrumentorModuleState& state,

@@ -193,6 +193,23 @@ $inner:
 }
 )";
 
+// The first block is the loop: there is no block that runs once per call to zero registers in.
+constexpr const char* kLoopFirst = R"(
+.visible .entry first(.param .u64 out, .param .u32 n, .param .u64 buf)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+$loop:
+  ld.param.u64 %rd1, [buf];
+  red.global.add.u64 [%rd1+16], 1;
+  atom.global.add.u64 %rd2, [%rd1+24], 1;
+  setp.eq.u64 %p1, %rd2, 2;
+  @%p1 bra $loop;
+  ret;
+}
+)";
+
 struct Promoted {
   std::string original;
   std::string ptx;
@@ -340,6 +357,12 @@ TEST_F(ProbeCounterPromotion, LoopsThatCallStayAtomic) {
   EXPECT_EQ(words_[1], words_[0]);
   EXPECT_EQ(words_[0][2], 96u);
   EXPECT_EQ(words_[0][3], 3u * (32u * 33u / 2u));
+}
+
+TEST_F(ProbeCounterPromotion, ALoopAtTheFunctionsStartStaysAtomic) {
+  Promoted p = promote(kLoopFirst);
+  EXPECT_EQ(p.updates, 0u);
+  EXPECT_EQ(p.reductionsInLoops, 2u);
 }
 
 TEST_F(ProbeCounterPromotion, RegisterBudgetKeepsTheRestAtomic) {
