@@ -6,7 +6,6 @@
 #include "ir/RegisterAccess.h"
 #include "passes/ControlFlowGraph.h"
 #include "passes/DefUseChains.h"
-#include "passes/EdgeSplitting.h"
 #include "passes/LoopInfo.h"
 
 #include <algorithm>
@@ -14,7 +13,6 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -452,8 +450,9 @@ struct Counter {
 struct ExitEdge {
   ir::BasicBlock* from;
   ir::BasicBlock* to;
-  passes::EdgeKind kind;
-  enum class Place : uint8_t { StartOfTarget, EndOfSource, Split } place;
+  /// The target's start, the source's end, or before the source's `@%p bra` under `guard`.
+  enum class Place : uint8_t { StartOfTarget, EndOfSource, BeforeBranch } place;
+  std::optional<ir::Guard> guard;
 };
 
 /// Values already computed at the current flush point, by key (the counters flushed together share
@@ -525,8 +524,8 @@ void flushCounter(IRBuilder& b, const Counter& counter, std::optional<ir::Guard>
            {IRBuilder::address(base.as<ir::RegisterOperand>().reg, counter.offset),
             IRBuilder::reg(counter.reg)},
            ir::Guard{nonzero, false});
-  if (reset)
-    b.insert("mov." + unsignedWord, {IRBuilder::reg(counter.reg), IRBuilder::imm(0)});
+  if (reset) // the lanes that flushed (those that take the exit)
+    b.insert("mov." + unsignedWord, {IRBuilder::reg(counter.reg), IRBuilder::imm(0)}, guard);
 }
 
 /// How `buffer` loads the buffer's address in `function`: emitted once and taken back.
@@ -666,18 +665,29 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
       for (uint32_t l = loops.loopIndexFor(b); l != passes::Loop::kNoLoop; l = allLoops[l].parent)
         calls[l] = 1;
 
-  // A loop exit that must be split and branches to a label inside a `{ }` scope cannot take a
-  // block (splitEdge): such loops keep their counters atomic, as loops with calls.
+  // An exit edge is flushed in its target when the edge is the target's only way in, else in its
+  // source when it is the source's only way out, else before the source's `@%p bra`, under the
+  // branch's condition (no new blocks: another tool's probes find their places by the blocks).
+  // Loops with an exit that is none of these (`brx.idx`) keep their counters atomic, as loops
+  // with calls.
+  auto exitGuard = [&](const passes::ControlFlowGraph::Edge& edge) -> std::optional<ir::Guard> {
+    const ir::Instruction* branch = cfg.block(edge.from)->terminator();
+    if (branch == nullptr || branch->form().opcode() != ir::Opcode::Bra || !branch->guard())
+      return std::nullopt;
+    ir::Guard guard = *branch->guard();
+    if (edge.kind == passes::EdgeKind::FallThrough)
+      guard.negated = !guard.negated;
+    return guard;
+  };
+  auto needsGuard = [&](const passes::ControlFlowGraph::Edge& edge) {
+    return !cfg.isVirtual(edge.to) && cfg.predecessors(edge.to).size() != 1 &&
+           cfg.successors(edge.from).size() != 1;
+  };
   for (uint32_t l = 0; l < allLoops.size(); ++l)
-    for (const auto& edge : allLoops[l].exits) {
-      if (cfg.isVirtual(edge.to) || edge.kind != passes::EdgeKind::Branch ||
-          cfg.predecessors(edge.to).size() == 1 || cfg.successors(edge.from).size() == 1)
-        continue;
-      const ir::Label* label = cfg.block(edge.to)->label();
-      if (label != nullptr && label->scope() != 0)
+    for (const auto& edge : allLoops[l].exits)
+      if (needsGuard(edge) && !exitGuard(edge))
         for (uint32_t k = l; k != passes::Loop::kNoLoop; k = allLoops[k].parent)
           calls[k] = 1;
-    }
 
   // The counters: updates grouped by address and by the outermost call-free loop around them.
   std::map<std::string, Counter> byKey;
@@ -780,11 +790,13 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
           fallsOffEnd.emplace_back(from, members);
         continue;
       }
-      ExitEdge exit{from, cfg.block(edge.to), edge.kind, ExitEdge::Place::Split};
+      ExitEdge exit{from, cfg.block(edge.to), ExitEdge::Place::BeforeBranch, std::nullopt};
       if (cfg.predecessors(edge.to).size() == 1)
         exit.place = ExitEdge::Place::StartOfTarget;
       else if (cfg.successors(edge.from).size() == 1)
         exit.place = ExitEdge::Place::EndOfSource;
+      else
+        exit.guard = exitGuard(edge); // checked above
       edges.emplace_back(exit, members);
     }
     for (Node b : allLoops[loop].nodes())
@@ -833,29 +845,16 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
       flushCounter(b, counters[c], std::nullopt, false, buffer_, emitted);
   }
   // ... and on every edge out of them, zeroed again for the next time the loop runs.
-  bool split = false;
   for (auto& [exit, members] : edges) {
-    switch (exit.place) {
-    case ExitEdge::Place::StartOfTarget:
+    if (exit.place == ExitEdge::Place::StartOfTarget)
       b.atStart(*exit.to);
-      break;
-    case ExitEdge::Place::EndOfSource:
-      b.atEnd(*exit.from);
-      break;
-    case ExitEdge::Place::Split: {
-      ir::BasicBlock* middle = passes::splitEdge(b, *exit.from, *exit.to, exit.kind);
-      if (middle == nullptr) // excluded above: such loops have no counters
-        throw std::logic_error("probe counter promotion: a loop exit edge cannot be split");
-      split = true;
-      b.atEnd(*middle);
-      break;
-    }
-    }
+    else
+      b.atEnd(*exit.from); // before the terminator
     Emitted emitted;
     for (size_t c : members)
-      flushCounter(b, counters[c], std::nullopt, true, buffer_, emitted);
+      flushCounter(b, counters[c], exit.guard, true, buffer_, emitted);
   }
-  return split ? passes::PreservedAnalyses::none() : passes::PreservedAnalyses::controlFlow();
+  return passes::PreservedAnalyses::controlFlow();
 }
 
 } // namespace ocelot::instrumentors

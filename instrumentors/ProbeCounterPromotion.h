@@ -18,11 +18,12 @@ namespace ocelot::instrumentors {
 /// Such an update in a loop becomes an `add` into a register (the same guard: each lane adds what
 /// it would have added atomically), zeroed at the function's entry and flushed, with one
 /// `red.add` per lane whose register is not 0, on every edge out of the outermost loop without
-/// calls around it and before every `ret` and `exit` inside that loop (then zeroed again, since
-/// the loop may run again). The totals are the same; the order of the additions is not
-/// observable, unless the kernel reads or overwrites the counter, so a counter is left alone when
-/// any instruction that may touch it reads it (`ld`, an atom whose result is used) or writes it
-/// otherwise than by an integer add (`st`, `atom.exch`, streams' records at indices an atomic
+/// calls around it (in the edge's target or source, or before the source's `@%p bra` under the
+/// branch's condition: no new blocks; zeroed again there, since the loop may run again) and before
+/// every `ret` and `exit` inside that loop. The totals are the same; the order of the additions
+/// is not observable, unless the kernel reads or overwrites the counter, so a counter is left alone
+/// when any instruction that may touch it reads it (`ld`, an atom whose result is used) or writes
+/// it otherwise than by an integer add (`st`, `atom.exch`, streams' records at indices an atomic
 /// returned). Counters of loops that call functions stay atomic (a callee may `exit`).
 /// At most `registerBudget` 32-bit registers per function (a 64-bit counter takes two), innermost
 /// loops first, as bbcount places its register counters.
