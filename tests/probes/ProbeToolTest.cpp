@@ -490,12 +490,12 @@ TEST(ProbeTool, LoopCountersGoToRegistersUnlessTheOptionSaysOff) {
   ocelot_plugin_host_v1 host = registry.host();
   ProbeToolDefinition definition{"probecount", "", {probePtx("probecount")}, {}, {}};
   ASSERT_EQ(registerProbeTool(&host, definition), 0);
-  // probecount's block-entry atomic in the loop block: an add into a register, flushed at the
-  // loop's exit, by default; an atomic with loop-registers=off.
-  auto inLoop = [](const std::string& ptx) {
+  // probecount's block-entry atomic in the loop block: an add into a register by default, flushed
+  // before the loop's closing `@%p2 bra` for the lanes that leave (`setp.ne.and` with the branch's
+  // condition); an atomic with loop-registers=off.
+  auto loopBody = [](const std::string& ptx) {
     size_t begin = ptx.find("LOOP:"), end = ptx.find("@%p2 bra");
-    std::string body = ptx.substr(begin, end - begin);
-    return body.find("red.") != std::string::npos || body.find("atom.") != std::string::npos;
+    return ptx.substr(begin, end - begin);
   };
   auto registers = [](const InstrumentedPtx& out) {
     return static_cast<const ProbeModuleState&>(*out.states[0]).tables->functions[0].ptxRegisters;
@@ -506,13 +506,15 @@ TEST(ProbeTool, LoopCountersGoToRegistersUnlessTheOptionSaysOff) {
   auto atomic = registry.create("probecount", InstrumentorOptions::parse("loop-registers=off"));
   InstrumentedPtx b = instrumentModule(test::kLoopKernel, {{atomic.get(), 0}}, {});
   ASSERT_TRUE(b.ok) << b.error;
-  EXPECT_FALSE(inLoop(a.ptx)) << a.ptx;
-  EXPECT_TRUE(inLoop(b.ptx)) << b.ptx;
+  EXPECT_NE(loopBody(a.ptx).find("setp.ne.and.u64"), std::string::npos) << a.ptx;
+  EXPECT_EQ(loopBody(b.ptx).find("setp.ne.and.u64"), std::string::npos) << b.ptx;
+  EXPECT_NE(loopBody(b.ptx).find("atom.add.u64"), std::string::npos) << b.ptx;
+  EXPECT_EQ(loopBody(a.ptx).find("atom.add.u64"), std::string::npos) << a.ptx;
   EXPECT_EQ(registers(a), registers(b) + 2); // one 64-bit counter
   auto budget = registry.create("probecount", InstrumentorOptions::parse("loop-registers=1"));
   InstrumentedPtx c = instrumentModule(test::kLoopKernel, {{budget.get(), 0}}, {});
   ASSERT_TRUE(c.ok) << c.error;
-  EXPECT_TRUE(inLoop(c.ptx)); // a 64-bit counter does not fit one register
+  EXPECT_EQ(loopBody(c.ptx), loopBody(b.ptx)); // a 64-bit counter does not fit one register
   for (const std::string& ptx : {a.ptx, b.ptx}) {
     test::PtxasRun run = test::runPtxas(ptx, "sm_90");
     if (run.ran) {
