@@ -1,6 +1,7 @@
 #include "instrumentors/ProbeInstrumentor.h"
 
 #include "instrumentors/InstrumentorRegistry.h"
+#include "instrumentors/ProbeCounterPromotion.h"
 #include "instrumentors/ProbeInsertionPass.h"
 #include "instrumentors/ProbeSites.h"
 
@@ -15,6 +16,23 @@
 namespace ocelot::instrumentors {
 
 namespace {
+
+/// Register units (32-bit) the counters that move out of loops may take per function: bbcount's
+/// default budget for its loop counters.
+constexpr uint32_t kPromotedCounterRegisters = 32;
+
+/// The option that sets that budget: `loop-registers=N` units, `on` (the default budget) or `off`
+/// (every counter update stays atomic).
+constexpr std::string_view kLoopRegistersOption = "loop-registers";
+
+uint32_t loopRegisterBudget(const InstrumentorOptions& options) {
+  const std::string text = options.text(kLoopRegistersOption, "on");
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos && text.size() < 4)
+    return static_cast<uint32_t>(std::stoul(text));
+  if (options.flag(kLoopRegistersOption, true))
+    return kPromotedCounterRegisters;
+  return 0;
+}
 
 uint64_t word(std::span<const std::byte> buffer, uint64_t offset) {
   uint64_t value = 0;
@@ -47,16 +65,25 @@ ProbeInstrumentor::ProbeInstrumentor(std::shared_ptr<Shared> shared,
     program_ = shared_->program;
   }
   bool overrides = false;
+  try {
+    loopRegisters_ = loopRegisterBudget(options);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument(
+        shared_->definition.name + ": option " + std::string(kLoopRegistersOption) + "=" +
+        options.text(kLoopRegistersOption) + ": expected on, off or a number of 32-bit registers");
+  }
   for (const auto& [key, value] : options.values()) {
     (void)value;
     const auto& known = shared_->definition.options;
+    if (key == kLoopRegistersOption)
+      continue;
     if (program_->isOverride(key))
       overrides = true;
     else if (std::find(known.begin(), known.end(), key) == known.end())
       throw std::invalid_argument(
           shared_->definition.name + ": unknown option '" + key +
           "' (the tool's own, or PROBE.sample-warps, PROBE.sample-launches, "
-          "PROBE.kernel, REGION.count)");
+          "PROBE.kernel, REGION.count, loop-registers)");
   }
   if (overrides) {
     try {
@@ -106,6 +133,16 @@ void ProbeInstrumentor::instrument(InstrumentorModuleState& state, passes::PassM
   // Block counts first: they do not split blocks, and count at each block's start.
   addProbeBlockCountPasses(s.blockCounts, s.fixedLayout, passes, *target.buffer);
   passes.add<ProbeInsertionPass>(s, *target.buffer);
+  // Then the probes' counter updates in loops move into registers, flushed at the loops' exits
+  // (docs/probes.md, "Counters in loops"). Their registers count as the probes' own.
+  if (!loopRegisters_)
+    return;
+  passes.add<ProbeCounterPromotionPass>(
+      *target.buffer, loopRegisters_, [&s](const ir::Function& function, uint32_t units) {
+        auto index = s.functionIndex.find(&function);
+        if (index != s.functionIndex.end())
+          s.tables->functions[index->second].ptxRegisters += units;
+      });
 }
 
 BufferRequest ProbeInstrumentor::initialize(const InstrumentorModuleState& state,

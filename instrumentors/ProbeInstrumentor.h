@@ -57,6 +57,9 @@ private:
   std::shared_ptr<Shared> shared_;
   std::shared_ptr<const ProbeProgram> program_;
   InstrumentorOptions options_;
+  /// Register units that counter updates in loops may accumulate in, per function (option
+  /// loop-registers; 0: every update stays atomic).
+  uint32_t loopRegisters_ = 32;
 };
 
 /// The plugin factory of a definition registered through registerProbeTool.

@@ -1019,7 +1019,30 @@ section_probes() {
   [ "$rc" = 0 ] || { echo "--- stderr (tail)"; tail -15 "$dir/bench.stderr.txt"; } >>"$SUMMARY"
   md '```'
   md ""
-  say "gpu-batch: probes: analytic ok $n_pass failed $n_fail; e2e ok $ok failed $failed skipped $skipped; bench rc=$rc"
+
+  # The same tools with every counter update atomic (loop-registers=off: docs/probes.md, "Counters
+  # in loops"), on the same GPU right after: what keeping loop counters in registers gains.
+  local atomic_paths="" rc_atomic=skipped
+  for tool in branchdiv instmix memaccess warpeff; do
+    [ -e "$BUILD/probe-tools/libocelot-$tool.so" ] &&
+      atomic_paths="$atomic_paths${atomic_paths:+,}$BUILD/probe-tools/libocelot-$tool.so:loop-registers=off"
+  done
+  if [ -n "$atomic_paths" ]; then
+    # shellcheck disable=SC2086
+    (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
+      "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$atomic_paths" \
+      --tsv "$OUT/probes-bench-atomic.tsv") >"$dir/bench-atomic.stdout.txt" 2>"$dir/bench-atomic.stderr.txt"
+    rc_atomic=$?
+    md "The same shipped tools with \`loop-registers=off\` (every counter update atomic; exit status $rc_atomic; TSV in probes-bench-atomic.tsv):"
+    md ""
+    md '```'
+    awk -F'\t' '$1 == "kernel" && $2 == "config" { exit } { print }' "$dir/bench-atomic.stdout.txt" | sed -n '/^config  *geomean/,$p' >>"$SUMMARY"
+    tail -1 "$dir/bench-atomic.stdout.txt" >>"$SUMMARY"
+    [ "$rc_atomic" = 0 ] || { echo "--- stderr (tail)"; tail -15 "$dir/bench-atomic.stderr.txt"; } >>"$SUMMARY"
+    md '```'
+    md ""
+  fi
+  say "gpu-batch: probes: analytic ok $n_pass failed $n_fail; e2e ok $ok failed $failed skipped $skipped; bench rc=$rc, atomic rc=$rc_atomic"
 }
 
 # cpu-bench: the CPU back end's throughput (1 and 2 workers) next to the same PTX on the GPU.

@@ -485,6 +485,51 @@ TEST(ProbeTool, OptionsOverrideSamplingKernelsAndCounts) {
   EXPECT_NE(error("nosuch.count=3").find("unknown option 'nosuch.count'"), std::string::npos);
 }
 
+TEST(ProbeTool, LoopCountersGoToRegistersUnlessTheOptionSaysOff) {
+  InstrumentorRegistry registry;
+  ocelot_plugin_host_v1 host = registry.host();
+  ProbeToolDefinition definition{"probecount", "", {probePtx("probecount")}, {}, {}};
+  ASSERT_EQ(registerProbeTool(&host, definition), 0);
+  // probecount's block-entry atomic in the loop block: an add into a register by default, flushed
+  // before the loop's closing `@%p2 bra` for the lanes that leave (`setp.ne.and` with the branch's
+  // condition); an atomic with loop-registers=off.
+  auto loopBody = [](const std::string& ptx) {
+    size_t begin = ptx.find("LOOP:"), end = ptx.find("@%p2 bra");
+    return ptx.substr(begin, end - begin);
+  };
+  auto registers = [](const InstrumentedPtx& out) {
+    return static_cast<const ProbeModuleState&>(*out.states[0]).tables->functions[0].ptxRegisters;
+  };
+  auto promoted = registry.create("probecount", {});
+  InstrumentedPtx a = instrumentModule(test::kLoopKernel, {{promoted.get(), 0}}, {});
+  ASSERT_TRUE(a.ok) << a.error;
+  auto atomic = registry.create("probecount", InstrumentorOptions::parse("loop-registers=off"));
+  InstrumentedPtx b = instrumentModule(test::kLoopKernel, {{atomic.get(), 0}}, {});
+  ASSERT_TRUE(b.ok) << b.error;
+  EXPECT_NE(loopBody(a.ptx).find("setp.ne.and.u64"), std::string::npos) << a.ptx;
+  EXPECT_EQ(loopBody(b.ptx).find("setp.ne.and.u64"), std::string::npos) << b.ptx;
+  EXPECT_NE(loopBody(b.ptx).find("atom.add.u64"), std::string::npos) << b.ptx;
+  EXPECT_EQ(loopBody(a.ptx).find("atom.add.u64"), std::string::npos) << a.ptx;
+  EXPECT_EQ(registers(a), registers(b) + 2); // one 64-bit counter
+  auto budget = registry.create("probecount", InstrumentorOptions::parse("loop-registers=1"));
+  InstrumentedPtx c = instrumentModule(test::kLoopKernel, {{budget.get(), 0}}, {});
+  ASSERT_TRUE(c.ok) << c.error;
+  EXPECT_EQ(loopBody(c.ptx), loopBody(b.ptx)); // a 64-bit counter does not fit one register
+  for (const std::string& ptx : {a.ptx, b.ptx}) {
+    test::PtxasRun run = test::runPtxas(ptx, "sm_90");
+    if (run.ran) {
+      EXPECT_EQ(run.status, 0) << run.output;
+    }
+  }
+  try {
+    registry.create("probecount", InstrumentorOptions::parse("loop-registers=maybe"));
+    FAIL() << "loop-registers=maybe was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("expected on, off or a number"), std::string::npos)
+        << e.what();
+  }
+}
+
 /// probecount's probe module with its probe's spec replaced by `spec` (a fresh initializer for
 /// __ocelot_spec_probe_countBlock); empty when the module has no such spec.
 std::string probecountWithSpec(const std::string& spec) {
