@@ -1,5 +1,6 @@
 // The semantics shared by instructions: float rounding, flushing and NaNs, comparisons,
 // conversions and integer operations.
+
 #include "runtime/cpu/llvm/Translator.h"
 
 #include <llvm/IR/Intrinsics.h>

@@ -1,4 +1,5 @@
 // Control flow: blocks, branches and the SIMT stack, the ways into and out of native code.
+
 #include "runtime/cpu/llvm/Translator.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // One native instruction: the dispatch over the plan's operations.
+
 #include "runtime/cpu/llvm/Translator.h"
 
 #include <llvm/IR/Intrinsics.h>

@@ -1,5 +1,6 @@
 // Which registers and predicates native code keeps in SSA values, where they are live, and
 // the native blocks: the analysis run before any code is generated.
+
 #include "runtime/cpu/llvm/Translator.h"
 
 #include <algorithm>

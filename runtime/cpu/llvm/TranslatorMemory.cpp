@@ -1,4 +1,5 @@
 // Loads, stores and atomics: address checks, contiguous ranges, gathers and load patterns.
+
 #include "runtime/cpu/llvm/Translator.h"
 
 #include <cstddef>

@@ -1,4 +1,5 @@
 // Registers and predicates: SSA values under lane masks, and their copies in the warp state.
+
 #include "runtime/cpu/llvm/Translator.h"
 
 namespace ocelot::runtime::cpu::native::translation {
