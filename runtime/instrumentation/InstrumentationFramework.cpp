@@ -632,19 +632,19 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
     return values;
   };
   InstrumentedKernel kernel;
-  kernel.key = InstrumentedModuleCache::key(site.registration.id, site.ordinal, target.slots);
+  kernel.key = modules_.key(site.registration.id, site.ordinal, target.slots);
   const std::string& key = kernel.key;
   std::string why;
   // The module as the occupancy guard's caps want it; built again (once) when this launch's
   // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
   for (int attempt = 0; attempt < 2; ++attempt) {
     RegisterCaps caps = occupancy_.caps(key);
-    kernel.module =
-        moduleFor(*target.catalog, site, target.slots, caps, addresses, functionAddresses, pending);
+    kernel.module = moduleFor(*target.catalog, key, site, target.slots, caps, addresses,
+                              functionAddresses, pending);
     if (!kernel.module->ok() && caps.contains(info.kernelName)) {
       // The capped build failed where the one without this cap did not: forget the cap.
       occupancy_.dropCap(key, info.kernelName);
-      kernel.module = moduleFor(*target.catalog, site, target.slots, occupancy_.caps(key),
+      kernel.module = moduleFor(*target.catalog, key, site, target.slots, occupancy_.caps(key),
                                 addresses, functionAddresses, pending);
     }
     if (!kernel.module->ok()) {
@@ -794,13 +794,14 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
 }
 
 std::shared_ptr<LoadedInstrumentation> InstrumentationFramework::moduleFor(
-    const CatalogEntry& catalog, const LaunchSite& site, const std::vector<SlotChoice>& slots,
-    const RegisterCaps& caps, const InstrumentedModuleCache::AddressOf& addresses,
+    const CatalogEntry& catalog, const std::string& key, const LaunchSite& site,
+    const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
+    const InstrumentedModuleCache::AddressOf& addresses,
     const instrumentors::OriginalFunctionAddresses& functionAddresses,
     const PendingLaunch& pending) {
   bool built = false;
-  auto module = modules_.get(catalog, site.registration.id, site.ordinal, slots, caps, site.device,
-                             addresses, functionAddresses, &built);
+  auto module = modules_.get(catalog, key, site.registration.id, site.ordinal, slots, caps,
+                             site.device, addresses, functionAddresses, &built);
   if (!built)
     return module;
   // What building it cost (once per module), for the log.

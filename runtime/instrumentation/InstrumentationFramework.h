@@ -223,11 +223,11 @@ private:
   std::optional<cudaError_t> launchUnprofiled(const LaunchSite& site);
   void release(PendingLaunch& pending);
   void logOnce(const std::string& key, const std::string& message);
-  /// The instrumented module for `slots` and `caps`, built at the first call that needs it; that
-  /// call logs what the build cost (the paper's Figure 9: the pipeline next to the driver's JIT)
-  /// or why it failed.
+  /// The instrumented module for `slots` (whose InstrumentedModuleCache::key is `key`) and `caps`,
+  /// built at the first call that needs it; that call logs what the build cost (the paper's
+  /// Figure 9: the pipeline next to the driver's JIT) or why it failed.
   std::shared_ptr<LoadedInstrumentation>
-  moduleFor(const CatalogEntry& catalog, const LaunchSite& site,
+  moduleFor(const CatalogEntry& catalog, const std::string& key, const LaunchSite& site,
             const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
             const InstrumentedModuleCache::AddressOf& addresses,
             const instrumentors::OriginalFunctionAddresses& functionAddresses,

@@ -44,16 +44,28 @@ std::string InstrumentedModuleCache::key(uint64_t registration, int ordinal,
   for (const SlotChoice& s : slots) {
     text += '/';
     if (s.instrumentor != nullptr) {
-      const PTXInstrumentor& instrumentor = *s.instrumentor;
-      text += typeid(instrumentor).name();
-      text += ':';
-      text += instrumentor.name();
-      text += '(' + instrumentor.options() + ')';
+      text += identity(s.instrumentor);
     } else {
       text += "#" + std::to_string(s.handle);
     }
     text += '.' + std::to_string(s.variant);
   }
+  return text;
+}
+
+std::string
+InstrumentedModuleCache::identity(const std::shared_ptr<const PTXInstrumentor>& instrumentor) {
+  std::lock_guard lock(identitiesMutex_);
+  auto found = identities_.find(instrumentor.get());
+  if (found != identities_.end() && found->second.instrumentor.lock() == instrumentor)
+    return found->second.text;
+  const PTXInstrumentor& object = *instrumentor;
+  std::string text = std::string(typeid(object).name()) + ':' + std::string(object.name()) + '(' +
+                     object.options() + ')';
+  if (found == identities_.end() && identities_.size() >= 64)
+    std::erase_if(identities_,
+                  [](const auto& entry) { return entry.second.instrumentor.expired(); });
+  identities_[instrumentor.get()] = {instrumentor, text};
   return text;
 }
 
@@ -69,13 +81,12 @@ void InstrumentedModuleCache::forgetFailed(const std::shared_ptr<LoadedInstrumen
   });
 }
 
-std::shared_ptr<LoadedInstrumentation>
-InstrumentedModuleCache::get(const CatalogEntry& catalog, uint64_t registration, int ordinal,
-                             const std::vector<SlotChoice>& slots, const RegisterCaps& caps,
-                             Device& device, const AddressOf& addresses,
-                             const instrumentors::OriginalFunctionAddresses& functionAddresses,
-                             bool* built) {
-  std::string fullKey = key(registration, ordinal, slots);
+std::shared_ptr<LoadedInstrumentation> InstrumentedModuleCache::get(
+    const CatalogEntry& catalog, const std::string& configuration, uint64_t registration,
+    int ordinal, const std::vector<SlotChoice>& slots, const RegisterCaps& caps, Device& device,
+    const AddressOf& addresses, const instrumentors::OriginalFunctionAddresses& functionAddresses,
+    bool* built) {
+  std::string fullKey = configuration;
   for (const auto& [kernel, cap] : caps)
     fullKey += "|" + kernel + ".maxnreg=" + std::to_string(cap);
   std::shared_ptr<Slot> slot;

@@ -69,9 +69,10 @@ public:
 
   /// `addresses` finds the application module's variables, `functionAddresses` reads its
   /// function-address tables (see instrumentors/FunctionAddressTranslation.h).
+  /// `configuration` is key(registration, ordinal, slots).
   std::shared_ptr<LoadedInstrumentation>
-  get(const CatalogEntry& catalog, uint64_t registration, int ordinal,
-      const std::vector<SlotChoice>& slots, const RegisterCaps& caps, Device& device,
+  get(const CatalogEntry& catalog, const std::string& configuration, uint64_t registration,
+      int ordinal, const std::vector<SlotChoice>& slots, const RegisterCaps& caps, Device& device,
       const AddressOf& addresses, const instrumentors::OriginalFunctionAddresses& functionAddresses,
       bool* built = nullptr);
   /// Forgets a module whose build failed, so that the next launch builds it again (the failure
@@ -82,8 +83,9 @@ public:
   /// Unloads and forgets the modules of an unregistered fatbinary.
   void forgetRegistration(uint64_t id, const std::function<void(int, DeviceModule)>& unload);
 
-  /// What the code depends on, caps aside: the key OccupancyGuard keeps caps under.
-  static std::string key(uint64_t registration, int ordinal, const std::vector<SlotChoice>& slots);
+  /// What the code depends on, caps aside: the key OccupancyGuard keeps caps under. Computed at
+  /// every launch: each instrumentor's part (its type, name and options) is written once.
+  std::string key(uint64_t registration, int ordinal, const std::vector<SlotChoice>& slots);
 
 private:
   struct Slot {
@@ -97,8 +99,19 @@ private:
              const instrumentors::OriginalFunctionAddresses& functionAddresses,
              LoadedInstrumentation& out);
 
+  /// An instrumentor's part of key(): its options are a string built field by field (several
+  /// microseconds per launch), and instrumentors are immutable, so it is kept per live
+  /// instrumentor (the weak pointer tells a destroyed one from a new one at the same address).
+  std::string identity(const std::shared_ptr<const PTXInstrumentor>& instrumentor);
+
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Slot>> entries_;
+  struct Identity {
+    std::weak_ptr<const PTXInstrumentor> instrumentor;
+    std::string text;
+  };
+  std::mutex identitiesMutex_;
+  std::unordered_map<const PTXInstrumentor*, Identity> identities_;
 };
 
 } // namespace ocelot::runtime::instrumentation
