@@ -65,11 +65,18 @@ bool ProfileWorker::flush(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   uint64_t target = begun_;
   auto reached = [&] { return completed_ >= target; };
-  if (timeout == std::chrono::milliseconds::max()) {
-    done_.wait(lock, reached);
+  if (reached())
     return true;
-  }
-  return done_.wait_for(lock, timeout, reached);
+  // Someone waits for the profiles: the worker polls at once rather than after its pause.
+  ++flushing_;
+  work_.notify_all();
+  bool done = true;
+  if (timeout == std::chrono::milliseconds::max())
+    done_.wait(lock, reached);
+  else
+    done = done_.wait_for(lock, timeout, reached);
+  --flushing_;
+  return done;
 }
 
 uint64_t ProfileWorker::pending() const {
@@ -96,25 +103,35 @@ void ProfileWorker::run() {
   // Launches wait here until their completion event has fired. They complete in queue order
   // except that a launch whose event has fired may overtake launches of other streams: a kernel
   // still running on one stream never holds back the profiles of another. The first poll after
-  // the worker wakes comes 20 us later (a lone launch's profile arrives at once); after that the
-  // worker polls every 2 ms while launches keep coming, so that its reads of the result ring (a
-  // copy, a fill and a synchronization per batch) and its event queries come once per batch of
-  // launches: polling every 20 us cost the launch bench's 1-CTA kernel under bbcount 21.5-23.8 us
-  // per launch on an H200, every 2 ms 14.0 us (NVIDIA's runtime: 3.7 us).
+  // the worker wakes comes at once and then after 20, 40, ... us (a lone launch's profile arrives
+  // soon after its kernel ends); after a batch the worker pauses 2 ms, so that while launches keep
+  // coming its reads of the result ring (a copy, a fill and a synchronization per batch) and its
+  // event queries come once per 2 ms, not per launch: their driver calls contend with the
+  // application's. On an H200 (launch-cost probe, 1-CTA kernel under bbcount, time spent inside
+  // cudaLaunchKernel): 27-31 us per launch with a batch per launch, 10.4-11.3 us with 150-180
+  // batches for 22,200 launches; NVIDIA's runtime 4.0-4.7 us.
   std::deque<std::unique_ptr<PendingLaunch>> waiting;
   constexpr auto kShortest = std::chrono::microseconds(20);
   constexpr auto kLongest = std::chrono::microseconds(2000);
   auto pause = kShortest;
+  bool progressed = false;
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      if (waiting.empty()) {
+      // After a batch the worker pauses before it looks again, also when nothing is waiting:
+      // an application launching every few microseconds pushes the next launch right after.
+      if (waiting.empty() && queue_.empty() && !progressed) {
         sleeping_ = true;
         work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
         sleeping_ = false;
         pause = kShortest;
       } else
-        work_.wait_for(lock, pause, [&] { return stopping_ || !queue_.empty(); });
+        // Launches pushed meanwhile wait for the pause's end: waking for each, or sleeping only
+        // until the next push once a batch left none waiting, made nearly every launch a batch of
+        // its own, with its own result copy, fill and synchronization, whose driver calls slowed
+        // the application's launches 2-3x (the launch bench's 1-CTA kernel under bbcount on an
+        // H200: 35,000 batches for 42,000 launches).
+        work_.wait_for(lock, pause, [&] { return stopping_ || flushing_ > 0; });
       if (stopping_)
         return;
       while (!queue_.empty()) {
@@ -201,7 +218,7 @@ void ProfileWorker::run() {
       batch.push_back(std::move(*it));
       it = waiting.erase(it);
     }
-    const bool progressed = !batch.empty();
+    progressed = !batch.empty();
     if (progressed) {
       const uint64_t count = batch.size();
       complete_(batch);

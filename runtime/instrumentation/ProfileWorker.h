@@ -57,6 +57,8 @@ private:
   /// The thread waits for work with nothing in flight (push() must wake it); while launches are in
   /// flight it polls, and push() need not.
   bool sleeping_ = false;
+  /// flush() calls waiting: the worker polls now instead of at its next pause's end.
+  uint64_t flushing_ = 0;
   std::thread thread_;
 };
 
