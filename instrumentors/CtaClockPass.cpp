@@ -1,30 +1,12 @@
 #include "instrumentors/CtaClockPass.h"
 
 #include "instrumentors/PtxIdioms.h"
-#include "ir/Casting.h"
 
 namespace ocelot::instrumentors {
 
 using ir::IRBuilder;
 using ir::RegisterRef;
 using ir::ScalarType;
-
-namespace {
-
-bool hasExit(const ir::Function& function) {
-  bool found = false;
-  for (const auto& block : function.blocks())
-    block->forEachInstruction(
-        [&](const ir::Instruction& inst) { found = found || inst.form().has(ir::kExit); });
-  return found;
-}
-
-} // namespace
-
-bool CtaClockPass::appliesTo(const ir::Function& function) const {
-  return function.hasBody() && buffer_.reaches(function) &&
-         (function.isEntry() || hasExit(function));
-}
 
 RegisterRef CtaClockPass::recordAddress(IRBuilder& b) const {
   RegisterRef base = buffer_.bufferAddress(b);
@@ -63,37 +45,6 @@ void CtaClockPass::recordEnd(IRBuilder& b, std::optional<ir::Guard> guard) const
   b.insert("red.global.max.u64", {IRBuilder::address(record, 8), IRBuilder::reg(clock)}, leader);
   b.insert("red.global.max.u64", {IRBuilder::address(record, 24), IRBuilder::reg(time)}, leader);
   b.insert("red.global.add.u32", {IRBuilder::address(record, 40), IRBuilder::reg(leaving)}, leader);
-}
-
-passes::PreservedAnalyses CtaClockPass::run(ir::Function& function,
-                                            passes::AnalysisManager& analyses) {
-  if (function.isEntry()) {
-    // The first block runs once per thread (BufferPlan made sure it is no branch target).
-    IRBuilder b(*function.blocks().front(), &analyses);
-    recordStart(b);
-  }
-  for (auto& block : function.blocks()) {
-    for (size_t i = 0; i < block->statements().size(); ++i) {
-      auto* inst = ir::dyn_cast<ir::Instruction>(block->statements()[i].get());
-      if (inst == nullptr)
-        continue;
-      bool leaves =
-          inst->form().has(ir::kExit) || (function.isEntry() && inst->form().has(ir::kReturn));
-      if (!leaves)
-        continue;
-      IRBuilder b(function, &analyses);
-      b.at(*block, i);
-      recordEnd(b, inst->guard());
-      i = b.index();
-    }
-  }
-  ir::BasicBlock& last = *function.blocks().back();
-  if (function.isEntry() && last.terminator() == nullptr) {
-    IRBuilder b(function, &analyses);
-    b.atEnd(last);
-    recordEnd(b, std::nullopt);
-  }
-  return passes::PreservedAnalyses::controlFlow();
 }
 
 } // namespace ocelot::instrumentors

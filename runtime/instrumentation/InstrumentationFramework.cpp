@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <tuple>
 
 namespace ocelot::runtime::instrumentation {
 
@@ -600,6 +601,7 @@ InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& act
     }
     target.slots.push_back({a.handle, a.instrumentor, choice.variant});
   }
+  target.slots.push_back({0, launchClock_, 0});
   return target;
 }
 
@@ -631,6 +633,49 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
       return std::nullopt;
     return values;
   };
+  // This thread's last instrumented kernel: a launch of the same kernel with the same
+  // instrumentors (and variants), module cache and register caps gets the same one, without
+  // building the module key and taking the cache's and the guard's locks (about 1 us of the
+  // launch path on an H200's host). The occupancy check is per block size and shared memory.
+  struct Memo {
+    const InstrumentationFramework* owner = nullptr;
+    uint64_t modules = 0, caps = 0;
+    bool occupancy = false;
+    const CatalogEntry* catalog = nullptr;
+    uint64_t registration = 0;
+    int ordinal = -1;
+    /// handle, instrumentor, variant: no reference that would keep a plugin's object past its
+    /// library (the memo lives until the thread ends).
+    std::vector<std::tuple<uint64_t, const PTXInstrumentor*, uint32_t>> slots;
+    std::string kernel;
+    uint64_t threads = 0;
+    size_t shared = 0;
+    std::weak_ptr<LoadedInstrumentation> module;
+    DeviceFunction function = nullptr;
+    std::string key;
+  };
+  thread_local Memo memo;
+  const bool occupancy = keepOccupancy_.load(std::memory_order_relaxed);
+  const uint64_t threads =
+      uint64_t{site.params.block.x} * site.params.block.y * site.params.block.z;
+  auto sameSlots = [&] {
+    if (memo.slots.size() != target.slots.size())
+      return false;
+    for (size_t s = 0; s < target.slots.size(); ++s)
+      if (memo.slots[s] != std::tuple{target.slots[s].handle, target.slots[s].instrumentor.get(),
+                                      target.slots[s].variant})
+        return false;
+    return true;
+  };
+  if (memo.owner == this && memo.modules == modules_.generation() &&
+      memo.caps == occupancy_.generation() && memo.occupancy == occupancy &&
+      memo.catalog == target.catalog.get() && memo.registration == site.registration.id &&
+      memo.ordinal == site.ordinal && memo.threads == threads &&
+      memo.shared == site.params.sharedMem && memo.kernel == info.kernelName && sameSlots())
+    if (std::shared_ptr<LoadedInstrumentation> module = memo.module.lock())
+      return InstrumentedKernel{std::move(module), memo.function, memo.key};
+  const uint64_t modulesGeneration = modules_.generation(),
+                 capsGeneration = occupancy_.generation();
   InstrumentedKernel kernel;
   kernel.key = modules_.key(site.registration.id, site.ordinal, target.slots);
   const std::string& key = kernel.key;
@@ -672,6 +717,22 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
       break;
     logger_.info("instrumentation: " + info.demangledName + ": " + change);
   }
+  memo.owner = this;
+  memo.modules = modulesGeneration;
+  memo.caps = capsGeneration;
+  memo.occupancy = occupancy;
+  memo.catalog = target.catalog.get();
+  memo.registration = site.registration.id;
+  memo.ordinal = site.ordinal;
+  memo.slots.clear();
+  for (const SlotChoice& slot : target.slots)
+    memo.slots.emplace_back(slot.handle, slot.instrumentor.get(), slot.variant);
+  memo.kernel = info.kernelName;
+  memo.threads = threads;
+  memo.shared = site.params.sharedMem;
+  memo.module = kernel.module;
+  memo.function = kernel.function;
+  memo.key = kernel.key;
   return kernel;
 }
 
@@ -701,6 +762,8 @@ InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
     slot.offset = ringBytes;
     ringBytes += ResultRing::aligned(slot.bytes);
     zeroFilled = zeroFilled && request.fill == 0;
+    if (slot.instrumentor == launchClock_)
+      pending.clockSlot = s;
     pending.slots.push_back(std::move(slot));
   }
 
@@ -762,7 +825,8 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
   params.function = kernel.function;
   params.args = arguments.data();
 
-  pending.start = pool.acquireEvent();
+  // The kernel's own clock gives its GPU time: no event before it.
+  pending.start = pending.clockSlot ? nullptr : pool.acquireEvent();
   if (pending.start != nullptr)
     pending.start->record(*params.stream, 0);
   cudaError_t result = device.launch(params);
@@ -1116,6 +1180,18 @@ void InstrumentationFramework::readBack(ProfileWorker::Batch& batch) {
   }
 }
 
+namespace {
+
+/// What a finished launch's slot holds: its part of the ring's host mirror, or its staging buffer.
+std::span<const std::byte> slotContents(const PendingLaunch& pending,
+                                        const PendingLaunch::Slot& slot) {
+  const std::byte* contents = pending.ring ? pending.ring->host(pending.chunk) + slot.offset
+                                           : static_cast<const std::byte*>(slot.staging.pointer);
+  return {contents, slot.bytes};
+}
+
+} // namespace
+
 void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) {
   try {
     if (pending->operation) {
@@ -1152,6 +1228,12 @@ void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) 
         failure = "the launch failed (" + std::string(errorName(error)) +
                   "): its results are not reported";
     }
+    if (failure.empty() && pending->instrumented && pending->clockSlot) {
+      // The kernel's own start and end (the first warp's start to the last lanes' exit).
+      if (std::optional<uint64_t> ns = instrumentors::LaunchClock::gpuNanoseconds(
+              slotContents(*pending, pending->slots[*pending->clockSlot])))
+        timing.gpuMilliseconds = static_cast<double>(*ns) * 1e-6;
+    }
     DeviceFacts facts = pool.facts();
     facts.kernelMilliseconds = timing.gpuMilliseconds.value_or(0);
     std::vector<std::shared_ptr<const InstrumentorResult>> results;
@@ -1164,12 +1246,11 @@ void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) 
     for (const auto& slot : pending->slots) {
       if (!failure.empty())
         break;
+      if (slot.instrumentor == launchClock_)
+        continue; // read above
       try {
-        const std::byte* contents = pending->ring
-                                        ? pending->ring->host(pending->chunk) + slot.offset
-                                        : static_cast<const std::byte*>(slot.staging.pointer);
         auto result = slot.instrumentor->finalize(*slot.state, pending->info, facts,
-                                                  std::span<const std::byte>(contents, slot.bytes));
+                                                  slotContents(*pending, slot));
         if (result)
           results.push_back(std::move(result));
       } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "instrumentors/InstrumentorRegistry.h"
+#include "instrumentors/LaunchClock.h"
 #include "ocelot/KernelSelection.h"
 #include "ocelot/ProfileSummary.h"
 #include "runtime/core/ApiCallLog.h"
@@ -237,6 +238,10 @@ private:
   instrumentors::InstrumentorRegistry registry_;
   ModuleCatalog catalog_;
   InstrumentedModuleCache modules_;
+  /// Appended to every instrumented launch's instrumentors: the kernel measures its own GPU time
+  /// (instrumentors/LaunchClock.h), so that the launch needs no event before it.
+  const std::shared_ptr<const PTXInstrumentor> launchClock_ =
+      std::make_shared<instrumentors::LaunchClock>();
   OccupancyGuard occupancy_;
   std::atomic<bool> keepOccupancy_{true}; ///< OCELOT_KEEP_OCCUPANCY (on unless "0")
   /// OCELOT_CALL_STACKS (on unless "0"): each selected launch records its host call path.

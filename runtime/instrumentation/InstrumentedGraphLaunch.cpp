@@ -69,8 +69,8 @@ public:
         framework_.worker_.completeHere(std::move(pending));
         continue;
       }
-      // An event after the graph: its results are complete once it has fired. The graph's
-      // nodes have no events of their own, so a node's GPU time is not known.
+      // An event after the graph: its results are complete once it has fired. The node's GPU
+      // time is its kernel's own clock (instrumentors/LaunchClock.h).
       DeviceResources& pool = *pending->resources;
       pending->end = pool.acquireEvent();
       if (pending->end != nullptr && pending->end->record(stream_, 0) != cudaSuccess) {

@@ -181,6 +181,7 @@ void InstrumentedModuleCache::build(
 
 void InstrumentedModuleCache::forgetDevice(int ordinal) {
   std::lock_guard lock(mutex_);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   std::erase_if(entries_, [&](const auto& e) { return e.second->ordinal == ordinal; });
 }
 
@@ -189,6 +190,7 @@ void InstrumentedModuleCache::forgetRegistration(
   std::vector<std::shared_ptr<Slot>> taken;
   {
     std::lock_guard lock(mutex_);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
     for (auto it = entries_.begin(); it != entries_.end();) {
       if (it->second->registration == id) {
         taken.push_back(it->second);

@@ -5,6 +5,7 @@
 #include "runtime/instrumentation/ModuleCatalog.h"
 #include "runtime/instrumentation/OccupancyGuard.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -83,6 +84,10 @@ public:
   /// Unloads and forgets the modules of an unregistered fatbinary.
   void forgetRegistration(uint64_t id, const std::function<void(int, DeviceModule)>& unload);
 
+  /// Changes whenever a module is forgotten (a failed build, a device reset, an unregistered
+  /// fatbinary): what a caller remembered of get() is stale then.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
   /// What the code depends on, caps aside: the key OccupancyGuard keeps caps under. Computed at
   /// every launch: each instrumentor's part (its type, name and options) is written once.
   std::string key(uint64_t registration, int ordinal, const std::vector<SlotChoice>& slots);
@@ -106,6 +111,7 @@ private:
 
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Slot>> entries_;
+  std::atomic<uint64_t> generation_{0};
   struct Identity {
     std::weak_ptr<const PTXInstrumentor> instrumentor;
     std::string text;

@@ -68,6 +68,7 @@ bool OccupancyGuard::check(const std::string& moduleKey, const std::string& kern
   if (existing != caps.end() && existing->second <= cap)
     return false;
   caps[kernel] = cap;
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   if (why != nullptr)
     *why = "registers capped at " + std::to_string(cap) + " (the instrumented kernel used " +
            std::to_string(attributes.numRegs) + ") to keep " + std::to_string(originalBlocks) +
@@ -80,6 +81,7 @@ void OccupancyGuard::dropCap(const std::string& moduleKey, const std::string& ke
   std::lock_guard lock(mutex_);
   if (auto it = caps_.find(moduleKey); it != caps_.end())
     it->second.erase(kernel);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 } // namespace ocelot::runtime::instrumentation

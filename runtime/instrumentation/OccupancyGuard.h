@@ -2,6 +2,7 @@
 
 #include "runtime/core/Device.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -45,11 +46,15 @@ public:
   /// Forgets the cap of `kernel` (its capped module could not be built); the kernel stays checked.
   void dropCap(const std::string& moduleKey, const std::string& kernel);
 
+  /// Changes whenever a cap is set or dropped: modules chosen under the old caps are stale.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
 private:
   mutable std::mutex mutex_;
   std::unordered_map<std::string, RegisterCaps> caps_;
   /// "moduleKey|kernel|threads|shared" already compared.
   std::set<std::string> checked_;
+  std::atomic<uint64_t> generation_{0};
 };
 
 } // namespace ocelot::runtime::instrumentation

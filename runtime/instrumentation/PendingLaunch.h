@@ -25,8 +25,8 @@ class DeviceResources;
 /// around the kernel. Created by the launching thread, completed by Ocelot's profile worker.
 ///
 /// The results land in one chunk of the device's result ring (`ring`, `chunk`: nothing of
-/// Ocelot's in the application's stream but the two events; the profile worker reads the chunk
-/// back), or, when the ring has no room or an instrumentor asks for a fill other than zero, in
+/// Ocelot's in the application's stream but the event after the kernel; the profile worker reads
+/// the chunk back), or, when the ring has no room or an instrumentor asks for a fill other than zero, in
 /// pooled buffers that the application's stream fills before and copies after the kernel.
 struct PendingLaunch {
   struct Slot {
@@ -49,6 +49,9 @@ struct PendingLaunch {
       false; ///< not even the original kernel could be launched (`outcome` says why)
   std::shared_ptr<LoadedInstrumentation> module; ///< keeps states and instrumentors alive
   std::vector<Slot> slots;
+  /// The slot of the kernel's own clock (instrumentors/LaunchClock.h), if it has one: its GPU
+  /// time comes from there, and no event is recorded before it.
+  std::optional<uint32_t> clockSlot;
   std::shared_ptr<ResultRing> ring; ///< null: pooled buffers
   ResultRing::Chunk chunk;
   Event *start = nullptr, *end = nullptr;

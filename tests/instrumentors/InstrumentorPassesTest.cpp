@@ -6,6 +6,7 @@
 #include "instrumentors/BasicBlockCounter.h"
 #include "instrumentors/BlockCountState.h"
 #include "instrumentors/CtaClock.h"
+#include "instrumentors/LaunchClock.h"
 #include "ocelot/BasicBlockCounts.h"
 #include "ocelot/CtaClockTimes.h"
 
@@ -369,6 +370,46 @@ TEST(CtaClock, FinalizeGivesPerSmBusyTimeAndImbalance) {
   EXPECT_EQ(times->sms()[0].busyCycles, 200u);
   EXPECT_EQ(times->sms()[1].busyCycles, 50u);
   EXPECT_DOUBLE_EQ(times->imbalance(), 200.0 / 125.0);
+}
+
+// The clock Ocelot adds to every instrumented kernel: the GPU time without events in the stream.
+TEST(LaunchClock, FoldsGlobaltimerAtEntryAndEveryExitAndAssembles) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  instrumentors::InstrumentorRegistry registry;
+  std::vector<instrumentors::SlotRequest> slots = slotsFor("bbcount", registry, &keep);
+  auto clock = std::make_shared<instrumentors::LaunchClock>();
+  slots.push_back({clock.get(), 0});
+  instrumentors::InstrumentOptions options;
+  options.label = "test";
+  auto out = instrumentors::instrumentModule(kLoopKernel, slots, options);
+  ASSERT_TRUE(out.ok) << out.error;
+  // The start (max of the complement) at entry, the end at the kernel's ret.
+  EXPECT_GE(occurrences(out.ptx, "%globaltimer"), 2u) << out.ptx;
+  EXPECT_GE(occurrences(out.ptx, "red.global.max.u64"), 2u) << out.ptx;
+  EXPECT_EQ(clock->initialize(*out.states[1], LaunchInfo{}).bytes,
+            instrumentors::LaunchClock::kRecords * instrumentors::LaunchClock::kRecordBytes);
+  expectAssembles(out.ptx);
+}
+
+TEST(LaunchClock, GpuTimeIsTheLatestEndMinusTheEarliestStart) {
+  using instrumentors::LaunchClock;
+  std::vector<std::byte> buffer(LaunchClock::kRecords * LaunchClock::kRecordBytes);
+  EXPECT_FALSE(LaunchClock::gpuNanoseconds(buffer)) << "no warp ran";
+  auto record = [&](uint32_t r, uint64_t start, uint64_t end) {
+    uint64_t notStart = ~start;
+    std::memcpy(buffer.data() + r * LaunchClock::kRecordBytes, &notStart, 8);
+    std::memcpy(buffer.data() + r * LaunchClock::kRecordBytes + 8, &end, 8);
+  };
+  record(0, 1000, 1300);
+  record(7, 950, 1200);
+  record(31, 1100, 1250);
+  EXPECT_EQ(LaunchClock::gpuNanoseconds(buffer), std::optional<uint64_t>(350));
+  EXPECT_FALSE(LaunchClock::gpuNanoseconds(std::span<const std::byte>(buffer).first(16)))
+      << "a buffer too short is no clock's";
+  record(3, 2000, 0); // a start without any end: the kernel did not finish
+  std::vector<std::byte> startsOnly(buffer.size());
+  std::memcpy(startsOnly.data() + 3 * LaunchClock::kRecordBytes, buffer.data() + 3 * 16, 8);
+  EXPECT_FALSE(LaunchClock::gpuNanoseconds(startsOnly));
 }
 
 TEST(CtaClock, MissingCtaIsAProblemNotACrash) {

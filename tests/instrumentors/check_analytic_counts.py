@@ -163,6 +163,12 @@ def main():
             problems.append("%s %s: cannot read %s: %s" % (name, mode, path, e))
             continue
         by_mode[mode] = check_counts(name, mode, sets, profiles, problems)
+        # Every instrumented launch, graph kernel nodes included, carries the GPU time its kernel
+        # measured itself (instrumentors/LaunchClock.h).
+        untimed = [p["launch_id"] for p in profiles
+                   if not isinstance(p.get("gpu_ms"), (int, float)) or p["gpu_ms"] <= 0]
+        if untimed:
+            problems.append("%s %s: launches %s have no GPU time" % (name, mode, untimed[:10]))
         print("%s %s: %d launches instrumented, %d expected sets checked" %
               (name, mode, len(profiles), len(sets)))
     modes = list(by_mode)
