@@ -3,6 +3,7 @@
 #include "ir/Casting.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ocelot::ir {
 
@@ -11,11 +12,31 @@ namespace {
 /// Copies one module's items into another, re-interning every name in the target's pool.
 class Cloner {
 public:
-  explicit Cloner(Module& target) : target_(target) {}
+  explicit Cloner(Module& target, const CloneRenaming* renaming = nullptr)
+      : target_(target), renaming_(renaming) {}
 
   std::string_view name(std::string_view text) {
     // An empty view stays empty (some have no data pointer; none needs one).
     return text.empty() ? std::string_view() : target_.intern(text);
+  }
+  /// A reference to a module-scope symbol: renamed when the renaming says so, unless a
+  /// declaration of the function being copied shadows it.
+  std::string_view symbol(std::string_view text) {
+    if (renaming_ != nullptr && !locals_.contains(text))
+      if (auto it = renaming_->symbols.find(text); it != renaming_->symbols.end())
+        return target_.intern(it->second);
+    return name(text);
+  }
+  /// A label of a debug section (or a `.loc`'s reference to one), renamed when the renaming
+  /// says so.
+  std::string_view debugName(std::string_view text) {
+    if (renaming_ != nullptr)
+      if (auto it = renaming_->debugLabels.find(text); it != renaming_->debugLabels.end())
+        return target_.intern(it->second);
+    return name(text);
+  }
+  uint32_t file(uint32_t index) const {
+    return index == 0 || renaming_ == nullptr ? index : index + renaming_->fileOffset;
   }
   std::vector<std::string_view> names(const std::vector<std::string_view>& texts) {
     std::vector<std::string_view> out;
@@ -36,7 +57,8 @@ public:
     return out;
   }
 
-  DeclarationSpec spec(const DeclarationSpec& source) {
+  /// `moduleScope`: the declarators are module-scope symbols (subject to the renaming).
+  DeclarationSpec spec(const DeclarationSpec& source, bool moduleScope = false) {
     DeclarationSpec out;
     out.words.reserve(source.words.size());
     for (const DeclarationWord& w : source.words)
@@ -44,7 +66,7 @@ public:
     out.declarators.reserve(source.declarators.size());
     for (const Declarator& d : source.declarators) {
       Declarator copy;
-      copy.name = name(d.name);
+      copy.name = moduleScope ? symbol(d.name) : name(d.name);
       copy.registerCount = d.registerCount;
       copy.parameterized = d.parameterized;
       copy.dimensions = d.dimensions;
@@ -78,15 +100,16 @@ public:
     std::unique_ptr<ModuleItem> out;
     switch (source.kind()) {
     case ModuleItem::Kind::GlobalVariable:
-      out = std::make_unique<GlobalVariable>(spec(cast<GlobalVariable>(&source)->spec()));
+      out = std::make_unique<GlobalVariable>(
+          spec(cast<GlobalVariable>(&source)->spec(), /*moduleScope=*/true));
       break;
     case ModuleItem::Kind::Function:
       out = function(*cast<Function>(&source));
       break;
     case ModuleItem::Kind::File: {
       const auto& file = *cast<FileDirective>(&source);
-      out = std::make_unique<FileDirective>(file.index(), name(file.path()), file.timestamp(),
-                                            file.size());
+      out = std::make_unique<FileDirective>(this->file(file.index()), name(file.path()),
+                                            file.timestamp(), file.size());
       break;
     }
     case ModuleItem::Kind::DebugSection: {
@@ -94,14 +117,14 @@ public:
       auto copy = std::make_unique<DebugSection>(name(section.name()));
       // The items refer to names by index: the same table, in the same order, keeps them valid.
       for (size_t i = 0; i < section.nameCount(); ++i)
-        copy->addName(name(section.text(static_cast<uint32_t>(i))));
+        copy->addName(debugName(section.text(static_cast<uint32_t>(i))));
       copy->items() = section.items();
       out = std::move(copy);
       break;
     }
     case ModuleItem::Kind::Alias: {
       const auto& alias = *cast<AliasDirective>(&source);
-      out = std::make_unique<AliasDirective>(name(alias.alias()), name(alias.aliasee()));
+      out = std::make_unique<AliasDirective>(symbol(alias.alias()), symbol(alias.aliasee()));
       break;
     }
     }
@@ -125,14 +148,14 @@ private:
   }
   Operand copy(const SymbolOperand& value) {
     SymbolOperand out = value;
-    out.name = name(value.name);
+    out.name = symbol(value.name);
     return out;
   }
   Operand copy(const AddressOperand& value) {
     AddressOperand out;
     if (const auto* symbol = std::get_if<SymbolOperand>(&value.base)) {
       SymbolOperand base = *symbol;
-      base.name = name(symbol->name);
+      base.name = this->symbol(symbol->name);
       out.base = base;
     } else {
       out.base = value.base;
@@ -177,7 +200,9 @@ private:
       auto copy = std::make_unique<Instruction>(target_.form(inst.form().spelling()),
                                                 std::move(list), inst.scope());
       copy->setGuard(inst.guard());
-      copy->setSourceLoc(inst.sourceLoc());
+      SourceLoc location = inst.sourceLoc();
+      location.file = file(location.file);
+      copy->setSourceLoc(location);
       copy->setOperandLineOffset(inst.operandLineOffset());
       out = std::move(copy);
       break;
@@ -200,9 +225,13 @@ private:
     case Statement::Kind::Loc: {
       const auto& loc = *cast<LocDirective>(&source);
       std::optional<LocDirective::InlinedAt> inlinedAt = loc.inlinedAt();
-      if (inlinedAt)
-        inlinedAt->functionName = name(inlinedAt->functionName);
-      out = std::make_unique<LocDirective>(loc.location(), inlinedAt, loc.scope());
+      if (inlinedAt) {
+        inlinedAt->functionName = debugName(inlinedAt->functionName);
+        inlinedAt->location.file = file(inlinedAt->location.file);
+      }
+      SourceLoc location = loc.location();
+      location.file = file(location.file);
+      out = std::make_unique<LocDirective>(location, inlinedAt, loc.scope());
       break;
     }
     case Statement::Kind::Pragma: {
@@ -231,7 +260,10 @@ private:
     }
     case Statement::Kind::CallTargets: {
       const auto& targets = *cast<CallTargets>(&source);
-      out = std::make_unique<CallTargets>(name(targets.name()), names(targets.functions()),
+      std::vector<std::string_view> functions;
+      for (std::string_view f : targets.functions())
+        functions.push_back(symbol(f));
+      out = std::make_unique<CallTargets>(name(targets.name()), std::move(functions),
                                           targets.scope());
       break;
     }
@@ -241,7 +273,20 @@ private:
   }
 
   std::unique_ptr<Function> function(const Function& source) {
-    auto out = std::make_unique<Function>(target_, source.isEntry(), name(source.name()));
+    auto out = std::make_unique<Function>(target_, source.isEntry(), symbol(source.name()));
+    // Parameters and the body's declarations shadow module-scope names of the same spelling.
+    locals_.clear();
+    if (renaming_ != nullptr) {
+      for (const auto* list : {&source.signature().returns, &source.signature().parameters})
+        for (const DeclarationSpec& s : *list)
+          for (const Declarator& d : s.declarators)
+            locals_.insert(d.name);
+      for (const auto& block : source.blocks())
+        for (const auto& s : block->statements())
+          if (const auto* declaration = dyn_cast<DeclarationStatement>(s.get()))
+            for (const Declarator& d : declaration->spec().declarators)
+              locals_.insert(d.name);
+    }
     out->setPrefixWords(names(source.prefixWords()));
     out->signature() = signature(source.signature());
     out->directives() = directives(source.directives());
@@ -273,15 +318,24 @@ private:
       }
       out->addLabel({name(l.name), l.scope, defined});
     }
+    locals_.clear();
     return out;
   }
 
   Module& target_;
+  const CloneRenaming* renaming_;
+  /// Names declared by the function being copied (source texts).
+  std::unordered_set<std::string_view> locals_;
   /// The source function's label statements and their copies.
   std::unordered_map<const Label*, const Label*> labels_;
 };
 
 } // namespace
+
+std::unique_ptr<ModuleItem> cloneItem(Module& target, const ModuleItem& item,
+                                      const CloneRenaming& renaming) {
+  return Cloner(target, &renaming).item(item);
+}
 
 std::unique_ptr<Module> cloneModule(const Module& source) {
   auto copy = std::make_unique<Module>();

@@ -14,8 +14,9 @@
 #            (<build>/runtime/libcudart.so.13; skipped with a note while it does not exist), each
 #            under `timeout`, then stdout + exit status compared
 #   instrumentation
-#            the analytic programs (tests/e2e/programs/analytic_*) under `ocelot run -i bbcount` in
-#            both modes and `-i ctaclock`: block counts against the printed analytic values,
+#            the analytic programs (tests/e2e/programs/analytic_*, and rdc_three_units: a -rdc
+#            program whose device functions are in two other units, linked at PTX level before
+#            instrumenting, issue 14) under `ocelot run -i bbcount` in both modes and `-i ctaclock`: block counts against the printed analytic values,
 #            output unchanged, every CTA recorded (tests/instrumentors/check_analytic_counts.py);
 #            then every e2e program under `ocelot run -i bbcount,ctaclock` against its plain run
 #   fnptr    instrumentation keeps function-pointer identity and never reports a failed launch's
@@ -674,7 +675,7 @@ section_instrumentation() {
   md "| program | analytic check | seconds |"
   md "|---|---|---|"
   local name t0 t1 rc n_pass=0 n_fail=0
-  for bin in "$bindir"/analytic_*; do
+  for bin in "$bindir"/analytic_* "$bindir"/rdc_three_units; do
     [ -x "$bin" ] || continue
     name=$(basename "$bin")
     t0=$(now)

@@ -63,18 +63,24 @@ DeviceResources::DeviceResources(Device& device)
   facts_.computeCapability = static_cast<int>(device.computeCapability().number());
 }
 
-Event* DeviceResources::acquireEvent() {
+Event* DeviceResources::acquireEvent(bool timed) {
   {
     std::lock_guard lock(eventsMutex_);
-    if (!events_.empty()) {
-      Event* event = events_.back();
-      events_.pop_back();
+    std::vector<Event*>& pool = timed ? events_ : untimedEvents_;
+    if (!pool.empty()) {
+      Event* event = pool.back();
+      pool.pop_back();
       return event;
     }
   }
   Event* event = nullptr;
-  if (device_.events().create(cudaEventDefault, &event) != cudaSuccess)
+  if (device_.events().create(timed ? cudaEventDefault : cudaEventDisableTiming, &event) !=
+      cudaSuccess)
     return nullptr;
+  if (!timed) {
+    std::lock_guard lock(eventsMutex_);
+    untimed_.insert(event);
+  }
   return event;
 }
 
@@ -83,7 +89,7 @@ void DeviceResources::releaseEvent(Event* event, uint64_t generation) {
     return;
   std::lock_guard lock(eventsMutex_);
   if (generation == generation_.load(std::memory_order_acquire))
-    events_.push_back(event);
+    (untimed_.contains(event) ? untimedEvents_ : events_).push_back(event);
 }
 
 Stream* DeviceResources::ownStreamLocked() {
@@ -144,6 +150,8 @@ void DeviceResources::forget() {
   staging_.forget();
   std::lock_guard lock(eventsMutex_);
   events_.clear();
+  untimedEvents_.clear();
+  untimed_.clear();
   generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 

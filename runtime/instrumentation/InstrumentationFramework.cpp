@@ -574,6 +574,9 @@ InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& act
                                             "; its kernels run uninstrumented");
     return Fallback{"no PTX to instrument: " + catalog.error};
   }
+  if (!catalog.linkWarning.empty())
+    logOnce("link/" + catalog.label,
+            "instrumentation: " + catalog.label + ": " + catalog.linkWarning);
   auto kernel = catalog.kernels.find(info.kernelName);
   if (kernel == catalog.kernels.end())
     return Fallback{"the kernel is not in the module's PTX"};
@@ -840,7 +843,8 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
             "instrumentation: " + pending.info.demangledName + ": " + note);
     return Fallback{std::move(note)};
   }
-  pending.end = pool.acquireEvent();
+  // Timed only when it ends a timed interval: with the kernel's own clock it just says "done".
+  pending.end = pool.acquireEvent(pending.start != nullptr);
   if (pending.end != nullptr && pending.end->record(*params.stream, 0) != cudaSuccess) {
     pool.releaseEvent(pending.end, pending.generation);
     pending.end = nullptr;
@@ -948,16 +952,16 @@ cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
 void InstrumentationFramework::enqueueCompletion(Stream& stream,
                                                  std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
-  // An event after the kernel (results in the ring) or after the result copies, polled by the
-  // profile thread: the application's stream runs on at full speed (a host function would stall
-  // it for the round trip to the host).
-  if (pending->ring && pending->end != nullptr) {
+  // An event after the kernel (results in the ring, or no results: the original kernel ran) or
+  // after the result copies, polled by the profile thread: the application's stream runs on at
+  // full speed (a host function would stall it for the round trip to the host).
+  if ((pending->ring || pending->slots.empty()) && pending->end != nullptr) {
     pending->done = pending->end;
     worker_.push(std::move(pending));
     return;
   }
   if (pending->resources != nullptr) {
-    pending->done = pending->resources->acquireEvent();
+    pending->done = pending->resources->acquireEvent(false);
     if (pending->done != nullptr) {
       if (pending->done->record(stream, 0) == cudaSuccess) {
         worker_.push(std::move(pending));

@@ -72,7 +72,7 @@ public:
       // An event after the graph: its results are complete once it has fired. The node's GPU
       // time is its kernel's own clock (instrumentors/LaunchClock.h).
       DeviceResources& pool = *pending->resources;
-      pending->end = pool.acquireEvent();
+      pending->end = pool.acquireEvent(false);
       if (pending->end != nullptr && pending->end->record(stream_, 0) != cudaSuccess) {
         pool.releaseEvent(pending->end, pending->generation);
         pending->end = nullptr;

@@ -1,6 +1,7 @@
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
 
 #include "ir/ModuleClone.h"
+#include "ir/Parser.h"
 #include "runtime/core/ErrorTable.h"
 
 #include <chrono>
@@ -124,30 +125,18 @@ void InstrumentedModuleCache::build(
   ModuleImage image;
   image.form = catalog.linked ? ModuleImage::Form::LinkedPtx : ModuleImage::Form::Ptx;
   image.label = catalog.label + " (instrumented)";
-  for (size_t u = 0; u < catalog.units.size(); ++u) {
-    instrumentors::InstrumentOptions options;
-    options.addresses = addresses;
-    options.functionAddresses = functionAddresses;
-    options.linked = catalog.linked;
-    options.registerCaps = caps;
-    options.label = catalog.label + (catalog.linked ? " unit " + std::to_string(u) : "");
-    // A copy of the catalog's IR, not a parse of its text: each module image is parsed once,
-    // however many instrumented copies it gets. The copy's time is the parse step's.
-    auto start = std::chrono::steady_clock::now();
-    instrumentors::InstrumentedPtx unit;
-    double copyMs = 0;
-    if (fromIr) {
-      std::unique_ptr<ir::Module> copy = ir::cloneModule(*catalog.modules[u]);
-      copyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                   .count();
-      unit = instrumentModule(std::move(copy), requests, options);
-    } else {
-      unit = instrumentModule(catalog.units[u], requests, options);
+  // One module: the catalog's IR copied, or parsed from its text. The copy's time is the parse
+  // step's. False with out.error_ set when instrumenting failed.
+  auto instrument = [&](std::unique_ptr<ir::Module> copy, const std::string* text, double copyMs,
+                        const instrumentors::InstrumentOptions& options) {
+    instrumentors::InstrumentedPtx unit = copy
+                                              ? instrumentModule(std::move(copy), requests, options)
+                                              : instrumentModule(*text, requests, options);
+    if (!copy)
       copyMs = unit.timings.parseMs;
-    }
     if (!unit.ok) {
       out.error_ = "instrumenting " + options.label + " failed at " + unit.error;
-      return;
+      return false;
     }
     out.timings_.parseMs += copyMs;
     out.timings_.analyzeMs += unit.timings.analyzeMs;
@@ -158,6 +147,70 @@ void InstrumentedModuleCache::build(
       out.excluded_.emplace(exclusion.function, exclusion.reason);
     out.states_.push_back(std::move(unit.states));
     image.ptx.push_back(std::move(unit.ptx));
+    return true;
+  };
+  auto optionsFor = [&](const std::string& label, bool linkedUnit) {
+    instrumentors::InstrumentOptions options;
+    options.addresses = addresses;
+    options.functionAddresses = functionAddresses;
+    options.linked = linkedUnit;
+    options.registerCaps = caps;
+    options.label = label;
+    return options;
+  };
+  if (catalog.wholeProgram) {
+    // The linked program: instrumented once, as a whole (no other unit calls into it; what stays
+    // .extern is the device runtime's, resolved by the device's linker as before).
+    auto options = optionsFor(catalog.label + " (linked units)", false);
+    // A renamed unit-local variable lives in the application's module under its own name.
+    if (!catalog.originalNames.empty())
+      options.addresses = [&addresses, &names = catalog.originalNames](std::string_view name) {
+        auto it = names.find(std::string(name));
+        return addresses(it != names.end() ? std::string_view(it->second) : name);
+      };
+    auto start = std::chrono::steady_clock::now();
+    std::unique_ptr<ir::Module> copy;
+    if (catalog.linkedModule) {
+      copy = ir::cloneModule(*catalog.linkedModule);
+    } else {
+      std::vector<std::unique_ptr<ir::Module>> parsed;
+      std::vector<const ir::Module*> units;
+      for (size_t u = 0; u < catalog.units.size(); ++u) {
+        ir::ParseResult result = ir::parsePtx(catalog.units[u], "unit" + std::to_string(u));
+        if (!result.ok()) {
+          out.error_ = "unit " + std::to_string(u) + " does not parse: " + result.firstError();
+          return;
+        }
+        units.push_back(result.module.get());
+        parsed.push_back(std::move(result.module));
+      }
+      ir::LinkResult linked = ModuleCatalog::link(units);
+      if (!linked.ok()) {
+        out.error_ = "linking the units failed: " + linked.error;
+        return;
+      }
+      copy = std::move(linked.module);
+    }
+    double copyMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!instrument(std::move(copy), nullptr, copyMs, options))
+      return;
+  } else {
+    for (size_t u = 0; u < catalog.units.size(); ++u) {
+      auto options = optionsFor(
+          catalog.label + (catalog.linked ? " unit " + std::to_string(u) : ""), catalog.linked);
+      // A copy of the catalog's IR, not a parse of its text: each module image is parsed once,
+      // however many instrumented copies it gets.
+      auto start = std::chrono::steady_clock::now();
+      std::unique_ptr<ir::Module> copy;
+      if (fromIr)
+        copy = ir::cloneModule(*catalog.modules[u]);
+      double copyMs =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      if (!instrument(std::move(copy), &catalog.units[u], copyMs, options))
+        return;
+    }
   }
   std::string log;
   auto start = std::chrono::steady_clock::now();

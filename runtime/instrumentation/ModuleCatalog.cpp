@@ -46,6 +46,13 @@ ModuleCatalog::describeKernels(const std::vector<const ir::Module*>& units) {
   return kernels;
 }
 
+ir::LinkResult ModuleCatalog::link(const std::vector<const ir::Module*>& units) {
+  std::vector<ir::LinkUnit> linkUnits;
+  for (size_t u = 0; u < units.size(); ++u)
+    linkUnits.push_back({units[u], "unit " + std::to_string(u)});
+  return ir::linkModules(linkUnits);
+}
+
 std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistration& registration,
                                                        int ordinal, const Device& device) {
   const auto key = std::make_pair(registration.id, ordinal);
@@ -73,7 +80,23 @@ std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistrati
       modules.push_back(unit.get());
       entry->modules.push_back(std::move(unit));
     }
-    entry->kernels = describeKernels(modules);
+    // A device-linked program is linked at PTX level so that it is instrumented as a whole; if
+    // that fails, each unit is instrumented on its own (functions other units call stay
+    // uncounted), and the reason is logged once.
+    std::shared_ptr<const ir::Module> linked;
+    if (entry->linked && modules.size() == entry->units.size()) {
+      ir::LinkResult result = link(modules);
+      linked = std::move(result.module);
+      for (const ir::LinkRenaming& r : result.renamed)
+        entry->originalNames.emplace(r.to, r.from);
+      if (!linked)
+        entry->linkWarning = "the units of the -rdc program were not linked (" + result.error +
+                             "): each is instrumented on its own, so device functions that other "
+                             "units call are not counted";
+    }
+    entry->kernels = linked ? describeKernels({linked.get()}) : describeKernels(modules);
+    entry->wholeProgram = linked != nullptr;
+    entry->linkedModule = std::move(linked);
     entry->ok = entry->modules.size() == entry->units.size();
     if (!entry->ok)
       entry->error = "the module pipeline kept no IR for " + entry->label;
@@ -82,8 +105,10 @@ std::shared_ptr<const CatalogEntry> ModuleCatalog::get(const FatbinaryRegistrati
     size_t textBytes = 0;
     for (const std::string& unit : entry->units)
       textBytes += unit.size();
-    if (textBytes > kKeptIrTextBytes)
+    if (textBytes > kKeptIrTextBytes) {
       entry->modules.clear();
+      entry->linkedModule.reset();
+    }
   }
   std::lock_guard lock(mutex_);
   auto [it, inserted] = entries_.emplace(key, entry);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ir/ModuleLinker.h"
 #include "ocelot/Instrumentor.h"
 #include "runtime/core/Device.h"
 #include "runtime/core/ModulePipeline.h"
@@ -38,6 +39,19 @@ struct CatalogEntry {
   /// whose text exceeds kKeptIrTextBytes: their copies parse the text.
   std::vector<std::shared_ptr<const ir::Module>> modules;
   bool linked = false;
+  /// A device-linked program whose units Ocelot linked into one module (ir::linkModules): its
+  /// instrumented copies are that module instrumented once, so that kernels and the device
+  /// functions of other units they call are instrumented together. Every kernel's `unit` is 0.
+  bool wholeProgram = false;
+  /// The linked IR instrumented copies clone (empty when the units' IR is not kept: each copy
+  /// then parses and links the units).
+  std::shared_ptr<const ir::Module> linkedModule;
+  /// Unit-local symbols the linker renamed: their name in the linked module -> their name in
+  /// their unit, which is what the application's module knows them by (variable addresses).
+  std::unordered_map<std::string, std::string> originalNames;
+  /// Why a device-linked program's units were not linked (its units are instrumented one by one,
+  /// as they were before linking existed), or empty.
+  std::string linkWarning;
   std::string label;
   std::unordered_map<std::string, CatalogKernel> kernels;
 };
@@ -57,6 +71,8 @@ public:
   /// The facts of every kernel of PTX `units` (also for `ocelot ptx instrument`).
   static std::unordered_map<std::string, CatalogKernel>
   describeKernels(const std::vector<std::string>& units, std::string* error);
+  /// The units of a device-linked program linked into one module ("unit N" in messages).
+  static ir::LinkResult link(const std::vector<const ir::Module*>& units);
   /// The same from units already parsed (the module pipeline's IR).
   static std::unordered_map<std::string, CatalogKernel>
   describeKernels(const std::vector<const ir::Module*>& units);

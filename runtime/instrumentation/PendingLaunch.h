@@ -26,8 +26,8 @@ class DeviceResources;
 ///
 /// The results land in one chunk of the device's result ring (`ring`, `chunk`: nothing of
 /// Ocelot's in the application's stream but the event after the kernel; the profile worker reads
-/// the chunk back), or, when the ring has no room or an instrumentor asks for a fill other than zero, in
-/// pooled buffers that the application's stream fills before and copies after the kernel.
+/// the chunk back), or, when the ring has no room or an instrumentor asks for a fill other than
+/// zero, in pooled buffers that the application's stream fills before and copies after the kernel.
 struct PendingLaunch {
   struct Slot {
     std::shared_ptr<const PTXInstrumentor> instrumentor;

@@ -140,6 +140,128 @@ TEST_F(InstrumentedRuntime, AModuleTooLargeToKeepItsIrIsParsedForItsCopies) {
   EXPECT_EQ(ir::textsParsed() - before, 3u);
 }
 
+// A device-linked (-rdc) program of two units: the kernel calls `addOne`, defined in the other
+// unit.
+const std::string kRdcKernelUnit = R"(.version 9.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 r) addOne(.param .b32 a);
+.visible .entry rdcKernel(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  mov.u32 %r1, %tid.x;
+  {
+  .param .b32 p0;
+  st.param.b32 [p0], %r1;
+  .param .b32 rv;
+  call.uni (rv), addOne, (p0);
+  ld.param.b32 %r2, [rv];
+  }
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)";
+
+const std::string kRdcFunctionUnit = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .func (.param .b32 r) addOne(.param .b32 a)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [a];
+  add.s32 %r2, %r1, 1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+)";
+
+StaticImage<3> gRdcImage;
+char gRdcKernelStub;
+
+/// Registers the two units as a device-linked program, launches its kernel under bbcount and
+/// returns what the device was asked to load for the instrumented module.
+ModuleImage instrumentedRdcProgram(Runtime& runtime, FakeDevice& device,
+                                   instrumentation::InstrumentationFramework& framework,
+                                   const std::string& second,
+                                   const std::string& first = kRdcKernelUnit) {
+  const void* linked = gRdcImage.place(0, buildContainer({makeEntry(2, 90,
+                                                                    toBytes("\x7f"
+                                                                            "ELF"),
+                                                                    fatbin::Compression::None)}));
+  EntrySpec unitA = ptxEntry(first, 90, fatbin::Compression::None);
+  unitA.options = "--compile-only";
+  EntrySpec unitB = ptxEntry(second, 90, fatbin::Compression::None);
+  unitB.options = "--compile-only";
+  gRdcImage.prelinked[0] = gRdcImage.place(1, buildContainer({unitA}));
+  gRdcImage.prelinked[1] = gRdcImage.place(2, buildContainer({unitB}));
+  gRdcImage.prelinked[2] = nullptr;
+  void** handle = runtime.registerFatBinary(gRdcImage.wrap(linked, 2, gRdcImage.prelinked));
+  runtime.registerFunction(handle, &gRdcKernelStub, "rdcKernel");
+  runtime.registerFatBinaryEnd(handle);
+  framework.add("bbcount", {});
+  void* argument = nullptr;
+  void* args[] = {&argument};
+  EXPECT_EQ(runtime.launchKernel(&gRdcKernelStub, dim3(1), dim3(32), args, 0, nullptr),
+            cudaSuccess);
+  framework.flush();
+  EXPECT_EQ(device.loaded.size(), 2u);
+  auto profile = framework.profiles().latest();
+  EXPECT_TRUE(profile != nullptr && profile->instrumented());
+  return device.loaded.empty() ? ModuleImage{} : device.loaded.back();
+}
+
+TEST_F(InstrumentedRuntime, DeviceLinkedProgramsAreLinkedAndInstrumentedAsAWhole) {
+  ModuleImage image = instrumentedRdcProgram(runtime, device, framework(), kRdcFunctionUnit);
+  EXPECT_EQ(image.form, ModuleImage::Form::LinkedPtx);
+  ASSERT_EQ(image.ptx.size(), 1u); // one linked unit
+  const std::string& ptx = image.ptx[0];
+  EXPECT_EQ(ptx.find(".extern"), std::string::npos) << ptx;
+  // The other unit's function is instrumented with the kernel: it takes the slot's pointer.
+  size_t definition = ptx.rfind(".visible .func (.param .b32 r) addOne(");
+  ASSERT_NE(definition, std::string::npos) << ptx;
+  EXPECT_NE(ptx.substr(definition, ptx.find('{', definition) - definition)
+                .find("__ocelot_instrumentation_0"),
+            std::string::npos)
+      << ptx;
+}
+
+TEST_F(InstrumentedRuntime, RenamedLocalVariablesAreFoundUnderTheirOwnNames) {
+  // Both units have a local `counter`: the linker renames the second unit's, and the redirect to
+  // the application's storage asks the application's module for `counter`, the name it knows.
+  std::string withCounter = kRdcFunctionUnit;
+  withCounter.insert(withCounter.find(".visible .func"), ".global .align 4 .u32 counter;\n");
+  withCounter.replace(withCounter.find("add.s32 %r2, %r1, 1;"), 20,
+                      "ld.global.u32 %r2, [counter];");
+  std::string kernelWithCounter = kRdcKernelUnit;
+  kernelWithCounter.insert(kernelWithCounter.find(".visible .entry"),
+                           ".global .align 4 .u32 counter;\n");
+  kernelWithCounter.replace(kernelWithCounter.find("mov.u32 %r1, %tid.x;"), 20,
+                            "ld.global.u32 %r1, [counter];");
+  ModuleImage image =
+      instrumentedRdcProgram(runtime, device, framework(), withCounter, kernelWithCounter);
+  ASSERT_EQ(image.ptx.size(), 1u);
+  // Both units' uses are redirected (the variables are no longer referenced by name).
+  EXPECT_EQ(image.ptx[0].find("[counter]"), std::string::npos) << image.ptx[0];
+  EXPECT_EQ(image.ptx[0].find("[counter_unit1]"), std::string::npos) << image.ptx[0];
+  EXPECT_TRUE(device.globals.contains("counter"));
+  EXPECT_FALSE(device.globals.contains("counter_unit1"));
+}
+
+TEST_F(InstrumentedRuntime, UnitsThatCannotBeLinkedAreInstrumentedOneByOne) {
+  // The second unit's addOne returns .b64, the first declares .b32: the linker refuses, and each
+  // unit is instrumented on its own as before (addOne, which another unit calls, keeps its
+  // signature); the kernel is still instrumented.
+  std::string conflicting = kRdcFunctionUnit;
+  conflicting.replace(conflicting.find(".param .b32 r"), 13, ".param .b64 r");
+  ModuleImage image = instrumentedRdcProgram(runtime, device, framework(), conflicting);
+  EXPECT_EQ(image.form, ModuleImage::Form::LinkedPtx);
+  ASSERT_EQ(image.ptx.size(), 2u);
+  EXPECT_NE(image.ptx[0].find("__ocelot_instrumentation"), std::string::npos) << image.ptx[0];
+  EXPECT_EQ(image.ptx[1].find("__ocelot_instrumentation"), std::string::npos) << image.ptx[1];
+}
+
 TEST_F(InstrumentedRuntime, ForeignLaunchesAreProfiledWithTheirReason) {
   LaunchParams params;
   params.grid = dim3(3);
@@ -195,8 +317,12 @@ TEST_F(InstrumentedRuntime, AnInstrumentedLaunchDeliversAProfile) {
   // The application's module and the instrumented one.
   ASSERT_EQ(device.loaded.size(), 2u);
   const std::string& instrumented = device.loaded[1].ptx[0];
-  EXPECT_NE(instrumented.find(".param .align 8 .b8 __ocelot_instrumentation[8]"), std::string::npos)
+  // One buffer pointer for bbcount, one for the launch clock Ocelot adds to every instrumented
+  // kernel (its GPU time).
+  EXPECT_NE(instrumented.find(".param .align 8 .b8 __ocelot_instrumentation[16]"),
+            std::string::npos)
       << instrumented;
+  EXPECT_NE(instrumented.find("%globaltimer"), std::string::npos) << instrumented;
   // The application's variable is used through its address in the original module.
   EXPECT_EQ(instrumented.find("[counter]"), std::string::npos) << instrumented;
   ASSERT_EQ(device.launches.size(), 1u);
@@ -516,7 +642,7 @@ TEST_F(InstrumentedRuntime, ALaunchThatFailsToLaunchHasAFailedProfile) {
 TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCopyIsDone) {
   device.hostMemory = true; // staging is registered: unregisterRange says when it is freed
   framework().add("bbcount", {});
-  void* staging = nullptr;
+  std::vector<void*> staging; // bbcount's and the launch clock's
   std::atomic<bool> stillRegistered{false};
   std::thread copyFinisher;
   device.duringReset = [&] {
@@ -524,15 +650,18 @@ TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCo
     EXPECT_EQ(launch(), cudaSuccess);
     {
       std::lock_guard lock(device.mutex);
-      ASSERT_EQ(device.registered.size(), 1u);
-      staging = device.registered.begin()->first;
+      ASSERT_EQ(device.registered.size(), 2u);
+      for (const auto& entry : device.registered)
+        staging.push_back(entry.first);
     }
-    // The stream finishes the copy well after the reset has returned its buffers.
+    // The stream finishes the copies well after the reset has returned its buffers.
     copyFinisher = std::thread([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       {
         std::lock_guard lock(device.mutex);
-        stillRegistered = device.registered.count(staging) != 0;
+        stillRegistered = std::all_of(staging.begin(), staging.end(), [&](void* buffer) {
+          return device.registered.count(buffer) != 0;
+        });
       }
       device.queryResult = cudaSuccess;
     });
@@ -545,7 +674,8 @@ TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCo
   EXPECT_TRUE(stillRegistered) << "staging memory freed while its copy was still queued";
   {
     std::lock_guard lock(device.mutex);
-    EXPECT_EQ(device.registered.count(staging), 0u) << "freed once the copy was done";
+    for (void* buffer : staging)
+      EXPECT_EQ(device.registered.count(buffer), 0u) << "freed once the copy was done";
   }
   auto profile = framework().profiles().latest();
   ASSERT_NE(profile, nullptr);
@@ -557,7 +687,7 @@ TEST_F(InstrumentedRuntime, AResetFreesTheStagingOfAnInFlightLaunchOnlyWhenItsCo
 }
 
 // Issue 14: an instrumented launch puts nothing of Ocelot's into the application's stream but the
-// two events around the kernel: its results land in a zeroed chunk of the result ring, which the
+// event after the kernel: its results land in a zeroed chunk of the result ring, which the
 // profile worker reads back and zeroes again on Ocelot's own stream.
 TEST_F(InstrumentedRuntime, AnInstrumentedLaunchFillsAndCopiesNothingInTheApplicationsStream) {
   framework().add("bbcount", {});
@@ -600,8 +730,9 @@ TEST_F(InstrumentedRuntime, ResultsTheRingCannotHoldGoThroughTheStream) {
   std::lock_guard lock(device.mutex);
   ASSERT_EQ(device.launches.size(), 1u);
   const Stream* application = device.launches[0].stream;
-  EXPECT_EQ(std::count(device.fillStreams.begin(), device.fillStreams.end(), application), 1);
-  EXPECT_EQ(std::count(device.copyStreams.begin(), device.copyStreams.end(), application), 1);
+  // bbcount's buffer and the launch clock's: each filled before and copied after the kernel.
+  EXPECT_EQ(std::count(device.fillStreams.begin(), device.fillStreams.end(), application), 2);
+  EXPECT_EQ(std::count(device.copyStreams.begin(), device.copyStreams.end(), application), 2);
 }
 
 // Issue 14: a warning that comes again is not logged again; the summary folds its repeats into one

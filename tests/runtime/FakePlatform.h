@@ -84,8 +84,8 @@ private:
 /// A query answers what the device's `queryResult` holds.
 class FakeEvent final : public Event {
 public:
-  explicit FakeEvent(const std::atomic<cudaError_t>& queryResult)
-      : Event(reinterpret_cast<cudaEvent_t>(this)), queryResult_(queryResult) {}
+  FakeEvent(const std::atomic<cudaError_t>& queryResult, unsigned int flags)
+      : Event(reinterpret_cast<cudaEvent_t>(this)), createdWith(flags), queryResult_(queryResult) {}
   cudaError_t record(Stream&, unsigned int) override { return cudaSuccess; }
   cudaError_t synchronize() override { return cudaSuccess; }
   cudaError_t query() override { return queryResult_.load(); }
@@ -93,6 +93,7 @@ public:
     *milliseconds = 1.5f;
     return cudaSuccess;
   }
+  const unsigned int createdWith; ///< cudaEventCreateWithFlags' flags
 
 private:
   const std::atomic<cudaError_t>& queryResult_;
@@ -101,8 +102,8 @@ private:
 class FakeEvents final : public Events {
 public:
   explicit FakeEvents(const std::atomic<cudaError_t>& queryResult) : queryResult_(queryResult) {}
-  cudaError_t create(unsigned int, Event** event) override {
-    auto created = std::make_unique<FakeEvent>(queryResult_);
+  cudaError_t create(unsigned int flags, Event** event) override {
+    auto created = std::make_unique<FakeEvent>(queryResult_, flags);
     const cudaEvent_t handle = created->handle();
     *event = table_.insert(handle, std::move(created));
     return cudaSuccess;

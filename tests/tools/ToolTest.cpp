@@ -2,6 +2,8 @@
 // valid values named; --version; `-` reads standard input; --help lists every instrumentor's
 // options; `ocelot run` refuses applications linked with NVIDIA's static runtime.
 
+#include "tests/support/Ptxas.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -347,6 +349,117 @@ TEST_F(ToolTest, ProgramsWithoutDeviceCodeAreNotRefused) {
   Outcome missing = ocelot({"run", "--dry-run", "--", (dir_ / "missing").string()});
   EXPECT_EQ(missing.status, 0) << missing.err;
   EXPECT_EQ(missing.err, "");
+}
+
+/// The units of a -rdc program: the kernel calls `twice` of the second unit, which calls `base` of
+/// the third; each unit has a local `scale` of its own.
+constexpr const char* kRdcUnits[] = {
+    R"(.version 9.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 r) twice(.param .b32 a);
+.global .align 4 .u32 scale = 2;
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.global.u32 %r1, [scale];
+  {
+  .param .b32 p0;
+  st.param.b32 [p0], %r1;
+  .param .b32 rv;
+  call.uni (rv), twice, (p0);
+  ld.param.b32 %r2, [rv];
+  }
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)",
+    R"(.version 9.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 r) base(.param .b32 a);
+.global .align 4 .u32 scale = 3;
+.visible .func (.param .b32 r) twice(.param .b32 a)
+{
+  .reg .b32 %r<5>;
+  ld.param.b32 %r1, [a];
+  ld.global.u32 %r4, [scale];
+  mul.lo.s32 %r1, %r1, %r4;
+  {
+  .param .b32 p0;
+  st.param.b32 [p0], %r1;
+  .param .b32 rv;
+  call.uni (rv), base, (p0);
+  ld.param.b32 %r2, [rv];
+  }
+  add.s32 %r3, %r2, %r2;
+  st.param.b32 [r], %r3;
+  ret;
+}
+)",
+    R"(.version 8.5
+.target sm_90
+.address_size 64
+.visible .func (.param .b32 r) base(.param .b32 a)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [a];
+  add.s32 %r2, %r1, 1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+)"};
+
+TEST_F(ToolTest, PtxLinkAndLinkedInstrumentTakeTheUnitsOfARdcProgram) {
+  std::vector<std::string> files;
+  for (size_t i = 0; i < std::size(kRdcUnits); ++i) {
+    files.push_back((dir_ / ("unit" + std::to_string(i) + ".ptx")).string());
+    std::ofstream(files.back()) << kRdcUnits[i];
+  }
+  std::vector<std::string> link = {"ptx", "link", "-v"};
+  link.insert(link.end(), files.begin(), files.end());
+  Outcome linked = ocelot(link);
+  ASSERT_EQ(linked.status, 0) << linked.err;
+  EXPECT_EQ(linked.out.find(".extern"), std::string::npos) << linked.out;
+  EXPECT_NE(linked.out.find(".u32 scale_unit1 = 3;"), std::string::npos) << linked.out;
+  EXPECT_NE(linked.err.find("renamed: " + files[1] + ": scale -> scale_unit1"), std::string::npos)
+      << linked.err;
+
+  // Several files need --linked; with it the program is linked and instrumented as a whole: the
+  // device functions of the other units carry the instrumentation parameter.
+  std::vector<std::string> instrument = {"ptx", "instrument", "-i", "bbcount"};
+  Outcome refused = ocelot([&] {
+    auto args = instrument;
+    args.insert(args.end(), files.begin(), files.end());
+    return args;
+  }());
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("--linked"), std::string::npos) << refused.err;
+  instrument.push_back("--linked");
+  instrument.insert(instrument.end(), files.begin(), files.end());
+  Outcome instrumented = ocelot(instrument);
+  ASSERT_EQ(instrumented.status, 0) << instrumented.err;
+  for (const char* function : {"twice(", "base("}) {
+    size_t at = instrumented.out.rfind(function);
+    ASSERT_NE(at, std::string::npos) << function;
+    size_t end = instrumented.out.find(')', instrumented.out.find(')', at) + 1);
+    EXPECT_NE(instrumented.out.substr(at, end - at).find("__ocelot_instrumentation"),
+              std::string::npos)
+        << function << "\n"
+        << instrumented.out;
+  }
+  ocelot::test::PtxasResult assembled = ocelot::test::runPtxas(instrumented.out, "sm_90");
+  if (!assembled.ran)
+    GTEST_SKIP() << "ptxas could not be started";
+  EXPECT_TRUE(assembled.ok()) << assembled.output << "\n" << instrumented.out;
+
+  // Units that cannot be linked: a clear error, nothing printed.
+  Outcome duplicate = ocelot({"ptx", "link", files[2], files[2]});
+  EXPECT_EQ(duplicate.status, 1);
+  EXPECT_NE(duplicate.err.find("base is defined in both"), std::string::npos) << duplicate.err;
+  EXPECT_EQ(duplicate.out, "");
 }
 
 } // namespace

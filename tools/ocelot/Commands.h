@@ -1,7 +1,12 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace ocelot::ir {
+class Module;
+}
 
 namespace ocelot::tools {
 
@@ -13,6 +18,15 @@ int runPtxCfgCommand(const std::vector<std::string>& args);
 
 /// `ocelot ptx instrument -i LIST FILE ...`; `args` excludes "ocelot ptx instrument".
 int runPtxInstrumentCommand(const std::vector<std::string>& args);
+
+/// `ocelot ptx link FILE FILE... [-o OUT]`; `args` excludes "ocelot ptx link".
+int runPtxLinkCommand(const std::vector<std::string>& args);
+
+/// The PTX units in `files` parsed and linked into one module (ir::linkModules), or null with
+/// `error` saying why. `verbose` prints renamed and unresolved symbols to stderr. Throws when a
+/// file cannot be read.
+std::unique_ptr<ir::Module> linkPtxFiles(const std::vector<std::string>& files, bool verbose,
+                                         std::string* error);
 
 /// `ocelot run [options] -- APP ARGS...`; `args` excludes "ocelot run".
 int runRunCommand(const std::vector<std::string>& args, const char* self);

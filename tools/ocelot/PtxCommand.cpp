@@ -79,7 +79,7 @@ void printStatistics(const ir::Module& module, std::ostream& out) {
 }
 
 void printUsage(std::ostream& out, const po::options_description& options) {
-  out << "usage: ocelot ptx <parse|emit|stats|cfg|instrument> FILE [options]\n\n"
+  out << "usage: ocelot ptx <parse|emit|stats|cfg|instrument|link> FILE [options]\n\n"
          "FILE - reads standard input.\n\n"
       << options;
 }
@@ -91,6 +91,8 @@ int runPtxCommand(const std::vector<std::string>& args) {
     return runPtxCfgCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (!args.empty() && args[0] == "instrument") // implemented in PtxInstrumentCommand.cpp
     return runPtxInstrumentCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (!args.empty() && args[0] == "link") // implemented in PtxLinkCommand.cpp
+    return runPtxLinkCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "output,o", po::value<std::string>(), "emit: write the PTX to this file instead of stdout")(

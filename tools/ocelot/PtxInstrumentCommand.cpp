@@ -23,14 +23,17 @@ namespace ocelot::tools {
 namespace {
 
 void printUsage(std::ostream& out, const po::options_description& options) {
-  out << "usage: ocelot ptx instrument -i LIST FILE [-o OUT]\n\n"
+  out << "usage: ocelot ptx instrument -i LIST FILE [-o OUT]\n"
+         "       ocelot ptx instrument -i LIST --linked FILE FILE... [-o OUT]\n\n"
          "Prints FILE instrumented by the instrumentors of LIST, comma-separated names or plugin\n"
          "paths with options: bbcount, bbcount-warp, bbcount-thread, ctaclock,\n"
          "bbcount:mode=per-thread, /path/libmine.so:key=value. The hidden kernel parameter\n"
          "__ocelot_instrumentation holds one buffer pointer per instrumentor. Global variables "
          "are\n"
          "redirected to address 0 (offline there is no application module): assemble the output,\n"
-         "do not run it. FILE - reads standard input.\n\n"
+         "do not run it. FILE - reads standard input. With --linked and several files, the files\n"
+         "are the units of a -rdc program: they are linked into one module (ocelot ptx link)\n"
+         "and that is instrumented as a whole, as the runtime does.\n\n"
       << options;
   instrumentors::InstrumentorRegistry registry;
   printInstrumentorHelp(out, registry);
@@ -43,13 +46,14 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
   options.add_options()("help,h", "show this help")("instrumentors,i", po::value<std::string>(),
                                                     "instrumentors to apply (see above)")(
       "output,o", po::value<std::string>(), "write the PTX to this file instead of stdout")(
-      "linked", "treat the module as one unit of a device-linked (-rdc) program")(
+      "linked", "one FILE: treat it as one unit of a device-linked (-rdc) program; several: link "
+                "them and instrument the linked program")(
       "verbose,v", "print timings and the functions left uninstrumented to stderr")(
       "list", "list the registered instrumentors");
   po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
+  hidden.add_options()("file", po::value<std::vector<std::string>>());
   po::positional_options_description positional;
-  positional.add("file", 1);
+  positional.add("file", -1);
   po::variables_map vm;
   if (auto status = parseCommandLine("ocelot ptx instrument", args, options, hidden, positional,
                                      printUsage, vm))
@@ -85,12 +89,23 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
     return 2;
   }
 
-  const std::string file = vm["file"].as<std::string>();
+  const std::vector<std::string> files = vm["file"].as<std::vector<std::string>>();
+  const std::string file = files.front();
+  if (files.size() > 1 && !vm.count("linked")) {
+    std::cerr << "ocelot ptx instrument: several files are the units of one -rdc program: pass "
+                 "--linked to link and instrument them\n";
+    return 2;
+  }
   std::string text;
+  std::unique_ptr<ir::Module> linked;
+  std::string linkError;
   try {
     if (vm.count("output"))
       checkWritable("output", vm["output"].as<std::string>());
-    text = readInput(file);
+    if (files.size() > 1)
+      linked = linkPtxFiles(files, vm.count("verbose") != 0, &linkError);
+    else
+      text = readInput(file);
   } catch (const std::invalid_argument& e) {
     std::cerr << "ocelot ptx instrument: " << e.what() << "\n";
     return 2;
@@ -101,10 +116,19 @@ int runPtxInstrumentCommand(const std::vector<std::string>& args) {
 
   instrumentors::InstrumentOptions instrumentOptions;
   instrumentOptions.label = inputName(file);
-  instrumentOptions.linked = vm.count("linked") != 0;
+  // Several units linked into one are the whole program: no other unit calls its functions.
+  instrumentOptions.linked = vm.count("linked") != 0 && files.size() == 1;
+  if (files.size() > 1 && !linked) {
+    std::cerr << "ocelot ptx instrument: linking failed: " << linkError << "\n";
+    return 1;
+  }
   // Parsed where it was read and freed: a large module's text is not kept beside its IR.
   auto parseStart = std::chrono::steady_clock::now();
-  ir::ParseResult parsed = ir::parsePtxBuffer(std::move(text), instrumentOptions.label);
+  ir::ParseResult parsed;
+  if (linked)
+    parsed.module = std::move(linked);
+  else
+    parsed = ir::parsePtxBuffer(std::move(text), instrumentOptions.label);
   double parseMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - parseStart)
           .count();

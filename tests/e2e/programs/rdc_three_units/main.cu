@@ -2,11 +2,11 @@
 // kernel (this unit) loops `trips` times calling step() (step.cu), which calls mix() (mix.cu)
 // twice; after the loop each thread calls finish() (mix.cu) once.
 //
-// The target of issue 14's -rdc item: `check_analytic_counts.py` on this program passes once the
-// units' PTX is linked before instrumentation, so that the device functions of the other units are
-// counted with the kernel. Today each unit is instrumented on its own and functions other units
-// call keep their signature uncounted: STEP, MIX and FINISH are missing from the profile. (Named
-// rdc_*, not analytic_*, so that the analytic checks of CI and gpu-batch do not run it yet.)
+// Issue 14's -rdc item: Ocelot links the units' PTX into one module (ir/ModuleLinker.h) and
+// instruments that once, so the device functions of the other units are counted with the kernel
+// (instrumented one unit at a time, functions other units call keep their signature and go
+// uncounted: STEP, MIX and FINISH would be missing). `check_analytic_counts.py` checks it like the
+// analytic_* programs (tests/instrumentors/CMakeLists.txt, scripts/gpu-batch.sh instrumentation).
 //
 // ANALYTIC COUNTS (thread entries), grid (G,1,1), block (128,1,1) = 128 G threads, trips T:
 //   ENTRY  (kernel start)            128 G
