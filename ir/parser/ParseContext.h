@@ -187,6 +187,13 @@ public:
   void endArgumentList();
 
 private:
+  // Nesting limits: far beyond what compilers write (nvcc nests a few inline-asm scopes and writes
+  // initializers flat) and beyond ptxas for scopes (its parser gives up at about 1,660), while a
+  // hostile module cannot make the initializer trees (destroyed, emitted and loaded recursively)
+  // deeper than a thread's stack allows.
+  static constexpr unsigned kMaxScopeDepth = 4096;
+  static constexpr unsigned kMaxInitializerDepth = 256;
+
   struct PendingLabel {
     Operand* operand;
     std::string_view name;
