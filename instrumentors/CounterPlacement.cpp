@@ -11,19 +11,6 @@ namespace ocelot::instrumentors {
 
 namespace {
 
-bool makesCalls(const ir::BasicBlock& block) {
-  bool calls = false;
-  block.forEachInstruction(
-      [&](const ir::Instruction& inst) { calls = calls || inst.form().has(ir::kCall); });
-  return calls;
-}
-
-uint32_t instructionCount(const ir::BasicBlock& block) {
-  uint32_t count = 0;
-  block.forEachInstruction([&](const ir::Instruction&) { ++count; });
-  return count;
-}
-
 using Node = passes::ControlFlowGraph::Node;
 constexpr uint32_t kNoIndex = UINT32_MAX;
 
@@ -206,7 +193,7 @@ void deriveControlEquivalent(ir::Function& function, passes::AnalysisManager& an
   // Regions that make calls (their inner loops' calls included) are left alone.
   std::vector<uint8_t> calls(loopCount + 1, 0);
   for (Node b = 0; b < n; ++b)
-    if (cfg.isReachable(b) && makesCalls(*cfg.block(b)))
+    if (cfg.isReachable(b) && blockMakesCalls(*cfg.block(b)))
       calls[slot(loops.loopIndexFor(b))] = 1;
   for (size_t l = loopCount; l-- > 0;) // inner loops come after the loops around them
     if (calls[l])
@@ -281,7 +268,8 @@ CounterPlacement placeCounters(ir::Function& function, passes::AnalysisManager& 
       if (predecessors.size() != 1)
         continue;
       Node p = predecessors.front().from;
-      if (cfg.isVirtual(p) || p == b || cfg.successors(p).size() != 1 || makesCalls(*cfg.block(p)))
+      if (cfg.isVirtual(p) || p == b || cfg.successors(p).size() != 1 ||
+          blockMakesCalls(*cfg.block(p)))
         continue;
       const BlockCounter& head = placement.blocks[p];
       placement.blocks[b].kind = CounterKind::Derived;
@@ -310,7 +298,7 @@ CounterPlacement placeCounters(ir::Function& function, passes::AnalysisManager& 
     std::stable_sort(candidates.begin(), candidates.end(), [&](Node a, Node c) {
       if (loops.depth(a) != loops.depth(c))
         return loops.depth(a) > loops.depth(c);
-      return instructionCount(*cfg.block(a)) < instructionCount(*cfg.block(c));
+      return blockInstructionCount(*cfg.block(a)) < blockInstructionCount(*cfg.block(c));
     });
     if (candidates.size() > options.maxRegisters)
       candidates.resize(options.maxRegisters);
@@ -321,6 +309,19 @@ CounterPlacement placeCounters(ir::Function& function, passes::AnalysisManager& 
     }
   }
   return placement;
+}
+
+bool blockMakesCalls(const ir::BasicBlock& block) {
+  bool calls = false;
+  block.forEachInstruction(
+      [&](const ir::Instruction& inst) { calls = calls || inst.form().has(ir::kCall); });
+  return calls;
+}
+
+uint32_t blockInstructionCount(const ir::BasicBlock& block) {
+  uint32_t count = 0;
+  block.forEachInstruction([&](const ir::Instruction&) { ++count; });
+  return count;
 }
 
 } // namespace ocelot::instrumentors

@@ -50,4 +50,10 @@ struct CounterPlacement {
 CounterPlacement placeCounters(ir::Function& function, passes::AnalysisManager& analyses,
                                const PlacementOptions& options);
 
+/// Whether `block` calls a function (which may `exit` and never return): counts cannot be derived
+/// across it, nor kept in registers through it.
+bool blockMakesCalls(const ir::BasicBlock& block);
+/// The instructions of `block`: register counters go to the shortest blocks first.
+uint32_t blockInstructionCount(const ir::BasicBlock& block);
+
 } // namespace ocelot::instrumentors

@@ -1,5 +1,6 @@
 #include "instrumentors/ProbeCounterPromotion.h"
 
+#include "instrumentors/CounterPlacement.h"
 #include "instrumentors/PtxIdioms.h"
 #include "ir/Casting.h"
 #include "ir/IRBuilder.h"
@@ -420,19 +421,6 @@ bool resultUnused(const ir::Instruction& inst, const passes::DefUseChains& chain
   return reg != nullptr && chains.uses(inst, reg->reg).empty();
 }
 
-bool makesCalls(const ir::BasicBlock& block) {
-  bool calls = false;
-  block.forEachInstruction(
-      [&](const ir::Instruction& inst) { calls = calls || inst.form().has(ir::kCall); });
-  return calls;
-}
-
-uint32_t instructionCount(const ir::BasicBlock& block) {
-  uint32_t count = 0;
-  block.forEachInstruction([&](const ir::Instruction&) { ++count; });
-  return count;
-}
-
 /// One counter kept in a register: every promoted update of one address in one loop.
 struct Counter {
   ValuePtr base;      ///< the address register's value
@@ -661,7 +649,7 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
   const auto& allLoops = loops.loops();
   std::vector<uint8_t> calls(allLoops.size(), 0);
   for (Node b = 0; b < n; ++b)
-    if (cfg.isReachable(b) && loops.depth(b) > 0 && makesCalls(*cfg.block(b)))
+    if (cfg.isReachable(b) && loops.depth(b) > 0 && blockMakesCalls(*cfg.block(b)))
       for (uint32_t l = loops.loopIndexFor(b); l != passes::Loop::kNoLoop; l = allLoops[l].parent)
         calls[l] = 1;
 
@@ -732,7 +720,7 @@ passes::PreservedAnalyses ProbeCounterPromotionPass::run(ir::Function& function,
         counter.shortest = UINT32_MAX;
       }
       counter.depth = std::max(counter.depth, loops.depth(b));
-      counter.shortest = std::min(counter.shortest, instructionCount(block));
+      counter.shortest = std::min(counter.shortest, blockInstructionCount(block));
       counter.updates.push_back(&inst);
     });
   }
