@@ -213,6 +213,11 @@ private:
   /// Launches the original kernel and delivers a profile that says why.
   cudaError_t runOriginal(const LaunchSite& site, std::unique_ptr<PendingLaunch> pending,
                           const Fallback& why);
+  /// Runs `launch` (code Ocelot did not instrument) between events on `stream` (none where it is
+  /// null: the stream cannot take them) and delivers `pending`'s profile: with its GPU time, or
+  /// saying that the launch failed. Returns what `launch` returned.
+  cudaError_t runUninstrumented(std::unique_ptr<PendingLaunch> pending, Stream* stream,
+                                const std::function<cudaError_t()>& launch);
   void enqueueCompletion(Stream& stream, std::unique_ptr<PendingLaunch> pending);
   /// complete: the profile worker's batch of finished launches, their results read back first.
   void complete(ProfileWorker::Batch& batch);

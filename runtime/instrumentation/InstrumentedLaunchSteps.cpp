@@ -76,30 +76,7 @@ std::optional<cudaError_t> InstrumentationFramework::launchForeign(
   auto pending = newPending(device, ordinal, std::move(info), *active);
   pending->instrumented = false;
   pending->notes.push_back(reason);
-  DeviceResources& pool = *pending->resources;
-  auto record = [&](Event*& event) {
-    event = pool.acquireEvent();
-    if (event != nullptr && event->record(*params.stream, 0) != cudaSuccess) {
-      pool.releaseEvent(event, pending->generation);
-      event = nullptr;
-    }
-  };
-  record(pending->start);
-  cudaError_t result = launch();
-  if (result != cudaSuccess) {
-    // As for an original kernel that fails to launch: the application gets its error, and the
-    // profile says that the launch failed.
-    release(*pending);
-    pending->launchFailed = true;
-    pending->outcome = result;
-    worker_.begin();
-    worker_.completeHere(std::move(pending));
-    return result;
-  }
-  if (pending->start != nullptr)
-    record(pending->end);
-  enqueueCompletion(*params.stream, std::move(pending));
-  return result;
+  return runUninstrumented(std::move(pending), params.stream, launch);
 }
 
 std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& site) {
@@ -509,17 +486,25 @@ cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
   pending->notes.push_back(why.note);
   // The original kernel's GPU time too (issue 15: every kernel with its time), from events around
   // it on its stream, like an instrumented launch's.
-  DeviceResources* pool = why.streamUsable ? pending->resources : nullptr;
+  return runUninstrumented(std::move(pending), why.streamUsable ? site.params.stream : nullptr,
+                           [&site] { return site.device.launch(site.params); });
+}
+
+cudaError_t
+InstrumentationFramework::runUninstrumented(std::unique_ptr<PendingLaunch> pending, Stream* stream,
+                                            const std::function<cudaError_t()>& launch) {
+  DeviceResources* pool = stream != nullptr ? pending->resources : nullptr;
   auto record = [&](Event*& event) {
     event = pool->acquireEvent();
-    if (event != nullptr && event->record(*site.params.stream, 0) != cudaSuccess) {
+    if (event != nullptr && event->record(*stream, 0) != cudaSuccess) {
       pool->releaseEvent(event, pending->generation);
       event = nullptr;
     }
   };
+  // A launch whose instrumented kernel could not be launched may have its start event already.
   if (pool != nullptr && pending->start == nullptr)
     record(pending->start);
-  cudaError_t result = site.device.launch(site.params);
+  cudaError_t result = launch();
   if (result != cudaSuccess) {
     // The application gets the error it would have got without Ocelot; the launch still has a
     // profile, which says that it failed.
@@ -533,8 +518,8 @@ cudaError_t InstrumentationFramework::runOriginal(const LaunchSite& site,
   }
   if (pending->start != nullptr && pending->end == nullptr)
     record(pending->end);
-  if (why.streamUsable) {
-    enqueueCompletion(*site.params.stream, std::move(pending));
+  if (stream != nullptr) {
+    enqueueCompletion(*stream, std::move(pending));
   } else {
     worker_.begin();
     worker_.completeHere(std::move(pending));
