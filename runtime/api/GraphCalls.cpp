@@ -264,6 +264,7 @@ cudaError_t graphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
 cudaError_t graphExecDestroy(cudaGraphExec_t exec) {
   return inCurrentDevice([&](Scope& scope) {
     GraphExec& destroyed = scope.exec(exec);
+    scope.runtime().forgetGraphExec(destroyed);
     return scope.graphs().destroy(destroyed);
   });
 }

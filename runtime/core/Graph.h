@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <driver_types.h>
@@ -55,6 +56,11 @@ public:
   /// The back end could not put the substitute kernelNode() gave for `node` in place: the node
   /// runs as it is, for `reason`.
   virtual void substituteRefused(const GraphKernelNode& node, const std::string& reason) = 0;
+  /// Nonzero when kernelNode() gives the same substitutes at every launch made with this value
+  /// (a plan of the instrumentation, for the executable graph's GraphExec::kernelNodeState()): the
+  /// back end may leave them in place after the launch, and offer no node at all to a later
+  /// launch with the same plan while they still are. 0: the substitutes are for this launch only.
+  virtual uint64_t plan() const { return 0; }
 };
 
 /// A CUDA graph of a device (cudaGraph_t: the CUgraph itself on the driver). Nodes are handles
@@ -99,6 +105,13 @@ private:
   const cudaGraph_t handle_;
 };
 
+/// A new value for GraphExec::kernelNodeState: unique in the process, whatever the back end, so
+/// that what was kept for one executable graph never matches another that got its handle later.
+inline uint64_t newKernelNodeState() {
+  static std::atomic<uint64_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 /// An instantiated graph (cudaGraphExec_t).
 class GraphExec {
 public:
@@ -113,6 +126,11 @@ public:
   /// Whether launchOffering() offers the hook each kernel node; a back end that does not (yet)
   /// runs its graphs' kernel nodes as they are.
   virtual bool offersKernelNodes() const { return false; }
+  /// A number that changes whenever what the kernel nodes run may have changed (node parameters,
+  /// an update, a node enabled or disabled), unique across the process's executable graphs: a
+  /// GraphLaunchHook::plan made for one value holds for that executable graph while it stays.
+  /// nullopt: the back end does not keep substitutes across launches.
+  virtual std::optional<uint64_t> kernelNodeState() const { return std::nullopt; }
   /// A launch whose kernel nodes are offered to `hook` first (when offersKernelNodes()).
   virtual cudaError_t launchOffering(Stream& stream, GraphLaunchHook& /*hook*/) {
     return launch(stream);

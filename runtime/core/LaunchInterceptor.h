@@ -37,6 +37,9 @@ public:
   virtual void substituteRefused(uint64_t node, const std::string& reason) = 0;
   /// After the launch was enqueued on the stream (`result` cudaSuccess) or refused.
   virtual void launched(cudaError_t result) = 0;
+  /// See GraphLaunchHook::plan: nonzero when the substitutes are the same at every launch made
+  /// with this value, so that the back end may keep them in place.
+  virtual uint64_t plan() const { return 0; }
 };
 
 /// The one way a layer above the core (the instrumentation, runtime/instrumentation) takes part in
@@ -61,11 +64,15 @@ public:
   /// cannot substitute them).
   virtual void graphLaunched() = 0;
   /// A launch of executable graph `graph` on `stream` while active, whose kernel nodes the runtime
-  /// offers one by one: what observes it, or null when the graph runs as it is.
+  /// offers one by one: what observes it, or null when the graph runs as it is. `state` is the
+  /// executable graph's GraphExec::kernelNodeState().
   virtual std::unique_ptr<GraphLaunchObserver> graphLaunch(Device& /*device*/, int /*ordinal*/,
-                                                           Stream& /*stream*/, uint64_t /*graph*/) {
+                                                           Stream& /*stream*/, uint64_t /*graph*/,
+                                                           std::optional<uint64_t> /*state*/) {
     return nullptr;
   }
+  /// cudaGraphExecDestroy of executable graph `graph`: drop what was kept for its launches.
+  virtual void graphExecDestroyed(uint64_t /*graph*/) {}
   /// Runs `run` (one copy or memset on `stream`), timed when host measures are on; returns what
   /// `run` returned.
   virtual cudaError_t timeOperation(Device& device, int ordinal, Stream& stream,

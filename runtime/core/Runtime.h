@@ -300,6 +300,8 @@ public:
   /// Before a module loaded through the driver API is unloaded: the interceptor drops what it
   /// made from it.
   void forgetDriverModule(uint64_t registrationId);
+  /// Before cudaGraphExecDestroy: the interceptor drops what it kept for the executable graph.
+  void forgetGraphExec(GraphExec& exec);
 
 private:
   static Runtime* create();

@@ -42,18 +42,20 @@ class OfferedKernelNodes final : public GraphLaunchHook {
 public:
   using Offer = std::function<std::optional<GraphKernelSubstitute>(const GraphKernelNode&)>;
   using Refused = std::function<void(const GraphKernelNode&, const std::string&)>;
-  OfferedKernelNodes(Offer offer, Refused refused)
-      : offer_(std::move(offer)), refused_(std::move(refused)) {}
+  OfferedKernelNodes(Offer offer, Refused refused, uint64_t plan)
+      : offer_(std::move(offer)), refused_(std::move(refused)), plan_(plan) {}
   std::optional<GraphKernelSubstitute> kernelNode(const GraphKernelNode& node) override {
     return offer_(node);
   }
   void substituteRefused(const GraphKernelNode& node, const std::string& reason) override {
     refused_(node, reason);
   }
+  uint64_t plan() const override { return plan_; }
 
 private:
   Offer offer_;
   Refused refused_;
+  const uint64_t plan_;
 };
 
 } // namespace
@@ -71,7 +73,8 @@ cudaError_t Runtime::launchGraph(GraphExec& exec, Stream& stream, Device& device
     return exec.launch(stream);
   std::unique_ptr<GraphLaunchObserver> observer =
       exec.offersKernelNodes() ? interceptor->graphLaunch(device, ordinal, stream,
-                                                          reinterpret_cast<uint64_t>(exec.handle()))
+                                                          reinterpret_cast<uint64_t>(exec.handle()),
+                                                          exec.kernelNodeState())
                                : nullptr;
   if (observer == nullptr) {
     cudaError_t result = exec.launch(stream);
@@ -104,10 +107,16 @@ cudaError_t Runtime::launchGraph(GraphExec& exec, Stream& stream, Device& device
       },
       [&](const GraphKernelNode& node, const std::string& reason) {
         observer->substituteRefused(node.node, reason);
-      });
+      },
+      observer->plan());
   cudaError_t result = exec.launchOffering(stream, hook);
   observer->launched(result);
   return result;
+}
+
+void Runtime::forgetGraphExec(GraphExec& exec) {
+  if (LaunchInterceptor* interceptor = launchInterceptor())
+    interceptor->graphExecDestroyed(reinterpret_cast<uint64_t>(exec.handle()));
 }
 
 void Runtime::forgetDriverModule(uint64_t registrationId) {

@@ -207,7 +207,10 @@ cudaError_t CpuGraphExec::flags(unsigned long long* flags) {
 
 cudaError_t CpuGraphExec::update(Graph& graph, cudaGraphExecUpdateResultInfo* info) {
   std::lock_guard lock(graphs_.mutex());
-  return executable_->update(static_cast<CpuGraph&>(graph).body(), info);
+  cudaError_t result = executable_->update(static_cast<CpuGraph&>(graph).body(), info);
+  if (result == cudaSuccess)
+    state_.store(newKernelNodeState(), std::memory_order_relaxed);
+  return result;
 }
 
 cudaError_t CpuGraphExec::setNodeParams(cudaGraphNode_t handle, cudaGraphNodeParams* params) {
@@ -231,13 +234,16 @@ cudaError_t CpuGraphExec::setNodeParams(cudaGraphNode_t handle, cudaGraphNodePar
   std::unique_ptr<GraphNode> made;
   if (cudaError_t error = graphs_.makeNode(*node->graph, *params, &made); error != cudaSuccess)
     return error;
-  return executable_->edit(node->id, [&](GraphNode& target) {
+  cudaError_t result = executable_->edit(node->id, [&](GraphNode& target) {
     target.params = made->params;
     target.arguments = made->arguments;
     target.copy = made->copy;
     target.rebind();
     return cudaSuccess;
   });
+  if (result == cudaSuccess)
+    state_.store(newKernelNodeState(), std::memory_order_relaxed);
+  return result;
 }
 
 cudaError_t CpuGraphExec::setNodeEnabled(cudaGraphNode_t handle, unsigned int enabled) {
@@ -245,13 +251,16 @@ cudaError_t CpuGraphExec::setNodeEnabled(cudaGraphNode_t handle, unsigned int en
   GraphNode* node = graphs_.node(handle);
   if (node == nullptr)
     return cudaErrorInvalidValue;
-  return executable_->edit(node->id, [enabled](GraphNode& target) {
+  cudaError_t result = executable_->edit(node->id, [enabled](GraphNode& target) {
     // Only kernel, memcpy and memset nodes can be disabled.
     if (!switchable(target))
       return cudaErrorInvalidValue;
     target.enabled = enabled != 0;
     return cudaSuccess;
   });
+  if (result == cudaSuccess)
+    state_.store(newKernelNodeState(), std::memory_order_relaxed);
+  return result;
 }
 
 cudaError_t CpuGraphExec::nodeEnabled(cudaGraphNode_t handle, unsigned int* enabled) {

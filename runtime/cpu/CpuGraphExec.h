@@ -3,6 +3,7 @@
 #include "runtime/core/Graph.h"
 #include "runtime/cpu/GraphExecutor.h"
 
+#include <atomic>
 #include <memory>
 
 namespace ocelot::runtime::cpu {
@@ -25,6 +26,11 @@ public:
 
   cudaError_t launch(Stream& stream) override;
   bool offersKernelNodes() const override { return true; }
+  /// Offered again at every launch (the substitutes are per launch): changes with an update, node
+  /// parameters and a node enabled or disabled.
+  std::optional<uint64_t> kernelNodeState() const override {
+    return state_.load(std::memory_order_relaxed);
+  }
   cudaError_t launchOffering(Stream& stream, GraphLaunchHook& hook) override;
   cudaError_t upload(Stream& stream) override;
   cudaError_t flags(unsigned long long* flags) override;
@@ -38,6 +44,7 @@ private:
 
   CpuGraphs& graphs_;
   std::shared_ptr<ExecutableGraph> executable_;
+  std::atomic<uint64_t> state_{newKernelNodeState()};
 };
 
 } // namespace ocelot::runtime::cpu

@@ -107,7 +107,8 @@ cudaError_t DriverGraph::instantiate(cudaGraphInstantiateParams* params, GraphEx
   if (result != CUDA_SUCCESS)
     return toCudaError(result);
   *exec = device_.driverGraphs().wrap(created);
-  static_cast<DriverGraphExec*>(*exec)->instantiatedFrom(handle());
+  static_cast<DriverGraphExec*>(*exec)->instantiatedFrom(handle(),
+                                                         params == nullptr ? 0 : params->flags);
   return cudaSuccess;
 }
 
@@ -125,9 +126,9 @@ cudaError_t DriverGraph::changeUserObject(cudaUserObject_t object, int count, un
 // --- DriverGraphExec ----------------------------------------------------------------------------
 
 DriverGraphExec::DriverGraphExec(DriverDevice& device, cudaGraphExec_t exec)
-    : GraphExec(exec), device_(device), api_(device.api()) {}
+    : GraphExec(exec), device_(device), api_(device.api()), state_(newKernelNodeState()) {}
 
-void DriverGraphExec::instantiatedFrom(CUgraph graph) {
+void DriverGraphExec::instantiatedFrom(CUgraph graph, unsigned long long flags) {
   auto nodes = std::make_unique<DriverExecKernelNodes>();
   DriverGraphs& graphs = device_.driverGraphs();
   CUresult result = DriverExecKernelNodes::collect(
@@ -139,6 +140,32 @@ void DriverGraphExec::instantiatedFrom(CUgraph graph) {
   template_ = graph;
   kernelNodes_ = std::move(nodes);
   templateIsView_ = true;
+  keepsSubstitutes_ = (flags & cudaGraphInstantiateFlagDeviceLaunch) == 0;
+  kernelNodesChanged();
+}
+
+void DriverGraphExec::restoreBeforeDestroy() {
+  std::lock_guard lock(mutex_);
+  restorePlan();
+}
+
+void DriverGraphExec::kernelNodesChanged() {
+  state_.store(newKernelNodeState(), std::memory_order_relaxed);
+  plan_ = 0; // its nodes keep running substitutes until a launch puts them back (restorePlan)
+}
+
+void DriverGraphExec::restorePlan() {
+  plan_ = 0;
+  if (planNodes_.empty())
+    return;
+  if (kernelNodes_) {
+    std::set<CUgraphNode> substituted(planNodes_.begin(), planNodes_.end());
+    for (DriverExecKernelNodes::Node& known : kernelNodes_->nodes())
+      if (substituted.count(known.node) != 0 &&
+          api_.graphExecKernelNodeSetParams(handle(), known.node, &known.params) != CUDA_SUCCESS)
+        unrestored_.push_back(known.node);
+  }
+  planNodes_.clear();
 }
 
 void DriverGraphExec::templateChanged(const void* handle) {
@@ -162,7 +189,9 @@ void DriverGraphExec::nodeDestroyed(CUgraphNode node) {
 void DriverGraphExec::forgetKernelNodes() {
   // The launch then runs as it is and the instrumentation counts it as a graph launch whose nodes
   // were not offered.
+  restorePlan();
   restorePending();
+  kernelNodesChanged();
   kernelNodes_.reset();
   templateIsView_ = false;
   if (template_ != nullptr)
@@ -172,6 +201,7 @@ void DriverGraphExec::forgetKernelNodes() {
 
 cudaError_t DriverGraphExec::launch(Stream& stream) {
   std::lock_guard lock(mutex_);
+  restorePlan(); // a launch without the plan runs the application's kernels
   restorePending();
   return toCudaError(invoke(api_.graphLaunch, handle(), stream.handle()));
 }
@@ -179,6 +209,13 @@ cudaError_t DriverGraphExec::launch(Stream& stream) {
 bool DriverGraphExec::offersKernelNodes() const {
   std::lock_guard lock(mutex_);
   return kernelNodes_ != nullptr && api_.graphExecKernelNodeSetParams != nullptr;
+}
+
+std::optional<uint64_t> DriverGraphExec::kernelNodeState() const {
+  std::lock_guard lock(mutex_);
+  if (!keepsSubstitutes_ || kernelNodes_ == nullptr)
+    return std::nullopt;
+  return state_.load(std::memory_order_relaxed);
 }
 
 namespace {
@@ -216,6 +253,12 @@ struct DriverGraphExec::Substituted {
 
 cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hook) {
   std::lock_guard lock(mutex_);
+  const uint64_t plan = keepsSubstitutes_ ? hook.plan() : 0;
+  // The plan's substitutes are in place (nothing changed since a launch set them): one driver call.
+  if (plan != 0 && plan == plan_ && unrestored_.empty() && unrestoredChildren_.empty() &&
+      !unrestoredTemplate_)
+    return toCudaError(invoke(api_.graphLaunch, handle(), stream.handle()));
+  restorePlan();
   restorePending();
   if (!kernelNodes_ || api_.graphExecKernelNodeSetParams == nullptr)
     return toCudaError(invoke(api_.graphLaunch, handle(), stream.handle()));
@@ -294,6 +337,15 @@ cudaError_t DriverGraphExec::launchOffering(Stream& stream, GraphLaunchHook& hoo
                                                 : std::string()));
   }
   CUresult launched = invoke(api_.graphLaunch, handle(), stream.handle());
+  // A plan's substitutes, each taken node by node, stay in place for its next launch (a refused
+  // one would not be offered again to say so: then none stays).
+  if (plan != 0 && launched == CUDA_SUCCESS && refused.empty() && throughChild.empty() &&
+      !substituted.empty()) {
+    plan_ = plan;
+    for (Substituted& entry : substituted)
+      planNodes_.push_back(entry.node->node);
+    return cudaSuccess;
+  }
   // Every substituted node gets its own parameters back, launched or not: the launch took its
   // copy of the substitutes, and later launches must run the application's kernels.
   if (updated && updateFromTemplate({}) != CUDA_SUCCESS)
@@ -416,6 +468,7 @@ cudaError_t DriverGraphExec::update(Graph& graph, cudaGraphExecUpdateResultInfo*
   CUresult result = invoke(api_.graphExecUpdate, handle(), graph.handle(),
                            reinterpret_cast<CUgraphExecUpdateResultInfo*>(info));
   if (result == CUDA_SUCCESS && kernelNodes_) {
+    kernelNodesChanged();
     // Every node now runs with `graph`'s parameters, not the template's.
     templateIsView_ = graph.handle() == template_;
     DriverGraphs& graphs = device_.driverGraphs();
@@ -434,6 +487,7 @@ cudaError_t DriverGraphExec::setNodeParams(cudaGraphNode_t node, cudaGraphNodePa
   CUresult result = invoke(api_.graphExecNodeSetParams, handle(), node, &driverParams);
   if (result != CUDA_SUCCESS || !kernelNodes_)
     return toCudaError(result);
+  kernelNodesChanged();
   if (params->type == cudaGraphNodeTypeKernel) {
     const CUDA_KERNEL_NODE_PARAMS_v3& set = driverParams.kernel;
     CUDA_KERNEL_NODE_PARAMS kernel{};
@@ -465,6 +519,7 @@ cudaError_t DriverGraphExec::setNodeEnabled(cudaGraphNode_t node, unsigned int e
   std::lock_guard lock(mutex_);
   CUresult result = invoke(api_.graphNodeSetEnabled, handle(), node, enabled);
   if (result == CUDA_SUCCESS && kernelNodes_) {
+    kernelNodesChanged();
     kernelNodes_->setEnabled(node, enabled != 0);
     // Whether an update brings a disabled node back is not documented: no updates from then on.
     if (enabled == 0)
@@ -529,6 +584,7 @@ void DriverGraphs::releaseTemplate(CUgraph graph) {
 
 cudaError_t DriverGraphs::destroy(GraphExec& exec) {
   const cudaGraphExec_t handle = exec.handle();
+  static_cast<DriverGraphExec&>(exec).restoreBeforeDestroy();
   cudaError_t result = toCudaError(invoke(api_.graphExecDestroy, handle));
   static_cast<DriverGraphExec&>(exec).destroyed();
   execs_.remove(handle);

@@ -4,6 +4,7 @@
 #include "runtime/driver/DriverApi.h"
 #include "runtime/driver/DriverExecKernelNodes.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,18 +44,25 @@ private:
 /// An executable graph of a GPU: the CUgraphExec is the handle.
 ///
 /// One instantiated by Ocelot knows its kernel nodes (DriverExecKernelNodes) and offers them at
-/// each launch: a substitute runs through cuGraphExecKernelNodeSetParams for that launch, and the
-/// node's own parameters are put back once the launch is enqueued (the driver copies an executable
-/// graph's parameters at launch). It stops offering when what it knows may be wrong: its template
-/// graph's node was destroyed (the template's nodes name the executable graph's; the template
-/// graph itself is kept alive for it, DriverGraphs::destroy), a child graph node was given new
-/// parameters, or an update it could not follow.
+/// launches: a substitute runs through cuGraphExecKernelNodeSetParams. A launch whose hook has a
+/// plan (GraphLaunchHook::plan) leaves the substitutes in place, and the next launch with the same
+/// plan offers nothing and makes one driver call (cuGraphLaunch); any other launch puts the nodes'
+/// own parameters back first. A launch without a plan, or one whose substitutes took another way
+/// (a child graph node, an update), puts them back once the launch is enqueued (the driver copies
+/// an executable graph's parameters at launch). It stops offering when what it knows may be wrong:
+/// its template graph's node was destroyed (the template's nodes name the executable graph's; the
+/// template graph itself is kept alive for it, DriverGraphs::destroy), a child graph node was given
+/// new parameters, or an update it could not follow.
 class DriverGraphExec final : public GraphExec {
 public:
   DriverGraphExec(DriverDevice& device, cudaGraphExec_t exec);
 
-  /// Just instantiated from `graph`: reads its kernel nodes.
-  void instantiatedFrom(CUgraph graph);
+  /// Just instantiated from `graph` with `flags` (cudaGraphInstantiateFlags): reads its kernel
+  /// nodes.
+  void instantiatedFrom(CUgraph graph, unsigned long long flags);
+  /// Before cudaGraphExecDestroy: the nodes running a plan's substitutes get their own parameters
+  /// back, so that the executable graph ends as the application made it.
+  void restoreBeforeDestroy();
   /// A node of the template graph is being destroyed.
   void nodeDestroyed(CUgraphNode node);
   /// A graph or node (`handle`) is being changed: if it is part of the template, the template no
@@ -65,6 +73,7 @@ public:
 
   cudaError_t launch(Stream& stream) override;
   bool offersKernelNodes() const override;
+  std::optional<uint64_t> kernelNodeState() const override;
   cudaError_t launchOffering(Stream& stream, GraphLaunchHook& hook) override;
   cudaError_t upload(Stream& stream) override;
   cudaError_t flags(unsigned long long* flags) override;
@@ -76,6 +85,10 @@ public:
 private:
   /// Stops offering kernel nodes (what they run is no longer known for sure).
   void forgetKernelNodes();
+  /// What the kernel nodes run may have changed: a new kernelNodeState(), and no plan in place.
+  void kernelNodesChanged();
+  /// Puts back the own parameters of the nodes that run a plan's substitutes.
+  void restorePlan();
   /// Puts back the parameters of nodes a launch could not restore.
   void restorePending();
   /// Runs `entries` (nodes of top-level child graph `child`, see DriverExecKernelNodes) through
@@ -103,6 +116,13 @@ private:
   /// keep: an update from it (with those put in) changes nothing else.
   bool templateIsView_ = false;
   bool unrestoredTemplate_ = false; ///< an update with substitutes was not undone yet
+  std::atomic<uint64_t> state_;     ///< kernelNodeState()
+  /// Whether substitutes may stay in place: not in a graph the device can launch itself
+  /// (cudaGraphInstantiateFlagDeviceLaunch), whose launches Ocelot never sees.
+  bool keepsSubstitutes_ = false;
+  /// The plan whose substitutes the nodes in planNodes_ run (0: none in place), and those nodes.
+  uint64_t plan_ = 0;
+  std::vector<CUgraphNode> planNodes_;
 };
 
 /// A GPU's graphs, executable graphs, nodes, user objects and graph memory. Graphs the tables do

@@ -132,6 +132,15 @@ cudaError_t DeviceResources::read(void* host, const void* device, size_t bytes) 
   return readStream_->synchronize();
 }
 
+cudaError_t DeviceResources::zero(void* device, size_t bytes) {
+  std::lock_guard lock(readMutex_);
+  if (ownStreamLocked() == nullptr)
+    return cudaErrorNotSupported;
+  if (cudaError_t error = device_.fill(device, 0, bytes, *readStream_, true); error != cudaSuccess)
+    return error;
+  return readStream_->synchronize();
+}
+
 void DeviceResources::forget() {
   {
     std::lock_guard lock(readMutex_);

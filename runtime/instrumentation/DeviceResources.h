@@ -46,6 +46,8 @@ public:
   /// Copies device memory into host memory for Ocelot's own use, on a private non-blocking
   /// stream: it never waits for the application's work (a kernel spinning on a host flag, say).
   cudaError_t read(void* host, const void* device, size_t bytes);
+  /// Zeroes device memory for Ocelot's own use on the same private stream, and waits for it.
+  cudaError_t zero(void* device, size_t bytes);
 
   /// The result ring launches take their buffers from (created at the first call), or null when
   /// the device cannot hold one (launches then fill and copy pooled buffers in their stream).

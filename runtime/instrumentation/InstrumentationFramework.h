@@ -134,11 +134,16 @@ public:
   /// the coverage counts it, and the log says so once.
   void graphLaunched() override;
   /// A cudaGraphLaunch while instrumentors are active, on a device that substitutes kernel nodes:
-  /// each selected node of a registered kernel runs its instrumented kernel with a chunk of the
-  /// result ring of its own for this launch, and gets its own KernelProfile (with the graph, node
-  /// and graph launch), completed once an event recorded after the graph has fired.
+  /// each selected node of a registered kernel runs its instrumented kernel and gets its own
+  /// KernelProfile (with the graph, node and graph launch), completed once an event recorded after
+  /// the graph has fired. Where the executable graph has a `state` (GraphExec::kernelNodeState),
+  /// through a GraphPlan kept across its launches; else each node with a chunk of the result ring
+  /// of its own for this launch.
   std::unique_ptr<GraphLaunchObserver> graphLaunch(Device& device, int ordinal, Stream& stream,
-                                                   uint64_t graph) override;
+                                                   uint64_t graph,
+                                                   std::optional<uint64_t> state) override;
+  /// Drops the executable graph's plan (its device memory goes back to the pool).
+  void graphExecDestroyed(uint64_t graph) override;
   /// Flushes every live instance, completes its profile file and prints its summary (registered
   /// with atexit when a profile file or a summary is asked for).
   static void flushAllAtExit();
@@ -146,6 +151,8 @@ public:
 private:
   class InstrumentedGraphLaunch; // InstrumentedGraphLaunch.cpp
   friend class InstrumentedGraphLaunch;
+  class PlannedGraphLaunch; // PlannedGraphLaunch.cpp
+  friend class PlannedGraphLaunch;
 
   struct Active {
     uint64_t handle = 0;
@@ -153,6 +160,39 @@ private:
     std::string description;
   };
   using ActiveList = std::vector<Active>;
+
+  /// What a graph plan was made for: while all of it holds, the plan serves the launch.
+  struct PlanKey {
+    uint64_t state = 0; ///< GraphExec::kernelNodeState
+    std::shared_ptr<const ActiveList> active;
+    std::shared_ptr<KernelSelection> selection;
+    uint64_t generation = 0; ///< DeviceResources::generation
+    uint64_t modules = 0;    ///< InstrumentedModuleCache::generation
+    int ordinal = -1;
+    bool operator==(const PlanKey&) const = default;
+  };
+  /// One executable graph's plan and its last launch, for the launches that follow.
+  struct GraphState {
+    std::mutex launching; ///< held from a launch's observer until its copies are enqueued
+    std::shared_ptr<GraphPlan> plan;
+    PlanKey key;
+    /// The event after the last launch's copy and fill, and that launch's stream: a launch on
+    /// another stream waits for it (CUDA orders the launches of one executable graph, but not
+    /// Ocelot's copy after one with the next launch).
+    bool launchedBefore = false;
+    Event* lastDone = nullptr;
+    uint64_t lastDoneGeneration = 0;
+    cudaStream_t lastStream = nullptr;
+  };
+  /// The observer of a launch through the executable graph's plan (made now when it has none for
+  /// these instrumentors and this state), or null when a device reset is under way.
+  std::unique_ptr<GraphLaunchObserver> plannedGraphLaunch(Device& device, int ordinal,
+                                                          Stream& stream, uint64_t graph,
+                                                          uint64_t graphLaunch,
+                                                          std::shared_ptr<const ActiveList> active,
+                                                          uint64_t state);
+  /// On the profile worker: one profile per node of a graph plan's launch.
+  void completePlanLaunch(std::unique_ptr<PendingLaunch> record);
 
   void configureFromEnvironment();
   uint64_t activate(std::shared_ptr<const PTXInstrumentor> instrumentor);
@@ -166,9 +206,11 @@ private:
   std::shared_ptr<const ActiveList> activeList() const;
   std::shared_ptr<KernelSelection> currentSelection() const;
   DeviceResources& resources(Device& device, int ordinal);
-  LaunchInfo describeLaunch(const LaunchSite& site);
+  /// Without `countLaunch` the launch takes no kernelLaunchIndex (a graph plan's node: each of
+  /// the plan's launches takes them).
+  LaunchInfo describeLaunch(const LaunchSite& site, bool countLaunch = true);
   LaunchInfo describeLaunch(const std::string& kernelName, uint64_t launchId, int ordinal,
-                            const LaunchParams& params);
+                            const LaunchParams& params, bool countLaunch = true);
   /// A selected launch's record before it runs (profile fields, instrumentors, call path).
   std::unique_ptr<PendingLaunch> newPending(Device& device, int ordinal, LaunchInfo info,
                                             const ActiveList& active);
@@ -196,7 +238,8 @@ private:
   };
   /// select: whether the launch is instrumented (active instrumentors, the selection rules); its
   /// PendingLaunch, or null to let the runtime launch it as usual.
-  std::unique_ptr<PendingLaunch> select(const LaunchSite& site, const ActiveList& active);
+  std::unique_ptr<PendingLaunch> select(const LaunchSite& site, const ActiveList& active,
+                                        bool countLaunch = true);
   /// describe: the kernel in the registration's PTX, its arguments, the instrumentors' variants.
   Step<Target> describe(const LaunchSite& site, const ActiveList& active, PendingLaunch& pending);
   /// module: the instrumented module and kernel (with the occupancy guard's register caps).
@@ -285,6 +328,11 @@ private:
   std::map<int, std::unique_ptr<DeviceResources>> resources_;
   /// Ordinals between forgetDevice() before and after a reset (under resourcesMutex_).
   std::multiset<int> resettingDevices_;
+
+  /// By executable graph (after resources_: plans give their memory back to its pools).
+  std::mutex graphStatesMutex_;
+  std::unordered_map<uint64_t, std::shared_ptr<GraphState>> graphStates_;
+  std::atomic<uint64_t> planIds_{0};
 
   mutable std::mutex logMutex_;
   /// Each warning logOnce logged, by key: the message and how often it came (repeats are not

@@ -1,4 +1,5 @@
-// The kernel nodes of a CUDA graph launch, instrumented: the launch path's steps (select,
+// The kernel nodes of a CUDA graph launch, instrumented launch by launch where the back end keeps
+// no substitutes (PlannedGraphLaunch.cpp where it does): the launch path's steps (select,
 // describe, module, buffers) for each node the runtime offers, the node's instrumented kernel as
 // its substitute for this launch, and one completion per node after the graph.
 
@@ -115,10 +116,9 @@ private:
   std::vector<std::unique_ptr<PendingLaunch>> nodes_;
 };
 
-std::unique_ptr<GraphLaunchObserver> InstrumentationFramework::graphLaunch(Device& /*device*/,
-                                                                           int /*ordinal*/,
-                                                                           Stream& stream,
-                                                                           uint64_t graph) {
+std::unique_ptr<GraphLaunchObserver>
+InstrumentationFramework::graphLaunch(Device& device, int ordinal, Stream& stream, uint64_t graph,
+                                      std::optional<uint64_t> state) {
   std::shared_ptr<const ActiveList> active = activeList();
   if (active->empty())
     return nullptr;
@@ -127,6 +127,12 @@ std::unique_ptr<GraphLaunchObserver> InstrumentationFramework::graphLaunch(Devic
     std::lock_guard lock(launchIndexMutex_);
     graphLaunch = ++graphLaunches_[graph];
   }
+  // Through a plan where the back end keeps substitutes; not with --nvtx-include, whose ranges
+  // select each launch anew.
+  if (state && nvtxInclude_.empty())
+    if (auto planned =
+            plannedGraphLaunch(device, ordinal, stream, graph, graphLaunch, active, *state))
+      return planned;
   return std::make_unique<InstrumentedGraphLaunch>(*this, stream, graph, graphLaunch,
                                                    std::move(active));
 }

@@ -16,13 +16,13 @@ namespace ocelot::runtime::instrumentation {
 
 // --- Launches -----------------------------------------------------------------------------
 
-LaunchInfo InstrumentationFramework::describeLaunch(const LaunchSite& site) {
-  return describeLaunch(site.kernelName, site.launchId, site.ordinal, site.params);
+LaunchInfo InstrumentationFramework::describeLaunch(const LaunchSite& site, bool countLaunch) {
+  return describeLaunch(site.kernelName, site.launchId, site.ordinal, site.params, countLaunch);
 }
 
 LaunchInfo InstrumentationFramework::describeLaunch(const std::string& kernelName,
                                                     uint64_t launchId, int ordinal,
-                                                    const LaunchParams& params) {
+                                                    const LaunchParams& params, bool countLaunch) {
   LaunchInfo info;
   info.kernelName = kernelName;
   info.launchId = launchId;
@@ -34,7 +34,8 @@ LaunchInfo InstrumentationFramework::describeLaunch(const std::string& kernelNam
   if (nvtx_ != nullptr && nvtx_->attached())
     info.nvtxRanges = nvtx_->launchStack(); // the launching thread's, read on it
   std::lock_guard lock(launchIndexMutex_);
-  info.kernelLaunchIndex = ++kernelLaunches_[kernelName];
+  if (countLaunch)
+    info.kernelLaunchIndex = ++kernelLaunches_[kernelName];
   auto& demangled = demangled_[kernelName];
   if (demangled.empty())
     demangled = demangle(kernelName);
@@ -120,8 +121,9 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
 }
 
 std::unique_ptr<PendingLaunch> InstrumentationFramework::select(const LaunchSite& site,
-                                                                const ActiveList& active) {
-  LaunchInfo info = describeLaunch(site);
+                                                                const ActiveList& active,
+                                                                bool countLaunch) {
+  LaunchInfo info = describeLaunch(site, countLaunch);
   KernelSelection::Decision decision =
       currentSelection()->decide(info.kernelName, info.demangledName);
   if (!decision.instrument)

@@ -155,14 +155,19 @@ namespace {
 /// What a finished launch's slot holds: its part of the ring's host mirror, or its staging buffer.
 std::span<const std::byte> slotContents(const PendingLaunch& pending,
                                         const PendingLaunch::Slot& slot) {
-  const std::byte* contents = pending.ring ? pending.ring->host(pending.chunk) + slot.offset
-                                           : static_cast<const std::byte*>(slot.staging.pointer);
+  const std::byte* contents = pending.hostResults != nullptr ? pending.hostResults + slot.offset
+                              : pending.ring ? pending.ring->host(pending.chunk) + slot.offset
+                                             : static_cast<const std::byte*>(slot.staging.pointer);
   return {contents, slot.bytes};
 }
 
 } // namespace
 
 void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) {
+  if (pending->graphPlan) {
+    completePlanLaunch(std::move(pending));
+    return;
+  }
   try {
     if (pending->operation) {
       pending->device->activate(); // event queries in the device's context

@@ -6,6 +6,7 @@
 #include "runtime/core/DeviceOperation.h"
 #include "runtime/core/Event.h"
 #include "runtime/instrumentation/BufferPool.h"
+#include "runtime/instrumentation/GraphPlan.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
 #include "runtime/instrumentation/ResultRing.h"
 
@@ -76,6 +77,11 @@ struct PendingLaunch {
   /// Set for a timed copy, memset or unprofiled kernel (host measures): `start` and `done` are
   /// the events around it, and it becomes a DeviceOperation, not a KernelProfile.
   std::optional<DeviceOperation> operation;
+  /// Set for a launch of a graph plan's kernel nodes: one record for all of them, split into one
+  /// profile per node on the profile worker.
+  std::optional<GraphPlanLaunch> graphPlan;
+  /// Where the slots' results already are on the host (a node of a graph plan's launch), or null.
+  const std::byte* hostResults = nullptr;
 };
 
 /// A small number naming the calling host thread for as long as the process runs.

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -504,6 +505,111 @@ TEST_F(DriverPath, AGraphKernelNodeRunsItsSubstituteThroughAnUpdate) {
                         "cuGraphExecKernelNodeSetParams failed (cudaErrorInvalidValue)\""),
             1u)
       << text;
+}
+
+// A chain of eight kernel nodes replayed (graph_replay): the instrumented kernels are put in place
+// once (one cuGraphExecKernelNodeSetParams per node in all) and stay there, so that each launch
+// makes cuGraphLaunch, one copy and one fill of the plan's memory and one event, whatever the
+// number of nodes. New node parameters of the application run instrumented at the next launch; a
+// launch on another stream first waits for the last launch's copy; with no instrumentor left the
+// nodes run the application's kernels again. Every node launch has its own profile.
+TEST_F(DriverPath, AReplayedGraphKeepsItsInstrumentedNodesInPlace) {
+  fs::path profiles =
+      fs::temp_directory_path() / ("ocelot-graph-replay-" + std::to_string(::getpid()) + ".jsonl");
+  FakeRun run = runWithFakeDriver("graph_replay", "gpu",
+                                  "OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY=off "
+                                  "OCELOT_HOST_MEASURES=0 OCELOT_PROFILE_OUTPUT=" +
+                                      profiles.string());
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  expectAllSucceeded(run.result.output);
+  const std::string log = run.driverLog();
+  std::vector<std::string> lines;
+  {
+    std::istringstream stream(log);
+    for (std::string line; std::getline(stream, line);)
+      lines.push_back(line);
+  }
+  auto find = [&](const std::string& line) {
+    return static_cast<size_t>(std::find(lines.begin(), lines.end(), line) - lines.begin());
+  };
+  // The lines of [from, to) that start with `prefix`, without it.
+  auto calls = [&](size_t from, size_t to, const std::string& prefix) {
+    std::vector<std::string> found;
+    for (size_t i = from; i < std::min(to, lines.size()); ++i)
+      if (lines[i].rfind(prefix, 0) == 0)
+        found.push_back(lines[i].substr(prefix.size()));
+    return found;
+  };
+  const size_t firstLaunch =
+      static_cast<size_t>(std::find_if(lines.begin(), lines.end(),
+                                       [](const std::string& line) {
+                                         return line.rfind("graph launch node ", 0) == 0;
+                                       }) -
+                          lines.begin());
+  const size_t replayed = find("memsetAsync 1"), changed = find("memsetAsync 2"),
+               otherStream = find("memsetAsync 3");
+  ASSERT_LT(firstLaunch, replayed) << log;
+  ASSERT_LT(replayed, changed) << log;
+  ASSERT_LT(changed, otherStream) << log;
+  ASSERT_LT(otherStream, lines.size()) << log;
+  auto expectInstrumented = [](const std::vector<std::string>& launches, size_t count) {
+    ASSERT_EQ(launches.size(), count);
+    for (const std::string& launch : launches) {
+      std::vector<std::string> ran = words(launch);
+      ASSERT_EQ(ran.size(), 11u) << launch;
+      EXPECT_NE(ran[2], "1") << "the instrumented module: " << launch;
+      EXPECT_EQ(ran[6], "3") << launch;
+    }
+  };
+  // Ten launches: the substitutes set once, before the first; then per launch the graph, one copy,
+  // one fill and one event, and nothing per node.
+  EXPECT_EQ(calls(0, firstLaunch, "graph exec node set").size(), 8u) << log;
+  expectInstrumented(calls(firstLaunch, replayed, "graph launch node "), 80);
+  EXPECT_EQ(calls(firstLaunch, replayed, "graph exec node set").size(), 0u) << log;
+  EXPECT_EQ(calls(firstLaunch, replayed, "memcpyAsync ").size(), 10u) << log;
+  EXPECT_EQ(calls(firstLaunch, replayed, "memsetAsync ").size(), 10u) << log;
+  EXPECT_EQ(calls(firstLaunch, replayed, "eventRecord").size(), 10u) << log;
+  EXPECT_EQ(calls(firstLaunch, replayed, "streamWaitEvent").size(), 0u) << log;
+  // The application's new arguments for node 3 (the driver call is its own), then a new plan: the
+  // old plan's nodes back, the new one's substitutes in place, and the new plan's memory zeroed.
+  EXPECT_EQ(calls(replayed, changed, "graph exec node set").size(), 1u + 8u + 8u) << log;
+  std::vector<std::string> afterChange = calls(replayed, changed, "graph launch node ");
+  expectInstrumented(afterChange, 8);
+  EXPECT_EQ(words(afterChange[3]).at(9), "00000028") << afterChange[3];
+  EXPECT_EQ(calls(replayed, changed, "memcpyAsync ").size(), 1u) << log;
+  EXPECT_EQ(calls(replayed + 1, changed, "memsetAsync ").size() -
+                calls(replayed, changed, "memsetAsync 1048576").size(),
+            1u)
+      << log;
+  EXPECT_EQ(calls(replayed, changed, "eventRecord").size(), 1u) << log;
+  // Another stream: one wait for the first stream's copy, then the same calls as there.
+  expectInstrumented(calls(changed, otherStream, "graph launch node "), 8);
+  EXPECT_EQ(calls(changed, otherStream, "streamWaitEvent").size(), 1u) << log;
+  EXPECT_EQ(calls(changed, otherStream, "graph exec node set").size(), 0u) << log;
+  EXPECT_EQ(calls(changed, otherStream, "memcpyAsync ").size(), 1u) << log;
+  EXPECT_EQ(calls(changed + 1, otherStream, "memsetAsync ").size(), 1u) << log;
+  EXPECT_EQ(calls(changed, otherStream, "eventRecord").size(), 1u) << log;
+  // No instrumentor: every node gets its own parameters back before the launch runs them.
+  EXPECT_EQ(calls(otherStream, lines.size(), "graph exec node set").size(), 8u) << log;
+  std::vector<std::string> plain = calls(otherStream, lines.size(), "graph launch node ");
+  ASSERT_EQ(plain.size(), 8u) << log;
+  for (const std::string& launch : plain) {
+    std::vector<std::string> ran = words(launch);
+    ASSERT_EQ(ran.size(), 10u) << launch;
+    EXPECT_EQ(ran[2], "1") << launch;
+  }
+  EXPECT_EQ(words(plain[3]).at(9), "00000028") << plain[3];
+  std::vector<std::string> destroyed =
+      calls(otherStream, lines.size(), "graph exec destroyed with node ");
+  ASSERT_EQ(destroyed.size(), 8u) << log;
+  for (const std::string& node : destroyed)
+    EXPECT_EQ(words(node).at(2), "1") << node;
+  // One profile per node launch: 8 nodes, 12 instrumented graph launches.
+  std::string text = readText(profiles);
+  fs::remove(profiles);
+  EXPECT_EQ(count(text, "\"execution\":\"instrumented\""), 96u) << text;
+  EXPECT_EQ(count(text, "\"graph_launch\":12"), 8u) << text;
+  EXPECT_EQ(count(text, "\"graph_launch\":1}") + count(text, "\"graph_launch\":1,"), 8u) << text;
 }
 
 } // namespace

@@ -319,6 +319,8 @@ CUresult cuMemcpy(CUdeviceptr destination, CUdeviceptr source, size_t bytes) {
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source, size_t bytes, CUstream) {
+  if (logging())
+    log("memcpyAsync " + std::to_string(bytes));
   return cuMemcpy(destination, source, bytes);
 }
 
@@ -328,6 +330,8 @@ CUresult cuMemsetD8(CUdeviceptr destination, unsigned char value, size_t bytes) 
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr destination, unsigned char value, size_t bytes, CUstream) {
+  if (logging())
+    log("memsetAsync " + std::to_string(bytes));
   return cuMemsetD8(destination, value, bytes);
 }
 
@@ -466,6 +470,8 @@ CUresult cuStreamQuery(CUstream) {
   return CUDA_SUCCESS;
 }
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
+  if (logging())
+    log("streamWaitEvent");
   return CUDA_SUCCESS;
 }
 
@@ -480,6 +486,8 @@ CUresult cuEventDestroy(CUevent event) {
 }
 
 CUresult cuEventRecord(CUevent, CUstream) {
+  if (logging())
+    log("eventRecord");
   return CUDA_SUCCESS;
 }
 CUresult cuEventSynchronize(CUevent) {
@@ -575,6 +583,8 @@ CUresult cuStreamGetFlags(CUstream, unsigned int* flags) {
 }
 
 CUresult cuEventRecordWithFlags(CUevent, CUstream, unsigned int) {
+  if (logging())
+    log("eventRecord");
   return CUDA_SUCCESS;
 }
 
@@ -880,6 +890,8 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph,
 
 CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec exec, CUgraphNode node,
                                            const CUDA_KERNEL_NODE_PARAMS* params) {
+  if (logging())
+    log("graph exec node set");
   for (auto& [owner, kernel, child] : reinterpret_cast<FakeExec*>(exec)->kernels)
     if (owner == reinterpret_cast<FakeNode*>(node)) {
       if (child != nullptr && mode() == "refuse-child-nodes")
