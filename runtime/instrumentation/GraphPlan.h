@@ -5,6 +5,7 @@
 #include "runtime/core/Graph.h"
 #include "runtime/instrumentation/BufferPool.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -63,6 +64,10 @@ struct GraphPlan {
   /// Bigger blocks than most graphs need (a bbcount node takes a few hundred bytes): one copy and
   /// one fill per launch for them.
   static constexpr uint64_t kBlockBytes = 1ull << 20;
+  /// The pinned host copies of launches whose profiles the worker has not made yet, at most (but
+  /// two launches' always): past it a launch's results are not copied, and its profiles say so,
+  /// since waiting for the worker would hold the application's thread.
+  static constexpr uint64_t kMaxStagingBytes = 64ull << 20;
 
   GraphPlan(DeviceResources& pool, uint64_t planId) : resources(pool), id(planId) {}
   GraphPlan(const GraphPlan&) = delete;
@@ -91,6 +96,8 @@ struct GraphPlan {
   uint64_t bytes = 0; ///< a launch's host copy
   /// The kernel names of the nodes, each with its count in the plan.
   std::vector<std::pair<std::string, uint64_t>> kernels;
+  /// Host copies taken and not yet given back (bytes).
+  mutable std::atomic<uint64_t> stagingOut{0};
 };
 
 /// One launch of a graph plan, as its PendingLaunch carries it to the profile worker.
@@ -102,6 +109,7 @@ struct GraphPlanLaunch {
   /// Nodes the back end ran as they are in this launch, and why.
   std::vector<std::pair<uint64_t, std::string>> refused;
   BufferPool::Block staging; ///< the host copy of the plan's blocks
+  std::string resultsLost;   ///< why there is no host copy (too many waiting), or empty
 };
 
 } // namespace ocelot::runtime::instrumentation

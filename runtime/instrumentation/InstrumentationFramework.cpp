@@ -353,12 +353,14 @@ void InstrumentationFramework::forgetDevice(int ordinal, bool afterReset) {
   if (afterReset) {
     forget();
     worker_.flush(std::chrono::seconds(5));
+    forgetGraphPlans(ordinal);
     return;
   }
   // The reset destroys the device's memory: results still on their way are waited for first.
   if (!worker_.flush(std::chrono::seconds(5)))
     logger_.warn("instrumentation: profiles of launches before cudaDeviceReset are lost");
   forget();
+  forgetGraphPlans(ordinal);
 }
 
 void InstrumentationFramework::forgetRegistration(uint64_t id) {

@@ -193,6 +193,9 @@ private:
                                                           uint64_t state);
   /// On the profile worker: one profile per node of a graph plan's launch.
   void completePlanLaunch(std::unique_ptr<PendingLaunch> record);
+  /// Around a device reset: the device's graph plans go (their memory and events go with the
+  /// reset; the next launch of each graph makes a new plan).
+  void forgetGraphPlans(int ordinal);
 
   void configureFromEnvironment();
   uint64_t activate(std::shared_ptr<const PTXInstrumentor> instrumentor);

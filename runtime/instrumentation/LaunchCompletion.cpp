@@ -183,7 +183,9 @@ void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) 
     // were not written (a fault), not copied (an unusable context), or went with a device reset.
     std::string failure;
     if (pending->instrumented) {
-      if (pool.disturbed(pending->generation))
+      if (!pending->resultsLost.empty())
+        failure = pending->resultsLost;
+      else if (pool.disturbed(pending->generation))
         failure = "the device was reset (cudaDeviceReset) while the launch was in flight: its "
                   "results are not reported";
       else if (pending->outcome != cudaSuccess)

@@ -82,6 +82,8 @@ struct PendingLaunch {
   std::optional<GraphPlanLaunch> graphPlan;
   /// Where the slots' results already are on the host (a node of a graph plan's launch), or null.
   const std::byte* hostResults = nullptr;
+  /// Why an instrumented launch's results were not kept (its profile says so), or empty.
+  std::string resultsLost;
 };
 
 /// A small number naming the calling host thread for as long as the process runs.

@@ -25,7 +25,11 @@ cudaError_t GraphPlan::allocate(uint64_t size, void** device, uint64_t* hostOffs
   const uint64_t aligned = ResultRing::aligned(size);
   if (blocks.empty() || blocks.back().used + aligned > blocks.back().memory.capacity) {
     // A new block, zeroed before any kernel can write into it (on Ocelot's own stream: nothing may
-    // be enqueued in the application's while the executable graph is being launched).
+    // be enqueued in the application's while the executable graph is being launched). No device
+    // reset may free Ocelot's stream meanwhile.
+    const DeviceResources::Use use = resources.use();
+    if (!use)
+      return cudaErrorNotReady;
     Block block;
     if (cudaError_t error =
             resources.deviceBuffers().acquire(std::max(kBlockBytes, aligned), &block.memory);
@@ -58,12 +62,11 @@ public:
   PlannedGraphLaunch(InstrumentationFramework& framework, Device& device, int ordinal,
                      Stream& stream, uint64_t graph, uint64_t graphLaunch,
                      std::shared_ptr<const ActiveList> active, std::shared_ptr<GraphState> state,
-                     std::unique_lock<std::mutex> launching, DeviceResources::Use use,
-                     std::shared_ptr<GraphPlan> plan, bool building)
+                     std::unique_lock<std::mutex> launching, std::shared_ptr<GraphPlan> plan,
+                     bool building)
       : framework_(framework), device_(device), ordinal_(ordinal), stream_(stream), graph_(graph),
         graphLaunch_(graphLaunch), active_(std::move(active)), state_(std::move(state)),
-        launching_(std::move(launching)), use_(std::move(use)), plan_(std::move(plan)),
-        building_(building) {}
+        launching_(std::move(launching)), plan_(std::move(plan)), building_(building) {}
 
   uint64_t plan() const override { return plan_->id; }
 
@@ -127,17 +130,42 @@ public:
       return;
     }
     // Every node's results to the host in one copy per block, and the blocks zero again for the
-    // next launch, in the launch's stream.
+    // next launch, in the launch's stream; no device reset may free them meanwhile (one that
+    // began since destroyed the graph with them: each node's profile reports the disturbance).
     Device& device = device_;
+    const DeviceResources::Use use = pool.use();
+    if (!use) {
+      record->outcome = cudaErrorNotReady;
+      record->graphPlan = std::move(launch);
+      state_->plan.reset();
+      framework.worker_.begin();
+      framework.worker_.completeHere(std::move(record));
+      return;
+    }
     if (plan_->bytes > 0) {
-      cudaError_t error = pool.stagingBuffers().acquire(plan_->bytes, &launch.staging);
-      auto* host = static_cast<std::byte*>(launch.staging.pointer);
-      for (const GraphPlan::Block& block : plan_->blocks)
+      if (plan_->stagingOut.load(std::memory_order_relaxed) + plan_->bytes >
+          std::max(GraphPlan::kMaxStagingBytes, 2 * plan_->bytes)) {
+        // The profile worker is behind by that much: the results are dropped (and say so) rather
+        // than the application's thread made to wait for it.
+        launch.resultsLost = "the host copies of earlier launches of the graph (" +
+                             std::to_string(GraphPlan::kMaxStagingBytes >> 20) +
+                             " MiB) were still waiting for their profiles: this launch's results "
+                             "were not kept";
+        framework.logOnce("graph-backlog",
+                          "instrumentation: graph launches come faster than their profiles are "
+                          "made: some launches' results are not kept");
+      } else {
+        cudaError_t error = pool.stagingBuffers().acquire(plan_->bytes, &launch.staging);
         if (error == cudaSuccess)
-          error =
-              device.copy(host + block.hostOffset, block.memory.pointer, block.used, stream_, true);
-      if (error != cudaSuccess)
-        record->outcome = error; // the host copy is not the launch's: never reported
+          plan_->stagingOut.fetch_add(plan_->bytes, std::memory_order_relaxed);
+        auto* host = static_cast<std::byte*>(launch.staging.pointer);
+        for (const GraphPlan::Block& block : plan_->blocks)
+          if (error == cudaSuccess)
+            error = device.copy(host + block.hostOffset, block.memory.pointer, block.used, stream_,
+                                true);
+        if (error != cudaSuccess)
+          record->outcome = error; // the host copy is not the launch's: never reported
+      }
       for (const GraphPlan::Block& block : plan_->blocks)
         if (device.fill(block.memory.pointer, 0, block.used, stream_, true) != cudaSuccess) {
           // The blocks may not be zero at the next launch: that one makes a new plan.
@@ -274,8 +302,6 @@ private:
   const std::shared_ptr<GraphState> state_;
   /// The executable graph's launches through its plan, one at a time (the plan's memory).
   std::unique_lock<std::mutex> launching_;
-  /// No device reset frees the plan's memory while the launch is being made (DeviceResources::Use).
-  DeviceResources::Use use_;
   const std::shared_ptr<GraphPlan> plan_;
   const bool building_;
   std::vector<std::pair<uint64_t, std::string>> refused_;
@@ -286,8 +312,7 @@ std::unique_ptr<GraphLaunchObserver> InstrumentationFramework::plannedGraphLaunc
     Device& device, int ordinal, Stream& stream, uint64_t graph, uint64_t graphLaunch,
     std::shared_ptr<const ActiveList> active, uint64_t state) {
   DeviceResources& pool = resources(device, ordinal);
-  DeviceResources::Use use = pool.use();
-  if (!use)
+  if (pool.resetting())
     return nullptr; // a device reset is under way: launch by launch, disturbed
   std::shared_ptr<GraphState> graphState;
   {
@@ -315,9 +340,9 @@ std::unique_ptr<GraphLaunchObserver> InstrumentationFramework::plannedGraphLaunc
         stream.waitEvent(*graphState->lastDone, 0) != cudaSuccess)
       device.synchronize();
   }
-  return std::make_unique<PlannedGraphLaunch>(
-      *this, device, ordinal, stream, graph, graphLaunch, std::move(active), std::move(graphState),
-      std::move(launching), std::move(use), std::move(plan), building);
+  return std::make_unique<PlannedGraphLaunch>(*this, device, ordinal, stream, graph, graphLaunch,
+                                              std::move(active), std::move(graphState),
+                                              std::move(launching), std::move(plan), building);
 }
 
 void InstrumentationFramework::graphExecDestroyed(uint64_t graph) {
@@ -332,6 +357,21 @@ void InstrumentationFramework::graphExecDestroyed(uint64_t graph) {
   }
   std::lock_guard launching(state->launching); // a launch on another thread finishes first
   state->plan.reset(); // its memory goes back once the launches still on their way completed
+}
+
+void InstrumentationFramework::forgetGraphPlans(int ordinal) {
+  std::lock_guard lock(graphStatesMutex_);
+  for (auto& [graph, state] : graphStates_) {
+    // A launch in progress keeps its plan: it was made for the old generation, and the next launch
+    // makes a new one anyway (never waited for here: the reset may hold what that launch needs).
+    std::unique_lock launching(state->launching, std::try_to_lock);
+    if (!launching || state->key.ordinal != ordinal)
+      continue;
+    state->plan.reset();
+    state->launchedBefore = false;
+    state->lastDone = nullptr;
+    state->lastStream = nullptr;
+  }
 }
 
 // --- Completion ---------------------------------------------------------------------------------
@@ -361,6 +401,7 @@ void InstrumentationFramework::completePlanLaunch(std::unique_ptr<PendingLaunch>
     pending->enqueuedNs = record->enqueuedNs;
     pending->hostThread = record->hostThread;
     pending->callPath = record->callPath;
+    pending->resultsLost = launch.resultsLost;
     if (pending->instrumented) {
       auto refused = std::find_if(launch.refused.begin(), launch.refused.end(),
                                   [&](const auto& r) { return r.first == node.node; });
@@ -382,12 +423,16 @@ void InstrumentationFramework::completePlanLaunch(std::unique_ptr<PendingLaunch>
         pending->slots.push_back(std::move(each));
       }
       pending->hostResults = host != nullptr ? host + node.offset : nullptr;
-      if (pending->hostResults == nullptr && pending->outcome == cudaSuccess)
+      if (pending->hostResults == nullptr && pending->outcome == cudaSuccess &&
+          pending->resultsLost.empty())
         pending->outcome = cudaErrorMemoryAllocation; // no host copy: nothing to report
     }
     complete(std::move(pending));
   }
-  record->resources->stagingBuffers().release(launch.staging);
+  if (launch.staging.pointer != nullptr) {
+    record->resources->stagingBuffers().release(launch.staging);
+    plan.stagingOut.fetch_sub(plan.bytes, std::memory_order_relaxed);
+  }
   record->graphPlan.reset();
   release(*record);
 }

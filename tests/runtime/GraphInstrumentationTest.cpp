@@ -190,6 +190,73 @@ TEST_F(InstrumentedGraphs, EachNodeLaunchOfAnExplicitGraphHasItsOwnExactProfile)
   EXPECT_EQ(graphs().destroy(graph), cudaSuccess);
 }
 
+// A graph replayed through its plan (GraphPlan: every node's results in one place, copied and
+// zeroed after each launch): exact counts at every launch, also when consecutive launches go to
+// two streams without a synchronization between them (the second waits for the first's copy);
+// every node launch has its own launch number and kernel launch index; with no instrumentor the
+// graph runs as it is, and with one again it is instrumented again.
+TEST_F(InstrumentedGraphs, AReplayedGraphIsCountedExactlyAtEveryLaunchOnAnyStream) {
+  Graph& graph = newGraph();
+  cudaGraphNode_t first = addSpin(graph, 1);
+  cudaGraphNode_t second = addSpin(graph, 2, {first});
+  addSpin(graph, 3, {second});
+  GraphExec& exec = instantiate(graph);
+  std::set<uint64_t> launchIds, indices;
+  auto expectExact = [&](const std::vector<std::shared_ptr<const KernelProfile>>& profiles,
+                         size_t launches) {
+    ASSERT_EQ(profiles.size(), 3 * launches);
+    std::multiset<uint64_t> expected;
+    for (size_t i = 0; i < launches; ++i)
+      expected.insert({1, 2, 3});
+    EXPECT_EQ(iterations(profiles), expected);
+    for (const auto& profile : profiles) {
+      std::multiset<uint64_t> found = iterations({profile});
+      ASSERT_EQ(found.size(), 1u);
+      expectSpinCounts(*profile, static_cast<uint32_t>(*found.begin()));
+      launchIds.insert(profile->launchId());
+      indices.insert(profile->launch().kernelLaunchIndex);
+    }
+  };
+  for (int launch = 0; launch < 4; ++launch)
+    expectExact(run(exec), 1);
+  // Launches alternating between two streams, nothing waited for in between.
+  Stream* other = nullptr;
+  ASSERT_EQ(device_->streams().create(cudaStreamNonBlocking, 0, &other), cudaSuccess);
+  {
+    std::lock_guard lock(mutex_);
+    profiles_.clear();
+  }
+  for (int launch = 0; launch < 6; ++launch)
+    ASSERT_EQ(runtime_.launchGraph(exec, launch % 2 == 0 ? *other : *stream_, *device_, ordinal_),
+              cudaSuccess);
+  ASSERT_EQ(other->synchronize(), cudaSuccess);
+  ASSERT_EQ(stream_->synchronize(), cudaSuccess);
+  framework().flush();
+  {
+    std::vector<std::shared_ptr<const KernelProfile>> profiles;
+    {
+      std::lock_guard lock(mutex_);
+      profiles = profiles_;
+    }
+    expectExact(profiles, 6);
+  }
+  // Each of the 30 node launches has its own launch number and kernel launch index (1 to 30: no
+  // other launch of spin).
+  EXPECT_EQ(launchIds.size(), 30u);
+  ASSERT_EQ(indices.size(), 30u);
+  EXPECT_EQ(*indices.begin(), 1u);
+  EXPECT_EQ(*indices.rbegin(), 30u);
+  // No instrumentor, then one again.
+  framework().removeAll();
+  EXPECT_TRUE(run(exec).empty());
+  framework().add("bbcount", {});
+  expectExact(run(exec), 1);
+  EXPECT_EQ(*out_, 12u * kThreads * (1 + 2 + 3));
+  device_->streams().destroy(*other);
+  EXPECT_EQ(graphs().destroy(exec), cudaSuccess);
+  EXPECT_EQ(graphs().destroy(graph), cudaSuccess);
+}
+
 TEST_F(InstrumentedGraphs, ChangedNodeParametersAndUpdatedGraphsAreCountedAsTheyRun) {
   Graph& graph = newGraph();
   cudaGraphNode_t node = addSpin(graph, 3);
