@@ -112,7 +112,7 @@ public:
       // The kernels' launch indices for all nodes at once: one map entry per kernel, not per node.
       std::lock_guard lock(framework.launchIndexMutex_);
       for (const auto& [name, count] : plan_->kernels) {
-        uint64_t& launches = framework.kernelLaunches_[name];
+        uint64_t& launches = framework.kernelNames_[name].launches;
         launch.kernelLaunchBases.push_back(launches + 1);
         launches += count;
       }
