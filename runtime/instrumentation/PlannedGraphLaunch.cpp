@@ -118,8 +118,6 @@ public:
       }
     }
     launch.refused = std::move(refused_);
-    state_->launchedBefore = true;
-    state_->lastDoneGeneration = record->generation;
     if (result != cudaSuccess) {
       // No node ran: the plan's memory is still zero, and each node's profile says so.
       record->launchFailed = true;
@@ -174,6 +172,8 @@ public:
         }
     }
     record->graphPlan = std::move(launch);
+    state_->launchedBefore = true;
+    state_->lastDoneGeneration = record->generation;
     Event* done = pool.acquireEvent(false);
     if (done != nullptr && done->record(stream_, 0) == cudaSuccess) {
       record->done = done;
