@@ -19,6 +19,12 @@
 #            instrumenting, issue 14) under `ocelot run -i bbcount` in both modes and `-i ctaclock`: block counts against the printed analytic values,
 #            output unchanged, every CTA recorded (tests/instrumentors/check_analytic_counts.py);
 #            then every e2e program under `ocelot run -i bbcount,ctaclock` against its plain run
+#   graph-plan  an executable graph replayed through its plan (issue 14: the instrumented kernels
+#            stay in place across launches, one copy, fill and event per launch):
+#            tests/runtime/programs/graph_replay.cu (built here with nvcc, -cudart shared) under
+#            NVIDIA's runtime and under Ocelot's with bbcount: the same output (the kernels' sums,
+#            also after a node's new arguments and a launch on a second stream), and one
+#            instrumented profile per node launch (96)
 #   fnptr    instrumentation keeps function-pointer identity and never reports a failed launch's
 #            counts (issues 14 bug 3, 18 items 3 and 9): the e2e programs virtual_calls,
 #            function_pointers, device_malloc and sticky_illegal_address under every instrumentor
@@ -106,8 +112,8 @@ NVIDIA_TWICE=${GPU_BATCH_NVIDIA_TWICE:-1}
 # The GPU machine has no python3-jsonschema and no package registry: the checkers skip the schema
 # check there (with a note) and keep their own checks; CI validates every profile against it.
 export OCELOT_PROFILE_SCHEMA_OPTIONAL=1
-SECTIONS=(gpuinfo e2e runtime-bench launch-bench instrumentation fnptr instr-bench scheduler probes
-          cpu-bench sweep host-measures report static-runtime driver-api multi-gpu)
+SECTIONS=(gpuinfo e2e runtime-bench launch-bench instrumentation graph-plan fnptr instr-bench scheduler
+          probes cpu-bench sweep host-measures report static-runtime driver-api multi-gpu)
 
 ONLY=""
 PROGRAM_FILTER=""
@@ -779,6 +785,54 @@ section_instrumentation() {
   say "gpu-batch: instrumentation: analytic PASS $n_pass FAIL $n_fail; instrumented e2e same $same differ $differ"
 }
 
+
+# graph-plan: a graph replayed through its plan, under NVIDIA's runtime and Ocelot's with bbcount.
+section_graph-plan() {
+  local dir=$LOGS/graph-plan
+  mkdir -p "$dir"
+  md "## Graph plans (issue 14): a replayed graph's instrumented kernel nodes kept in place"
+  md ""
+  local src=$ROOT/tests/runtime/programs/graph_replay.cu bin=$WORK/graph_replay
+  if [ -z "$NVCC" ]; then
+    md "No nvcc: not built."
+    return
+  fi
+  if ! "$NVCC" -std=c++17 --cudart=shared "$src" -o "$bin" >"$dir/build.log" 2>&1; then
+    md "Build failed:"
+    md '```'
+    tail -20 "$dir/build.log" >>"$SUMMARY"
+    md '```'
+    return
+  fi
+  if [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
+    md "Ocelot runtime not built: skipped."
+    return
+  fi
+  local nvlib=""
+  if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
+  local inherited=${LD_LIBRARY_PATH:-}
+  (cd "$WORK/cwd" && env LD_LIBRARY_PATH="${nvlib}${inherited:+:$inherited}" timeout -k 5 120 "$bin") \
+    >"$dir/nvidia.stdout" 2>"$dir/nvidia.stderr"
+  echo $? >"$dir/nvidia.rc"
+  (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$BUILD/runtime${nvlib:+:$nvlib}${inherited:+:$inherited}" \
+    OCELOT_DEVICE=gpu OCELOT_INSTRUMENTORS=bbcount OCELOT_SUMMARY="$dir/summary.txt" \
+    OCELOT_PROFILE_OUTPUT="$dir/profiles.jsonl" timeout -k 5 120 "$bin") \
+    >"$dir/ocelot.stdout" 2>"$dir/ocelot.stderr"
+  echo $? >"$dir/ocelot.rc"
+  local same=no instrumented counted
+  cmp -s "$dir/nvidia.stdout" "$dir/ocelot.stdout" && cmp -s "$dir/nvidia.rc" "$dir/ocelot.rc" && same=yes
+  instrumented=$(grep -o '"execution":"instrumented"' "$dir/profiles.jsonl" 2>/dev/null | wc -l)
+  counted=$(grep -o '"block_executions":32,' "$dir/profiles.jsonl" 2>/dev/null | wc -l)
+  md "Same output and exit status as under NVIDIA's runtime: **$same** (last line: \`$(tail -1 "$dir/ocelot.stdout")\`, exit $(cat "$dir/ocelot.rc")). Instrumented node profiles: **$instrumented** (expected 96: 8 nodes x 12 instrumented launches); with 32 block executions (one block, 32 threads): **$counted** (expected 96)."
+  if [ "$same" != yes ]; then
+    md '```'
+    diff "$dir/nvidia.stdout" "$dir/ocelot.stdout" | head -20 >>"$SUMMARY"
+    tail -5 "$dir/ocelot.stderr" >>"$SUMMARY"
+    md '```'
+  fi
+  md ""
+  say "gpu-batch: graph-plan: same output $same, instrumented profiles $instrumented/96, counted $counted/96"
+}
 
 # fnptr: function-pointer identity, failed launches and null arguments under instrumentation.
 section_fnptr() {
