@@ -16,6 +16,8 @@
     check_report.py nvtx --ocelot O --program P --work DIR [--device gpu]
                                                     # e2e host_lanes: NVTX ranges in profiles and
                                                     # the trace, --nvtx-include
+    check_report.py mainjob --ocelot O --work DIR   # scripts/main-job.sh itself (the README's
+                                                    # first command's last step) on the CPU device
 
 Exit 77 (skipped, with a one-line reason) when something the check needs is missing.
 """
@@ -336,6 +338,33 @@ def check_browser(args):
           (attributes["data-heatmaps"], attributes["data-timelines"]))
 
 
+# --- the README's main job -----------------------------------------------------------------------
+
+def check_mainjob(args):
+    """scripts/main-job.sh as the README runs it, against the build that holds args.ocelot, on the
+    CPU device: it succeeds, ends by printing where the report is, and that report, the trace and
+    the TAU profiles exist (their contents: the checks above, on the same program)."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(args.ocelot)))
+    script = os.path.join(HERE, "..", "..", "scripts", "main-job.sh")
+    env = dict(os.environ, OCELOT_BUILD_DIR=build, OCELOT_MAIN_JOB_DEVICE="cpu")
+    done = run(["bash", script], timeout=600, env=env)
+    work = os.path.join(build, "main-job")
+    report = os.path.join(work, "report.html")
+    last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+    if last != "== open the report: file://" + report:
+        raise CheckError("main-job.sh must end by printing where the report is; its last line "
+                         "is %r" % last)
+    for path in (report, os.path.join(work, "trace.json"), os.path.join(work, "profile.json"),
+                 os.path.join(work, "tau", "profile.0.0.0")):
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            raise CheckError("main-job.sh did not write %s" % path)
+    if "hottest basic blocks" not in done.stdout + done.stderr:
+        raise CheckError("main-job.sh did not print the profile's summary:\n" +
+                         (done.stdout + done.stderr)[-2000:])
+    print("mainjob: scripts/main-job.sh ran on the CPU device, printed the summary and ended "
+          "with %s" % last)
+
+
 # --- MPI -----------------------------------------------------------------------------------------
 
 def check_mpi(args):
@@ -545,10 +574,20 @@ def check_hostlanes(args):
     if not api or int(api.group(1)) < len(calls) or float(api.group(3)) < blocking / 1e6 - 0.001:
         raise CheckError("summary's host API line %s: expected at least %d calls and %.3f ms "
                          "waiting" % (api.group(0) if api else None, len(calls), blocking / 1e6))
+    # Switched off (issue 16's cost bullet: "or can be switched off"): the same run records no
+    # operations and no API calls; the profiled launches are still there.
+    run([args.ocelot, "run", "-i", "bbcount", "--kernel", "scale", "--device", args.device,
+         "--summary", "off", "--no-host-measures", "-o", profile, "--", args.program])
+    off = validated_or_loaded(profile)
+    if off.get("operations") or "api_calls" in off or len(off["profiles"]) != 2:
+        raise CheckError("--no-host-measures: %d operations, api_calls %s, %d profiles (none, "
+                         "absent and 2 expected)" % (len(off.get("operations") or []),
+                                                     "present" if "api_calls" in off else "absent",
+                                                     len(off["profiles"])))
     print("hostlanes: 2 profiled launches, 2 unprofiled kernels, 2 copies and 2 memsets timed; "
           "GCP %.3f in the report; %d API calls on the host lane, 4 flows from launch calls; "
-          "trace well formed; the text summary counts the same work and the API calls" %
-          (gcp, len(calls)))
+          "trace well formed; the text summary counts the same work and the API calls; nothing "
+          "recorded with --no-host-measures" % (gcp, len(calls)))
 
 
 def check_nvtx(args):
@@ -745,7 +784,8 @@ def check_multigpu(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("check", choices=["profile", "trace", "tau", "browser", "mpi",
-                                          "callpaths", "hostlanes", "nvtx", "multigpu"])
+                                          "callpaths", "hostlanes", "nvtx", "multigpu",
+                                          "mainjob"])
     parser.add_argument("--ocelot", required=True)
     parser.add_argument("--program")
     parser.add_argument("--work", required=True)
@@ -763,7 +803,7 @@ def main():
                   "browser": check_browser, "mpi": check_mpi,
                   "callpaths": check_callpaths,
                   "hostlanes": check_hostlanes, "nvtx": check_nvtx,
-                  "multigpu": check_multigpu}[args.check](args)
+                  "multigpu": check_multigpu, "mainjob": check_mainjob}[args.check](args)
         return result or 0
     except (CheckError, profile_schema.ProfileSchemaError, subprocess.TimeoutExpired) as e:
         print("FAIL: %s" % e)
