@@ -9,6 +9,7 @@
 #include "tools/report/ProfileSet.h"
 #include "tools/report/ProfileTrace.h"
 #include "tools/report/SmTimeline.h"
+#include "tools/report/SourceView.h"
 #include "tools/report/TauProfile.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace ocelot::report {
 namespace {
@@ -221,6 +223,57 @@ TEST(KernelTotals, LaunchSitesByKernelCallPathDeviceAndStream) {
   EXPECT_NE(text.find("main > runA() > __device_stub__Z1kv()"), std::string::npos) << text;
   // Without call paths there is no such section.
   EXPECT_EQ(htmlReport(twoRanks(), {}).find("id=\"launch-sites\""), std::string::npos);
+}
+
+// The source view: per line, bbcount's instructions executed (block count x the block's
+// instructions at the line) and entries, summed over the kernel's launches, and a column for
+// every other tool whose result has `source_lines`; the page shows the source text around them.
+TEST(SourceView, PerLineCountsFromEveryToolThatProducedThem) {
+  json first = launch("_Z1kv", 1, 1.0, 640, true);
+  json second = launch("_Z1kv", 2, 1.0, 640, false);
+  for (json* l : {&first, &second})
+    (*l)["results"]["memaccess"] = {{"source_lines",
+                                     {{{"file", "/nonexistent/k.cu"}, {"line", 11}, {"value", 5}},
+                                      {{"file", "other.cu"}, {"line", 3}, {"value", 0.75}}}}};
+  ProfileSet set;
+  set.add("profile.json", 0, document({first, second}));
+  auto kernels = aggregateKernels(set);
+  ASSERT_EQ(kernels.size(), 1u);
+  SourceLines lines = sourceLines(set, kernels[0]);
+  EXPECT_EQ(lines.columns, (std::vector<std::string>{"bbcount: instructions executed",
+                                                     "bbcount: entries", "memaccess"}));
+  using Row = std::vector<double>;
+  // Two launches: B0 and B2 64 + 64 entries, the loop B1 640 + 640; 4 instructions each.
+  const auto& k = lines.values.at("/nonexistent/k.cu");
+  EXPECT_EQ(k.at(10), (Row{512, 128, 0}));
+  EXPECT_EQ(k.at(11), (Row{5120, 1280, 10}));
+  EXPECT_EQ(k.at(12), (Row{512, 128, 0}));
+  EXPECT_EQ(lines.values.at("other.cu").at(3), (Row{0, 0, 1.5}));
+  EXPECT_EQ(lines.values.size(), 2u);
+
+  // The page: the source text where it can be found (here by its base name in a search folder),
+  // a note where it cannot, each counted line with its values.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ocelot-source-view-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream source(dir / "k.cu");
+    for (int line = 1; line <= 20; ++line)
+      source << "int line" << line << " = " << line << "; // <" << line << ">\n";
+  }
+  const std::string html = sourceViewHtml(lines, {dir.string()});
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(html.find("<th>memaccess</th>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td class=\"num\">11</td><td class=\"num\">5,120</td><td "
+                      "class=\"num\">1,280</td><td class=\"num\">10</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("int line11 = 11; // &lt;11&gt;"), std::string::npos) << html;
+  EXPECT_NE(html.find("int line8 = 8;"), std::string::npos) << "two lines of context before";
+  EXPECT_EQ(html.find("int line7 = 7;"), std::string::npos) << "no more context than that";
+  EXPECT_NE(html.find("other.cu <span class=\"note\">(source not found)</span>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td class=\"num\">1.5</td>"), std::string::npos) << html;
 }
 
 TEST(SmTimeline, CtasResidentTogetherGetTheirOwnSlots) {

@@ -334,6 +334,11 @@ def check_browser(args):
                          attributes.get("data-timelines"))
     if 'class="block"' not in dom or 'class="cta"' not in dom:
         raise CheckError("the heat map has no blocks or the timeline no CTAs")
+    # The source view: the demo's own file, its lines with counts (-lineinfo).
+    demo_rows = re.search(r'class="source-file">[^<]*histogram_demo\.cu</h4>\s*<table class="source">'
+                          r'(.*?)</table>', dom, re.S)
+    if not demo_rows or not re.search(r'<td class="num">[1-9][0-9,]*</td>', demo_rows.group(1)):
+        raise CheckError("the report has no source view of histogram_demo.cu with counts")
     print("browser: the report renders without script errors, %s heat maps, %s timelines" %
           (attributes["data-heatmaps"], attributes["data-timelines"]))
 
