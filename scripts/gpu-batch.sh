@@ -641,6 +641,18 @@ e2e_bindir() {
   if [ -d "$WORK/e2e-bin" ]; then echo "$WORK/e2e-bin"; else echo "$BUILD/tests/e2e/bin"; fi
 }
 
+# ensure_e2e_programs: sections after e2e run its programs; when e2e was not among the sections of
+# this call (e.g. `--only probes`) and nothing prebuilt is there, build them here first, or those
+# sections would find no program and report "ok 0 failed 0".
+ensure_e2e_programs() {
+  local bindir
+  bindir=$(e2e_bindir)
+  [ -d "$bindir" ] && [ -n "$(ls -A "$bindir" 2>/dev/null)" ] && return 0
+  [ -n "$NVCC" ] || return 0
+  say "gpu-batch: no e2e programs yet, building them with $NVCC into $WORK/e2e-bin"
+  e2e_build_all "$WORK/e2e-bin"
+}
+
 # ocelot_built TOOL: whether the `ocelot` tool and Ocelot's libcudart.so.13 are there (else a
 # skip line in the summary).
 ocelot_built() {
@@ -656,6 +668,7 @@ ocelot_built() {
 ocelot_e2e_ready() {
   ocelot=$BUILD/tools/ocelot
   ocelot_built "$ocelot" || return 1
+  ensure_e2e_programs
   bindir=$(e2e_bindir)
 }
 
