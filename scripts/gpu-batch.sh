@@ -64,7 +64,9 @@
 #            `ocelot run -i bbcount`: both devices instrumented with exact counts, peer copies
 #            timed, GCP per device and across in the report and the summary, a trace lane group
 #            per device (check_report.py multigpu --device gpu; CI runs the same check on two CPU
-#            devices, report.multigpu_cpu); skipped with one GPU
+#            devices, report.multigpu_cpu); skipped with one GPU; then two ranks on two GPUs
+#            (tests/tools/rank_devices.cu, check_report.py rankdevices --device gpu; CI:
+#            report.rank_devices_cpu)
 #   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
 #   sweep    tests/cpu/sweep/instruction_sweep.cu (built here with nvcc): the GPU's result of every
 #            instruction of the sweep, as $OUT/sweep-reference.tar (sweep-<group>.bin.zst, or .bin
@@ -1406,6 +1408,28 @@ section_multi-gpu() {
   md "multigpu: rc=$rc (0: both devices instrumented with exact counts and GCP/GLB across them; 77: fewer than 2 GPUs)"
   md ""
   say "gpu-batch: multi-gpu: rc=$rc"
+
+  # Two ranks on two GPUs: tests/tools/rank_devices.cu, one process per device, started by mpirun
+  # when the machine has one, else as two processes with Open MPI's rank variables set; per-rank
+  # profiles on their own device, merged into one report (CI: report.rank_devices_cpu).
+  local ranks_rc=0 program=$LOGS/multi-gpu/rank_devices
+  if [ -z "$NVCC" ]; then
+    md "rankdevices: skipped (no nvcc)"
+    return
+  fi
+  if ! "$NVCC" -O2 -std=c++17 -lineinfo --cudart=shared -gencode=arch=compute_90,code=sm_90 \
+      -gencode=arch=compute_90,code=compute_90 "$ROOT/tests/tools/rank_devices.cu" -o "$program" \
+      >"$LOGS/multi-gpu/rank_devices.build.log" 2>&1; then
+    md "rankdevices: nvcc failed (logs/multi-gpu/rank_devices.build.log)"
+    return
+  fi
+  md '```'
+  python3 "$ROOT/tests/tools/check_report.py" rankdevices --device gpu --ocelot "$ocelot" \
+    --program "$program" --work "$LOGS/multi-gpu" >>"$SUMMARY" 2>&1 || ranks_rc=$?
+  md '```'
+  md "rankdevices: rc=$ranks_rc (0: rank 0 on GPU 0 and rank 1 on GPU 1, both instrumented, merged report; 77: fewer than 2 GPUs)"
+  md ""
+  say "gpu-batch: multi-gpu rankdevices: rc=$ranks_rc"
 }
 
 # ---------------------------------------------------------------------------------------------

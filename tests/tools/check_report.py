@@ -16,6 +16,9 @@
     check_report.py nvtx --ocelot O --program P --work DIR [--device gpu]
                                                     # e2e host_lanes: NVTX ranges in profiles and
                                                     # the trace, --nvtx-include
+    check_report.py rankdevices --ocelot O --program P --work DIR [--device gpu] [--mpirun M]
+                                                    # tests/tools/rank_devices.cu: 2 ranks, one
+                                                    # device each, merged report
     check_report.py mainjob --ocelot O --work DIR   # scripts/main-job.sh itself (the README's
                                                     # first command's last step) on the CPU device
 
@@ -415,6 +418,109 @@ def check_mpi(args):
           ", ".join(os.path.basename(f) for f in files))
 
 
+# --- ranks on devices ----------------------------------------------------------------------------
+
+def check_rankdevices(args):
+    """tests/tools/rank_devices.cu as two ranks with a device each (issue 16: two ranks on two
+    GPUs; in CI two CPU devices per process, OCELOT_CPU_DEVICES=2), each rank under `ocelot run -i
+    bbcount`: started by mpirun where there is one, else as two processes with the variables Open
+    MPI's launcher sets (OMPI_COMM_WORLD_RANK/SIZE), which are what `ocelot run` and the program
+    read. Each rank's profile file holds its two launches, instrumented on device `rank`, every
+    thread entering the kernel once; rank 1 executes about twice rank 0's instructions; the merged
+    report has the ranks panel with rank 0 least and rank 1 most, and its trace a lane group per
+    (rank, device). Exit 77 where there are fewer than 2 devices."""
+    work = os.path.join(args.work, "rankdevices.%s" % args.device)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    output = os.path.join(work, "profile.json")
+    command = [args.ocelot, "run", "-i", "bbcount", "--device", args.device, "--summary", "off",
+               "-o", output, "--", args.program]
+    env = dict(os.environ)
+    if args.device == "cpu":
+        env.setdefault("OCELOT_CPU_DEVICES", "2")
+    mpirun = args.mpirun or shutil.which("mpirun")
+    if mpirun:
+        launcher = "mpirun -np 2"
+        done = subprocess.run([mpirun, "-np", "2", "--allow-run-as-root", "--oversubscribe"] +
+                              command, capture_output=True, text=True, timeout=600, env=env)
+        statuses = [done.returncode]
+        printed = done.stdout + done.stderr
+    else:
+        launcher = "two processes with OMPI_COMM_WORLD_RANK set"
+        children = []
+        for rank in (0, 1):
+            rank_env = dict(env, OMPI_COMM_WORLD_RANK=str(rank), OMPI_COMM_WORLD_SIZE="2")
+            children.append(subprocess.Popen(command, stdout=subprocess.PIPE,
+                                             stderr=subprocess.STDOUT, text=True, env=rank_env))
+        printed = ""
+        statuses = []
+        for child in children:
+            out, _ = child.communicate(timeout=600)
+            printed += out
+            statuses.append(child.returncode)
+    if "need a device each" in printed:
+        print("SKIP: %s" % [l for l in printed.splitlines() if "need a device each" in l][0])
+        return SKIP
+    if any(s != 0 for s in statuses):
+        raise CheckError("%s %s exited %s:\n%s" % (launcher, " ".join(command), statuses,
+                                                  printed[-3000:]))
+    files = sorted(glob.glob(os.path.join(work, "profile*.json")))
+    expected = [os.path.join(work, "profile.rank%d.json" % r) for r in (0, 1)]
+    if files != expected:
+        raise CheckError("expected %s, got %s" % (expected, files))
+    instructions = []
+    for rank, path in enumerate(files):
+        document = validated_or_loaded(path)
+        launches = document["profiles"]
+        if len(launches) != 2:
+            raise CheckError("rank %d: %d launches, 2 expected" % (rank, len(launches)))
+        total = 0
+        for p in launches:
+            if p["kernel"] != "_Z8rankWorkPji" or p["execution"] != "instrumented" or \
+                    p["device"] != rank:
+                raise CheckError("rank %d: launch of %s (%s) on device %s, expected rankWork "
+                                 "instrumented on device %d: %s" %
+                                 (rank, p["kernel"], p["execution"], p["device"], rank,
+                                  p.get("notes")))
+            bbcount = p["results"]["bbcount"]
+            entry = [b for b in bbcount["blocks"] if b["index"] == 0]
+            if bbcount["threads"] != 512 or len(entry) != 1 or entry[0]["count"] != 512:
+                raise CheckError("rank %d launch %d: threads %s, entry block %s (512 expected)" %
+                                 (rank, p["launch_id"], bbcount["threads"], entry))
+            total += bbcount["dynamic_instructions"]
+        instructions.append(total)
+    if not 1.5 < instructions[1] / instructions[0] < 2.5:
+        raise CheckError("rank 1 should execute about twice rank 0's instructions: %s" %
+                         instructions)
+    html = os.path.join(work, "report.html")
+    trace_path = os.path.join(work, "trace.json")
+    run([args.ocelot, "report"] + files + ["-o", html, "--trace", trace_path])
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    if 'id="ranks"' not in page or "2 ranks" not in page:
+        raise CheckError("the merged report has no ranks panel")
+    panel = page[page.index('id="ranks"'):]
+    row = re.search(r'rankWork\(.*?</tr>', panel, re.S)
+    spread = row and re.search(r"([0-9,]+) \(rank (\d+)\) / [0-9.]+ / ([0-9,]+) \(rank (\d+)\)",
+                               row.group(0))
+    if not spread or (spread.group(2), spread.group(4)) != ("0", "1"):
+        raise CheckError("expected the fewest instructions on rank 0 and the most on rank 1: %s" %
+                         (row.group(0)[:800] if row else "no rankWork row"))
+    with open(trace_path) as f:
+        trace = json.load(f)
+    problems = trace_problems(trace)
+    if problems:
+        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
+    lanes = {e["args"]["name"] for e in trace["traceEvents"]
+             if e["ph"] == "M" and e["name"] == "process_name"}
+    for lane in ("rank 0 GPU 0 streams", "rank 1 GPU 1 streams"):
+        if lane not in lanes:
+            raise CheckError("the trace has no lane group %r: %s" % (lane, sorted(lanes)))
+    print("rankdevices (%s, %s): rank 0 on device 0, rank 1 on device 1, 2 instrumented launches "
+          "each (512 threads enter), instructions %d and %d; merged report and trace per rank "
+          "and device" % (args.device, launcher, instructions[0], instructions[1]))
+
+
 # --- callpaths -----------------------------------------------------------------------------------
 
 def validated_or_loaded(path):
@@ -790,7 +896,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("check", choices=["profile", "trace", "tau", "browser", "mpi",
                                           "callpaths", "hostlanes", "nvtx", "multigpu",
-                                          "mainjob"])
+                                          "mainjob", "rankdevices"])
     parser.add_argument("--ocelot", required=True)
     parser.add_argument("--program")
     parser.add_argument("--work", required=True)
@@ -800,15 +906,17 @@ def main():
                              "OCELOT_CPU_DEVICES=2) or gpu")
     args = parser.parse_args()
     try:
-        if args.check in ("profile", "mpi", "callpaths", "hostlanes", "nvtx", "multigpu") and not (args.program and os.access(args.program,
-                                                                                os.X_OK)):
+        if args.check in ("profile", "mpi", "callpaths", "hostlanes", "nvtx", "multigpu",
+                          "rankdevices") and not (args.program and
+                                                  os.access(args.program, os.X_OK)):
             print("SKIP: %s is not built (needs nvcc)" % args.program)
             return SKIP
         result = {"profile": check_profile, "trace": check_trace, "tau": check_tau,
                   "browser": check_browser, "mpi": check_mpi,
                   "callpaths": check_callpaths,
                   "hostlanes": check_hostlanes, "nvtx": check_nvtx,
-                  "multigpu": check_multigpu, "mainjob": check_mainjob}[args.check](args)
+                  "multigpu": check_multigpu, "mainjob": check_mainjob,
+                  "rankdevices": check_rankdevices}[args.check](args)
         return result or 0
     except (CheckError, profile_schema.ProfileSchemaError, subprocess.TimeoutExpired) as e:
         print("FAIL: %s" % e)
