@@ -392,6 +392,25 @@ section_e2e() {
     printf 'e2e %-28s nvidia rc=%-3s %6ss  ocelot rc=%-3s %6ss  %s\n' "$name" "$nrc" "$ns" "$orc" "$os" "$verdict"
   done
 
+  # The device after an unrecoverable fault and cudaDeviceReset: what each call answers depends on
+  # the GPU (the CPU device recovers), so the program prints it only on request and the two
+  # runtimes are compared here rather than through tests/e2e/expected.
+  if [ "$ocelot" = yes ] && [ -x "$bindir/sticky_illegal_address" ] &&
+     { [ -z "$PROGRAM_FILTER" ] || [[ sticky_illegal_address =~ $PROGRAM_FILTER ]]; }; then
+    E2E_DEVICE_AFTER_RESET=1 run_program nvidia sticky_after_reset "$bindir/sticky_illegal_address" "$nv_path"
+    E2E_DEVICE_AFTER_RESET=1 run_program ocelot sticky_after_reset "$bindir/sticky_illegal_address" "$oc_path"
+    local after_reset=DIFF
+    cmp -s "$LOGS/e2e/sticky_after_reset.nvidia.stdout" "$LOGS/e2e/sticky_after_reset.ocelot.stdout" &&
+      after_reset=MATCH
+    md ""
+    md "Device after an unrecoverable fault and cudaDeviceReset (sticky_illegal_address with E2E_DEVICE_AFTER_RESET=1): **$after_reset**"
+    md '```'
+    grep "after the reset" "$LOGS/e2e/sticky_after_reset.nvidia.stdout" | sed 's/^/nvidia: /' >>"$SUMMARY"
+    grep "after the reset" "$LOGS/e2e/sticky_after_reset.ocelot.stdout" | sed 's/^/ocelot: /' >>"$SUMMARY"
+    md '```'
+    say "e2e sticky_after_reset: $after_reset"
+  fi
+
   # NVIDIA's outputs are the references the CPU device is compared with (tests/e2e/expected):
   # hand them back, and say which differ from the repo's copy (a stale reference).
   # One archive: only a few files come back from $OUT.
