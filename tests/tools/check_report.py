@@ -342,8 +342,61 @@ def check_browser(args):
                           r'(.*?)</table>', dom, re.S)
     if not demo_rows or not re.search(r'<td class="num">[1-9][0-9,]*</td>', demo_rows.group(1)):
         raise CheckError("the report has no source view of histogram_demo.cu with counts")
-    print("browser: the report renders without script errors, %s heat maps, %s timelines" %
-          (attributes["data-heatmaps"], attributes["data-timelines"]))
+    sorting = check_sorting(browser, page, args.work)
+    print("browser: the report renders without script errors, %s heat maps, %s timelines; %s" %
+          (attributes["data-heatmaps"], attributes["data-timelines"], sorting))
+
+
+def check_sorting(browser, page, work):
+    """The kernel table sorts when a header is clicked: a copy of the page with a script after the
+    report's own clicks the numeric column "dynamic PTX instructions" twice (descending, then
+    ascending) and the kernel names twice, and leaves the column's order after each click on the
+    <body>."""
+    thead = re.search(r'<table id="kernel-table"[^>]*><thead><tr>(.*?)</tr></thead>', page, re.S)
+    headers = re.findall(r"<th>(.*?)</th>", thead.group(1)) if thead else []
+    if "dynamic PTX instructions" not in headers or headers[0] != "kernel":
+        raise CheckError("the kernel table's headers are %s" % headers)
+    numeric = headers.index("dynamic PTX instructions")
+    probe = """<script>(function () {
+  var table = document.getElementById('kernel-table');
+  var headers = table.tHead.rows[0].cells;
+  function column(index) {
+    return Array.prototype.map.call(table.tBodies[0].rows, function (row) {
+      var cell = row.cells[index];
+      return index === 0 ? cell.textContent.trim() : cell.getAttribute('data-v');
+    }).join(' ## ');
+  }
+  var result = [];
+  [%d, %d, 0, 0].forEach(function (index) {
+    headers[index].click();
+    result.push(headers[index].className + ' = ' + column(index));
+  });
+  document.body.setAttribute('data-sort-check', result.join(' || '));
+})();</script>
+""" % (numeric, numeric)
+    head, tag, tail = page.rpartition("</body>")
+    copy = os.path.join(work, "report.sorting.html")
+    with open(copy, "w", encoding="utf-8") as f:
+        f.write(head + probe + tag + tail)
+    _, attributes = render_in_chromium(browser, copy)
+    import html as html_text
+    clicks = [c.split(" = ", 1) for c in
+              html_text.unescape(attributes.get("data-sort-check", "")).split(" || ")]
+    if len(clicks) != 4 or any(len(c) != 2 for c in clicks):
+        raise CheckError("the sorting probe did not run: %s" % attributes)
+    orders = [(c[0], c[1].split(" ## ")) for c in clicks]
+    want = ["sorted-desc", "sorted-asc", "sorted-desc", "sorted-asc"]
+    if [o[0] for o in orders] != want:
+        raise CheckError("header classes after the clicks: %s, expected %s" %
+                         ([o[0] for o in orders], want))
+    down, up = [float(v) for v in orders[0][1]], [float(v) for v in orders[1][1]]
+    if len(down) < 2 or len(set(down)) < 2 or down != sorted(down, reverse=True) or \
+            up != sorted(down):
+        raise CheckError("sorting by instructions gave %s then %s" % (down, up))
+    names_down, names_up = orders[2][1], orders[3][1]
+    if len(set(names_down)) != len(down) or names_up != names_down[::-1]:
+        raise CheckError("sorting by kernel gave %s then %s" % (names_down, names_up))
+    return "the kernel table sorts by a numeric column and by name both ways"
 
 
 # --- the README's main job -----------------------------------------------------------------------
