@@ -313,6 +313,22 @@ TEST(HtmlReport, SelfContainedWithHeatMapTimelineAndEscapedNames) {
   EXPECT_EQ(html.find("<link"), std::string::npos);
 }
 
+// Per-launch trends (issue 16): for each kernel, a point per launch and rank of its GPU time,
+// dynamic instructions and SM imbalance, each with its value in the point's tooltip.
+TEST(HtmlReport, TrendsGiveEachLaunchsValuesPerRank) {
+  std::string html = htmlReport(twoRanks(), {});
+  for (const char* point :
+       {"rank 0, launch 1: 1 ms", "rank 0, launch 2: 1 ms", "rank 1, launch 1: 3 ms",
+        "rank 0, launch 1: 3072 instructions", "rank 0, launch 2: 3072 instructions",
+        "rank 1, launch 1: 5632 instructions", "rank 1, launch 1: 1.5 busiest / mean"})
+    EXPECT_NE(html.find(std::string("<title>") + point + "</title>"), std::string::npos) << point;
+  // Rank 1 ran _Z1kv once: no second point of its own.
+  EXPECT_EQ(html.find("rank 1, launch 2: "), std::string::npos);
+  EXPECT_NE(html.find("GPU time per launch"), std::string::npos);
+  EXPECT_NE(html.find("dynamic PTX instructions per launch"), std::string::npos);
+  EXPECT_NE(html.find("SM imbalance per launch"), std::string::npos);
+}
+
 /// One rank with NVTX: thread 7 pushes `outer` [0, 10000) with `inner` [1000, 5000) and the
 /// domain lib's `solve` [6000, 8000) inside; thread 8 starts `io` [500, 9000); a mark at 3000.
 /// Profiled launches of k at 2000 (in outer > inner) and 7000 (outer > lib@solve), 1000 ns each;
