@@ -329,6 +329,33 @@ TEST(HtmlReport, TrendsGiveEachLaunchsValuesPerRank) {
   EXPECT_NE(html.find("SM imbalance per launch"), std::string::npos);
 }
 
+// The coverage panel (issue 16): per kernel, blocks, instructions and source lines executed, and
+// the blocks that never ran with their source location; a kernel never instrumented says so.
+TEST(HtmlReport, CoverageNamesTheBlocksThatNeverRan) {
+  json original = launch("_Z4tailv", 2, 0.5, 0, false);
+  original["execution"] = "original";
+  original["results"] = json::object();
+  ProfileSet set;
+  set.add("profile.json", 0, document({launch("_Z1kv", 1, 1.0, 0, true), original}));
+  const std::string html = htmlReport(set, {});
+  const size_t start = html.find("<table class=\"sortable coverage\">");
+  ASSERT_NE(start, std::string::npos);
+  const std::string panel = html.substr(start, html.find("</table>", start) - start);
+  // The loop B1 never ran: 2 of 3 blocks, 8 of 12 instructions, 2 of 3 lines.
+  const size_t k = panel.find("k&lt;int&gt;(char const*)");
+  ASSERT_NE(k, std::string::npos) << panel;
+  const std::string row = panel.substr(k, panel.find("</tr>", k) - k);
+  const std::string twoOfThree = "</span> 2 / 3</td>";
+  const size_t blocks = row.find(twoOfThree);
+  ASSERT_NE(blocks, std::string::npos) << row;
+  EXPECT_NE(row.find(twoOfThree, blocks + 1), std::string::npos) << "lines: " << row;
+  EXPECT_NE(row.find("66.7%</td>"), std::string::npos) << row;
+  EXPECT_NE(row.find("<td class=\"note\">B1 (k.cu:11)</td>"), std::string::npos) << row;
+  const size_t tail = panel.find("_Z4tailv");
+  ASSERT_NE(tail, std::string::npos) << panel;
+  EXPECT_NE(panel.find("never instrumented", tail), std::string::npos) << panel;
+}
+
 /// One rank with NVTX: thread 7 pushes `outer` [0, 10000) with `inner` [1000, 5000) and the
 /// domain lib's `solve` [6000, 8000) inside; thread 8 starts `io` [500, 9000); a mark at 3000.
 /// Profiled launches of k at 2000 (in outer > inner) and 7000 (outer > lib@solve), 1000 ns each;
