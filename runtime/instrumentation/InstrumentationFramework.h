@@ -183,6 +183,9 @@ private:
     Event* lastDone = nullptr;
     uint64_t lastDoneGeneration = 0;
     cudaStream_t lastStream = nullptr;
+    /// The thread that made it (hostThreadNumber): cudaStreamPerThread names another stream in
+    /// each thread.
+    uint64_t lastThread = 0;
   };
   /// The observer of a launch through the executable graph's plan (made now when it has none for
   /// these instrumentors and this state), or null when a device reset is under way.

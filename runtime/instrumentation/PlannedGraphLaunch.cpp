@@ -179,6 +179,7 @@ public:
       record->done = done;
       state_->lastDone = done;
       state_->lastStream = stream_.handle();
+      state_->lastThread = hostThreadNumber();
       framework.worker_.begin();
       framework.worker_.push(std::move(record));
       return;
@@ -334,7 +335,10 @@ std::unique_ptr<GraphLaunchObserver> InstrumentationFramework::plannedGraphLaunc
   std::shared_ptr<GraphPlan> plan = graphState->plan;
   // The last launch's copy and fill ran in another stream: this launch must not write the plan's
   // memory before they did. (A launch of an earlier device generation left nothing to wait for.)
-  if (graphState->launchedBefore && graphState->lastStream != stream.handle() &&
+  const bool sameStream =
+      graphState->lastStream == stream.handle() &&
+      (stream.handle() != cudaStreamPerThread || graphState->lastThread == hostThreadNumber());
+  if (graphState->launchedBefore && !sameStream &&
       graphState->lastDoneGeneration == pool.generation()) {
     if (graphState->lastDone == nullptr ||
         stream.waitEvent(*graphState->lastDone, 0) != cudaSuccess)
