@@ -662,6 +662,29 @@ $L_set:
 	st.global.u32 [%rd3], %r4;
 	ret;
 }
+
+.visible .entry callThenStore(.param .u64 callThenStore_param_0)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [callThenStore_param_0];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	shr.u32 %r2, %r1, 5;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	and.b32 %r3, %r1, 3;
+	setp.eq.u32 %p1, %r3, 0;
+	@%p1 st.global.u32 [%rd3+1024], %r1;
+	{
+	.param .b32 param0;
+	st.param.b32 [param0], %r2;
+	call.uni leave, (param0);
+	}
+	st.global.u32 [%rd3], %r1;
+	ret;
+}
 )";
 
 TEST_F(ToolExactness, BranchDivCountsWhatACallBeforeTheBranchHidesFromBlockCounts) {
@@ -683,6 +706,33 @@ TEST_F(ToolExactness, BranchDivCountsWhatACallBeforeTheBranchHidesFromBlockCount
   EXPECT_EQ(out[0], 1);
   EXPECT_EQ(out[1], 2);
   EXPECT_EQ(out[40], 0);
+}
+
+// memaccess takes a request and its lanes from the block entries only where every lane that enters
+// the block executes the instruction: not for a guarded store, nor for one after a call whose
+// callee exits warp 1. There the probe counts them.
+TEST_F(ToolExactness, MemAccessCountsRequestsOfGuardedAccessesAndAccessesAfterACall) {
+  kernels_ = kCallFirstKernel;
+  numberKernels();
+  useTool("memaccess");
+  int* out = allocate<int>(512);
+  run("callThenStore", dim3(2), dim3(96), out);
+  auto traced = tracedRequests();
+  ASSERT_EQ(result_["instructions"].size(), 2u) << result_.dump();
+  for (const auto& e : result_["instructions"]) {
+    Expected want = fromTrace(traced.at(e["instruction"].get<uint32_t>()));
+    EXPECT_EQ(e["requests"], want.requests);
+    EXPECT_EQ(e["lanes"], want.lanes);
+    EXPECT_EQ(e["sectors"], want.sectors);
+    EXPECT_EQ(e["lines"], want.lines);
+  }
+  // The guarded store: every warp, 8 lanes of each; the store after the call: warps 0 and 2.
+  const Json& guardedStore = result_["instructions"][0];
+  const Json& afterCall = result_["instructions"][1];
+  EXPECT_EQ(guardedStore["requests"], 2 * 3u);
+  EXPECT_EQ(guardedStore["lanes"], 2 * 3 * 8u);
+  EXPECT_EQ(afterCall["requests"], 2 * 2u);
+  EXPECT_EQ(afterCall["lanes"], 2 * 64u);
 }
 
 // --- several tools in one module ---
