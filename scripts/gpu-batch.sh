@@ -652,6 +652,29 @@ section_launch-bench() {
   done
   md '```'
   md ""
+  # Where the time of a 1-CTA launch goes: the launching thread's time inside each <<<>>>
+  # (launch_host_cost.cu), and what a timing event after each launch costs natively.
+  local hostsrc=$ROOT/tests/benchmarks/instrumentation/launch_host_cost.cu hostbin=$WORK/launch_host_cost
+  if "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90,code=sm_90 \
+      -gencode=arch=compute_90,code=compute_90 --cudart=shared "$hostsrc" -o "$hostbin" \
+      >"$dir/host-cost.build.log" 2>&1; then
+    md "Time inside each launch call (launch_host_cost.cu, 20,000 launches of a 1-CTA kernel):"
+    md '```'
+    for mode in nvidia ocelot bbcount ctaclock; do
+      path=$oc_path instr=""
+      case $mode in
+        nvidia) path=$nv_path ;;
+        bbcount | ctaclock) instr=$mode ;;
+      esac
+      (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$path" OCELOT_DEVICE=gpu ${instr:+OCELOT_INSTRUMENTORS=$instr} \
+        timeout -k 5 120 "$hostbin") >"$dir/host-cost.$mode.txt" 2>&1
+      sed "s/^/$mode: /" "$dir/host-cost.$mode.txt" | grep -v "^$mode: *$" >>"$SUMMARY"
+    done
+    md '```'
+  else
+    md "launch_host_cost.cu did not build (see logs/launch-bench/host-cost.build.log)."
+  fi
+  md ""
   say "gpu-batch: launch-bench: $(grep -c MISSED "$OUT/launch-bench.tsv") bars missed"
 }
 
