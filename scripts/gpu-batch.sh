@@ -390,6 +390,25 @@ section_e2e() {
     printf 'e2e %-28s nvidia rc=%-3s %6ss  ocelot rc=%-3s %6ss  %s\n' "$name" "$nrc" "$ns" "$orc" "$os" "$verdict"
   done
 
+  # The device after an unrecoverable fault and cudaDeviceReset: what each call answers depends on
+  # the GPU (the CPU device recovers), so the program prints it only on request and the two
+  # runtimes are compared here rather than through tests/e2e/expected.
+  if [ "$ocelot" = yes ] && [ -x "$bindir/sticky_illegal_address" ] &&
+     { [ -z "$PROGRAM_FILTER" ] || [[ sticky_illegal_address =~ $PROGRAM_FILTER ]]; }; then
+    E2E_DEVICE_AFTER_RESET=1 run_program nvidia sticky_after_reset "$bindir/sticky_illegal_address" "$nv_path"
+    E2E_DEVICE_AFTER_RESET=1 run_program ocelot sticky_after_reset "$bindir/sticky_illegal_address" "$oc_path"
+    local after_reset=DIFF
+    cmp -s "$LOGS/e2e/sticky_after_reset.nvidia.stdout" "$LOGS/e2e/sticky_after_reset.ocelot.stdout" &&
+      after_reset=MATCH
+    md ""
+    md "Device after an unrecoverable fault and cudaDeviceReset (sticky_illegal_address with E2E_DEVICE_AFTER_RESET=1): **$after_reset**"
+    md '```'
+    grep "after the reset" "$LOGS/e2e/sticky_after_reset.nvidia.stdout" | sed 's/^/nvidia: /' >>"$SUMMARY"
+    grep "after the reset" "$LOGS/e2e/sticky_after_reset.ocelot.stdout" | sed 's/^/ocelot: /' >>"$SUMMARY"
+    md '```'
+    say "e2e sticky_after_reset: $after_reset"
+  fi
+
   # NVIDIA's outputs are the references the CPU device is compared with (tests/e2e/expected):
   # hand them back, and say which differ from the repo's copy (a stale reference).
   # One archive: only a few files come back from $OUT.
@@ -641,6 +660,18 @@ e2e_bindir() {
   if [ -d "$WORK/e2e-bin" ]; then echo "$WORK/e2e-bin"; else echo "$BUILD/tests/e2e/bin"; fi
 }
 
+# ensure_e2e_programs: sections after e2e run its programs; when e2e was not among the sections of
+# this call (e.g. `--only probes`) and nothing prebuilt is there, build them here first, or those
+# sections would find no program and report "ok 0 failed 0".
+ensure_e2e_programs() {
+  local bindir
+  bindir=$(e2e_bindir)
+  [ -d "$bindir" ] && [ -n "$(ls -A "$bindir" 2>/dev/null)" ] && return 0
+  [ -n "$NVCC" ] || return 0
+  say "gpu-batch: no e2e programs yet, building them with $NVCC into $WORK/e2e-bin"
+  e2e_build_all "$WORK/e2e-bin"
+}
+
 # ocelot_built TOOL: whether the `ocelot` tool and Ocelot's libcudart.so.13 are there (else a
 # skip line in the summary).
 ocelot_built() {
@@ -656,6 +687,7 @@ ocelot_built() {
 ocelot_e2e_ready() {
   ocelot=$BUILD/tools/ocelot
   ocelot_built "$ocelot" || return 1
+  ensure_e2e_programs
   bindir=$(e2e_bindir)
 }
 

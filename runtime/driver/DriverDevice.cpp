@@ -1,5 +1,6 @@
 #include "runtime/driver/DriverDevice.h"
 
+#include "runtime/core/ErrorTable.h"
 #include "runtime/driver/DriverConversions.h"
 
 #include <array>
@@ -66,6 +67,16 @@ cudaError_t DriverDevice::memoryInfo(size_t* free, size_t* total) {
   return toCudaError(api_.memGetInfo(free, total));
 }
 
+// After an unrecoverable fault (an illegal address, say) and cudaDeviceReset, some GPUs cannot
+// make a new context: the H200 with driver 580 answers cuDevicePrimaryCtxRetain with the fault's
+// own error (CUDA_ERROR_ILLEGAL_ADDRESS) from then on. NVIDIA's runtime reports that as
+// cudaErrorDevicesUnavailable for every later call that needs the device (seen on the lent H200,
+// 2026-11-27), not as the old context's error, which cudaDeviceReset is documented to clear.
+cudaError_t DriverDevice::contextCreationError(CUresult result) {
+  cudaError_t error = toCudaError(result);
+  return isStickyError(error) ? cudaErrorDevicesUnavailable : error;
+}
+
 cudaError_t DriverDevice::activate() {
   CUcontext context = context_.load(std::memory_order_acquire);
   if (context == nullptr) {
@@ -73,7 +84,7 @@ cudaError_t DriverDevice::activate() {
     context = context_.load(std::memory_order_relaxed);
     if (context == nullptr) {
       if (CUresult result = api_.primaryCtxRetain(&context, device_); result != CUDA_SUCCESS)
-        return toCudaError(result);
+        return contextCreationError(result);
       context_.store(context, std::memory_order_release);
     }
   }

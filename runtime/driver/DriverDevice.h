@@ -81,6 +81,8 @@ public:
   cudaError_t primaryContext(CUcontext* context);
 
 private:
+  /// What a failed cuDevicePrimaryCtxRetain means to the application (DriverDevice.cpp).
+  static cudaError_t contextCreationError(CUresult result);
   cudaError_t loadPtx(const std::string& ptx, CUmodule* module, std::string* log);
   cudaError_t linkPtx(const std::vector<std::string>& units, CUmodule* module, std::string* log);
 

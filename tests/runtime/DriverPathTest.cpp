@@ -167,6 +167,31 @@ std::map<std::string, std::string> results(const std::string& output) {
   return calls;
 }
 
+TEST_F(DriverPath, TheDeviceWorksAgainAfterAReset) {
+  FakeRun run = runWithFakeDriver("device_after_reset", "gpu");
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  std::map<std::string, std::string> calls = results(run.result.output);
+  ASSERT_EQ(calls.size(), 7u) << run.result.output;
+  for (const auto& [call, error] : calls)
+    EXPECT_EQ(error, "cudaSuccess") << call;
+}
+
+// An H200 after an illegal-address fault: cudaDeviceReset succeeds, but no context can be made
+// again (cuDevicePrimaryCtxRetain answers the fault's error). NVIDIA's runtime then answers every
+// call that needs the device with cudaErrorDevicesUnavailable, in every thread; the fault's own
+// error would say the reset did not clear it.
+TEST_F(DriverPath, ADeviceThatCannotMakeAContextAfterAResetIsUnavailable) {
+  FakeRun run = runWithFakeDriver("device_after_reset", "unrecoverable");
+  ASSERT_EQ(run.result.exitCode, 0) << run.result.output;
+  std::map<std::string, std::string> calls = results(run.result.output);
+  ASSERT_EQ(calls.size(), 7u) << run.result.output;
+  EXPECT_EQ(calls["cudaMalloc before the reset"], "cudaSuccess");
+  EXPECT_EQ(calls["cudaDeviceReset"], "cudaSuccess");
+  for (const char* call : {"cudaMalloc after the reset", "cudaFree(0) after the reset",
+                           "cudaMalloc in a new thread", "cudaMalloc after the second reset"})
+    EXPECT_EQ(calls[call], "cudaErrorDevicesUnavailable") << call << "\n" << run.result.output;
+}
+
 TEST_F(DriverPath, ImplementedCallsOnADevice) {
   FakeRun run = runWithFakeDriver("api_behaviour", "gpu");
   ASSERT_EQ(run.result.exitCode, 0) << run.result.output;

@@ -17,10 +17,14 @@
 //                  node to a function of another module
 //   refuse-child-nodes  like gpu, but cuGraphExecKernelNodeSetParams refuses nodes inside child
 //                  graphs (cuGraphExecChildGraphNodeSetParams changes them)
+//   unrecoverable  like gpu, but after a cuDevicePrimaryCtxReset no context can be made again:
+//                  cuDevicePrimaryCtxRetain answers CUDA_ERROR_ILLEGAL_ADDRESS (an H200 after an
+//                  illegal-address fault and cudaDeviceReset)
 
 #include <cuda.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -226,7 +230,13 @@ CUresult cuDeviceTotalMem(size_t* bytes, CUdevice) {
   return CUDA_SUCCESS;
 }
 
+static std::atomic<bool> gUnrecoverable{false}; ///< mode "unrecoverable", after a reset
+
 CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice) {
+  if (gUnrecoverable) {
+    *context = nullptr;
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  }
   *context = primaryContext();
   return CUDA_SUCCESS;
 }
@@ -237,6 +247,8 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice) {
 
 CUresult cuDevicePrimaryCtxReset(CUdevice) {
   log("reset");
+  if (mode() == "unrecoverable")
+    gUnrecoverable = true;
   return CUDA_SUCCESS;
 }
 
