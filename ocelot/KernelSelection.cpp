@@ -76,16 +76,17 @@ KernelSelection::KernelSelection(SelectionRules rules) : rules_(std::move(rules)
 
 KernelSelection::Decision KernelSelection::decide(std::string_view mangledName,
                                                   std::string_view demangledName) {
+  // Asked at every launch: no string is made unless a rule needs one.
   std::lock_guard lock(mutex_);
   Decision decision;
-  std::string key(mangledName);
   bool matches = true;
   if (regex_) {
+    std::string key(mangledName);
     auto cached = matches_.find(key);
     if (cached == matches_.end()) {
       std::string demangled(demangledName);
       bool found = std::regex_search(key, *regex_) || std::regex_search(demangled, *regex_);
-      cached = matches_.emplace(key, found).first;
+      cached = matches_.emplace(std::move(key), found).first;
     }
     matches = cached->second;
   }
@@ -104,7 +105,11 @@ KernelSelection::Decision KernelSelection::decide(std::string_view mangledName,
         "launch " + std::to_string(number) + " is not one of every " + std::to_string(rules_.every);
     return decision;
   }
-  uint64_t& done = instrumented_[key];
+  if (rules_.maxPerKernel == UINT64_MAX) {
+    decision.instrument = true; // no per-kernel limit to count against
+    return decision;
+  }
+  uint64_t& done = instrumented_[std::string(mangledName)];
   if (done >= rules_.maxPerKernel) {
     decision.reason = "kernel already instrumented " + std::to_string(done) + " times";
     return decision;

@@ -35,7 +35,8 @@
 #            -cudart shared): per-launch microseconds of a 1-CTA and a ~50 us kernel, async and
 #            synced, and of a 1,000-node graph's node launches, under NVIDIA's runtime, Ocelot's,
 #            and Ocelot's with bbcount, ctaclock and both; ratios against NVIDIA with issue 14's bars
-#            (also $OUT/launch-bench.tsv)
+#            (also $OUT/launch-bench.tsv); then bbcount with launch-site call stacks off, on, and
+#            with host measures too: what each adds per launch against issue 16's 1 us
 #   instr-bench  tests/benchmarks/instrumentation/instrumentation_bench.cu (built here with nvcc,
 #            linked with Ocelot's libcudart.so.13 for ocelot/ocelot.h): kernel time plain and under
 #            bbcount, bbcount-thread, ctaclock, slowdowns against the bars of issue #5 (also
@@ -64,7 +65,9 @@
 #            `ocelot run -i bbcount`: both devices instrumented with exact counts, peer copies
 #            timed, GCP per device and across in the report and the summary, a trace lane group
 #            per device (check_report.py multigpu --device gpu; CI runs the same check on two CPU
-#            devices, report.multigpu_cpu); skipped with one GPU
+#            devices, report.multigpu_cpu); skipped with one GPU; then two ranks on two GPUs
+#            (tests/tools/rank_devices.cu, check_report.py rankdevices --device gpu; CI:
+#            report.rank_devices_cpu)
 #   cpu-bench  the CPU back end's throughput next to the same PTX on the GPU
 #   sweep    tests/cpu/sweep/instruction_sweep.cu (built here with nvcc): the GPU's result of every
 #            instruction of the sweep, as $OUT/sweep-reference.tar (sweep-<group>.bin.zst, or .bin
@@ -543,6 +546,33 @@ section_runtime-bench() {
 
 # ---------------------------------------------------------------------------------------------
 # launch-bench: one program, run under NVIDIA's runtime, Ocelot's, and Ocelot's with instrumentors.
+# hostcost_table TSV...: the launch benchmark's metrics under bbcount with call stacks off
+# (nostacks.N.tsv), on (stacks.N.tsv) and with host measures too (measures.N.tsv), best value per
+# mode, as a Markdown table with what each adds per launch against issue 16's 1 us.
+hostcost_table() {
+  awk -F'\t' '
+    FNR == 1 { n = split(FILENAME, parts, "/"); mode = substr(parts[n], 1, index(parts[n], ".") - 1) }
+    $3 == "us" {
+      if (!($1 in seen)) { seen[$1] = 1; names[++count] = $1 }
+      v = $2 + 0
+      if (!((mode, $1) in best) || v < best[mode, $1]) best[mode, $1] = v
+    }
+    END {
+      print "| metric (us per launch) | stacks off | stacks on | + host measures | stacks add | measures add | <= 1 us |"
+      print "|---|---:|---:|---:|---:|---:|---|"
+      for (i = 1; i <= count; ++i) {
+        k = names[i]
+        if (!(("nostacks", k) in best) || !(("stacks", k) in best) || !(("measures", k) in best)) {
+          print "| " k " | incomplete | | | | | |"
+          continue
+        }
+        off = best["nostacks", k]; on = best["stacks", k]; all = best["measures", k]
+        printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", k, off, on, all, on - off, all - on,
+               (all - off <= 1.0 ? "ok" : "MISSED")
+      }
+    }' "$@"
+}
+
 section_launch-bench() {
   local dir=$LOGS/launch-bench
   mkdir -p "$dir"
@@ -651,6 +681,52 @@ section_launch-bench() {
     [ -f "$dir/$mode.1.summary.txt" ] && { echo "--- $mode summary (head)"; head -15 "$dir/$mode.1.summary.txt"; } >>"$SUMMARY"
   done
   md '```'
+  md ""
+  # Issue 16's cost bar (launch-site capture and host measures <= 1 us per launch, or switchable):
+  # bbcount launches with call stacks off (OCELOT_CALL_STACKS=0), with them on (the default; host
+  # measures are off without a profile file), and with host measures on as well
+  # (OCELOT_HOST_MEASURES=1); best of 2 alternating rounds, differences per launch.
+  mkdir -p "$dir/hostcost"
+  for round in 1 2; do
+    for mode in nostacks stacks measures; do
+      local switches=OCELOT_HOST_MEASURES=0
+      case $mode in
+        nostacks) switches="OCELOT_HOST_MEASURES=0 OCELOT_CALL_STACKS=0" ;;
+        measures) switches=OCELOT_HOST_MEASURES=1 ;;
+      esac
+      # shellcheck disable=SC2086 # $switches is a list of VAR=value words
+      (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$oc_path" OCELOT_DEVICE=gpu OCELOT_INSTRUMENTORS=bbcount \
+        $switches OCELOT_SUMMARY="$dir/hostcost/$mode.$round.summary.txt" timeout -k 5 300 "$bin" \
+        --work-iters "$iters") >"$dir/hostcost/$mode.$round.tsv" 2>"$dir/hostcost/$mode.$round.stderr" ||
+        md "Host-cost run $round under $mode failed (logs/launch-bench/hostcost/$mode.$round.stderr)."
+    done
+  done
+  md "Launch-site call stacks and host measures under bbcount (issue 16: <= 1 us per launch, or switched off; best of 2 rounds):"
+  md ""
+  hostcost_table "$dir"/hostcost/*.tsv >>"$SUMMARY"
+  md ""
+  # Where the time of a 1-CTA launch goes: the launching thread's time inside each <<<>>>
+  # (launch_host_cost.cu), and what a timing event after each launch costs natively.
+  local hostsrc=$ROOT/tests/benchmarks/instrumentation/launch_host_cost.cu hostbin=$WORK/launch_host_cost
+  if "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90,code=sm_90 \
+      -gencode=arch=compute_90,code=compute_90 --cudart=shared "$hostsrc" -o "$hostbin" \
+      >"$dir/host-cost.build.log" 2>&1; then
+    md "Time inside each launch call (launch_host_cost.cu, 20,000 launches of a 1-CTA kernel):"
+    md '```'
+    for mode in nvidia ocelot bbcount ctaclock; do
+      path=$oc_path instr=""
+      case $mode in
+        nvidia) path=$nv_path ;;
+        bbcount | ctaclock) instr=$mode ;;
+      esac
+      (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$path" OCELOT_DEVICE=gpu ${instr:+OCELOT_INSTRUMENTORS=$instr} \
+        timeout -k 5 120 "$hostbin") >"$dir/host-cost.$mode.txt" 2>&1
+      sed "s/^/$mode: /" "$dir/host-cost.$mode.txt" | grep -v "^$mode: *$" >>"$SUMMARY"
+    done
+    md '```'
+  else
+    md "launch_host_cost.cu did not build (see logs/launch-bench/host-cost.build.log)."
+  fi
   md ""
   say "gpu-batch: launch-bench: $(grep -c MISSED "$OUT/launch-bench.tsv") bars missed"
 }
@@ -1425,6 +1501,28 @@ section_multi-gpu() {
   md "multigpu: rc=$rc (0: both devices instrumented with exact counts and GCP/GLB across them; 77: fewer than 2 GPUs)"
   md ""
   say "gpu-batch: multi-gpu: rc=$rc"
+
+  # Two ranks on two GPUs: tests/tools/rank_devices.cu, one process per device, started by mpirun
+  # when the machine has one, else as two processes with Open MPI's rank variables set; per-rank
+  # profiles on their own device, merged into one report (CI: report.rank_devices_cpu).
+  local ranks_rc=0 program=$LOGS/multi-gpu/rank_devices
+  if [ -z "$NVCC" ]; then
+    md "rankdevices: skipped (no nvcc)"
+    return
+  fi
+  if ! "$NVCC" -O2 -std=c++17 -lineinfo --cudart=shared -gencode=arch=compute_90,code=sm_90 \
+      -gencode=arch=compute_90,code=compute_90 "$ROOT/tests/tools/rank_devices.cu" -o "$program" \
+      >"$LOGS/multi-gpu/rank_devices.build.log" 2>&1; then
+    md "rankdevices: nvcc failed (logs/multi-gpu/rank_devices.build.log)"
+    return
+  fi
+  md '```'
+  python3 "$ROOT/tests/tools/check_report.py" rankdevices --device gpu --ocelot "$ocelot" \
+    --program "$program" --work "$LOGS/multi-gpu" >>"$SUMMARY" 2>&1 || ranks_rc=$?
+  md '```'
+  md "rankdevices: rc=$ranks_rc (0: rank 0 on GPU 0 and rank 1 on GPU 1, both instrumented, merged report; 77: fewer than 2 GPUs)"
+  md ""
+  say "gpu-batch: multi-gpu rankdevices: rc=$ranks_rc"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures, builds and tests the ASan/UBSan configuration (-DOCELOT_SANITIZE=ON) in its own build
-# folder, ${OCELOT_BUILD_DIR:-build-sanitize}: the unit and CPU-device labels, then with --e2e the
-# end-to-end programs on the CPU device under the sanitized libcudart.so.13 (label e2e-cpu).
+# folder, ${OCELOT_BUILD_DIR:-build-sanitize}: the unit and CPU-device labels and the runtime API
+# fuzzer (fuzz.runtime_api*), then with --e2e the end-to-end programs on the CPU device under the
+# sanitized libcudart.so.13 (label e2e-cpu).
 # Without a corpus or benchmarks (their tests are the ptxas round trips and timings, not memory
 # safety). Extra arguments go to ctest. Prints the wall time of each ctest run.
 #   scripts/test-sanitized.sh [--e2e] [ctest arguments...]
@@ -34,6 +35,12 @@ start=$(date +%s)
 ctest --test-dir "$build" --output-on-failure -L "$labels" \
   -E 'Corpus|^instrumentation\.(bench|launch_bench)_' -j "$jobs" --timeout 600 "$@" || status=1
 echo "sanitized units: $(($(date +%s) - start)) s"
+# The runtime API fuzzer (issue 18: it runs under ASan/UBSan): its kept inputs, then the bounded
+# run from seed 1 (label fuzz, which the units above leave out with the PTX fuzzer's clang build).
+start=$(date +%s)
+ctest --test-dir "$build" --output-on-failure -R '^fuzz\.runtime_api' --timeout 900 "$@" ||
+  status=1
+echo "sanitized runtime API fuzzer: $(($(date +%s) - start)) s"
 if [ "$e2e" = 1 ]; then
   start=$(date +%s)
   ctest --test-dir "$build" --output-on-failure -L '^e2e-cpu$' -j "$jobs" --timeout 600 "$@" ||

@@ -2,6 +2,7 @@
 // intercepts its launches. The one place that knows every layer below the API; each of those
 // layers knows only the ones under it (tests/LayersTest.cmake keeps that true).
 
+#include "runtime/core/LogLevelVariable.h"
 #include "runtime/core/PlatformSelection.h"
 #include "runtime/core/Runtime.h"
 #include "runtime/cpu/CpuPlatform.h"
@@ -9,6 +10,7 @@
 #include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <memory>
+#include <string>
 
 namespace ocelot::runtime {
 
@@ -18,6 +20,8 @@ Runtime* Runtime::create() {
   cpu::registerPlatform(*backends);
   // Leaked on purpose; see instance().
   auto* runtime = new Runtime([backends] { return selectPlatform(*backends); });
+  if (std::string problem = logLevelVariableProblem(); !problem.empty())
+    Logger(LogLevel::Warn).warn(problem);
   instrumentation::InstrumentationFramework::installOn(*runtime);
   return runtime;
 }

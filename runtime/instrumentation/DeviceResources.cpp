@@ -107,8 +107,12 @@ Stream* DeviceResources::ownStream() {
 std::shared_ptr<ResultRing> DeviceResources::ring() {
   if (resetting())
     return nullptr; // the reset would destroy it at once
-  std::lock_guard lock(readMutex_);
+  // Every instrumented launch asks for the ring: a lock of its own, never held across a driver
+  // call once the ring exists. readMutex_, which read() holds through a copy and a synchronize
+  // on the profile worker's thread, is taken only to make it.
+  std::lock_guard ringLock(ringMutex_);
   if (!ringTried_) {
+    std::lock_guard lock(readMutex_);
     ringTried_ = true;
     std::unique_ptr<ResultRing> made;
     Stream* stream = ownStreamLocked();
@@ -134,6 +138,7 @@ cudaError_t DeviceResources::read(void* host, const void* device, size_t bytes) 
 
 void DeviceResources::forget() {
   {
+    std::lock_guard ringLock(ringMutex_); // before readMutex_, as in ring()
     std::lock_guard lock(readMutex_);
     readStream_ = nullptr; // destroyed by the reset
     // Launches in flight keep the ring (its host mirror) until they complete; its device memory

@@ -127,7 +127,9 @@ private:
   std::atomic<int> users_{0};
   std::mutex readMutex_;
   Stream* readStream_ = nullptr; ///< created at the first read() or ownStream()
-  /// Under readMutex_ (its creation uses readStream_); `ringTried_`: created once, or failed once.
+  /// Under ringMutex_ (taken before readMutex_, which its creation also needs for readStream_);
+  /// `ringTried_`: created once, or failed once.
+  std::mutex ringMutex_;
   std::shared_ptr<ResultRing> ring_;
   bool ringTried_ = false;
   std::atomic<cudaError_t> ringError_{cudaSuccess};

@@ -277,8 +277,12 @@ private:
   std::shared_ptr<KernelSelection> selection_ = std::make_shared<KernelSelection>();
 
   std::mutex launchIndexMutex_;
-  std::unordered_map<std::string, uint64_t> kernelLaunches_;
-  std::unordered_map<std::string, std::string> demangled_;
+  /// Per mangled kernel name: its launches so far and its demangled name (one lookup per launch).
+  struct KernelNameRecord {
+    uint64_t launches = 0;
+    std::string demangled;
+  };
+  std::unordered_map<std::string, KernelNameRecord> kernelNames_;
   std::unordered_map<uint64_t, uint64_t> graphLaunches_; ///< by executable graph
 
   std::mutex resourcesMutex_;

@@ -34,11 +34,11 @@ LaunchInfo InstrumentationFramework::describeLaunch(const std::string& kernelNam
   if (nvtx_ != nullptr && nvtx_->attached())
     info.nvtxRanges = nvtx_->launchStack(); // the launching thread's, read on it
   std::lock_guard lock(launchIndexMutex_);
-  info.kernelLaunchIndex = ++kernelLaunches_[kernelName];
-  auto& demangled = demangled_[kernelName];
-  if (demangled.empty())
-    demangled = demangle(kernelName);
-  info.demangledName = demangled;
+  KernelNameRecord& record = kernelNames_[kernelName];
+  info.kernelLaunchIndex = ++record.launches;
+  if (record.demangled.empty())
+    record.demangled = demangle(kernelName);
+  info.demangledName = record.demangled;
   return info;
 }
 

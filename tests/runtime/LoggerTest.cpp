@@ -1,6 +1,11 @@
 #include "runtime/core/Logger.h"
 
+#include "runtime/core/LogLevelVariable.h"
+
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
 
 namespace ocelot::runtime {
 namespace {
@@ -26,6 +31,24 @@ TEST(Logger, WritesOneLinePerEvent) {
   logger.info("second");
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "ocelot[warn]: first\nocelot[info]: second\n");
+}
+
+TEST(Logger, AnUnknownLevelInTheEnvironmentIsReported) {
+  const char* saved = std::getenv("OCELOT_LOG");
+  const std::string restore = saved != nullptr ? saved : "";
+  ::setenv("OCELOT_LOG", "shouty", 1);
+  EXPECT_EQ(Logger::levelFromEnvironment(), LogLevel::Warn);
+  EXPECT_EQ(logLevelVariableProblem(),
+            "OCELOT_LOG=shouty is not a log level Ocelot knows (off, warn, info or debug); using "
+            "warn");
+  for (const char* known : {"off", "none", "warn", "info", "debug", "trace", ""}) {
+    ::setenv("OCELOT_LOG", known, 1);
+    EXPECT_EQ(logLevelVariableProblem(), "") << known;
+  }
+  ::unsetenv("OCELOT_LOG");
+  EXPECT_EQ(logLevelVariableProblem(), "");
+  if (saved != nullptr)
+    ::setenv("OCELOT_LOG", restore.c_str(), 1);
 }
 
 } // namespace

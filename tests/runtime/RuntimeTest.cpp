@@ -671,6 +671,39 @@ TEST(RuntimeOnTheCpuDevice, RunsEachModuleFromOneParse) {
   runtime.unregisterFatBinary(handle);
 }
 
+// Issue 18 item 11: a kernel the application registered under a name its module's code does not
+// have (renamed or removed from the PTX) fails with NVIDIA's code, and the log says which kernel
+// and why, once per kernel.
+TEST(RuntimeOnTheCpuDevice, ARenamedKernelFailsWithAMessageNamingIt) {
+  static char renamedStub;
+  PlatformRegistry backends;
+  cpu::registerPlatform(backends);
+  Runtime runtime([&] { return backends.create("cpu"); }, LogLevel::Warn, nullptr);
+  runtime.thread() = ThreadState{};
+  void** handle =
+      runtime.registerFatBinary(wrapper(place(0, buildContainer({ptxEntry(kHelperPtx, 90)}))));
+  runtime.registerFunction(handle, &gHelperStub, "helper");
+  runtime.registerFunction(handle, &renamedStub, "helper_renamed");
+  runtime.registerFatBinaryEnd(handle);
+  void* args[] = {nullptr};
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(runtime.launchKernel(&renamedStub, dim3(1), dim3(32), args, 0, nullptr),
+            cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(runtime.launchKernel(&renamedStub, dim3(1), dim3(32), args, 0, nullptr),
+            cudaErrorInvalidDeviceFunction);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  const std::string message = "kernel helper_renamed was registered by the application but its "
+                              "module's code on device 0 has no entry of that name";
+  const size_t first = log.find(message);
+  ASSERT_NE(first, std::string::npos) << log;
+  EXPECT_NE(log.find("cudaErrorInvalidDeviceFunction", first), std::string::npos) << log;
+  EXPECT_EQ(log.find(message, first + 1), std::string::npos) << "said twice: " << log;
+  // The module's other kernel is unaffected, and the error is not sticky.
+  EXPECT_EQ(runtime.launchKernel(&gHelperStub, dim3(1), dim3(32), args, 0, nullptr), cudaSuccess);
+  EXPECT_EQ(runtime.deviceSynchronize(), cudaSuccess);
+  runtime.unregisterFatBinary(handle);
+}
+
 TEST(RuntimeOnTwoCpuDevices, EachHasItsOwnMemoryAndNoPeerAccess) {
   // OCELOT_CPU_DEVICES: the CPU back end as several devices (issue 16's multi-device paths in CI).
   ::setenv("OCELOT_CPU_DEVICES", "2", 1);

@@ -9,6 +9,7 @@
 #include "tools/report/ProfileSet.h"
 #include "tools/report/ProfileTrace.h"
 #include "tools/report/SmTimeline.h"
+#include "tools/report/SourceView.h"
 #include "tools/report/TauProfile.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace ocelot::report {
 namespace {
@@ -223,6 +225,57 @@ TEST(KernelTotals, LaunchSitesByKernelCallPathDeviceAndStream) {
   EXPECT_EQ(htmlReport(twoRanks(), {}).find("id=\"launch-sites\""), std::string::npos);
 }
 
+// The source view: per line, bbcount's instructions executed (block count x the block's
+// instructions at the line) and entries, summed over the kernel's launches, and a column for
+// every other tool whose result has `source_lines`; the page shows the source text around them.
+TEST(SourceView, PerLineCountsFromEveryToolThatProducedThem) {
+  json first = launch("_Z1kv", 1, 1.0, 640, true);
+  json second = launch("_Z1kv", 2, 1.0, 640, false);
+  for (json* l : {&first, &second})
+    (*l)["results"]["memaccess"] = {{"source_lines",
+                                     {{{"file", "/nonexistent/k.cu"}, {"line", 11}, {"value", 5}},
+                                      {{"file", "other.cu"}, {"line", 3}, {"value", 0.75}}}}};
+  ProfileSet set;
+  set.add("profile.json", 0, document({first, second}));
+  auto kernels = aggregateKernels(set);
+  ASSERT_EQ(kernels.size(), 1u);
+  SourceLines lines = sourceLines(set, kernels[0]);
+  EXPECT_EQ(lines.columns, (std::vector<std::string>{"bbcount: instructions executed",
+                                                     "bbcount: entries", "memaccess"}));
+  using Row = std::vector<double>;
+  // Two launches: B0 and B2 64 + 64 entries, the loop B1 640 + 640; 4 instructions each.
+  const auto& k = lines.values.at("/nonexistent/k.cu");
+  EXPECT_EQ(k.at(10), (Row{512, 128, 0}));
+  EXPECT_EQ(k.at(11), (Row{5120, 1280, 10}));
+  EXPECT_EQ(k.at(12), (Row{512, 128, 0}));
+  EXPECT_EQ(lines.values.at("other.cu").at(3), (Row{0, 0, 1.5}));
+  EXPECT_EQ(lines.values.size(), 2u);
+
+  // The page: the source text where it can be found (here by its base name in a search folder),
+  // a note where it cannot, each counted line with its values.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ocelot-source-view-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream source(dir / "k.cu");
+    for (int line = 1; line <= 20; ++line)
+      source << "int line" << line << " = " << line << "; // <" << line << ">\n";
+  }
+  const std::string html = sourceViewHtml(lines, {dir.string()});
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(html.find("<th>memaccess</th>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td class=\"num\">11</td><td class=\"num\">5,120</td><td "
+                      "class=\"num\">1,280</td><td class=\"num\">10</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("int line11 = 11; // &lt;11&gt;"), std::string::npos) << html;
+  EXPECT_NE(html.find("int line8 = 8;"), std::string::npos) << "two lines of context before";
+  EXPECT_EQ(html.find("int line7 = 7;"), std::string::npos) << "no more context than that";
+  EXPECT_NE(html.find("other.cu <span class=\"note\">(source not found)</span>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td class=\"num\">1.5</td>"), std::string::npos) << html;
+}
+
 TEST(SmTimeline, CtasResidentTogetherGetTheirOwnSlots) {
   json clock = launch("_Z1kv", 1, 1, 1, false)["results"]["ctaclock"];
   auto spans = ctaSpans(clock);
@@ -258,6 +311,49 @@ TEST(HtmlReport, SelfContainedWithHeatMapTimelineAndEscapedNames) {
   EXPECT_EQ(html.find("src=\"http"), std::string::npos);
   EXPECT_EQ(html.find("href=\"http"), std::string::npos);
   EXPECT_EQ(html.find("<link"), std::string::npos);
+}
+
+// Per-launch trends (issue 16): for each kernel, a point per launch and rank of its GPU time,
+// dynamic instructions and SM imbalance, each with its value in the point's tooltip.
+TEST(HtmlReport, TrendsGiveEachLaunchsValuesPerRank) {
+  std::string html = htmlReport(twoRanks(), {});
+  for (const char* point :
+       {"rank 0, launch 1: 1 ms", "rank 0, launch 2: 1 ms", "rank 1, launch 1: 3 ms",
+        "rank 0, launch 1: 3072 instructions", "rank 0, launch 2: 3072 instructions",
+        "rank 1, launch 1: 5632 instructions", "rank 1, launch 1: 1.5 busiest / mean"})
+    EXPECT_NE(html.find(std::string("<title>") + point + "</title>"), std::string::npos) << point;
+  // Rank 1 ran _Z1kv once: no second point of its own.
+  EXPECT_EQ(html.find("rank 1, launch 2: "), std::string::npos);
+  EXPECT_NE(html.find("GPU time per launch"), std::string::npos);
+  EXPECT_NE(html.find("dynamic PTX instructions per launch"), std::string::npos);
+  EXPECT_NE(html.find("SM imbalance per launch"), std::string::npos);
+}
+
+// The coverage panel (issue 16): per kernel, blocks, instructions and source lines executed, and
+// the blocks that never ran with their source location; a kernel never instrumented says so.
+TEST(HtmlReport, CoverageNamesTheBlocksThatNeverRan) {
+  json original = launch("_Z4tailv", 2, 0.5, 0, false);
+  original["execution"] = "original";
+  original["results"] = json::object();
+  ProfileSet set;
+  set.add("profile.json", 0, document({launch("_Z1kv", 1, 1.0, 0, true), original}));
+  const std::string html = htmlReport(set, {});
+  const size_t start = html.find("<table class=\"sortable coverage\">");
+  ASSERT_NE(start, std::string::npos);
+  const std::string panel = html.substr(start, html.find("</table>", start) - start);
+  // The loop B1 never ran: 2 of 3 blocks, 8 of 12 instructions, 2 of 3 lines.
+  const size_t k = panel.find("k&lt;int&gt;(char const*)");
+  ASSERT_NE(k, std::string::npos) << panel;
+  const std::string row = panel.substr(k, panel.find("</tr>", k) - k);
+  const std::string twoOfThree = "</span> 2 / 3</td>";
+  const size_t blocks = row.find(twoOfThree);
+  ASSERT_NE(blocks, std::string::npos) << row;
+  EXPECT_NE(row.find(twoOfThree, blocks + 1), std::string::npos) << "lines: " << row;
+  EXPECT_NE(row.find("66.7%</td>"), std::string::npos) << row;
+  EXPECT_NE(row.find("<td class=\"note\">B1 (k.cu:11)</td>"), std::string::npos) << row;
+  const size_t tail = panel.find("_Z4tailv");
+  ASSERT_NE(tail, std::string::npos) << panel;
+  EXPECT_NE(panel.find("never instrumented", tail), std::string::npos) << panel;
 }
 
 /// One rank with NVTX: thread 7 pushes `outer` [0, 10000) with `inner` [1000, 5000) and the

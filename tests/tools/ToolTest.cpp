@@ -320,7 +320,28 @@ TEST_F(ToolTest, OtherCudaVersionsRuntimeIsRefused) {
   EXPECT_NE(outcome.err.find("loads libcudart.so.12"), std::string::npos) << outcome.err;
   EXPECT_NE(outcome.err.find("nvcc -cudart shared"), std::string::npos) << outcome.err;
 }
+// OCELOT_LOG set in the environment (not through --log) to a level Ocelot does not know: the
+// application's runtime says so once instead of taking it silently.
+TEST_F(ToolTest, AnUnknownLogLevelInTheEnvironmentIsReported) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "a sanitized libcudart.so.13 needs the ASan runtime preloaded into the program";
+#endif
+  Outcome outcome = ocelot({"run", "--device", "cpu", "--summary", "off", "--", OCELOT_TINY_SHARED},
+                           "", "OCELOT_LOG=shouty");
+  EXPECT_EQ(outcome.status, 0) << outcome.err;
+  const std::string warning = "ocelot[warn]: OCELOT_LOG=shouty is not a log level Ocelot knows";
+  const size_t first = outcome.err.find(warning);
+  ASSERT_NE(first, std::string::npos) << outcome.err;
+  EXPECT_EQ(outcome.err.find(warning, first + 1), std::string::npos) << "said twice";
+  Outcome known = ocelot({"run", "--device", "cpu", "--summary", "off", "--", OCELOT_TINY_SHARED},
+                         "", "OCELOT_LOG=warn");
+  EXPECT_EQ(known.status, 0) << known.err;
+  EXPECT_EQ(known.err.find("is not a log level"), std::string::npos) << known.err;
+}
 #else
+TEST_F(ToolTest, AnUnknownLogLevelInTheEnvironmentIsReported) {
+  GTEST_SKIP() << "nvcc was not found: no program to run";
+}
 TEST_F(ToolTest, StaticRuntimeIsRefusedWithHowToRebuild) {
   GTEST_SKIP() << "nvcc was not found: no program to check";
 }

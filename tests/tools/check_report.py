@@ -16,6 +16,11 @@
     check_report.py nvtx --ocelot O --program P --work DIR [--device gpu]
                                                     # e2e host_lanes: NVTX ranges in profiles and
                                                     # the trace, --nvtx-include
+    check_report.py rankdevices --ocelot O --program P --work DIR [--device gpu] [--mpirun M]
+                                                    # tests/tools/rank_devices.cu: 2 ranks, one
+                                                    # device each, merged report
+    check_report.py mainjob --ocelot O --work DIR   # scripts/main-job.sh itself (the README's
+                                                    # first command's last step) on the CPU device
 
 Exit 77 (skipped, with a one-line reason) when something the check needs is missing.
 """
@@ -332,8 +337,93 @@ def check_browser(args):
                          attributes.get("data-timelines"))
     if 'class="block"' not in dom or 'class="cta"' not in dom:
         raise CheckError("the heat map has no blocks or the timeline no CTAs")
-    print("browser: the report renders without script errors, %s heat maps, %s timelines" %
-          (attributes["data-heatmaps"], attributes["data-timelines"]))
+    # The source view: the demo's own file, its lines with counts (-lineinfo).
+    demo_rows = re.search(r'class="source-file">[^<]*histogram_demo\.cu</h4>\s*<table class="source">'
+                          r'(.*?)</table>', dom, re.S)
+    if not demo_rows or not re.search(r'<td class="num">[1-9][0-9,]*</td>', demo_rows.group(1)):
+        raise CheckError("the report has no source view of histogram_demo.cu with counts")
+    sorting = check_sorting(browser, page, args.work)
+    print("browser: the report renders without script errors, %s heat maps, %s timelines; %s" %
+          (attributes["data-heatmaps"], attributes["data-timelines"], sorting))
+
+
+def check_sorting(browser, page, work):
+    """The kernel table sorts when a header is clicked: a copy of the page with a script after the
+    report's own clicks the numeric column "dynamic PTX instructions" twice (descending, then
+    ascending) and the kernel names twice, and leaves the column's order after each click on the
+    <body>."""
+    thead = re.search(r'<table id="kernel-table"[^>]*><thead><tr>(.*?)</tr></thead>', page, re.S)
+    headers = re.findall(r"<th>(.*?)</th>", thead.group(1)) if thead else []
+    if "dynamic PTX instructions" not in headers or headers[0] != "kernel":
+        raise CheckError("the kernel table's headers are %s" % headers)
+    numeric = headers.index("dynamic PTX instructions")
+    probe = """<script>(function () {
+  var table = document.getElementById('kernel-table');
+  var headers = table.tHead.rows[0].cells;
+  function column(index) {
+    return Array.prototype.map.call(table.tBodies[0].rows, function (row) {
+      var cell = row.cells[index];
+      return index === 0 ? cell.textContent.trim() : cell.getAttribute('data-v');
+    }).join(' ## ');
+  }
+  var result = [];
+  [%d, %d, 0, 0].forEach(function (index) {
+    headers[index].click();
+    result.push(headers[index].className + ' = ' + column(index));
+  });
+  document.body.setAttribute('data-sort-check', result.join(' || '));
+})();</script>
+""" % (numeric, numeric)
+    head, tag, tail = page.rpartition("</body>")
+    copy = os.path.join(work, "report.sorting.html")
+    with open(copy, "w", encoding="utf-8") as f:
+        f.write(head + probe + tag + tail)
+    _, attributes = render_in_chromium(browser, copy)
+    import html as html_text
+    clicks = [c.split(" = ", 1) for c in
+              html_text.unescape(attributes.get("data-sort-check", "")).split(" || ")]
+    if len(clicks) != 4 or any(len(c) != 2 for c in clicks):
+        raise CheckError("the sorting probe did not run: %s" % attributes)
+    orders = [(c[0], c[1].split(" ## ")) for c in clicks]
+    want = ["sorted-desc", "sorted-asc", "sorted-desc", "sorted-asc"]
+    if [o[0] for o in orders] != want:
+        raise CheckError("header classes after the clicks: %s, expected %s" %
+                         ([o[0] for o in orders], want))
+    down, up = [float(v) for v in orders[0][1]], [float(v) for v in orders[1][1]]
+    if len(down) < 2 or len(set(down)) < 2 or down != sorted(down, reverse=True) or \
+            up != sorted(down):
+        raise CheckError("sorting by instructions gave %s then %s" % (down, up))
+    names_down, names_up = orders[2][1], orders[3][1]
+    if len(set(names_down)) != len(down) or names_up != names_down[::-1]:
+        raise CheckError("sorting by kernel gave %s then %s" % (names_down, names_up))
+    return "the kernel table sorts by a numeric column and by name both ways"
+
+
+# --- the README's main job -----------------------------------------------------------------------
+
+def check_mainjob(args):
+    """scripts/main-job.sh as the README runs it, against the build that holds args.ocelot, on the
+    CPU device: it succeeds, ends by printing where the report is, and that report, the trace and
+    the TAU profiles exist (their contents: the checks above, on the same program)."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(args.ocelot)))
+    script = os.path.join(HERE, "..", "..", "scripts", "main-job.sh")
+    env = dict(os.environ, OCELOT_BUILD_DIR=build, OCELOT_MAIN_JOB_DEVICE="cpu")
+    done = run(["bash", script], timeout=600, env=env)
+    work = os.path.join(build, "main-job")
+    report = os.path.join(work, "report.html")
+    last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+    if last != "== open the report: file://" + report:
+        raise CheckError("main-job.sh must end by printing where the report is; its last line "
+                         "is %r" % last)
+    for path in (report, os.path.join(work, "trace.json"), os.path.join(work, "profile.json"),
+                 os.path.join(work, "tau", "profile.0.0.0")):
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            raise CheckError("main-job.sh did not write %s" % path)
+    if "hottest basic blocks" not in done.stdout + done.stderr:
+        raise CheckError("main-job.sh did not print the profile's summary:\n" +
+                         (done.stdout + done.stderr)[-2000:])
+    print("mainjob: scripts/main-job.sh ran on the CPU device, printed the summary and ended "
+          "with %s" % last)
 
 
 # --- MPI -----------------------------------------------------------------------------------------
@@ -379,6 +469,109 @@ def check_mpi(args):
                          (high, low))
     print("MPI: 2 per-rank profiles (%s) and one merged report with min/mean/max per kernel" %
           ", ".join(os.path.basename(f) for f in files))
+
+
+# --- ranks on devices ----------------------------------------------------------------------------
+
+def check_rankdevices(args):
+    """tests/tools/rank_devices.cu as two ranks with a device each (issue 16: two ranks on two
+    GPUs; in CI two CPU devices per process, OCELOT_CPU_DEVICES=2), each rank under `ocelot run -i
+    bbcount`: started by mpirun where there is one, else as two processes with the variables Open
+    MPI's launcher sets (OMPI_COMM_WORLD_RANK/SIZE), which are what `ocelot run` and the program
+    read. Each rank's profile file holds its two launches, instrumented on device `rank`, every
+    thread entering the kernel once; rank 1 executes about twice rank 0's instructions; the merged
+    report has the ranks panel with rank 0 least and rank 1 most, and its trace a lane group per
+    (rank, device). Exit 77 where there are fewer than 2 devices."""
+    work = os.path.join(args.work, "rankdevices.%s" % args.device)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    output = os.path.join(work, "profile.json")
+    command = [args.ocelot, "run", "-i", "bbcount", "--device", args.device, "--summary", "off",
+               "-o", output, "--", args.program]
+    env = dict(os.environ)
+    if args.device == "cpu":
+        env.setdefault("OCELOT_CPU_DEVICES", "2")
+    mpirun = args.mpirun or shutil.which("mpirun")
+    if mpirun:
+        launcher = "mpirun -np 2"
+        done = subprocess.run([mpirun, "-np", "2", "--allow-run-as-root", "--oversubscribe"] +
+                              command, capture_output=True, text=True, timeout=600, env=env)
+        statuses = [done.returncode]
+        printed = done.stdout + done.stderr
+    else:
+        launcher = "two processes with OMPI_COMM_WORLD_RANK set"
+        children = []
+        for rank in (0, 1):
+            rank_env = dict(env, OMPI_COMM_WORLD_RANK=str(rank), OMPI_COMM_WORLD_SIZE="2")
+            children.append(subprocess.Popen(command, stdout=subprocess.PIPE,
+                                             stderr=subprocess.STDOUT, text=True, env=rank_env))
+        printed = ""
+        statuses = []
+        for child in children:
+            out, _ = child.communicate(timeout=600)
+            printed += out
+            statuses.append(child.returncode)
+    if "need a device each" in printed:
+        print("SKIP: %s" % [l for l in printed.splitlines() if "need a device each" in l][0])
+        return SKIP
+    if any(s != 0 for s in statuses):
+        raise CheckError("%s %s exited %s:\n%s" % (launcher, " ".join(command), statuses,
+                                                  printed[-3000:]))
+    files = sorted(glob.glob(os.path.join(work, "profile*.json")))
+    expected = [os.path.join(work, "profile.rank%d.json" % r) for r in (0, 1)]
+    if files != expected:
+        raise CheckError("expected %s, got %s" % (expected, files))
+    instructions = []
+    for rank, path in enumerate(files):
+        document = validated_or_loaded(path)
+        launches = document["profiles"]
+        if len(launches) != 2:
+            raise CheckError("rank %d: %d launches, 2 expected" % (rank, len(launches)))
+        total = 0
+        for p in launches:
+            if p["kernel"] != "_Z8rankWorkPji" or p["execution"] != "instrumented" or \
+                    p["device"] != rank:
+                raise CheckError("rank %d: launch of %s (%s) on device %s, expected rankWork "
+                                 "instrumented on device %d: %s" %
+                                 (rank, p["kernel"], p["execution"], p["device"], rank,
+                                  p.get("notes")))
+            bbcount = p["results"]["bbcount"]
+            entry = [b for b in bbcount["blocks"] if b["index"] == 0]
+            if bbcount["threads"] != 512 or len(entry) != 1 or entry[0]["count"] != 512:
+                raise CheckError("rank %d launch %d: threads %s, entry block %s (512 expected)" %
+                                 (rank, p["launch_id"], bbcount["threads"], entry))
+            total += bbcount["dynamic_instructions"]
+        instructions.append(total)
+    if not 1.5 < instructions[1] / instructions[0] < 2.5:
+        raise CheckError("rank 1 should execute about twice rank 0's instructions: %s" %
+                         instructions)
+    html = os.path.join(work, "report.html")
+    trace_path = os.path.join(work, "trace.json")
+    run([args.ocelot, "report"] + files + ["-o", html, "--trace", trace_path])
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    if 'id="ranks"' not in page or "2 ranks" not in page:
+        raise CheckError("the merged report has no ranks panel")
+    panel = page[page.index('id="ranks"'):]
+    row = re.search(r'rankWork\(.*?</tr>', panel, re.S)
+    spread = row and re.search(r"([0-9,]+) \(rank (\d+)\) / [0-9.]+ / ([0-9,]+) \(rank (\d+)\)",
+                               row.group(0))
+    if not spread or (spread.group(2), spread.group(4)) != ("0", "1"):
+        raise CheckError("expected the fewest instructions on rank 0 and the most on rank 1: %s" %
+                         (row.group(0)[:800] if row else "no rankWork row"))
+    with open(trace_path) as f:
+        trace = json.load(f)
+    problems = trace_problems(trace)
+    if problems:
+        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
+    lanes = {e["args"]["name"] for e in trace["traceEvents"]
+             if e["ph"] == "M" and e["name"] == "process_name"}
+    for lane in ("rank 0 GPU 0 streams", "rank 1 GPU 1 streams"):
+        if lane not in lanes:
+            raise CheckError("the trace has no lane group %r: %s" % (lane, sorted(lanes)))
+    print("rankdevices (%s, %s): rank 0 on device 0, rank 1 on device 1, 2 instrumented launches "
+          "each (512 threads enter), instructions %d and %d; merged report and trace per rank "
+          "and device" % (args.device, launcher, instructions[0], instructions[1]))
 
 
 # --- callpaths -----------------------------------------------------------------------------------
@@ -545,10 +738,20 @@ def check_hostlanes(args):
     if not api or int(api.group(1)) < len(calls) or float(api.group(3)) < blocking / 1e6 - 0.001:
         raise CheckError("summary's host API line %s: expected at least %d calls and %.3f ms "
                          "waiting" % (api.group(0) if api else None, len(calls), blocking / 1e6))
+    # Switched off (issue 16's cost bullet: "or can be switched off"): the same run records no
+    # operations and no API calls; the profiled launches are still there.
+    run([args.ocelot, "run", "-i", "bbcount", "--kernel", "scale", "--device", args.device,
+         "--summary", "off", "--no-host-measures", "-o", profile, "--", args.program])
+    off = validated_or_loaded(profile)
+    if off.get("operations") or "api_calls" in off or len(off["profiles"]) != 2:
+        raise CheckError("--no-host-measures: %d operations, api_calls %s, %d profiles (none, "
+                         "absent and 2 expected)" % (len(off.get("operations") or []),
+                                                     "present" if "api_calls" in off else "absent",
+                                                     len(off["profiles"])))
     print("hostlanes: 2 profiled launches, 2 unprofiled kernels, 2 copies and 2 memsets timed; "
           "GCP %.3f in the report; %d API calls on the host lane, 4 flows from launch calls; "
-          "trace well formed; the text summary counts the same work and the API calls" %
-          (gcp, len(calls)))
+          "trace well formed; the text summary counts the same work and the API calls; nothing "
+          "recorded with --no-host-measures" % (gcp, len(calls)))
 
 
 def check_nvtx(args):
@@ -745,7 +948,8 @@ def check_multigpu(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("check", choices=["profile", "trace", "tau", "browser", "mpi",
-                                          "callpaths", "hostlanes", "nvtx", "multigpu"])
+                                          "callpaths", "hostlanes", "nvtx", "multigpu",
+                                          "mainjob", "rankdevices"])
     parser.add_argument("--ocelot", required=True)
     parser.add_argument("--program")
     parser.add_argument("--work", required=True)
@@ -755,15 +959,17 @@ def main():
                              "OCELOT_CPU_DEVICES=2) or gpu")
     args = parser.parse_args()
     try:
-        if args.check in ("profile", "mpi", "callpaths", "hostlanes", "nvtx", "multigpu") and not (args.program and os.access(args.program,
-                                                                                os.X_OK)):
+        if args.check in ("profile", "mpi", "callpaths", "hostlanes", "nvtx", "multigpu",
+                          "rankdevices") and not (args.program and
+                                                  os.access(args.program, os.X_OK)):
             print("SKIP: %s is not built (needs nvcc)" % args.program)
             return SKIP
         result = {"profile": check_profile, "trace": check_trace, "tau": check_tau,
                   "browser": check_browser, "mpi": check_mpi,
                   "callpaths": check_callpaths,
                   "hostlanes": check_hostlanes, "nvtx": check_nvtx,
-                  "multigpu": check_multigpu}[args.check](args)
+                  "multigpu": check_multigpu, "mainjob": check_mainjob,
+                  "rankdevices": check_rankdevices}[args.check](args)
         return result or 0
     except (CheckError, profile_schema.ProfileSchemaError, subprocess.TimeoutExpired) as e:
         print("FAIL: %s" % e)

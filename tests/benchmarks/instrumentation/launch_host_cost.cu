@@ -2,8 +2,9 @@
 // each <<<>>> of 20,000 back-to-back launches of a 1-CTA kernel, the loop's and the GPU's time, the
 // same with two timing events around each launch, and one launch timed alone. Built with
 // `nvcc -O2 -arch=sm_90 --cudart=shared` (PTX included, or Ocelot runs the original code) and run
-// under NVIDIA's runtime and Ocelot's (LD_LIBRARY_PATH, OCELOT_INSTRUMENTORS=bbcount); not part of
-// scripts/gpu-batch.sh yet. docs/instrumentation.md ("Launch-overhead benchmark") has its numbers.
+// under NVIDIA's runtime and Ocelot's (LD_LIBRARY_PATH, OCELOT_INSTRUMENTORS=bbcount), by the
+// launch-bench section of scripts/gpu-batch.sh. docs/instrumentation.md ("Launch-overhead
+// benchmark") has its numbers.
 #include <cuda_runtime.h>
 
 #include <chrono>
