@@ -100,10 +100,14 @@ TEST_P(Programs, BehaveAsWithNvidiasRuntime) {
   EXPECT_TRUE(fs::exists(dump / "index.tsv")) << "Ocelot's runtime was not loaded";
 }
 
+// Named by the program (Programs.BehaveAsWithNvidiasRuntime/kernels_zstd), not by its index.
 INSTANTIATE_TEST_SUITE_P(, Programs,
                          ::testing::Values("kernels_zstd", "kernels_lz4", "kernels_none",
                                            "kernels_defaults", "rdc_zstd", "rdc_lz4",
-                                           "api_behaviour", "threads"));
+                                           "api_behaviour", "threads"),
+                         [](const ::testing::TestParamInfo<const char*>& program) {
+                           return std::string(program.param);
+                         });
 
 struct Extraction {
   const char* program;
