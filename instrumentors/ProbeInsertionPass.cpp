@@ -144,6 +144,14 @@ public:
       return inst != nullptr ? inst->space : probe::kNoSpace;
     if (name == "access_kind")
       return inst != nullptr ? inst->access : probe::kNoAccess;
+    if (name == "block_entries_reach")
+      return uint64_t{inst != nullptr &&
+                      blockEntriesReach(state_.tables->instructions, state_.tables->blocks,
+                                        site_.instructionId)};
+    if (name == "guarded")
+      return uint64_t{inst != nullptr && inst->guarded};
+    if (name == "skipped_lanes_derivable")
+      return uint64_t{inst != nullptr && inst->skipDerivable()};
     if (name == "address" && !captured_.address &&
         (site_.instruction == nullptr || site_.after || !hasAddress(*site_.instruction)))
       return 0;

@@ -15,16 +15,27 @@ namespace {
 constexpr std::string_view kProbePrefix = "__ocelot_spec_probe_";
 constexpr std::string_view kRegionPrefix = "__ocelot_spec_region_";
 
-constexpr std::array<std::string_view, 18> kIntrinsics{
-    "__ocelot_probe_kernel_id",       "__ocelot_probe_site_id",
-    "__ocelot_probe_instruction_id",  "__ocelot_probe_block_id",
-    "__ocelot_probe_opcode_class",    "__ocelot_probe_source_file",
-    "__ocelot_probe_source_line",     "__ocelot_probe_when",
-    "__ocelot_probe_address",         "__ocelot_probe_access_size",
-    "__ocelot_probe_state_space",     "__ocelot_probe_access_kind",
-    "__ocelot_probe_predicate",       "__ocelot_probe_region_base",
-    "__ocelot_probe_region_elements", "__ocelot_probe_region_index",
-    "__ocelot_probe_region_stripes",  "__ocelot_probe_region_bins"};
+constexpr std::array<std::string_view, 21> kIntrinsics{"__ocelot_probe_kernel_id",
+                                                       "__ocelot_probe_site_id",
+                                                       "__ocelot_probe_instruction_id",
+                                                       "__ocelot_probe_block_id",
+                                                       "__ocelot_probe_opcode_class",
+                                                       "__ocelot_probe_source_file",
+                                                       "__ocelot_probe_source_line",
+                                                       "__ocelot_probe_when",
+                                                       "__ocelot_probe_address",
+                                                       "__ocelot_probe_access_size",
+                                                       "__ocelot_probe_state_space",
+                                                       "__ocelot_probe_access_kind",
+                                                       "__ocelot_probe_predicate",
+                                                       "__ocelot_probe_region_base",
+                                                       "__ocelot_probe_region_elements",
+                                                       "__ocelot_probe_region_index",
+                                                       "__ocelot_probe_region_stripes",
+                                                       "__ocelot_probe_region_bins",
+                                                       "__ocelot_probe_block_entries_reach",
+                                                       "__ocelot_probe_guarded",
+                                                       "__ocelot_probe_skipped_lanes_derivable"};
 
 /// The text of a spec variable: its byte initializer up to the first 0. Empty when the variable
 /// has no byte initializer; `truncated` when the text filled the array.

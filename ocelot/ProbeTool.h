@@ -74,6 +74,18 @@ struct ProbeBlock {
   uint32_t file = 0, line = 0;   ///< of its first instruction with a `.loc`
 };
 
+/// Whether every lane that enters instruction `i`'s basic block reaches it: no call comes before it
+/// in the block (a callee may exit). Then the block's entries (OCELOT_BLOCK_COUNTS) are the
+/// instruction's executions, in warps and in lanes. `probe::blockEntriesReach()` is the same on
+/// the device, so a probe can leave those counts to the host.
+inline bool blockEntriesReach(std::span<const ProbeInstruction> instructions,
+                              std::span<const ProbeBlock> blocks, uint32_t i) {
+  for (uint32_t k = blocks[instructions[i].block].firstInstruction; k < i; ++k)
+    if (instructions[k].opcodeClass == probe::kCall)
+      return false;
+  return true;
+}
+
 /// One place a probe was inlined: what `probe::siteId()` indexes.
 struct ProbeSite {
   std::string probe;     ///< the probe's name
@@ -159,6 +171,10 @@ public:
   const std::vector<ProbeBlock>& blocks() const { return tables_->blocks; }
   const std::vector<ProbeInstruction>& instructions() const { return tables_->instructions; }
   const std::vector<ProbeSite>& sites() const { return tables_->sites; }
+  /// ocelot::blockEntriesReach for an instruction id of this module.
+  bool blockEntriesReach(uint32_t instruction) const {
+    return ocelot::blockEntriesReach(instructions(), blocks(), instruction);
+  }
   /// "file.cu:12" for an instruction id, empty without line information.
   std::string location(uint32_t instruction) const;
   std::string location(uint32_t file, uint32_t line) const;

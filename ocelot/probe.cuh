@@ -35,6 +35,9 @@ __device__ unsigned int __ocelot_probe_access_size();
 __device__ unsigned int __ocelot_probe_state_space();
 __device__ unsigned int __ocelot_probe_access_kind();
 __device__ unsigned int __ocelot_probe_predicate();
+__device__ unsigned int __ocelot_probe_block_entries_reach();
+__device__ unsigned int __ocelot_probe_guarded();
+__device__ unsigned int __ocelot_probe_skipped_lanes_derivable();
 __device__ unsigned long long __ocelot_probe_region_base(unsigned int region);
 __device__ unsigned long long __ocelot_probe_region_elements(unsigned int region);
 __device__ unsigned long long __ocelot_probe_region_index(unsigned int region);
@@ -133,6 +136,22 @@ __device__ inline bool isAtomic() { return accessKind() == kAtomicAccess; }
 /// lane takes it. 1 for unguarded instructions. Meaningful with `guard=receive` (the default for
 /// `at=branch`): then the probe runs for every active lane, whatever its predicate.
 __device__ inline bool predicate() { return __ocelot_probe_predicate() != 0; }
+
+// --- What block counts already give (OCELOT_BLOCK_COUNTS; constants at the site) -----------------
+
+/// Whether every lane that enters the site's basic block reaches the probed instruction (no call
+/// before it in the block: a callee may exit). Then the block's entries are the instruction's
+/// executions, warps and lanes, and a probe need not count them (ProbeData::blockEntriesReach
+/// on the host). False at sites without an instruction.
+__device__ inline bool blockEntriesReach() { return __ocelot_probe_block_entries_reach() != 0; }
+/// Whether the probed instruction has a guard (`@%p`, `@!%p`; ProbeInstruction::guarded on the
+/// host): then lanes that reach it may not execute it.
+__device__ inline bool guarded() { return __ocelot_probe_guarded() != 0; }
+/// A guarded branch whose guard-false lanes (those that fall through) the block entries give
+/// (ProbeInstruction::skipDerivable() on the host): a probe need not count them. False elsewhere.
+__device__ inline bool skippedLanesDerivable() {
+  return __ocelot_probe_skipped_lanes_derivable() != 0;
+}
 
 // --- Warp-aggregated atomics ----------------------------------------------------------------------
 

@@ -241,6 +241,25 @@ std::optional<uint64_t> evaluate(const Instruction& inst, const Constants& const
       return std::nullopt;
     return r ? 1 : 0;
   }
+  if (*type == ir::ScalarType::Pred) {
+    // Predicate logic, as nvcc writes `a && b` of a site constant and a run-time value: a false
+    // operand decides `and`, a true one `or`, whatever the other.
+    if (op == ir::Opcode::Not && ops.size() == 2) {
+      auto a = source(1);
+      return a ? std::optional<uint64_t>(*a == 0 ? 1 : 0) : std::nullopt;
+    }
+    if (ops.size() != 3 || (op != ir::Opcode::And && op != ir::Opcode::Or && op != ir::Opcode::Xor))
+      return std::nullopt;
+    auto a = source(1), b = source(2);
+    if (op == ir::Opcode::And && ((a && *a == 0) || (b && *b == 0)))
+      return 0;
+    if (op == ir::Opcode::Or && ((a && *a != 0) || (b && *b != 0)))
+      return 1;
+    if (!a || !b)
+      return std::nullopt;
+    bool x = *a != 0, y = *b != 0;
+    return op == ir::Opcode::And ? (x && y) : op == ir::Opcode::Or ? (x || y) : (x != y);
+  }
   if (ops.size() != 3 || !integerType(*type))
     return std::nullopt;
   if (op == ir::Opcode::Mul && !form.hasModifier("lo"))

@@ -2,11 +2,18 @@
 // checked against), per-instruction counts and per-lane memory accesses.
 
 #include "CpuDeviceFixture.h"
+#include "runtime/cpu/BlockCountTracer.h"
 #include "runtime/cpu/ExecutionTracer.h"
 
 #include <atomic>
 #include <bit>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unistd.h>
 
 namespace ocelot::runtime::cpu::test {
 namespace {
@@ -79,6 +86,54 @@ TEST_F(CpuDeviceTest, TraceReportsEveryMemoryAccess) {
   ASSERT_EQ(device_->synchronize(), cudaSuccess);
   // Per thread in range: 4 parameter loads + load x, load y, store y; out of range: 4 loads.
   EXPECT_EQ(tracer.accesses.load(), uint64_t{1024} * 4 + uint64_t{n} * 3);
+}
+
+// A leader's atomic per warp (guarded: the other lanes' guard is false) and every lane's red.
+constexpr const char* kAtomics = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry atomics(.param .u64 atomics_param_0)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [atomics_param_0];
+  mov.u32 %r1, %laneid;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 atom.global.add.u32 %r2, [%rd1], 1;
+  red.global.add.u32 [%rd1+4], 1;
+  ret;
+}
+)";
+
+// OCELOT_CPU_TRACE_OUTPUT's line: per launch, besides the block counts, the warp and thread
+// instructions executed and the atom/red among them (what tests/probes/probe_cost.py reads).
+TEST_F(CpuDeviceTest, BlockCountTraceCountsInstructionsAndAtomics) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("ocelot-trace-" + std::to_string(::getpid()) + ".jsonl"))
+                               .string();
+  std::remove(path.c_str());
+  BlockCountTracer tracer(path);
+  device_->setTracer(&tracer);
+  DeviceFunction kernel = load(kAtomics, "atomics");
+  uint32_t* counters = allocate<uint32_t>(2);
+  counters[0] = counters[1] = 0;
+  ASSERT_EQ(launch(kernel, dim3(2), dim3(80), 0, counters), cudaSuccess);
+  ASSERT_EQ(device_->synchronize(), cudaSuccess) << device_->faultMessage();
+  device_->setTracer(nullptr);
+  std::ifstream in(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  std::remove(path.c_str());
+  auto record = nlohmann::json::parse(line);
+  // 3 warps per CTA (80 threads): 6 instructions each; every lane runs 5 (not the guarded atom).
+  EXPECT_EQ(record["instructions"], 6u);
+  EXPECT_EQ(record["warp_instructions"], 2 * 3 * 6u);
+  EXPECT_EQ(record["thread_instructions"], 2 * (80 * 5u + 3));
+  EXPECT_EQ(record["atomics"], 2 * 3 * 2u);
+  EXPECT_EQ(record["atomic_lanes"], 2 * (3 + 80u));
+  EXPECT_EQ(counters[0], 6u);
+  EXPECT_EQ(counters[1], 160u);
 }
 
 } // namespace

@@ -335,6 +335,88 @@ TEST(ProbeInliner, StraightLineProbesDoNotSplitAndKeepTheScopeOfTheirPoint) {
   EXPECT_FALSE(ir::hasErrors(ir::verifyModule(*target)));
 }
 
+/// A store under `!constant && runtime` (nvcc: `or.pred` of the negations) and one under
+/// `constant || runtime`: a site constant decides each whatever the run-time operand is.
+constexpr const char* kPredicateLogicProbe = R"(
+.extern .func (.param .b32 func_retval0) __test_value
+()
+;
+.visible .func logic()
+{
+	.reg .pred 	%p<8>;
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<2>;
+	activemask.b32 %r1;
+	{ // callseq 0, 0
+	.reg .b32 temp_param_reg;
+	.param .b32 retval0;
+	call.uni (retval0),
+	__test_value,
+	(
+	);
+	ld.param.b32 	%r2, [retval0+0];
+	} // callseq 0
+	setp.ne.s32 	%p1, %r2, 0;
+	setp.eq.s32 	%p2, %r1, -1;
+	or.pred 	%p3, %p1, %p2;
+	@%p3 bra 	$L__BB0_2;
+	mov.u64 	%rd1, 0;
+	st.u32 	[%rd1], %r1;
+$L__BB0_2:
+	not.pred 	%p4, %p1;
+	and.pred 	%p5, %p4, %p2;
+	xor.pred 	%p6, %p5, %p2;
+	@%p6 bra 	$L__BB0_4;
+	mov.u64 	%rd1, 8;
+	st.u32 	[%rd1], %r1;
+$L__BB0_4:
+	ret;
+}
+)";
+
+TEST(ProbeInliner, SiteConstantsDecidePredicateLogicWithRunTimeOperands) {
+  auto probes = parse(std::string(kHeader) + kPredicateLogicProbe);
+  class Hooks final : public InlineHooks {
+  public:
+    void expandIntrinsic(ir::IRBuilder& b, const IntrinsicCall& call) override {
+      if (call.result)
+        b.insert("mov.u32", {ir::IRBuilder::reg(*call.result), ir::IRBuilder::imm(int64_t(value))});
+    }
+    std::optional<uint64_t> constant(const IntrinsicCall&) override { return value; }
+    std::optional<ir::RegisterRef>
+    guardWrite(ir::IRBuilder&, ir::RegisterRef,
+               std::optional<std::pair<uint64_t, uint64_t>>) override {
+      return std::nullopt;
+    }
+    uint64_t value = 0;
+  };
+  for (uint64_t value : {0, 1}) {
+    SCOPED_TRACE(value);
+    InlineTemplate t = InlineTemplate::prepare(*probes->findFunction("logic"), intrinsic);
+    auto target = parse(std::string(kHeader) + kTarget);
+    ir::Function& app = *target->findFunction("app");
+    AnalysisManager analyses;
+    ProbeInliner inliner(app, &analyses);
+    Hooks hooks;
+    hooks.value = value;
+    inliner.inlineAt(t, *app.blocks().front(), ir::IRBuilder::startIndex(*app.blocks().front()),
+                     std::nullopt, hooks);
+    // value 1: `or` is true, no first store; `and` is false, so the xor is the run-time operand:
+    // the second store stays behind a branch. value 0: neither is decided, both stores stay.
+    size_t stores = 0, ors = 0, branches = 0;
+    for (const auto& b : app.blocks())
+      b->forEachInstruction([&](const ir::Instruction& inst) {
+        stores += inst.form().opcode() == ir::Opcode::St &&
+                  inst.form().stateSpace() == ir::StateSpace::Generic;
+        ors += inst.form().opcode() == ir::Opcode::Or;
+        branches += inst.form().opcode() == ir::Opcode::Bra;
+      });
+    EXPECT_EQ(stores, value == 1 ? 1u : 2u);
+    EXPECT_EQ(ors, value == 1 ? 0u : 1u); // decided: left out with its branch
+    EXPECT_EQ(branches, value == 1 ? 1u : 2u);
+  }
+}
+
 TEST(ProbeInliner, ConstantIntrinsicsFoldBranchesAndUnreadCodeIsLeftOut) {
   auto probes = parse(std::string(kHeader) + kProbeModule);
   // `probe`: __test_value is 1 here, so the store's branch is never taken... by the hooks'

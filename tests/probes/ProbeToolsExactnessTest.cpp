@@ -34,6 +34,15 @@ protected:
     TracedProbeTest::SetUp();
     kernels_ = readText(OCELOT_PROBE_KERNELS_PTX);
     ASSERT_FALSE(kernels_.empty()) << OCELOT_PROBE_KERNELS_PTX;
+    numberKernels();
+  }
+
+  /// The ids, classes and spaces of kernels_' instructions, and which are conditional branches.
+  void numberKernels() {
+    instructionIds_.clear();
+    conditionalBranches_.clear();
+    classes_.clear();
+    spaces_.clear();
     numberInstructions([&](uint32_t id, const ir::Instruction& inst) {
       if (inst.form().opcode() == ir::Opcode::Bra && inst.guard().has_value())
         conditionalBranches_.insert(id);
@@ -536,12 +545,7 @@ protected:
   void SetUp() override {
     ToolExactness::SetUp();
     kernels_ = kGuardsKernel;
-    instructionIds_.clear();
-    conditionalBranches_.clear();
-    classes_.clear();
-    numberInstructions([&](uint32_t, const ir::Instruction& inst) {
-      classes_.push_back(instrumentors::opcodeClassOf(inst.form()));
-    });
+    numberKernels();
   }
 
   /// The guarded instructions of the tables, by block: (skippedFrom, skippedLess), and whether
@@ -597,6 +601,138 @@ TEST_F(DerivedGuards, WarpEffDerivesGuardFalseLanesBothWaysAndProbesTheRest) {
     lanes += counts.first, warps += counts.second;
   EXPECT_EQ(result_["lanes"], lanes);
   EXPECT_EQ(result_["warp_instructions"], warps);
+}
+
+TEST_F(DerivedGuards, BranchDivDerivesWhatBlockCountsGiveAndCountsTheRest) {
+  useTool("branchdiv");
+  int* out = allocate<int>(80);
+  run("guards", dim3(2), dim3(80), out);
+  checkBranchesAgainstTrace(*this, trace_, result_);
+  // Every guarded branch is probed (the vote is needed for the warp outcomes); the fall-through
+  // lanes are counted only where the block entries do not give them (B5 and B6).
+  const auto& state = static_cast<const instrumentors::ProbeModuleState&>(*module_.states.at(0));
+  std::set<uint32_t> probed;
+  for (const auto& site : state.tables->sites)
+    if (site.probe == "vote")
+      probed.insert(state.tables->instructions.at(site.instruction).block);
+  EXPECT_EQ(probed, (std::set<uint32_t>{0, 2, 3, 5, 6}));
+  EXPECT_EQ(result_["branches"].size(), 5u);
+}
+
+// A call before the branch in its block whose callee exits every lane of warp 1: the branch's
+// block entries count that warp, but it never reaches the branch, so blockEntriesReach() is false
+// there and the probe counts the not-taken warps and the taken lanes itself.
+constexpr const char* kCallFirstKernel = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+
+.func leave(.param .b32 leave_param_0)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<2>;
+	ld.param.u32 %r1, [leave_param_0];
+	setp.eq.u32 %p1, %r1, 1;
+	@%p1 exit;
+	ret;
+}
+
+.visible .entry callFirst(.param .u64 callFirst_param_0)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<5>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [callFirst_param_0];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	shr.u32 %r2, %r1, 5;
+	{
+	.param .b32 param0;
+	st.param.b32 [param0], %r2;
+	call.uni leave, (param0);
+	}
+	and.b32 %r3, %r1, 3;
+	setp.eq.u32 %p1, %r3, 0;
+	mov.u32 %r4, 1;
+	@%p1 bra $L_set;
+	mov.u32 %r4, 2;
+$L_set:
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r4;
+	ret;
+}
+
+.visible .entry callThenStore(.param .u64 callThenStore_param_0)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [callThenStore_param_0];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	shr.u32 %r2, %r1, 5;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	and.b32 %r3, %r1, 3;
+	setp.eq.u32 %p1, %r3, 0;
+	@%p1 st.global.u32 [%rd3+1024], %r1;
+	{
+	.param .b32 param0;
+	st.param.b32 [param0], %r2;
+	call.uni leave, (param0);
+	}
+	st.global.u32 [%rd3], %r1;
+	ret;
+}
+)";
+
+TEST_F(ToolExactness, BranchDivCountsWhatACallBeforeTheBranchHidesFromBlockCounts) {
+  kernels_ = kCallFirstKernel;
+  numberKernels();
+  useTool("branchdiv");
+  int* out = allocate<int>(2 * 96);
+  std::memset(out, 0, 2 * 96 * sizeof(int));
+  run("callFirst", dim3(2), dim3(96), out);
+  checkBranchesAgainstTrace(*this, trace_, result_);
+  // Warps 0 and 2 of each CTA reach the branch and diverge (lanes with tid % 4 == 0 take it);
+  // warp 1 left in the callee.
+  ASSERT_EQ(result_["branches"].size(), 1u);
+  const Json& branch = result_["branches"][0];
+  EXPECT_EQ(branch["warps"], 4u);
+  EXPECT_EQ(branch["divergent"], 4u);
+  EXPECT_EQ(branch["taken_lanes"], 4 * 8u);
+  EXPECT_EQ(branch["not_taken_lanes"], 4 * 24u);
+  EXPECT_EQ(out[0], 1);
+  EXPECT_EQ(out[1], 2);
+  EXPECT_EQ(out[40], 0);
+}
+
+// memaccess takes a request and its lanes from the block entries only where every lane that enters
+// the block executes the instruction: not for a guarded store, nor for one after a call whose
+// callee exits warp 1. There the probe counts them.
+TEST_F(ToolExactness, MemAccessCountsRequestsOfGuardedAccessesAndAccessesAfterACall) {
+  kernels_ = kCallFirstKernel;
+  numberKernels();
+  useTool("memaccess");
+  int* out = allocate<int>(512);
+  run("callThenStore", dim3(2), dim3(96), out);
+  auto traced = tracedRequests();
+  ASSERT_EQ(result_["instructions"].size(), 2u) << result_.dump();
+  for (const auto& e : result_["instructions"]) {
+    Expected want = fromTrace(traced.at(e["instruction"].get<uint32_t>()));
+    EXPECT_EQ(e["requests"], want.requests);
+    EXPECT_EQ(e["lanes"], want.lanes);
+    EXPECT_EQ(e["sectors"], want.sectors);
+    EXPECT_EQ(e["lines"], want.lines);
+  }
+  // The guarded store: every warp, 8 lanes of each; the store after the call: warps 0 and 2.
+  const Json& guardedStore = result_["instructions"][0];
+  const Json& afterCall = result_["instructions"][1];
+  EXPECT_EQ(guardedStore["requests"], 2 * 3u);
+  EXPECT_EQ(guardedStore["lanes"], 2 * 3 * 8u);
+  EXPECT_EQ(afterCall["requests"], 2 * 2u);
+  EXPECT_EQ(afterCall["lanes"], 2 * 64u);
 }
 
 // --- several tools in one module ---

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <utility>
 
 namespace {
@@ -14,31 +15,46 @@ using ocelot::Json;
 class BranchDivergence final : public ocelot::InstrumentorResult {
 public:
   explicit BranchDivergence(const ocelot::ProbeData& data) {
-    auto outcomes = data.counters<uint64_t>("outcomes"); // 3 bins per instruction
-    auto taken = data.counters<uint64_t>("takenLanes");
-    auto fall = data.counters<uint64_t>("fallLanes");
+    auto warpEntries = data.counters<uint64_t>("warpEntries");
+    auto laneEntries = data.counters<uint64_t>("laneEntries");
+    auto allTaken = data.counters<uint64_t>("allTaken");
+    auto divergentWarps = data.counters<uint64_t>("divergent");
+    auto noneTaken = data.counters<uint64_t>("noneTaken");
+    auto takenLanes = data.counters<uint64_t>("takenLanes");
+    auto fallLanes = data.counters<uint64_t>("fallLanes");
+    // The branches the vote probe is at (not those of kernels it was left out of).
+    std::set<uint32_t> probed;
+    for (const ocelot::ProbeSite& site : data.sites())
+      if (site.probe == "vote" && site.instruction != ocelot::ProbeSite::kNoInstruction)
+        probed.insert(site.instruction);
     struct Line {
       uint64_t warps = 0, divergent = 0;
     };
     std::map<std::pair<std::string, uint32_t>, Line> byLine;
     Json branches = Json::array();
-    for (size_t i = 0; i < taken.size(); ++i) {
-      uint64_t uniformTaken = outcomes[3 * i], uniformFall = outcomes[3 * i + 1],
-               divergent = outcomes[3 * i + 2];
-      uint64_t warps = uniformTaken + uniformFall + divergent;
+    for (uint32_t i : probed) {
+      const ocelot::ProbeInstruction& inst = data.instructions()[i];
+      // What the probe did not count, the block entries give (as the probe decided at the site).
+      const bool reach = data.blockEntriesReach(i);
+      const uint64_t uniformTaken = allTaken[i], divergent = divergentWarps[i];
+      const uint64_t warps =
+          reach ? warpEntries[inst.block] : uniformTaken + divergent + noneTaken[i];
+      const uint64_t uniformFall = reach ? warps - uniformTaken - divergent : noneTaken[i];
+      const uint64_t fall =
+          inst.skipDerivable() ? inst.derivedSkippedLanes(laneEntries) : fallLanes[i];
+      const uint64_t taken = reach ? laneEntries[inst.block] - fall : takenLanes[i];
       if (warps == 0)
         continue;
-      const ocelot::ProbeInstruction& inst = data.instructions()[i];
       branches.push_back({{"function", inst.function},
                           {"instruction", i},
                           {"block", data.blocks()[inst.block].index},
-                          {"location", data.location(static_cast<uint32_t>(i))},
+                          {"location", data.location(i)},
                           {"warps", warps},
                           {"taken", uniformTaken},
                           {"not_taken", uniformFall},
                           {"divergent", divergent},
-                          {"taken_lanes", taken[i]},
-                          {"not_taken_lanes", fall[i]}});
+                          {"taken_lanes", taken},
+                          {"not_taken_lanes", fall}});
       warps_ += warps;
       divergent_ += divergent;
       if (inst.line != 0 && inst.file < data.tables().files.size()) {

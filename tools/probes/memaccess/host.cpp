@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -20,50 +21,64 @@ double ratio(uint64_t a, uint64_t b) {
 class MemoryAccesses final : public ocelot::InstrumentorResult {
 public:
   explicit MemoryAccesses(const ocelot::ProbeData& data) {
-    auto requests = data.counters<uint64_t>("requests");
-    auto lanes = data.counters<uint64_t>("lanes");
+    auto warpEntries = data.counters<uint64_t>("warpEntries");
+    auto laneEntries = data.counters<uint64_t>("laneEntries");
+    auto counted = data.counters<uint64_t>("requests");
+    auto countedLanes = data.counters<uint64_t>("lanes");
     auto sectors = data.counters<uint64_t>("sectors");
     auto lines = data.counters<uint64_t>("lines");
-    auto wavefronts = data.counters<uint64_t>("wavefronts");
+    auto extraWavefronts = data.counters<uint64_t>("extraWavefronts");
+    // The instructions a probe is at (not those of kernels it was left out of).
+    std::set<uint32_t> probed;
+    for (const ocelot::ProbeSite& site : data.sites())
+      if (site.instruction != ocelot::ProbeSite::kNoInstruction)
+        probed.insert(site.instruction);
     struct Line {
       uint64_t requests = 0, sectors = 0, lines = 0, sharedRequests = 0, wavefronts = 0;
     };
     std::map<std::pair<std::string, uint32_t>, Line> byLine;
     Json instructions = Json::array();
-    for (size_t i = 0; i < requests.size(); ++i) {
-      if (requests[i] == 0)
-        continue;
+    for (uint32_t i : probed) {
       const ocelot::ProbeInstruction& inst = data.instructions()[i];
+      // The block entries, where every lane that enters the block executes the instruction (as
+      // the probe decided at the site); else what the probe counted.
+      const bool derived = data.blockEntriesReach(i) && !inst.guarded;
+      const uint64_t requests = derived ? warpEntries[inst.block] : counted[i];
+      const uint64_t lanes = derived ? laneEntries[inst.block] : countedLanes[i];
+      if (requests == 0)
+        continue;
       bool shared = inst.space == ocelot::probe::kShared;
       bool local = inst.space == ocelot::probe::kLocal;
       Json entry = {{"function", inst.function},
                     {"instruction", i},
                     {"opcode", inst.opcode},
                     {"space", ocelot::stateSpaceName(inst.space)},
-                    {"location", data.location(static_cast<uint32_t>(i))},
-                    {"requests", requests[i]},
-                    {"lanes", lanes[i]}};
+                    {"location", data.location(i)},
+                    {"requests", requests},
+                    {"lanes", lanes}};
       Line* line = nullptr;
       if (inst.line != 0 && inst.file < data.tables().files.size())
         line = &byLine[{data.tables().files[inst.file], inst.line}];
       if (shared) {
-        entry["wavefronts"] = wavefronts[i];
-        entry["ways_per_request"] = ratio(wavefronts[i], requests[i]);
-        shared_.first += requests[i];
-        shared_.second += wavefronts[i];
+        // One wavefront per request, and those the conflicts added.
+        const uint64_t wavefronts = requests + extraWavefronts[i];
+        entry["wavefronts"] = wavefronts;
+        entry["ways_per_request"] = ratio(wavefronts, requests);
+        shared_.first += requests;
+        shared_.second += wavefronts;
         if (line != nullptr)
-          line->sharedRequests += requests[i], line->wavefronts += wavefronts[i];
+          line->sharedRequests += requests, line->wavefronts += wavefronts;
       } else {
         entry["sectors"] = sectors[i];
         entry["lines"] = lines[i];
-        entry["sectors_per_request"] = ratio(sectors[i], requests[i]);
+        entry["sectors_per_request"] = ratio(sectors[i], requests);
         // Bytes the lanes asked for over the bytes of the sectors moved.
-        entry["efficiency"] = ratio(lanes[i] * inst.accessBytes, sectors[i] * 32);
+        entry["efficiency"] = ratio(lanes * inst.accessBytes, sectors[i] * 32);
         auto& totals = local ? local_ : global_;
-        totals.first += requests[i];
+        totals.first += requests;
         totals.second += sectors[i];
         if (line != nullptr)
-          line->requests += requests[i], line->sectors += sectors[i], line->lines += lines[i];
+          line->requests += requests, line->sectors += sectors[i], line->lines += lines[i];
       }
       instructions.push_back(std::move(entry));
     }

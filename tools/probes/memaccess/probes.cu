@@ -2,21 +2,32 @@
 //
 // Before every global or generic load, store and atomic, the warp works out together which
 // 32-byte sectors and 128-byte lines its active lanes touch, and its first active lane adds the
-// request, the lanes, the distinct sectors and the distinct lines to the instruction's counters.
-// Before every shared-memory access it works out the bank conflict: the most distinct 4-byte
-// words one of the 32 banks must serve (1 = conflict-free, 32 = fully serialized). Local memory
-// is counted in the hardware's layout: consecutive 4-byte words of one thread's offsets lie 128
-// bytes apart, with the 32 lanes' copies of a word side by side between them.
+// distinct sectors and the distinct lines to the instruction's counters. Before every
+// shared-memory access it works out the bank conflict: the most distinct 4-byte words one of the
+// 32 banks must serve (1 = conflict-free, 32 = fully serialized). Local memory is counted in the
+// hardware's layout: consecutive 4-byte words of one thread's offsets lie 128 bytes apart, with
+// the 32 lanes' copies of a word side by side between them. The requests (warps) and the lanes
+// come from block counts where every lane that enters the instruction's block executes it.
 #include "ocelot/probe.cuh"
 
 using namespace ocelot::probe;
 
-// Per instruction; 8 stripes (by %ctaid.x) spread the atomics of a hot instruction.
-OCELOT_COUNTERS(requests, unsigned long long, "per=instruction; stripes=8");
-OCELOT_COUNTERS(lanes, unsigned long long, "per=instruction; stripes=8");
+OCELOT_BLOCK_COUNTS(warpEntries, "warps");
+OCELOT_BLOCK_COUNTS(laneEntries, "lanes");
+// Per instruction; 8 stripes (by %ctaid.x) spread the atomics of a hot instruction. Each counter
+// has a fixed index at its site, so that Ocelot keeps it in a register in loops.
 OCELOT_COUNTERS(sectors, unsigned long long, "per=instruction; stripes=8");
 OCELOT_COUNTERS(lines, unsigned long long, "per=instruction; stripes=8");
-OCELOT_COUNTERS(wavefronts, unsigned long long, "per=instruction; stripes=8");
+// Shared accesses: wavefronts beyond the first of each request (0 without a bank conflict).
+OCELOT_COUNTERS(extraWavefronts, unsigned long long, "per=instruction; stripes=8");
+// Only where the block entries do not give them: guarded instructions (`@%p ld`) and those after
+// a call in their block (a callee may exit lanes).
+OCELOT_COUNTERS(requests, unsigned long long, "per=instruction; stripes=8");
+OCELOT_COUNTERS(lanes, unsigned long long, "per=instruction; stripes=8");
+
+__device__ __forceinline__ void count(Counters<unsigned long long> counter, u32 value) {
+  atomicAdd(counter.element(counter.here()), (u64)value);
+}
 
 // The number of distinct values `key` takes over the active lanes: each group of lanes with the
 // same key counts once, at its lowest lane.
@@ -26,14 +37,13 @@ __device__ __forceinline__ u32 distinct(u32 active, u64 key) {
   return __popc(__ballot_sync(active, first));
 }
 
-// The warp's request, once, by its first active lane.
-__device__ __forceinline__ void addRequest(u32 active, u32 sectorCount, u32 lineCount) {
-  if (isLeader()) {
-    u64 at = requests.here();
-    atomicAdd(requests.element(at), 1ull);
-    atomicAdd(lanes.element(at), (u64)__popc(active));
-    atomicAdd(sectors.element(at), (u64)sectorCount);
-    atomicAdd(lines.element(at), (u64)lineCount);
+// The warp's request, once, by its first active lane. blockEntriesReach() and guarded() are
+// constants at each site: where the block entries give the request and its lanes, no code counts
+// them.
+__device__ __forceinline__ void addRequest(u32 active) {
+  if (!blockEntriesReach() || guarded()) {
+    atomicAdd(requests.element(requests.here()), 1ull);
+    atomicAdd(lanes.element(lanes.here()), (u64)__popc(active));
   }
 }
 
@@ -46,7 +56,11 @@ OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
   u32 perLane = size > 32 ? size / 32 : 1;
   u32 sectorCount = distinct(active, a >> 5) * perLane;
   u32 lineCount = distinct(active, a >> 7) * (size > 128 ? size / 128 : 1);
-  addRequest(active, sectorCount, lineCount);
+  if (isLeader()) {
+    addRequest(active);
+    count(sectors, sectorCount);
+    count(lines, lineCount);
+  }
 }
 
 OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
@@ -68,10 +82,9 @@ OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
       most = candidate;
   }
   if (isLeader()) {
-    u64 at = requests.here();
-    atomicAdd(requests.element(at), 1ull);
-    atomicAdd(lanes.element(at), (u64)__popc(active));
-    atomicAdd(wavefronts.element(at), (u64)most);
+    addRequest(active);
+    if (most > 1) // the atomic only on a conflict, where it is out of registers
+      count(extraWavefronts, most - 1);
   }
 }
 
@@ -108,5 +121,9 @@ OCELOT_PROBE(localCoalescing, "at=instruction; class=memory; space=local") {
     sectorCount += __popc(__ballot_sync(active, (mySectors >> bit) & 1)) << bit;
     lineCount += __popc(__ballot_sync(active, (myLines >> bit) & 1)) << bit;
   }
-  addRequest(active, sectorCount, lineCount);
+  if (isLeader()) {
+    addRequest(active);
+    count(sectors, sectorCount);
+    count(lines, lineCount);
+  }
 }
