@@ -10,6 +10,7 @@
 #include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <algorithm>
+#include <chrono>
 #include <unordered_map>
 
 namespace ocelot::runtime::instrumentation {
@@ -131,6 +132,12 @@ public:
     // next launch, in the launch's stream; no device reset may free them meanwhile (one that
     // began since destroyed the graph with them: each node's profile reports the disturbance).
     Device& device = device_;
+    // Backpressure: when the profile worker is behind by more than the plan's share of host
+    // copies, this thread waits for it (the application's streams never do) rather than the
+    // launch's results being dropped. Before taking a Use: a reset waiting for uses must not wait
+    // for this thread while it waits for the worker.
+    if (plan_->bytes > 0 && backlogged())
+      framework.worker_.flush(std::chrono::seconds(30));
     const DeviceResources::Use use = pool.use();
     if (!use) {
       record->outcome = cudaErrorNotReady;
@@ -141,17 +148,16 @@ public:
       return;
     }
     if (plan_->bytes > 0) {
-      if (plan_->stagingOut.load(std::memory_order_relaxed) + plan_->bytes >
-          std::max(GraphPlan::kMaxStagingBytes, 2 * plan_->bytes)) {
-        // The profile worker is behind by that much: the results are dropped (and say so) rather
-        // than the application's thread made to wait for it.
+      if (backlogged()) {
+        // Still behind after waiting for the worker (30 s): the results are dropped, and say so.
         launch.resultsLost = "the host copies of earlier launches of the graph (" +
                              std::to_string(GraphPlan::kMaxStagingBytes >> 20) +
-                             " MiB) were still waiting for their profiles: this launch's results "
-                             "were not kept";
-        framework.logOnce("graph-backlog",
-                          "instrumentation: graph launches come faster than their profiles are "
-                          "made: some launches' results are not kept");
+                             " MiB) were still waiting for their profiles after 30 s: this "
+                             "launch's results were not kept";
+        framework.logOnce(
+            "graph-backlog",
+            "instrumentation: graph launches came faster than their profiles were made "
+            "for 30 s: some launches' results are not kept");
       } else {
         cudaError_t error = pool.stagingBuffers().acquire(plan_->bytes, &launch.staging);
         if (error == cudaSuccess)
@@ -193,6 +199,11 @@ public:
 
 private:
   static bool same(const dim3& a, const dim3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+  /// Whether the host copies of this plan's launches not yet made into profiles are at the cap.
+  bool backlogged() const {
+    return plan_->stagingOut.load(std::memory_order_relaxed) + plan_->bytes >
+           std::max(GraphPlan::kMaxStagingBytes, 2 * plan_->bytes);
+  }
 
   /// The plan's first launch: `node`'s part of the plan (select -> describe -> module -> its
   /// results in the plan's memory), and its substitute.
