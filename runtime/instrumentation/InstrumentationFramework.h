@@ -125,6 +125,12 @@ public:
   SelectionRules selection() const;
   ProfileHub& profiles() { return hub_; }
   void flush();
+  /// How many bytes of a graph plan's host copies may wait for the profile worker before the next
+  /// launch of that graph waits for it (GraphPlan::kMaxStagingBytes unless set; at least two
+  /// launches' worth either way).
+  void setGraphBacklogBytes(uint64_t bytes) {
+    graphBacklogBytes_.store(bytes, std::memory_order_relaxed);
+  }
 
   /// The summary of every profile so far (what `ocelot run` prints at exit).
   /// With the warnings logged more than once, folded into one line each with a count.
@@ -300,6 +306,7 @@ private:
   std::atomic<bool> keepOccupancy_{true}; ///< OCELOT_KEEP_OCCUPANCY (on unless "0")
   /// OCELOT_CALL_STACKS (on unless "0"): each selected launch records its host call path.
   std::atomic<bool> callStacks_{true};
+  std::atomic<uint64_t> graphBacklogBytes_{GraphPlan::kMaxStagingBytes};
   const bool hostMeasures_ = hostMeasuresRequested();
   const NvtxRanges* nvtx_ = nullptr;
   const ApiCallLog* apiCalls_ = nullptr; ///< the host's API calls, for the summary's host line

@@ -150,10 +150,9 @@ public:
     if (plan_->bytes > 0) {
       if (backlogged()) {
         // Still behind after waiting for the worker (30 s): the results are dropped, and say so.
-        launch.resultsLost = "the host copies of earlier launches of the graph (" +
-                             std::to_string(GraphPlan::kMaxStagingBytes >> 20) +
-                             " MiB) were still waiting for their profiles after 30 s: this "
-                             "launch's results were not kept";
+        launch.resultsLost = "the host copies of earlier launches of the graph were still "
+                             "waiting for their profiles after 30 s: this launch's results were "
+                             "not kept";
         framework.logOnce(
             "graph-backlog",
             "instrumentation: graph launches came faster than their profiles were made "
@@ -202,7 +201,8 @@ private:
   /// Whether the host copies of this plan's launches not yet made into profiles are at the cap.
   bool backlogged() const {
     return plan_->stagingOut.load(std::memory_order_relaxed) + plan_->bytes >
-           std::max(GraphPlan::kMaxStagingBytes, 2 * plan_->bytes);
+           std::max(framework_.graphBacklogBytes_.load(std::memory_order_relaxed),
+                    2 * plan_->bytes);
   }
 
   /// The plan's first launch: `node`'s part of the plan (select -> describe -> module -> its

@@ -257,6 +257,39 @@ TEST_F(InstrumentedGraphs, AReplayedGraphIsCountedExactlyAtEveryLaunchOnAnyStrea
   EXPECT_EQ(graphs().destroy(graph), cudaSuccess);
 }
 
+// A graph replayed faster than the profile worker makes its nodes' profiles: with the backlog of
+// host copies limited to two launches' worth, later launches wait for the worker on the launching
+// thread, and no launch loses its results (the first version of graph plans dropped them).
+TEST_F(InstrumentedGraphs, AGraphReplayedFasterThanItsProfilesAreMadeLosesNothing) {
+  framework().setGraphBacklogBytes(0);
+  Graph& graph = newGraph();
+  cudaGraphNode_t first = addSpin(graph, 1);
+  addSpin(graph, 2, {first});
+  GraphExec& exec = instantiate(graph);
+  constexpr int kLaunches = 200;
+  for (int launch = 0; launch < kLaunches; ++launch)
+    ASSERT_EQ(runtime_.launchGraph(exec, *stream_, *device_, ordinal_), cudaSuccess);
+  ASSERT_EQ(stream_->synchronize(), cudaSuccess);
+  framework().flush();
+  std::vector<std::shared_ptr<const KernelProfile>> profiles;
+  {
+    std::lock_guard lock(mutex_);
+    profiles = profiles_;
+  }
+  ASSERT_EQ(profiles.size(), 2u * kLaunches);
+  for (const auto& profile : profiles) {
+    ASSERT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+    std::multiset<uint64_t> found = iterations({profile});
+    ASSERT_EQ(found.size(), 1u);
+    expectSpinCounts(*profile, static_cast<uint32_t>(*found.begin()));
+  }
+  EXPECT_EQ(iterations(profiles).count(1), static_cast<size_t>(kLaunches));
+  EXPECT_EQ(*out_, kLaunches * kThreads * (1u + 2u));
+  framework().setGraphBacklogBytes(instrumentation::GraphPlan::kMaxStagingBytes);
+  EXPECT_EQ(graphs().destroy(exec), cudaSuccess);
+  EXPECT_EQ(graphs().destroy(graph), cudaSuccess);
+}
+
 TEST_F(InstrumentedGraphs, ChangedNodeParametersAndUpdatedGraphsAreCountedAsTheyRun) {
   Graph& graph = newGraph();
   cudaGraphNode_t node = addSpin(graph, 3);
