@@ -550,6 +550,26 @@ section_runtime-bench() {
   say "gpu-batch: runtime-bench: $(wc -l <"$OUT/runtime-bench.tsv") metrics compared"
 }
 
+# cuda_program_ready DIR SRC BIN [NVCC FLAGS...]: builds SRC into BIN with nvcc (-std=c++17,
+# --cudart=shared, the flags given; the log in DIR/build.log) for a section that runs it under both
+# runtimes; fails, with a line in the summary, when it does not build or Ocelot's runtime is not
+# built.
+cuda_program_ready() {
+  local dir=$1 src=$2 bin=$3
+  shift 3
+  if ! "$NVCC" -std=c++17 --cudart=shared "$@" "$src" -o "$bin" >"$dir/build.log" 2>&1; then
+    md "Build of \`${src#"$ROOT"/}\` failed:"
+    md '```'
+    tail -20 "$dir/build.log" >>"$SUMMARY"
+    md '```'
+    return 1
+  fi
+  if [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
+    md "Ocelot runtime not built: skipped."
+    return 1
+  fi
+}
+
 # ---------------------------------------------------------------------------------------------
 # launch-bench: one program, run under NVIDIA's runtime, Ocelot's, and Ocelot's with instrumentors.
 # hostcost_table TSV...: the launch benchmark's metrics under bbcount with call stacks off
@@ -589,19 +609,8 @@ section_launch-bench() {
     md "No nvcc: benchmark not built."
     return
   fi
-  if ! "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90,code=sm_90 \
-      -gencode=arch=compute_90,code=compute_90 --cudart=shared "$src" -o "$bin" \
-      >"$dir/build.log" 2>&1; then
-    md "Benchmark build failed:"
-    md '```'
-    tail -20 "$dir/build.log" >>"$SUMMARY"
-    md '```'
-    return
-  fi
-  if [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
-    md "Ocelot runtime not built: skipped."
-    return
-  fi
+  cuda_program_ready "$dir" "$src" "$bin" -O2 -gencode=arch=compute_90,code=sm_90 \
+    -gencode=arch=compute_90,code=compute_90 || return
   local nvlib=""
   if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
   local inherited=${LD_LIBRARY_PATH:-}
@@ -850,17 +859,7 @@ section_graph-plan() {
     md "No nvcc: not built."
     return
   fi
-  if ! "$NVCC" -std=c++17 --cudart=shared "$src" -o "$bin" >"$dir/build.log" 2>&1; then
-    md "Build failed:"
-    md '```'
-    tail -20 "$dir/build.log" >>"$SUMMARY"
-    md '```'
-    return
-  fi
-  if [ ! -e "$BUILD/runtime/libcudart.so.13" ]; then
-    md "Ocelot runtime not built: skipped."
-    return
-  fi
+  cuda_program_ready "$dir" "$src" "$bin" || return
   local nvlib=""
   if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
   local inherited=${LD_LIBRARY_PATH:-}
