@@ -85,6 +85,20 @@ def check_profile(args):
 
 # --- trace ---------------------------------------------------------------------------------------
 
+def check_trace_lanes(trace_path, expected):
+    """The trace file is well ordered and nested and has a lane group (process) per name given."""
+    with open(trace_path) as f:
+        trace = json.load(f)
+    problems = trace_problems(trace)
+    if problems:
+        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
+    lanes = {e["args"]["name"] for e in trace["traceEvents"]
+             if e["ph"] == "M" and e["name"] == "process_name"}
+    for lane in expected:
+        if lane not in lanes:
+            raise CheckError("the trace has no lane group %r: %s" % (lane, sorted(lanes)))
+
+
 def trace_problems(trace):
     """Event order and nesting rules, beyond the schema."""
     problems = []
@@ -559,16 +573,7 @@ def check_rankdevices(args):
     if not spread or (spread.group(2), spread.group(4)) != ("0", "1"):
         raise CheckError("expected the fewest instructions on rank 0 and the most on rank 1: %s" %
                          (row.group(0)[:800] if row else "no rankWork row"))
-    with open(trace_path) as f:
-        trace = json.load(f)
-    problems = trace_problems(trace)
-    if problems:
-        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
-    lanes = {e["args"]["name"] for e in trace["traceEvents"]
-             if e["ph"] == "M" and e["name"] == "process_name"}
-    for lane in ("rank 0 GPU 0 streams", "rank 1 GPU 1 streams"):
-        if lane not in lanes:
-            raise CheckError("the trace has no lane group %r: %s" % (lane, sorted(lanes)))
+    check_trace_lanes(trace_path, ("rank 0 GPU 0 streams", "rank 1 GPU 1 streams"))
     print("rankdevices (%s, %s): rank 0 on device 0, rank 1 on device 1, 2 instrumented launches "
           "each (512 threads enter), instructions %d and %d; merged report and trace per rank "
           "and device" % (args.device, launcher, instructions[0], instructions[1]))
@@ -896,16 +901,7 @@ def check_multigpu(args):
     html = os.path.join(args.work, "multigpu.%s.html" % args.device)
     trace_path = os.path.join(args.work, "multigpu.%s.trace.json" % args.device)
     run([args.ocelot, "report", profile, "-o", html, "--trace", trace_path])
-    with open(trace_path) as f:
-        trace = json.load(f)
-    problems = trace_problems(trace)
-    if problems:
-        raise CheckError("trace order/nesting:\n  " + "\n  ".join(problems[:10]))
-    lanes = {e["args"]["name"] for e in trace["traceEvents"]
-             if e["ph"] == "M" and e["name"] == "process_name"}
-    for lane in ("rank 0 GPU 0 streams", "rank 0 GPU 1 streams"):
-        if lane not in lanes:
-            raise CheckError("the trace has no lane group %r: %s" % (lane, sorted(lanes)))
+    check_trace_lanes(trace_path, ("rank 0 GPU 0 streams", "rank 0 GPU 1 streams"))
     with open(summary_path) as f:
         summary = f.read()
     for device, launches in ((0, 2), (1, 3)):
