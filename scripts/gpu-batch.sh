@@ -552,11 +552,15 @@ section_runtime-bench() {
 
 # cuda_program_ready DIR SRC BIN [NVCC FLAGS...]: builds SRC into BIN with nvcc (-std=c++17,
 # --cudart=shared, the flags given; the log in DIR/build.log) for a section that runs it under both
-# runtimes; fails, with a line in the summary, when it does not build or Ocelot's runtime is not
-# built.
+# runtimes; fails, with a line in the summary, when there is no nvcc, it does not build, or
+# Ocelot's runtime is not built.
 cuda_program_ready() {
   local dir=$1 src=$2 bin=$3
   shift 3
+  if [ -z "$NVCC" ]; then
+    md "No nvcc: \`${src#"$ROOT"/}\` not built."
+    return 1
+  fi
   if ! "$NVCC" -std=c++17 --cudart=shared "$@" "$src" -o "$bin" >"$dir/build.log" 2>&1; then
     md "Build of \`${src#"$ROOT"/}\` failed:"
     md '```'
@@ -570,8 +574,6 @@ cuda_program_ready() {
   fi
 }
 
-# ---------------------------------------------------------------------------------------------
-# launch-bench: one program, run under NVIDIA's runtime, Ocelot's, and Ocelot's with instrumentors.
 # hostcost_table TSV...: the launch benchmark's metrics under bbcount with call stacks off
 # (nostacks.N.tsv), on (stacks.N.tsv) and with host measures too (measures.N.tsv), best value per
 # mode, as a Markdown table with what each adds per launch against issue 16's 1 us.
@@ -599,16 +601,14 @@ hostcost_table() {
     }' "$@"
 }
 
+# ---------------------------------------------------------------------------------------------
+# launch-bench: one program, run under NVIDIA's runtime, Ocelot's, and Ocelot's with instrumentors.
 section_launch-bench() {
   local dir=$LOGS/launch-bench
   mkdir -p "$dir"
   md "## Launch overhead (issue 14): NVIDIA, Ocelot, Ocelot + instrumentors"
   md ""
   local src=$ROOT/tests/benchmarks/instrumentation/launch_overhead_bench.cu bin=$WORK/launch_bench
-  if [ -z "$NVCC" ]; then
-    md "No nvcc: benchmark not built."
-    return
-  fi
   cuda_program_ready "$dir" "$src" "$bin" -O2 -gencode=arch=compute_90,code=sm_90 \
     -gencode=arch=compute_90,code=compute_90 || return
   local nvlib=""
@@ -855,10 +855,6 @@ section_graph-plan() {
   md "## Graph plans (issue 14): a replayed graph's instrumented kernel nodes kept in place"
   md ""
   local src=$ROOT/tests/runtime/programs/graph_replay.cu bin=$WORK/graph_replay
-  if [ -z "$NVCC" ]; then
-    md "No nvcc: not built."
-    return
-  fi
   cuda_program_ready "$dir" "$src" "$bin" || return
   local nvlib=""
   if find_nvidia_libdir; then nvlib=$NVIDIA_LIBDIR; fi
