@@ -6,7 +6,8 @@
 #   scripts/gpu-carry.sh [DEST]        # DEST defaults to .device-carry/build (git-ignored)
 #   # on the GPU machine:  OCELOT_BUILD_DIR=$PWD/DEST OUT=... scripts/gpu-batch.sh
 #
-# The end-to-end programs are not carried: gpu-batch.sh builds them there with nvcc.
+# The end-to-end programs (tests/e2e/bin, ~5 MB) are carried when they are built: every section
+# that runs them would otherwise build all of them there with nvcc first (~100 s of device time).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${OCELOT_BUILD_DIR:-$root/build}
@@ -43,6 +44,12 @@ done
 for p in "${optional[@]}" "${plugins[@]}"; do
   if [ -e "$build/$p" ]; then copy "$p"; else echo "gpu-carry: skipping $p (not built)"; fi
 done
+if [ -d "$build/tests/e2e/bin" ]; then
+  mkdir -p "$dest/tests/e2e/bin"
+  for program in "$build"/tests/e2e/bin/*; do
+    [ -f "$program" ] && copy "tests/e2e/bin/$(basename "$program")"
+  done
+fi
 # The runtime library's soname links, as the build has them.
 (cd "$dest/runtime" && mv libcudart.so.13 libcudart.so.13.0.0 && ln -s libcudart.so.13.0.0 libcudart.so.13 &&
   ln -s libcudart.so.13 libcudart.so)
