@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <mpi.h>
 
+#include "rank_work.cuh"
+
 #define CHECK(call)                                                                                \
   do {                                                                                             \
     cudaError_t status_ = (call);                                                                  \
@@ -16,14 +18,6 @@
       MPI_Abort(MPI_COMM_WORLD, 1);                                                                \
     }                                                                                              \
   } while (0)
-
-// Each thread iterates `steps` times: the work grows with the rank.
-__global__ void rankWork(unsigned* out, int steps) {
-  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-  for (int i = 0; i < steps; ++i)
-    x = x * 1664525u + 1013904223u;
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

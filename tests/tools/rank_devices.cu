@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "rank_work.cuh"
+
 #define CHECK(call)                                                                                \
   do {                                                                                             \
     cudaError_t status_ = (call);                                                                  \
@@ -18,14 +20,6 @@
       return 1;                                                                                    \
     }                                                                                              \
   } while (0)
-
-// Each thread iterates `steps` times: the work grows with the rank.
-__global__ void rankWork(unsigned* out, int steps) {
-  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-  for (int i = 0; i < steps; ++i)
-    x = x * 1664525u + 1013904223u;
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
-}
 
 /// The first of the launchers' variables that is set, else `fallback`.
 static int fromEnvironment(const char* const* names, int fallback) {
