@@ -1076,6 +1076,16 @@ probe_tool() {
     -o "$PROBE_TOOL" >>"$dir/build.log" 2>&1
 }
 
+# probes_bench NAME TOOLS TSV: the slowdown benchmark (built as $WORK/probes-bench) under the probe
+# tools TOOLS on the GPU, its table into $OUT/TSV, its output into $LOGS/probes/NAME.std{out,err}.txt;
+# returns its exit status.
+probes_bench() {
+  # shellcheck disable=SC2086
+  (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
+    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$2" --tsv "$OUT/$3") \
+    >"$LOGS/probes/$1.stdout.txt" 2>"$LOGS/probes/$1.stderr.txt"
+}
+
 section_probes() {
   mkdir -p "$LOGS/probes"
   md "## Probes: exact counts and unchanged output under probe tools, and their cost"
@@ -1163,10 +1173,7 @@ section_probes() {
   # The cost: the slowdown benchmark's kernels plain, under bbcount and under the probe tools.
   ocelot_api_build probes-bench "$ROOT/tests/benchmarks/instrumentation/instrumentation_bench.cu" || return
   local dir=$LOGS/probes
-  # shellcheck disable=SC2086
-  (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
-    "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$empty,$probecount${ctaprobe:+,$ctaprobe}$shipped_paths" \
-    --tsv "$OUT/probes-bench.tsv") >"$dir/bench.stdout.txt" 2>"$dir/bench.stderr.txt"
+  probes_bench bench "$empty,$probecount${ctaprobe:+,$ctaprobe}$shipped_paths" probes-bench.tsv
   rc=$?
   md "Slowdown benchmark with \`--tools emptyprobe,probecount${ctaprobe:+,ctaclockprobe}${shipped:+,$shipped}\` (exit status $rc; TSV in probes-bench.tsv):"
   md ""
@@ -1185,10 +1192,7 @@ section_probes() {
       atomic_paths="$atomic_paths${atomic_paths:+,}$BUILD/probe-tools/libocelot-$tool.so:loop-registers=off"
   done
   if [ -n "$atomic_paths" ]; then
-    # shellcheck disable=SC2086
-    (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$(ocelot_api_path)" OCELOT_DEVICE=gpu timeout -k 5 540 \
-      "$WORK/probes-bench" ${GPU_BATCH_INSTR_BENCH_ARGS:-} --tools "$atomic_paths" \
-      --tsv "$OUT/probes-bench-atomic.tsv") >"$dir/bench-atomic.stdout.txt" 2>"$dir/bench-atomic.stderr.txt"
+    probes_bench bench-atomic "$atomic_paths" probes-bench-atomic.tsv
     rc_atomic=$?
     md "The same shipped tools with \`loop-registers=off\` (every counter update atomic; exit status $rc_atomic; TSV in probes-bench-atomic.tsv):"
     md ""
