@@ -25,6 +25,10 @@ install(TARGETS ocelot_probe_tool_support EXPORT OcelotTargets
 if(TARGET ocelot_cuda_shim)
   install(TARGETS ocelot_cuda_shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/driverapi)
 endif()
+# Its libnvJitLink.so.13 next to it (`ocelot run` preloads it from there).
+if(TARGET ocelot_nvjitlink_shim)
+  install(TARGETS ocelot_nvjitlink_shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/driverapi)
+endif()
 foreach(dir ocelot ir passes)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${OCELOT_INSTALL_INCLUDEDIR}/${dir}
           FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh" PATTERN "*.def" PATTERN "parser" EXCLUDE)

@@ -1420,6 +1420,7 @@ section_driver-api() {
   md "|---|---|---|---|"
   local name prog rc t0 t1 plain extra
   for entry in "driverapi_nvrtc:$BUILD/tests/driverapi/driverapi_nvrtc:" \
+               "driverapi_nvjitlink:$BUILD/tests/driverapi/driverapi_nvjitlink:" \
                "cupy_rawkernel(PTX):$py/cupy_rawkernel.py:CUPY_COMPILE_WITH_PTX=1" \
                "numba_kernel:$py/numba_kernel.py:"; do
     IFS=: read -r name prog extra <<<"$entry"

@@ -19,8 +19,10 @@ optional=(
   tests/benchmarks/instrumentation/ocelot_function_translation_bench
   tests/cpu/ocelot_cpu_bench
   runtime/driverapi/libcuda.so.1
+  runtime/driverapi/libnvJitLink.so.13
   tests/driverapi/driverapi_launch_bench
   tests/driverapi/driverapi_nvrtc
+  tests/driverapi/driverapi_nvjitlink
 )
 # Every probe tool and plugin the build produced (shared objects under tools/ and instrumentors/).
 mapfile -t plugins < <(cd "$build" && find tools instrumentors probes probe-tools tests/probes -maxdepth 3 -name '*.so' \

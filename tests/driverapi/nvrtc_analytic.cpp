@@ -3,6 +3,11 @@
 // links against libcuda.so.1 (the toolkit's stub at build time): under `ocelot run` that is
 // Ocelot's libcuda.so.1, otherwise NVIDIA's driver.
 //
+// Built with OCELOT_LINK_WITH_NVJITLINK (driverapi_nvjitlink), it works as Numba-CUDA does through
+// cuda.core: the PTX is linked by nvJitLink into a "cubin", which is loaded with cuLibraryLoadData
+// and launched through cuLibraryGetKernel/cuKernelGetFunction. Under `ocelot run` nvJitLink is
+// Ocelot's libnvJitLink.so.13, which hands the one PTX input back, so the kernel is instrumented.
+//
 // ANALYTIC COUNTS: the counted loop of tests/e2e/programs/analytic_loop.cu, launched with trips =
 // 10, 3, 0 over grid (4,1,1) x block (128,1,1) = 512 threads: ENTRY = EXIT = 512, BODY = 512 *
 // trips. Each line `expected ENTRY=... BODY=... EXIT=...` is what check_analytic_counts.py
@@ -11,7 +16,11 @@
 #include <cuda.h>
 
 #include <cstdio>
+#include <cstring>
 #include <nvrtc.h>
+#ifdef OCELOT_LINK_WITH_NVJITLINK
+#include <nvJitLink.h>
+#endif
 #include <string>
 #include <vector>
 
@@ -69,6 +78,41 @@ bool compile(std::string* ptx) {
   return true;
 }
 
+#ifdef OCELOT_LINK_WITH_NVJITLINK
+/// The PTX linked for sm_90 by nvJitLink, as cuda.core's Linker does; the result is what the
+/// caller loads (a cubin from NVIDIA's library, the PTX itself from Ocelot's).
+bool link(const std::string& ptx, std::string* image) {
+  nvJitLinkHandle handle = nullptr;
+  const char* options[] = {"-arch=sm_90"};
+  if (nvJitLinkCreate(&handle, 1, options) != NVJITLINK_SUCCESS) {
+    std::printf("FAILED: nvJitLinkCreate\n");
+    return false;
+  }
+  size_t size = 0;
+  bool ok = nvJitLinkAddData(handle, NVJITLINK_INPUT_PTX, ptx.data(), ptx.size(),
+                             "counted_loop.ptx") == NVJITLINK_SUCCESS &&
+            nvJitLinkComplete(handle) == NVJITLINK_SUCCESS &&
+            nvJitLinkGetLinkedCubinSize(handle, &size) == NVJITLINK_SUCCESS;
+  if (ok) {
+    image->assign(size, '\0');
+    ok = nvJitLinkGetLinkedCubin(handle, image->data()) == NVJITLINK_SUCCESS;
+  }
+  if (!ok) {
+    size_t logSize = 0;
+    nvJitLinkGetErrorLogSize(handle, &logSize);
+    std::string log(logSize, '\0');
+    nvJitLinkGetErrorLog(handle, log.data());
+    std::printf("FAILED: nvJitLink: %s\n", log.c_str());
+  }
+  nvJitLinkDestroy(&handle);
+  const bool elf = image->size() >= 4 && std::memcmp(image->data(), "\x7f" "ELF", 4) == 0;
+  // On stderr: stdout is compared with the program's output without Ocelot.
+  std::fprintf(stderr, "driverapi_nvjitlink: nvJitLink returned %s (%zu bytes)\n",
+               elf ? "a cubin" : "PTX", image->size());
+  return ok;
+}
+#endif
+
 } // namespace
 
 int main() {
@@ -81,11 +125,23 @@ int main() {
       !check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain") ||
       !check(cuCtxSetCurrent(context), "cuCtxSetCurrent"))
     return 1;
-  CUmodule module = nullptr;
   CUfunction kernel = nullptr;
+#ifdef OCELOT_LINK_WITH_NVJITLINK
+  std::string image;
+  CUlibrary library = nullptr;
+  CUkernel libraryKernel = nullptr;
+  if (!link(ptx, &image) ||
+      !check(cuLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+             "cuLibraryLoadData") ||
+      !check(cuLibraryGetKernel(&libraryKernel, library, "counted_loop"), "cuLibraryGetKernel") ||
+      !check(cuKernelGetFunction(&kernel, libraryKernel), "cuKernelGetFunction"))
+    return 1;
+#else
+  CUmodule module = nullptr;
   if (!check(cuModuleLoadData(&module, ptx.c_str()), "cuModuleLoadData") ||
       !check(cuModuleGetFunction(&kernel, module, "counted_loop"), "cuModuleGetFunction"))
     return 1;
+#endif
 
   const unsigned blocks = 4, threadsPerBlock = 128;
   const int threads = 512, warps = threads / 32;
@@ -126,7 +182,11 @@ int main() {
   }
   check(cuMemFree(values), "cuMemFree");
   check(cuMemFree(runs), "cuMemFree");
+#ifdef OCELOT_LINK_WITH_NVJITLINK
+  check(cuLibraryUnload(library), "cuLibraryUnload");
+#else
   check(cuModuleUnload(module), "cuModuleUnload");
+#endif
   std::printf(failures == 0 ? "PASS\n" : "FAIL\n");
   return failures == 0 ? 0 : 1;
 }

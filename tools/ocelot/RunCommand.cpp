@@ -332,9 +332,17 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
   if (std::error_code ignored;
       wantShim && fs::exists(*libraries / "driverapi" / "libcuda.so.1", ignored))
     prependPath("LD_LIBRARY_PATH", (*libraries / "driverapi").string());
+  // Its libnvJitLink.so.13 is preloaded: cuda.bindings (Numba-CUDA's linker) takes a loaded library
+  // of that soname before searching the Python packages for NVIDIA's, and a library found on the
+  // path would come too late for a program that loads nvJitLink before the driver.
+  if (std::error_code ignored;
+      wantShim && fs::exists(*libraries / "driverapi" / "libnvJitLink.so.13", ignored))
+    prependPath("LD_PRELOAD", (*libraries / "driverapi" / "libnvJitLink.so.13").string());
 
   if (vm.count("dry-run")) {
     std::cout << "LD_LIBRARY_PATH=" << std::getenv("LD_LIBRARY_PATH") << "\n";
+    if (const char* preload = std::getenv("LD_PRELOAD"))
+      std::cout << "LD_PRELOAD=" << preload << "\n";
     for (const auto& [name, value] : environment)
       std::cout << name << "=" << value << "\n";
     for (const auto& word : application)
