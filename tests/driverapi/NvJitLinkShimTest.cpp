@@ -7,6 +7,7 @@
 #include <nvJitLink.h>
 
 #include <gtest/gtest.h>
+#include <nvrtc.h>
 
 #include <dlfcn.h>
 
@@ -56,16 +57,17 @@ struct Shim {
     bind("nvJitLinkVersion", &version);
   }
 
-  /// Links `inputs` (PTX) for sm_90; the result's bytes, or the error and its log.
-  nvJitLinkResult link(const std::vector<const char*>& inputs, std::string* image,
-                       std::string* log) {
+  /// Links `inputs` (PTX, or LTO-IR with -lto) for sm_90; the result's bytes, or the error and
+  /// its log.
+  nvJitLinkResult link(const std::vector<std::string>& inputs, std::string* image,
+                       std::string* log, nvJitLinkInputType type = NVJITLINK_INPUT_PTX) {
     nvJitLinkHandle handle = nullptr;
-    const char* options[] = {"-arch=sm_90"};
-    nvJitLinkResult result = create(&handle, 1, options);
+    const char* options[] = {"-arch=sm_90", "-lto"};
+    nvJitLinkResult result = create(&handle, type == NVJITLINK_INPUT_LTOIR ? 2 : 1, options);
     if (result != NVJITLINK_SUCCESS)
       return result;
-    for (const char* ptx : inputs)
-      if (result = addData(handle, NVJITLINK_INPUT_PTX, ptx, std::strlen(ptx), "input.ptx");
+    for (const std::string& input : inputs)
+      if (result = addData(handle, type, input.data(), input.size(), "input");
           result != NVJITLINK_SUCCESS)
         break;
     if (result == NVJITLINK_SUCCESS)
@@ -86,6 +88,21 @@ struct Shim {
     return result;
   }
 };
+
+/// LTO-IR of a kernel from NVRTC, as Numba-CUDA's NVVM emits it.
+std::string ltoir() {
+  const char* source = "extern \"C\" __global__ void ocelot_lto(int* out) { out[threadIdx.x] = 7; }";
+  nvrtcProgram program = nullptr;
+  EXPECT_EQ(nvrtcCreateProgram(&program, source, "lto.cu", 0, nullptr, nullptr), NVRTC_SUCCESS);
+  const char* options[] = {"--gpu-architecture=compute_90", "-dlto"};
+  EXPECT_EQ(nvrtcCompileProgram(program, 2, options), NVRTC_SUCCESS);
+  size_t size = 0;
+  nvrtcGetLTOIRSize(program, &size);
+  std::string code(size, '\0');
+  nvrtcGetLTOIR(program, code.data());
+  nvrtcDestroyProgram(&program);
+  return code;
+}
 
 bool isElf(const std::string& image) {
   return image.size() >= 4 && std::memcmp(image.data(), "\x7f" "ELF", 4) == 0;
@@ -129,6 +146,26 @@ TEST_F(NvJitLinkShim, ALinkOfSeveralInputsIsNvidias) {
   ASSERT_NO_FATAL_FAILURE(shim.load());
   std::string image, log;
   ASSERT_EQ(shim.link({kKernelA, kKernelB}, &image, &log), NVJITLINK_SUCCESS) << log;
+  EXPECT_TRUE(isElf(image));
+}
+
+TEST_F(NvJitLinkShim, AnLtoLinkHandsBackThePtxNvidiasLibraryEmitsForIt) {
+  useNvidiasLibrary();
+  ASSERT_NO_FATAL_FAILURE(shim.load());
+  std::string image, log;
+  ASSERT_EQ(shim.link({ltoir()}, &image, &log, NVJITLINK_INPUT_LTOIR), NVJITLINK_SUCCESS) << log;
+  ASSERT_FALSE(isElf(image));
+  EXPECT_NE(image.find(".entry ocelot_lto"), std::string::npos) << image.substr(0, 400);
+  EXPECT_NE(image.find(".target sm_90"), std::string::npos);
+  EXPECT_EQ(image.back(), '\0');
+}
+
+TEST_F(NvJitLinkShim, WithPassThroughOffAnLtoLinkGivesNvidiasCubin) {
+  useNvidiasLibrary();
+  ::setenv("OCELOT_NVJITLINK_PTX", "0", 1);
+  ASSERT_NO_FATAL_FAILURE(shim.load());
+  std::string image, log;
+  ASSERT_EQ(shim.link({ltoir()}, &image, &log, NVJITLINK_INPUT_LTOIR), NVJITLINK_SUCCESS) << log;
   EXPECT_TRUE(isElf(image));
 }
 

@@ -4,9 +4,10 @@
 // Ocelot's libcuda.so.1, otherwise NVIDIA's driver.
 //
 // Built with OCELOT_LINK_WITH_NVJITLINK (driverapi_nvjitlink), it works as Numba-CUDA does through
-// cuda.core: the PTX is linked by nvJitLink into a "cubin", which is loaded with cuLibraryLoadData
-// and launched through cuLibraryGetKernel/cuKernelGetFunction. Under `ocelot run` nvJitLink is
-// Ocelot's libnvJitLink.so.13, which hands the one PTX input back, so the kernel is instrumented.
+// cuda.core: NVRTC emits LTO-IR, nvJitLink links it (-lto) into a "cubin", which is loaded with
+// cuLibraryLoadData and launched through cuLibraryGetKernel/cuKernelGetFunction. Under `ocelot run`
+// nvJitLink is Ocelot's libnvJitLink.so.13, which hands back the link's PTX, so the kernel is
+// instrumented.
 //
 // ANALYTIC COUNTS: the counted loop of tests/e2e/programs/analytic_loop.cu, launched with trips =
 // 10, 3, 0 over grid (4,1,1) x block (128,1,1) = 512 threads: ENTRY = EXIT = 512, BODY = 512 *
@@ -53,14 +54,20 @@ bool check(CUresult result, const char* what) {
   return false;
 }
 
-/// CUDA C to PTX with NVRTC (no GPU needed).
-bool compile(std::string* ptx) {
+/// CUDA C to PTX (to LTO-IR for the nvJitLink variant) with NVRTC (no GPU needed).
+bool compile(std::string* code) {
   nvrtcProgram program = nullptr;
   if (nvrtcCreateProgram(&program, kSource, "counted_loop.cu", 0, nullptr, nullptr) !=
       NVRTC_SUCCESS)
     return false;
+#ifdef OCELOT_LINK_WITH_NVJITLINK
+  // LTO-IR, as Numba-CUDA's NVVM emits by default.
+  const char* options[] = {"--gpu-architecture=compute_90", "-dlto"};
+  nvrtcResult compiled = nvrtcCompileProgram(program, 2, options);
+#else
   const char* options[] = {"--gpu-architecture=compute_75"};
   nvrtcResult compiled = nvrtcCompileProgram(program, 1, options);
+#endif
   size_t logSize = 0;
   nvrtcGetProgramLogSize(program, &logSize);
   if (compiled != NVRTC_SUCCESS) {
@@ -71,26 +78,32 @@ bool compile(std::string* ptx) {
     return false;
   }
   size_t size = 0;
+#ifdef OCELOT_LINK_WITH_NVJITLINK
+  nvrtcGetLTOIRSize(program, &size);
+  code->assign(size, '\0');
+  nvrtcGetLTOIR(program, code->data());
+#else
   nvrtcGetPTXSize(program, &size);
-  ptx->assign(size, '\0');
-  nvrtcGetPTX(program, ptx->data());
+  code->assign(size, '\0');
+  nvrtcGetPTX(program, code->data());
+#endif
   nvrtcDestroyProgram(&program);
   return true;
 }
 
 #ifdef OCELOT_LINK_WITH_NVJITLINK
-/// The PTX linked for sm_90 by nvJitLink, as cuda.core's Linker does; the result is what the
-/// caller loads (a cubin from NVIDIA's library, the PTX itself from Ocelot's).
-bool link(const std::string& ptx, std::string* image) {
+/// The LTO-IR linked for sm_90 by nvJitLink, as cuda.core's Linker does for Numba; the result is
+/// what the caller loads (a cubin from NVIDIA's library, the link's PTX from Ocelot's).
+bool link(const std::string& ltoir, std::string* image) {
   nvJitLinkHandle handle = nullptr;
-  const char* options[] = {"-arch=sm_90"};
-  if (nvJitLinkCreate(&handle, 1, options) != NVJITLINK_SUCCESS) {
+  const char* options[] = {"-arch=sm_90", "-lto"};
+  if (nvJitLinkCreate(&handle, 2, options) != NVJITLINK_SUCCESS) {
     std::printf("FAILED: nvJitLinkCreate\n");
     return false;
   }
   size_t size = 0;
-  bool ok = nvJitLinkAddData(handle, NVJITLINK_INPUT_PTX, ptx.data(), ptx.size(),
-                             "counted_loop.ptx") == NVJITLINK_SUCCESS &&
+  bool ok = nvJitLinkAddData(handle, NVJITLINK_INPUT_LTOIR, ltoir.data(), ltoir.size(),
+                             "counted_loop.ltoir") == NVJITLINK_SUCCESS &&
             nvJitLinkComplete(handle) == NVJITLINK_SUCCESS &&
             nvJitLinkGetLinkedCubinSize(handle, &size) == NVJITLINK_SUCCESS;
   if (ok) {
@@ -116,8 +129,8 @@ bool link(const std::string& ptx, std::string* image) {
 } // namespace
 
 int main() {
-  std::string ptx;
-  if (!compile(&ptx))
+  std::string code; // PTX, or LTO-IR for the nvJitLink variant
+  if (!compile(&code))
     return 1;
   CUdevice device = 0;
   CUcontext context = nullptr;
@@ -130,7 +143,7 @@ int main() {
   std::string image;
   CUlibrary library = nullptr;
   CUkernel libraryKernel = nullptr;
-  if (!link(ptx, &image) ||
+  if (!link(code, &image) ||
       !check(cuLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
              "cuLibraryLoadData") ||
       !check(cuLibraryGetKernel(&libraryKernel, library, "counted_loop"), "cuLibraryGetKernel") ||
@@ -138,7 +151,7 @@ int main() {
     return 1;
 #else
   CUmodule module = nullptr;
-  if (!check(cuModuleLoadData(&module, ptx.c_str()), "cuModuleLoadData") ||
+  if (!check(cuModuleLoadData(&module, code.c_str()), "cuModuleLoadData") ||
       !check(cuModuleGetFunction(&kernel, module, "counted_loop"), "cuModuleGetFunction"))
     return 1;
 #endif

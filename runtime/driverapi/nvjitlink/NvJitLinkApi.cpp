@@ -2,7 +2,8 @@
 // their PTX with nvJitLink and load the cubin it returns, which Ocelot can only run uninstrumented.
 // This library stands in for NVIDIA's (docs/driver-api.md, "nvJitLink"): every call goes to the
 // real library, and when a link has exactly one input and that input is PTX, the "linked cubin"
-// it hands back is that PTX itself. The caller loads it like a cubin (cuLibraryLoadData,
+// it hands back is that PTX itself; when all its inputs are LTO-IR (what Numba-CUDA hands it), it
+// is the PTX NVIDIA's library emits for the same link with -ptx. The caller loads it like a cubin (cuLibraryLoadData,
 // cuModuleLoadData), Ocelot's libcuda.so.1 receives PTX, and the module takes Ocelot's pipeline and
 // instrumentation, as the driver's own linker does in LinkApi.cpp. The real link still runs first,
 // so that errors and logs are NVIDIA's. Without a real library (the CPU device), a link of one PTX
@@ -13,6 +14,7 @@
 
 #include "runtime/driverapi/nvjitlink/RealNvJitLink.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -31,8 +33,10 @@ namespace {
 /// What Ocelot keeps of one link; the handle the caller holds is its address.
 struct Link {
   nvJitLinkHandle real = nullptr;
+  std::vector<std::string> options;
   std::vector<nvJitLinkInputType> inputs;
-  std::string ptx;       ///< the last PTX input, NUL-terminated
+  std::vector<std::string> ltoInputs; ///< the LTO-IR inputs' bytes, to link again for PTX
+  std::string ptx;       ///< the last PTX input, or the PTX of the LTO-IR; NUL-terminated
   bool handsPtx = false; ///< complete, and its "cubin" is `ptx`
   bool completed = false;
   std::string error; ///< Ocelot's own error, reported as the error log
@@ -96,6 +100,8 @@ nvJitLinkInputType resolvedType(nvJitLinkInputType type, const char* bytes, size
 void record(Link& link, nvJitLinkInputType type, const char* bytes, size_t size) {
   type = resolvedType(type, bytes, size);
   link.inputs.push_back(type);
+  if (type == NVJITLINK_INPUT_LTOIR)
+    link.ltoInputs.emplace_back(bytes, size);
   if (type == NVJITLINK_INPUT_PTX) {
     link.ptx.assign(bytes, size);
     // PTX handed over in memory ends at its first NUL; the loader wants one.
@@ -106,6 +112,73 @@ void record(Link& link, nvJitLinkInputType type, const char* bytes, size_t size)
 
 bool onePtxInput(const Link& link) {
   return link.inputs.size() == 1 && link.inputs.front() == NVJITLINK_INPUT_PTX;
+}
+
+bool onlyLtoInputs(const Link& link) {
+  return !link.inputs.empty() && link.ltoInputs.size() == link.inputs.size();
+}
+
+/// A link of LTO-IR only (Numba-CUDA compiles to LTO-IR by default): NVIDIA's library links the
+/// same inputs with the same options again, plus -ptx, and the PTX it emits becomes the link's
+/// "cubin". Empty where that link fails (the caller then gets NVIDIA's cubin).
+std::string ptxOfLtoLink(const Link& link, std::string* why) {
+  const RealNvJitLink* real = RealNvJitLink::get();
+  std::vector<const char*> options;
+  bool ptxOption = false;
+  for (const std::string& option : link.options) {
+    options.push_back(option.c_str());
+    ptxOption = ptxOption || option == "-ptx";
+  }
+  if (!ptxOption)
+    options.push_back("-ptx");
+  nvJitLinkHandle handle = nullptr;
+  nvJitLinkResult result =
+      real->create(&handle, static_cast<uint32_t>(options.size()), options.data());
+  for (size_t i = 0; result == NVJITLINK_SUCCESS && i < link.ltoInputs.size(); ++i)
+    result = real->addData(handle, NVJITLINK_INPUT_LTOIR, link.ltoInputs[i].data(),
+                           link.ltoInputs[i].size(), "ocelot-lto-input");
+  if (result == NVJITLINK_SUCCESS)
+    result = real->complete(handle);
+  size_t size = 0;
+  if (result == NVJITLINK_SUCCESS)
+    result = real->linkedPtxSize(handle, &size);
+  std::string ptx;
+  if (result == NVJITLINK_SUCCESS && size > 1) {
+    ptx.assign(size, '\0');
+    result = real->linkedPtx(handle, ptx.data());
+  }
+  if (result != NVJITLINK_SUCCESS || ptx.empty()) {
+    *why = "linking it again with -ptx failed (nvJitLink error " + std::to_string(result) + ")";
+    ptx.clear();
+  } else if (ptx.back() != '\0') {
+    ptx.push_back('\0');
+  }
+  if (handle != nullptr)
+    real->destroy(&handle);
+  return ptx;
+}
+
+/// OCELOT_LOG=info or debug: one line per completed link (what it held, what the caller gets),
+/// which says why a JIT-linked kernel is or is not instrumented. This library has no logger of its
+/// own (it must load without Ocelot's runtime), so it writes Ocelot's log format itself.
+void logLink(const Link& link, const std::string& outcome) {
+  static const bool enabled = [] {
+    const char* level = std::getenv("OCELOT_LOG");
+    return level != nullptr &&
+           (std::string_view(level) == "info" || std::string_view(level) == "debug");
+  }();
+  if (!enabled)
+    return;
+  std::string inputs;
+  for (nvJitLinkInputType type : link.inputs) {
+    static const char* const kNames[] = {"none",   "cubin",   "PTX",   "LTO-IR", "fatbinary",
+                                         "object", "library", "index", "?",      "?",
+                                         "any"};
+    inputs += (inputs.empty() ? "" : ", ") +
+              std::string(type >= 0 && type <= NVJITLINK_INPUT_ANY ? kNames[type] : "?");
+  }
+  std::fprintf(stderr, "ocelot[info]: nvJitLink: a link of %zu input(s) (%s): %s\n",
+               link.inputs.size(), inputs.c_str(), outcome.c_str());
 }
 
 /// A text result (a log) of Ocelot's own: size with its NUL, or its bytes.
@@ -151,6 +224,9 @@ nvJitLinkResult __nvJitLinkCreate_13_0(nvJitLinkHandle* handle, uint32_t count,
     if (!arch)
       return NVJITLINK_ERROR_MISSING_ARCH;
   }
+  for (uint32_t i = 0; options != nullptr && i < count; ++i)
+    if (options[i] != nullptr)
+      link->options.emplace_back(options[i]);
   *handle = reinterpret_cast<nvJitLinkHandle>(links().add(std::move(link)));
   return NVJITLINK_SUCCESS;
 }
@@ -218,7 +294,17 @@ nvJitLinkResult __nvJitLinkComplete_13_0(nvJitLinkHandle handle) {
     return NVJITLINK_ERROR_INTERNAL;
   }
   link->completed = true;
-  link->handsPtx = passThroughPtx() && onePtxInput(*link);
+  std::string why;
+  if (passThroughPtx() && link->real != nullptr && onlyLtoInputs(*link)) {
+    link->ptx = ptxOfLtoLink(*link, &why);
+    link->handsPtx = !link->ptx.empty();
+  } else {
+    link->handsPtx = passThroughPtx() && onePtxInput(*link);
+    if (!link->handsPtx)
+      why = passThroughPtx() ? "not one PTX input, nor LTO-IR only" : "OCELOT_NVJITLINK_PTX=0";
+  }
+  logLink(*link, link->handsPtx ? "the caller gets PTX (Ocelot instruments it)"
+                                : "NVIDIA's cubin, not instrumented: " + why);
   return NVJITLINK_SUCCESS;
 }
 
