@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A Numba-CUDA kernel (NVVM PTX, cuLinkAddData + cuLinkComplete, cuModuleLoadDataEx,
-cuLaunchKernel) with analytic block counts. Exit 77 when Numba or a GPU is missing."""
+"""A Numba-CUDA kernel with analytic block counts: NVVM's LTO-IR, linked by nvJitLink through
+cuda.core (Numba-CUDA 0.30; older versions: PTX through cuLinkAddData + cuLinkComplete), loaded with
+cuLibraryLoadData and launched with cuLaunchKernelEx. Exit 77 when Numba or a GPU is missing."""
 import os
 import sys
 
@@ -21,13 +22,20 @@ except ImportError as e:
 
 
 @cuda.jit
-def counted_loop(values, body_runs, trips):
+def counted_loop(values, body_runs, limit):
+    # The trip count is read from memory on every iteration and the body stores through `values`,
+    # which may alias it: LLVM cannot compute the trip count, so it does not unroll the loop (since
+    # NVVM's LTO-IR is optimized, an unrolled loop would split the body over several blocks and
+    # the analytic BODY count would be no single block's).
     tid = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
     acc = uint32(tid)
     runs = 0
-    for i in range(trips):
+    i = 0
+    while i < limit[0]:
         acc = uint32(acc * uint32(2654435761) + uint32(i))
+        values[tid] = acc
         runs += 1
+        i += 1
     values[tid] = acc
     body_runs[tid] = runs
 
@@ -41,7 +49,8 @@ def main():
     print("numba_kernel: grid (%d,1,1) block (%d,1,1)" % (analytic.BLOCKS, analytic.THREADS_PER_BLOCK))
     ok = True
     for launch, trips in enumerate(analytic.TRIPS, start=1):
-        counted_loop[analytic.BLOCKS, analytic.THREADS_PER_BLOCK](values, runs, np.int32(trips))
+        limit = cuda.to_device(np.array([trips], dtype=np.int32))
+        counted_loop[analytic.BLOCKS, analytic.THREADS_PER_BLOCK](values, runs, limit)
         cuda.synchronize()
         ok = analytic.report("numba_kernel", launch, trips, values.copy_to_host(),
                              runs.copy_to_host()) and ok
