@@ -1510,6 +1510,28 @@ section_driver-api() {
     say "driver-api $name: plain $rc_plain, ocelot $rc_ocelot"
   done
   md ""
+  # The shim's cost end to end on the PyTorch step (issue 15's bar: <= 1.05x uninstrumented): 200
+  # timed steps after the warm-up, alternately without Ocelot and under `ocelot run` (no
+  # instrumentor), best of 3 each.
+  local best_plain="" best_ocelot="" ms round
+  for round in 1 2 3; do
+    ms=$(cd "$WORK/cwd" && env CUBLAS_WORKSPACE_CONFIG=:4096:8 TORCH_STEP_TIMING=200 \
+      LD_LIBRARY_PATH="$ldpath" timeout -k 5 300 python3 "$py/torch_step.py" 2>&1 >/dev/null \
+      | sed -n 's/^torch_step: 200 steps in \([0-9.]*\) ms$/\1/p')
+    [ -n "$ms" ] && best_plain=$(python3 -c "print(min(float('$ms'), float('${best_plain:-1e30}')))")
+    ms=$(cd "$WORK/cwd" && env CUBLAS_WORKSPACE_CONFIG=:4096:8 TORCH_STEP_TIMING=200 \
+      LD_LIBRARY_PATH="$ldpath" timeout -k 5 300 "$ocelot" run --summary off -- \
+      python3 "$py/torch_step.py" 2>&1 >/dev/null \
+      | sed -n 's/^torch_step: 200 steps in \([0-9.]*\) ms$/\1/p')
+    [ -n "$ms" ] && best_ocelot=$(python3 -c "print(min(float('$ms'), float('${best_ocelot:-1e30}')))")
+  done
+  if [ -n "$best_plain" ] && [ -n "$best_ocelot" ]; then
+    md "PyTorch step, 200 steps (best of 3, ms): without Ocelot $best_plain, under \`ocelot run\` $best_ocelot, ratio $(python3 -c "print('%.3f' % ($best_ocelot / $best_plain))") (bar 1.05)"
+    say "driver-api torch step: $best_plain ms vs $best_ocelot ms"
+  else
+    md "PyTorch step timing: no result (torch_step.py did not print its time)"
+  fi
+  md ""
   # A probe tool in a process whose libcudart.so.13 is NVIDIA's (PyTorch imported first, so the
   # shim loads Ocelot's runtime by path): the tool must load (docs/driver-api.md) and instrument
   # Triton's PTX kernel.

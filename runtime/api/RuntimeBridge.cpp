@@ -80,6 +80,11 @@ OcelotRuntimeBridge* makeBridge() {
   };
   bridge->launchForeign = &launchForeign;
   bridge->warn = [](const char* message) { processRuntime().logger().warn(message); };
+  bridge->directLaunchTarget = [](const void* function, void** device) {
+    return processRuntime().directLaunchTarget(function, device);
+  };
+  bridge->instrumentationIdle = &processRuntime().instrumentationIdle();
+  bridge->directLaunchEpoch = &processRuntime().directLaunchEpoch();
   return bridge;
 }
 

@@ -9,7 +9,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 extern "C" {
 
@@ -41,6 +43,12 @@ struct OcelotRuntimeBridge {
                         void* context, const char* reason);
   /// A warning through the runtime's logger (OCELOT_LOG).
   void (*warn)(const char* message);
+  /// Runtime::directLaunchTarget: the function NVIDIA's driver may launch directly for the stand-in
+  /// `function` on the current device, while `*instrumentationIdle` holds and `*directLaunchEpoch`
+  /// is unchanged (the shim's direct launches, docs/driver-api.md).
+  bool (*directLaunchTarget)(const void* function, void** device);
+  const std::atomic<bool>* instrumentationIdle;
+  const std::atomic<std::uint64_t>* directLaunchEpoch;
 };
 
 /// The bridge of this libcudart.so.13 for `abiVersion`, or null when it speaks another one (or
@@ -50,4 +58,4 @@ const OcelotRuntimeBridge* ocelot_runtime_bridge(unsigned abiVersion);
 } // extern "C"
 
 /// The table's layout version; a change to OcelotRuntimeBridge changes it.
-inline constexpr unsigned kOcelotRuntimeBridgeAbi = 2;
+inline constexpr unsigned kOcelotRuntimeBridgeAbi = 3;

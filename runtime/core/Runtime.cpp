@@ -227,10 +227,12 @@ cudaError_t Runtime::deviceReset() {
                                                                         std::memory_order_release);
   };
   forgetInstrumentation(ordinal); // first: pending profiles still read their buffers
+  directLaunchEpoch_.fetch_add(1, std::memory_order_acq_rel); // the shim's direct launches end
   forgetModules();
   resetEpoch_.fetch_add(1, std::memory_order_acq_rel); // odd: errors now are the old context's
   stickyError_.store(cudaSuccess);
   cudaError_t result = platform_.platform->device(ordinal).reset();
+  directLaunchEpoch_.fetch_add(1, std::memory_order_acq_rel); // and any taken while it ran
   // Launches that other threads made while the reset ran (undefined behaviour for the application)
   // loaded modules, functions and buffers that the reset destroyed: drop them too. Otherwise
   // every later launch of those kernels would use a function of the destroyed context and fail

@@ -232,6 +232,14 @@ public:
   cudaError_t moduleGlobal(void** module, const char* name, void** address, size_t* bytes);
   /// The kernel name of a stand-in moduleFunction gave out (null for anything else).
   const char* moduleFunctionName(const void* function);
+  /// Where a launch of a driver-API module's kernel may skip the runtime (the shim's direct
+  /// launches, docs/driver-api.md): the function the current device loaded for the stand-in
+  /// `stub`, while no instrumentor is active and the current device is a GPU. Such a launch stays
+  /// valid while instrumentationIdle() holds and directLaunchEpoch() is what it was when the
+  /// caller asked (an unload or a device reset changes it).
+  bool directLaunchTarget(const void* stub, DeviceFunction* deviceFunction);
+  const std::atomic<bool>& instrumentationIdle() const { return instrumentationIdle_; }
+  const std::atomic<uint64_t>& directLaunchEpoch() const { return directLaunchEpoch_; }
   /// A launch of a kernel Ocelot did not load (a library's, through the driver API on a GPU), made
   /// by `launch` on `stream` of the current device: profiled with its GPU time and `reason` while
   /// an instrumentor is active, else nullopt (the caller launches it itself). `params` holds grid,
@@ -370,6 +378,8 @@ private:
   std::shared_ptr<LaunchInterceptor> interceptor_; ///< created lazily by the factory
   /// Kept by the interceptor: true while it wants no launches (the launch path's one load).
   std::atomic<bool> instrumentationIdle_{false};
+  /// Changes when a function directLaunchTarget() gave may no longer be valid.
+  std::atomic<uint64_t> directLaunchEpoch_{0};
   const bool hostMeasures_ = instrumentation::hostMeasuresRequested();
   instrumentation::ApiCallLog apiCalls_;
   instrumentation::NvtxRanges nvtx_;

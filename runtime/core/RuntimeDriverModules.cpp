@@ -76,6 +76,8 @@ cudaError_t Runtime::moduleUnload(void** handle) {
       return cudaErrorInvalidResourceHandle;
     module = it->second;
     driverModules_.erase(it);
+    // The shim's direct launches of its functions end before the module goes.
+    directLaunchEpoch_.fetch_add(1, std::memory_order_acq_rel);
     for (const auto& [name, stub] : module->stubs)
       driverFunctionNames_.erase(stub.get());
   }
@@ -161,6 +163,23 @@ cudaError_t Runtime::moduleGlobal(void** handle, const char* name, void** addres
   if (bytes != nullptr)
     *bytes = size;
   return cudaSuccess;
+}
+
+bool Runtime::directLaunchTarget(const void* stub, DeviceFunction* deviceFunction) {
+  if (!instrumentationIdle_.load(std::memory_order_relaxed))
+    return false;
+  ThreadState& state = thread();
+  Device* device = nullptr;
+  int ordinal = 0;
+  if (currentDevice(state, &device, &ordinal) != cudaSuccess || device->runsIr() ||
+      ordinal >= RegisteredFunction::kCachedDevices)
+    return false;
+  const RegisteredFunction* registered = registry_.findLaunchable(stub, state.launchCache);
+  if (registered == nullptr)
+    return false;
+  *deviceFunction =
+      registered->deviceFunctions[static_cast<size_t>(ordinal)].load(std::memory_order_acquire);
+  return *deviceFunction != nullptr;
 }
 
 const char* Runtime::moduleFunctionName(const void* function) {

@@ -4,8 +4,10 @@
 // the shim was in front, or through an entry point it does not intercept) goes to NVIDIA's driver
 // unchanged, and is logged once as launched outside Ocelot's view.
 
+#include "runtime/driverapi/DirectLaunch.h"
 #include "runtime/driverapi/DriverShim.h"
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -96,12 +98,14 @@ CUresult launchForeign(CUfunction function, dim3 grid, dim3 block, unsigned int 
   return forward();
 }
 
-/// The stand-in of a function, or why it cannot launch through Ocelot.
-const void* stubOf(CUfunction function, const char* call) {
+/// The stand-in of a function, or why it cannot launch through Ocelot. `warned` is the calling
+/// API's: the warning is built once per API, not on every launch of a library's kernel (PyTorch
+/// launches only those).
+const void* stubOf(CUfunction function, const char* call, std::atomic<bool>& warned) {
   const void* stub = shim().stub(function);
   if (stub != nullptr)
     shim().followDriverContext();
-  if (stub == nullptr && shim().real() != nullptr)
+  else if (shim().real() != nullptr && !warned.exchange(true, std::memory_order_relaxed))
     shim().warnOnce(
         std::string(call) +
         ": a kernel from a module Ocelot did not load runs as it came "
@@ -117,7 +121,13 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gridX, unsigne
                                 unsigned int gridZ, unsigned int blockX, unsigned int blockY,
                                 unsigned int blockZ, unsigned int sharedMem, CUstream queue,
                                 void** params, void** extra) {
-  const void* stub = stubOf(function, "cuLaunchKernel");
+  if (CUfunction direct = DirectLaunch::target(function)) {
+    static const auto launch = OCELOT_REAL_FUNCTION(*shim().real(), cuLaunchKernel);
+    return launch(direct, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMem, queue, params,
+                  extra);
+  }
+  static std::atomic<bool> warned{false};
+  const void* stub = stubOf(function, "cuLaunchKernel", warned);
   if (stub == nullptr) {
     if (RealDriver* real = shim().real()) {
       static const auto forward = OCELOT_REAL_FUNCTION(*real, cuLaunchKernel);
@@ -133,16 +143,24 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gridX, unsigne
   void** args = nullptr;
   if (CUresult error = arguments(stub, params, extra, &storage, &args); error != CUDA_SUCCESS)
     return error;
-  return DriverShim::result(runtimeCalls().cudaLaunchKernel(stub, dim3(gridX, gridY, gridZ),
-                                                            dim3(blockX, blockY, blockZ), args,
-                                                            sharedMem, stream(queue)));
+  const CUresult result = DriverShim::result(
+      runtimeCalls().cudaLaunchKernel(stub, dim3(gridX, gridY, gridZ), dim3(blockX, blockY, blockZ),
+                                      args, sharedMem, stream(queue)));
+  if (result == CUDA_SUCCESS)
+    DirectLaunch::remember(function, stub);
+  return result;
 }
 
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction function, void** params,
                                   void** extra) {
   if (config == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
-  const void* stub = stubOf(function, "cuLaunchKernelEx");
+  if (CUfunction direct = DirectLaunch::target(function)) {
+    static const auto launch = OCELOT_REAL_FUNCTION(*shim().real(), cuLaunchKernelEx);
+    return launch(config, direct, params, extra);
+  }
+  static std::atomic<bool> warned{false};
+  const void* stub = stubOf(function, "cuLaunchKernelEx", warned);
   if (stub == nullptr) {
     if (RealDriver* real = shim().real()) {
       static const auto forward = OCELOT_REAL_FUNCTION(*real, cuLaunchKernelEx);
@@ -166,7 +184,11 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction funct
   launch.stream = stream(config->hStream);
   launch.attrs = reinterpret_cast<cudaLaunchAttribute*>(config->attrs);
   launch.numAttrs = config->numAttrs;
-  return DriverShim::result(runtimeCalls().cudaLaunchKernelExC(&launch, stub, args));
+  const CUresult result =
+      DriverShim::result(runtimeCalls().cudaLaunchKernelExC(&launch, stub, args));
+  if (result == CUDA_SUCCESS)
+    DirectLaunch::remember(function, stub);
+  return result;
 }
 
 CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction function, unsigned int gridX,
@@ -174,7 +196,8 @@ CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction function, unsigned int gri
                                            unsigned int blockX, unsigned int blockY,
                                            unsigned int blockZ, unsigned int sharedMem,
                                            CUstream queue, void** params) {
-  const void* stub = stubOf(function, "cuLaunchCooperativeKernel");
+  static std::atomic<bool> warned{false};
+  const void* stub = stubOf(function, "cuLaunchCooperativeKernel", warned);
   if (stub == nullptr) {
     OCELOT_FORWARD(cuLaunchCooperativeKernel, function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                    sharedMem, queue, params);

@@ -210,4 +210,51 @@ TEST(Forwarding, AForeignKernelIsNamedOnlyWhenItsLaunchIsProfiled) {
   // `fake` stays open: the functions it handed out live in its tables until the process ends.
 }
 
+// After one launch through the runtime, later launches of a kernel go to the driver directly
+// (runtime/driverapi/DirectLaunch.h). Each must still reach the driver with its own grid, and a
+// module unloaded and another loaded (whose stand-in may take the same address) must never be
+// launched through the first one's function.
+TEST(Forwarding, DirectLaunchesReachTheDriverAndEndAtAnUnload) {
+  FakeDriverLog log;
+  CUdevice device = -1;
+  ASSERT_NO_FATAL_FAILURE(primaryContextCurrent(&device));
+  auto load = [](const char* name, CUmodule* module, CUfunction* function) {
+    std::string ptx =
+        std::string(".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry ") + name +
+        "()\n{\nret;\n}\n";
+    ASSERT_EQ(cuModuleLoadData(module, ptx.c_str()), CUDA_SUCCESS);
+    ASSERT_EQ(cuModuleGetFunction(function, *module, name), CUDA_SUCCESS);
+  };
+  CUmodule first = nullptr;
+  CUfunction kernel = nullptr;
+  ASSERT_NO_FATAL_FAILURE(load("first_kernel", &first, &kernel));
+  for (unsigned grid = 1; grid <= 5; ++grid)
+    ASSERT_EQ(cuLaunchKernel(kernel, grid, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr),
+              CUDA_SUCCESS);
+  CUlaunchConfig config{};
+  config.gridDimX = 6;
+  config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = 32;
+  config.blockDimY = config.blockDimZ = 1;
+  ASSERT_EQ(cuLaunchKernelEx(&config, kernel, nullptr, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuLaunchKernelEx(&config, kernel, nullptr, nullptr), CUDA_SUCCESS);
+  for (unsigned grid = 1; grid <= 5; ++grid)
+    EXPECT_EQ(log.count("launch first_kernel grid " + std::to_string(grid) + " block 32"), 1);
+  // Through the runtime a launch without attributes takes cuLaunchKernel, directly
+  // cuLaunchKernelEx.
+  EXPECT_EQ(log.count("launch first_kernel grid 6 block 32") +
+                log.count("launchEx first_kernel grid 6 block 32"),
+            2);
+
+  ASSERT_EQ(cuModuleUnload(first), CUDA_SUCCESS);
+  CUmodule second = nullptr;
+  CUfunction other = nullptr;
+  ASSERT_NO_FATAL_FAILURE(load("second_kernel", &second, &other));
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(cuLaunchKernel(other, 7, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(log.count("launch second_kernel grid 7 block 32"), 3);
+  EXPECT_EQ(log.count("launch first_kernel grid 7 block 32"), 0);
+  EXPECT_EQ(cuModuleUnload(second), CUDA_SUCCESS);
+}
+
 } // namespace

@@ -4,15 +4,13 @@
 // environment before the shim's first call.
 
 #define NVJITLINK_NO_INLINE
-#include <nvJitLink.h>
-
 #include <gtest/gtest.h>
-#include <nvrtc.h>
-
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
+#include <nvJitLink.h>
+#include <nvrtc.h>
 #include <string>
 #include <vector>
 
@@ -59,8 +57,8 @@ struct Shim {
 
   /// Links `inputs` (PTX, or LTO-IR with -lto) for sm_90; the result's bytes, or the error and
   /// its log.
-  nvJitLinkResult link(const std::vector<std::string>& inputs, std::string* image,
-                       std::string* log, nvJitLinkInputType type = NVJITLINK_INPUT_PTX) {
+  nvJitLinkResult link(const std::vector<std::string>& inputs, std::string* image, std::string* log,
+                       nvJitLinkInputType type = NVJITLINK_INPUT_PTX) {
     nvJitLinkHandle handle = nullptr;
     const char* options[] = {"-arch=sm_90", "-lto"};
     nvJitLinkResult result = create(&handle, type == NVJITLINK_INPUT_LTOIR ? 2 : 1, options);
@@ -91,7 +89,8 @@ struct Shim {
 
 /// LTO-IR of a kernel from NVRTC, as Numba-CUDA's NVVM emits it.
 std::string ltoir() {
-  const char* source = "extern \"C\" __global__ void ocelot_lto(int* out) { out[threadIdx.x] = 7; }";
+  const char* source =
+      "extern \"C\" __global__ void ocelot_lto(int* out) { out[threadIdx.x] = 7; }";
   nvrtcProgram program = nullptr;
   EXPECT_EQ(nvrtcCreateProgram(&program, source, "lto.cu", 0, nullptr, nullptr), NVRTC_SUCCESS);
   const char* options[] = {"--gpu-architecture=compute_90", "-dlto"};
@@ -105,7 +104,7 @@ std::string ltoir() {
 }
 
 bool isElf(const std::string& image) {
-  return image.size() >= 4 && std::memcmp(image.data(), "\x7f" "ELF", 4) == 0;
+  return image.size() >= 4 && std::memcmp(image.data(), "\177ELF", 4) == 0;
 }
 
 class NvJitLinkShim : public ::testing::Test {

@@ -118,7 +118,7 @@ bool link(const std::string& ltoir, std::string* image) {
     std::printf("FAILED: nvJitLink: %s\n", log.c_str());
   }
   nvJitLinkDestroy(&handle);
-  const bool elf = image->size() >= 4 && std::memcmp(image->data(), "\x7f" "ELF", 4) == 0;
+  const bool elf = image->size() >= 4 && std::memcmp(image->data(), "\177ELF", 4) == 0;
   // On stderr: stdout is compared with the program's output without Ocelot.
   std::fprintf(stderr, "driverapi_nvjitlink: nvJitLink returned %s (%zu bytes)\n",
                elf ? "a cubin" : "PTX", image->size());

@@ -3,11 +3,12 @@
 // This library stands in for NVIDIA's (docs/driver-api.md, "nvJitLink"): every call goes to the
 // real library, and when a link has exactly one input and that input is PTX, the "linked cubin"
 // it hands back is that PTX itself; when all its inputs are LTO-IR (what Numba-CUDA hands it), it
-// is the PTX NVIDIA's library emits for the same link with -ptx. The caller loads it like a cubin (cuLibraryLoadData,
-// cuModuleLoadData), Ocelot's libcuda.so.1 receives PTX, and the module takes Ocelot's pipeline and
-// instrumentation, as the driver's own linker does in LinkApi.cpp. The real link still runs first,
-// so that errors and logs are NVIDIA's. Without a real library (the CPU device), a link of one PTX
-// input still completes. OCELOT_NVJITLINK_PTX=0 hands back the real cubin.
+// is the PTX NVIDIA's library emits for the same link with -ptx. The caller loads it like a cubin
+// (cuLibraryLoadData, cuModuleLoadData), Ocelot's libcuda.so.1 receives PTX, and the module takes
+// Ocelot's pipeline and instrumentation, as the driver's own linker does in LinkApi.cpp. The real
+// link still runs first, so that errors and logs are NVIDIA's. Without a real library (the CPU
+// device), a link of one PTX input still completes. OCELOT_NVJITLINK_PTX=0 hands back the real
+// cubin.
 //
 // cuda.pathfinder (how cuda.bindings finds nvJitLink) takes a library of this soname that is
 // already loaded in the process before searching for one: `ocelot run` preloads this one.
@@ -89,7 +90,7 @@ nvJitLinkInputType resolvedType(nvJitLinkInputType type, const char* bytes, size
   if (type != NVJITLINK_INPUT_ANY)
     return type;
   std::string_view head(bytes, size < 4096 ? size : 4096);
-  if (head.size() >= 4 && head.substr(0, 4) == "\x7f" "ELF")
+  if (head.size() >= 4 && head.substr(0, 4) == "\177ELF")
     return NVJITLINK_INPUT_CUBIN;
   return head.find(".version") != std::string_view::npos &&
                  head.find(".target") != std::string_view::npos
@@ -171,9 +172,8 @@ void logLink(const Link& link, const std::string& outcome) {
     return;
   std::string inputs;
   for (nvJitLinkInputType type : link.inputs) {
-    static const char* const kNames[] = {"none",   "cubin",   "PTX",   "LTO-IR", "fatbinary",
-                                         "object", "library", "index", "?",      "?",
-                                         "any"};
+    static const char* const kNames[] = {"none",    "cubin", "PTX", "LTO-IR", "fatbinary", "object",
+                                         "library", "index", "?",   "?",      "any"};
     inputs += (inputs.empty() ? "" : ", ") +
               std::string(type >= 0 && type <= NVJITLINK_INPUT_ANY ? kNames[type] : "?");
   }
@@ -199,7 +199,7 @@ nvJitLinkResult textCopy(const std::string& text, char* out) {
 
 // Each function is defined under the versioned name nvJitLink.h's inline wrappers call, and
 // exported under the plain name too (an alias), as NVIDIA's library does.
-#define OCELOT_NVJITLINK_ALIAS(plain, versioned, ...)                                               \
+#define OCELOT_NVJITLINK_ALIAS(plain, versioned, ...)                                              \
   extern "C" nvJitLinkResult ocelot_##plain(__VA_ARGS__) __asm__(#plain)                           \
       __attribute__((alias(#versioned), visibility("default")));
 
@@ -418,11 +418,11 @@ OCELOT_NVJITLINK_ALIAS(nvJitLinkGetLinkedCubinSize, __nvJitLinkGetLinkedCubinSiz
                        nvJitLinkHandle, size_t*)
 OCELOT_NVJITLINK_ALIAS(nvJitLinkGetLinkedCubin, __nvJitLinkGetLinkedCubin_13_0, nvJitLinkHandle,
                        void*)
-OCELOT_NVJITLINK_ALIAS(nvJitLinkGetLinkedPtxSize, __nvJitLinkGetLinkedPtxSize_13_0,
-                       nvJitLinkHandle, size_t*)
+OCELOT_NVJITLINK_ALIAS(nvJitLinkGetLinkedPtxSize, __nvJitLinkGetLinkedPtxSize_13_0, nvJitLinkHandle,
+                       size_t*)
 OCELOT_NVJITLINK_ALIAS(nvJitLinkGetLinkedPtx, __nvJitLinkGetLinkedPtx_13_0, nvJitLinkHandle, char*)
-OCELOT_NVJITLINK_ALIAS(nvJitLinkGetErrorLogSize, __nvJitLinkGetErrorLogSize_13_0,
-                       nvJitLinkHandle, size_t*)
+OCELOT_NVJITLINK_ALIAS(nvJitLinkGetErrorLogSize, __nvJitLinkGetErrorLogSize_13_0, nvJitLinkHandle,
+                       size_t*)
 OCELOT_NVJITLINK_ALIAS(nvJitLinkGetErrorLog, __nvJitLinkGetErrorLog_13_0, nvJitLinkHandle, char*)
 OCELOT_NVJITLINK_ALIAS(nvJitLinkGetInfoLogSize, __nvJitLinkGetInfoLogSize_13_0, nvJitLinkHandle,
                        size_t*)

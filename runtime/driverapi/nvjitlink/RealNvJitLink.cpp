@@ -1,8 +1,7 @@
 #include "runtime/driverapi/nvjitlink/RealNvJitLink.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
+#include <dlfcn.h>
 #include <filesystem>
 #include <mutex>
 #include <sstream>

@@ -3,7 +3,6 @@
 // The library defines the functions nvJitLink.h would otherwise wrap inline.
 #define NVJITLINK_NO_INLINE
 #include <nvJitLink.h>
-
 #include <string>
 
 namespace ocelot::runtime::driverapi::nvjitlink {

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """A small PyTorch training step (convolution, linear layers, cross entropy, backward, SGD) in
 deterministic mode: cuDNN's, cuBLAS's and PyTorch's own kernels (SASS only in the wheels). Prints
-checksums that must be identical with and without Ocelot. Exit 77 without PyTorch or a GPU."""
+checksums that must be identical with and without Ocelot. Exit 77 without PyTorch or a GPU.
+
+TORCH_STEP_TIMING=N: after that, N more steps are timed (synchronized) and their time goes to stderr
+as `torch_step: N steps in X ms` (gpu-batch compares it with and without Ocelot)."""
+import os
 import sys
+import time
 
 try:
     import torch
@@ -37,6 +42,17 @@ def main():
     print("parameter checksum %.10f" % checksum)
     print("cumsum %.4f sort %.4f" % (float(inputs.flatten().cumsum(0)[-1]),
                                      float(inputs.flatten().sort().values[100])))
+    timed = int(os.environ.get("TORCH_STEP_TIMING", "0"))
+    if timed > 0:
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(timed):
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(inputs), labels).backward()
+            optimizer.step()
+        torch.cuda.synchronize()
+        print("torch_step: %d steps in %.3f ms" % (timed, (time.perf_counter() - start) * 1e3),
+              file=sys.stderr)
     return 0
 
 
