@@ -469,7 +469,8 @@ CUresult cuLinkDestroy(CUlinkState state) {
 
 /// What an instrumented kernel does last: writes its completion word, if it has one.
 void signalCompletion(CUfunction function, void** kernelParams) {
-  if (kernelParams == nullptr || mode() == "nosignal")
+  static const bool never = mode() == "nosignal";
+  if (kernelParams == nullptr || never)
     return;
   std::lock_guard lock(gMutex);
   auto signalling = gSignalling.find(function);
