@@ -37,6 +37,44 @@ __device__ __forceinline__ u32 distinct(u32 active, u64 key) {
   return __popc(__ballot_sync(active, first));
 }
 
+// Most accesses index an array by the thread id: a full warp whose lanes' addresses step by one
+// stride (lane i at first + i * stride). Its distinct granules follow from that alone, with two
+// shuffles and a vote, where distinct() does a match over 32 keys (the dear part of this tool in
+// loops). Exact: the affine check is on every lane's own address.
+struct Affine {
+  bool holds;
+  bool down;     // the stride is negative
+  u64 magnitude; // |stride|, below 2^32
+  u64 low, high; // the lowest and the highest lane's address
+};
+
+__device__ __forceinline__ Affine affine(u32 active, u64 a) {
+  Affine f{false, false, 0, 0, 0};
+  if (active != ~0u) // uniform over the warp
+    return f;
+  u64 first = __shfl_sync(~0u, a, 0);
+  u64 step = __shfl_sync(~0u, a, 1) - first;
+  f.down = (long long)step < 0;
+  f.magnitude = f.down ? 0 - step : step;
+  // Unsigned arithmetic, modulo 2^64: with a stride below 2^32 and no wrap past 0 or 2^64 between
+  // lane 0 and lane 31, the lanes' addresses are in order.
+  u64 span = f.magnitude * 31;
+  bool inRange = f.magnitude < (1ull << 32) && (f.down ? first >= span : first + span >= first);
+  f.low = f.down ? first - span : first;
+  f.high = f.down ? first : first + span;
+  f.holds = __all_sync(~0u, a - first == step * laneId() && inRange);
+  return f;
+}
+
+// The distinct granules of 2^shift bytes that an affine warp's 32 start addresses lie in: at a
+// stride of a granule or more every lane has its own; below, consecutive lanes are less than a
+// granule apart, so every granule from the lowest address's to the highest's holds one.
+__device__ __forceinline__ u32 affineDistinct(const Affine& f, u32 shift) {
+  if (f.magnitude >= (1ull << shift))
+    return 32;
+  return u32((f.high >> shift) - (f.low >> shift)) + 1;
+}
+
 // The warp's request, once, by its first active lane. blockEntriesReach() and guarded() are
 // constants at each site: where the block entries give the request and its lanes, no code counts
 // them.
@@ -54,8 +92,10 @@ OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
   // them, and cover whole sectors otherwise (ld.v8.f32 and wider).
   u32 size = accessSize();
   u32 perLane = size > 32 ? size / 32 : 1;
-  u32 sectorCount = distinct(active, a >> 5) * perLane;
-  u32 lineCount = distinct(active, a >> 7) * (size > 128 ? size / 128 : 1);
+  Affine f = affine(active, a);
+  u32 sectorCount = (f.holds ? affineDistinct(f, 5) : distinct(active, a >> 5)) * perLane;
+  u32 lineCount =
+      (f.holds ? affineDistinct(f, 7) : distinct(active, a >> 7)) * (size > 128 ? size / 128 : 1);
   if (isLeader()) {
     addRequest(active);
     count(sectors, sectorCount);
@@ -66,20 +106,35 @@ OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
 OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
   u32 active = activeMask();
   u32 word = u32(address() >> 2); // shared-window offsets: below 2^32
-  // Lanes reading one word share it (a broadcast): count each word once, at its first lane.
-  u32 sameWord = __match_any_sync(active, word);
-  bool firstOfWord = laneId() == u32(__ffs(sameWord) - 1);
-  // The words of one bank: among the first lanes of each word, those with the same bank. The
-  // other lanes take a key no bank has, so that they never join a bank's group.
-  u32 bank = firstOfWord ? (word & 31) : 32 + laneId();
-  u32 sameBank = __match_any_sync(active, bank);
-  u32 ways = firstOfWord ? __popc(sameBank) : 0;
-  // The most ways over the warp, bit by bit from the highest (ways <= 32).
   u32 most = 0;
-  for (int bit = 5; bit >= 0; --bit) {
-    u32 candidate = most | (1u << bit);
-    if (__any_sync(active, ways >= candidate))
-      most = candidate;
+  // A full warp at a word stride k (every lane's first word w0 + lane * k): k = 0 is one word
+  // (a broadcast); else the 32 words are distinct (|k| < 2^26: no two meet modulo 2^32) and each
+  // bank serves gcd(k, 32) of them. Two shuffles and a vote instead of two matches.
+  bool affineWarp = false;
+  u32 k = 0;
+  if (active == ~0u) { // uniform over the warp
+    u32 first = __shfl_sync(~0u, word, 0);
+    k = __shfl_sync(~0u, word, 1) - first;
+    u32 magnitude = int(k) < 0 ? 0u - k : k;
+    affineWarp = __all_sync(~0u, word - first == k * laneId() && magnitude < (1u << 26));
+  }
+  if (affineWarp) {
+    most = k == 0 ? 1 : 1u << min(__ffs(k) - 1, 5);
+  } else {
+    // Lanes reading one word share it (a broadcast): count each word once, at its first lane.
+    u32 sameWord = __match_any_sync(active, word);
+    bool firstOfWord = laneId() == u32(__ffs(sameWord) - 1);
+    // The words of one bank: among the first lanes of each word, those with the same bank. The
+    // other lanes take a key no bank has, so that they never join a bank's group.
+    u32 bank = firstOfWord ? (word & 31) : 32 + laneId();
+    u32 sameBank = __match_any_sync(active, bank);
+    u32 ways = firstOfWord ? __popc(sameBank) : 0;
+    // The most ways over the warp, bit by bit from the highest (ways <= 32).
+    for (int bit = 5; bit >= 0; --bit) {
+      u32 candidate = most | (1u << bit);
+      if (__any_sync(active, ways >= candidate))
+        most = candidate;
+    }
   }
   if (isLeader()) {
     addRequest(active);
