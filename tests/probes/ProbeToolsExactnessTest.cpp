@@ -284,11 +284,13 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
   }
 }
 
-// Full warps whose lanes' addresses step by one stride take a shortcut (two shuffles and a vote
-// give the sectors, lines and bank ways); the rest take the matches. Both against the trace, for
-// every pattern (from CUDA C: words[t], words[64 + 31 - t % 32], in[255 - t], the broadcasts
+// Contiguous active lanes whose addresses step by one stride take a shortcut (two shuffles and a
+// vote give the sectors, lines and bank ways); the rest take the matches. Both against the trace,
+// for every pattern (from CUDA C: words[t], words[64 + 31 - t % 32], in[255 - t], the broadcasts
 // words[7] and in[3], and the non-affine words[t ^ 1], in[(t * 7) & 63], words[(t * 3) & 31],
-// words[((t ^ 1) * 2) & 63]), in full warps and in a partial one (48 threads per CTA).
+// words[((t ^ 1) * 2) & 63]; under `if (t & 1)`, lanes not contiguous, words[2t] and in[2t];
+// under `if (t % 32 < 20)`, 20 contiguous lanes, words[2t] and in[t]), in full warps and in a
+// partial one (48 threads per CTA: its second warp has 16 contiguous lanes).
 constexpr const char* kAccessPatternsKernel = R"(
 .version 9.0
 .target sm_90
@@ -300,60 +302,92 @@ constexpr const char* kAccessPatternsKernel = R"(
 	.param .u64 accessPatterns_param_1
 )
 {
-	.reg .b32 	%r<35>;
-	.reg .b64 	%rd<13>;
+	.reg .pred 	%p<6>;
+	.reg .b32 	%r<53>;
+	.reg .b64 	%rd<17>;
 	.shared .align 4 .b8 _ZZ14accessPatternsE5words[1024];
 
-	ld.param.u64 	%rd1, [accessPatterns_param_0];
-	ld.param.u64 	%rd2, [accessPatterns_param_1];
-	cvta.to.global.u64 	%rd3, %rd2;
-	cvta.to.global.u64 	%rd4, %rd1;
-	mov.u32 	%r1, %tid.x;
-	mul.wide.u32 	%rd5, %r1, 4;
-	add.s64 	%rd6, %rd4, %rd5;
-	ld.global.u32 	%r2, [%rd6];
-	shl.b32 	%r3, %r1, 2;
-	mov.u32 	%r4, _ZZ14accessPatternsE5words;
-	add.s32 	%r5, %r4, %r3;
-	st.shared.u32 	[%r5], %r2;
-	mov.u32 	%r6, 255;
-	sub.s32 	%r7, %r6, %r1;
-	mul.wide.u32 	%rd7, %r7, 4;
-	add.s64 	%rd8, %rd4, %rd7;
-	ld.global.u32 	%r8, [%rd8];
-	and.b32  	%r9, %r1, 31;
-	mov.u32 	%r10, 95;
-	sub.s32 	%r11, %r10, %r9;
-	shl.b32 	%r12, %r11, 2;
-	add.s32 	%r13, %r4, %r12;
-	st.shared.u32 	[%r13], %r8;
+	ld.param.u64 	%rd5, [accessPatterns_param_0];
+	ld.param.u64 	%rd4, [accessPatterns_param_1];
+	mov.u32 	%r7, %tid.x;
+	cvt.u64.u32 	%rd1, %r7;
+	cvta.to.global.u64 	%rd2, %rd5;
+	mul.wide.u32 	%rd6, %r7, 4;
+	add.s64 	%rd3, %rd2, %rd6;
+	ld.global.u32 	%r8, [%rd3];
+	shl.b32 	%r9, %r7, 2;
+	mov.u32 	%r10, _ZZ14accessPatternsE5words;
+	add.s32 	%r11, %r10, %r9;
+	st.shared.u32 	[%r11], %r8;
+	mov.u32 	%r12, 255;
+	sub.s32 	%r13, %r12, %r7;
+	mul.wide.u32 	%rd7, %r13, 4;
+	add.s64 	%rd8, %rd2, %rd7;
+	ld.global.u32 	%r14, [%rd8];
+	and.b32  	%r15, %r7, 31;
+	mov.u32 	%r16, 95;
+	sub.s32 	%r17, %r16, %r15;
+	shl.b32 	%r18, %r17, 2;
+	add.s32 	%r19, %r10, %r18;
+	st.shared.u32 	[%r19], %r14;
 	bar.sync 	0;
-	ld.shared.u32 	%r14, [_ZZ14accessPatternsE5words+28];
-	ld.global.u32 	%r15, [%rd4+12];
-	xor.b32  	%r16, %r3, 4;
-	add.s32 	%r17, %r4, %r16;
-	ld.shared.u32 	%r18, [%r17];
-	mul.lo.s32 	%r19, %r1, 28;
-	cvt.u64.u32 	%rd9, %r19;
+	xor.b32  	%r20, %r9, 4;
+	add.s32 	%r21, %r10, %r20;
+	mul.lo.s32 	%r22, %r7, 28;
+	cvt.u64.u32 	%rd9, %r22;
 	and.b64  	%rd10, %rd9, 252;
-	add.s64 	%rd11, %rd4, %rd10;
-	ld.global.u32 	%r20, [%rd11];
-	mul.lo.s32 	%r21, %r1, 12;
-	and.b32  	%r22, %r21, 124;
-	add.s32 	%r23, %r4, %r22;
-	ld.shared.u32 	%r24, [%r23];
-	shl.b32 	%r25, %r1, 3;
-	xor.b32  	%r26, %r25, 8;
-	and.b32  	%r27, %r26, 248;
-	add.s32 	%r28, %r4, %r27;
-	ld.shared.u32 	%r29, [%r28];
-	add.s32 	%r30, %r15, %r14;
-	add.s32 	%r31, %r30, %r18;
-	add.s32 	%r32, %r31, %r20;
-	add.s32 	%r33, %r32, %r24;
-	add.s32 	%r34, %r33, %r29;
-	add.s64 	%rd12, %rd3, %rd5;
-	st.global.u32 	[%rd12], %r34;
+	add.s64 	%rd11, %rd2, %rd10;
+	mul.lo.s32 	%r23, %r7, 12;
+	and.b32  	%r24, %r23, 124;
+	add.s32 	%r25, %r10, %r24;
+	shl.b32 	%r26, %r7, 3;
+	xor.b32  	%r27, %r26, 8;
+	and.b32  	%r28, %r27, 248;
+	add.s32 	%r29, %r10, %r28;
+	ld.global.u32 	%r30, [%rd2+12];
+	ld.shared.u32 	%r31, [_ZZ14accessPatternsE5words+28];
+	add.s32 	%r32, %r30, %r31;
+	ld.shared.u32 	%r33, [%r21];
+	add.s32 	%r34, %r32, %r33;
+	ld.global.u32 	%r35, [%rd11];
+	add.s32 	%r36, %r34, %r35;
+	ld.shared.u32 	%r37, [%r25];
+	add.s32 	%r38, %r36, %r37;
+	ld.shared.u32 	%r39, [%r29];
+	add.s32 	%r52, %r38, %r39;
+	and.b32  	%r40, %r7, 1;
+	setp.eq.b32 	%p1, %r40, 1;
+	mov.pred 	%p2, 0;
+	xor.pred  	%p3, %p1, %p2;
+	not.pred 	%p4, %p3;
+	add.s32 	%r2, %r10, %r26;
+	@%p4 bra 	$L__BB0_2;
+
+	cvt.u32.u64 	%r41, %rd1;
+	shl.b32 	%r42, %r41, 1;
+	mul.wide.u32 	%rd12, %r42, 4;
+	add.s64 	%rd13, %rd2, %rd12;
+	ld.shared.u32 	%r43, [%r2];
+	add.s32 	%r44, %r43, %r52;
+	ld.global.u32 	%r45, [%rd13];
+	add.s32 	%r52, %r44, %r45;
+
+$L__BB0_2:
+	cvt.u32.u64 	%r46, %rd1;
+	and.b32  	%r47, %r46, 28;
+	setp.gt.u32 	%p5, %r47, 19;
+	@%p5 bra 	$L__BB0_4;
+
+	ld.shared.u32 	%r48, [%r2];
+	add.s32 	%r49, %r48, %r52;
+	ld.global.u32 	%r50, [%rd3];
+	add.s32 	%r52, %r49, %r50;
+
+$L__BB0_4:
+	cvta.to.global.u64 	%rd14, %rd4;
+	shl.b64 	%rd15, %rd1, 2;
+	add.s64 	%rd16, %rd14, %rd15;
+	st.global.u32 	[%rd16], %r52;
 	ret;
 
 }
@@ -369,7 +403,7 @@ TEST_F(ToolExactness, MemAccessAffineAndOtherPatternsEqualTheTraceInFullAndParti
     int* out = allocate<int>(threads);
     run("accessPatterns", dim3(2), dim3(threads), in, out);
     auto traced = tracedRequests();
-    ASSERT_EQ(result_["instructions"].size(), 11u) << result_.dump();
+    ASSERT_EQ(result_["instructions"].size(), 15u) << result_.dump();
     for (const auto& e : result_["instructions"]) {
       SCOPED_TRACE(e.dump());
       Expected want = fromTrace(traced.at(e["instruction"].get<uint32_t>()));
@@ -392,8 +426,9 @@ TEST_F(ToolExactness, MemAccessAffineAndOtherPatternsEqualTheTraceInFullAndParti
         if (e["opcode"] == "ld.global.u32")
           globalLoads.push_back(e["sectors"].get<uint64_t>());
       }
-      EXPECT_EQ(sharedLoads, (std::vector<uint64_t>{4, 4, 4, 8})); // 4 requests each
-      ASSERT_EQ(globalLoads.size(), 4u);
+      // 4 requests each; words[2t] in odd lanes: 2 ways (16 words); in 20 lanes: 2 ways.
+      EXPECT_EQ(sharedLoads, (std::vector<uint64_t>{4, 4, 4, 8, 8, 8}));
+      ASSERT_EQ(globalLoads.size(), 6u);
       EXPECT_EQ(globalLoads[0], 4u * 4u); // in[t]
       EXPECT_EQ(globalLoads[1], 4u * 4u); // in[255 - t]: reversed, 128 bytes
       EXPECT_EQ(globalLoads[2], 4u);      // in[3]

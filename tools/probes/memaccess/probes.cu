@@ -37,41 +37,50 @@ __device__ __forceinline__ u32 distinct(u32 active, u64 key) {
   return __popc(__ballot_sync(active, first));
 }
 
-// Most accesses index an array by the thread id: a full warp whose lanes' addresses step by one
-// stride (lane i at first + i * stride). Its distinct granules follow from that alone, with two
-// shuffles and a vote, where distinct() does a match over 32 keys (the dear part of this tool in
-// loops). Exact: the affine check is on every lane's own address.
+// Most accesses index an array by the thread id: active lanes that are contiguous (a full warp,
+// or the tail of a loop `for (j = tid; j < n; ...)`) and whose addresses step by one stride (lane
+// lo + i at first + i * stride). Their distinct granules follow from that alone, with two shuffles
+// and a vote, where distinct() does a match over up to 32 keys (the dear part of this tool in
+// loops). Exact: the check is on every active lane's own address.
 struct Affine {
   bool holds;
-  bool down;     // the stride is negative
+  u32 lanes;     // active lanes, contiguous
   u64 magnitude; // |stride|, below 2^32
-  u64 low, high; // the lowest and the highest lane's address
+  u64 low, high; // the lowest and the highest address
 };
 
+// Whether `active` is one run of contiguous lanes (uniform over the warp).
+__device__ __forceinline__ bool contiguous(u32 active) {
+  u32 run = active >> (__ffs(active) - 1);
+  return (run & (run + 1)) == 0;
+}
+
 __device__ __forceinline__ Affine affine(u32 active, u64 a) {
-  Affine f{false, false, 0, 0, 0};
-  if (active != ~0u) // uniform over the warp
+  Affine f{false, 0, 0, 0, 0};
+  if (!contiguous(active))
     return f;
-  u64 first = __shfl_sync(~0u, a, 0);
-  u64 step = __shfl_sync(~0u, a, 1) - first;
-  f.down = (long long)step < 0;
-  f.magnitude = f.down ? 0 - step : step;
+  u32 lo = __ffs(active) - 1;
+  f.lanes = __popc(active);
+  u64 first = __shfl_sync(active, a, lo);
+  u64 step = __shfl_sync(active, a, f.lanes > 1 ? lo + 1 : lo) - first;
+  bool down = (long long)step < 0;
+  f.magnitude = down ? 0 - step : step;
   // Unsigned arithmetic, modulo 2^64: with a stride below 2^32 and no wrap past 0 or 2^64 between
-  // lane 0 and lane 31, the lanes' addresses are in order.
-  u64 span = f.magnitude * 31;
-  bool inRange = f.magnitude < (1ull << 32) && (f.down ? first >= span : first + span >= first);
-  f.low = f.down ? first - span : first;
-  f.high = f.down ? first : first + span;
-  f.holds = __all_sync(~0u, a - first == step * laneId() && inRange);
+  // the first and the last lane, the lanes' addresses are in order.
+  u64 span = f.magnitude * (f.lanes - 1);
+  bool inRange = f.magnitude < (1ull << 32) && (down ? first >= span : first + span >= first);
+  f.low = down ? first - span : first;
+  f.high = down ? first : first + span;
+  f.holds = __all_sync(active, a - first == step * (laneId() - lo) && inRange);
   return f;
 }
 
-// The distinct granules of 2^shift bytes that an affine warp's 32 start addresses lie in: at a
+// The distinct granules of 2^shift bytes that the affine lanes' start addresses lie in: at a
 // stride of a granule or more every lane has its own; below, consecutive lanes are less than a
 // granule apart, so every granule from the lowest address's to the highest's holds one.
 __device__ __forceinline__ u32 affineDistinct(const Affine& f, u32 shift) {
   if (f.magnitude >= (1ull << shift))
-    return 32;
+    return f.lanes;
   return u32((f.high >> shift) - (f.low >> shift)) + 1;
 }
 
@@ -107,19 +116,22 @@ OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
   u32 active = activeMask();
   u32 word = u32(address() >> 2); // shared-window offsets: below 2^32
   u32 most = 0;
-  // A full warp at a word stride k (every lane's first word w0 + lane * k): k = 0 is one word
-  // (a broadcast); else the 32 words are distinct (|k| < 2^26: no two meet modulo 2^32) and each
-  // bank serves gcd(k, 32) of them. Two shuffles and a vote instead of two matches.
-  bool affineWarp = false;
-  u32 k = 0;
-  if (active == ~0u) { // uniform over the warp
-    u32 first = __shfl_sync(~0u, word, 0);
-    k = __shfl_sync(~0u, word, 1) - first;
+  // Contiguous lanes at a word stride k (lane lo + i at first word w0 + i * k): k = 0 is one word
+  // (a broadcast); else the words are distinct (|k| < 2^26: no two meet modulo 2^32), and lanes i
+  // and j share a bank when (i - j) * k is a multiple of 32, i.e. i - j of 32 / gcd(k, 32): the
+  // fullest bank holds ceil(lanes / (32 / gcd(k, 32))). Two shuffles and a vote, no match.
+  bool affineWords = false;
+  u32 k = 0, n = __popc(active);
+  if (contiguous(active)) { // uniform over the warp
+    u32 lo = __ffs(active) - 1;
+    u32 first = __shfl_sync(active, word, lo);
+    k = __shfl_sync(active, word, n > 1 ? lo + 1 : lo) - first;
     u32 magnitude = int(k) < 0 ? 0u - k : k;
-    affineWarp = __all_sync(~0u, word - first == k * laneId() && magnitude < (1u << 26));
+    affineWords = __all_sync(active, word - first == k * (laneId() - lo) && magnitude < (1u << 26));
   }
-  if (affineWarp) {
-    most = k == 0 ? 1 : 1u << min(__ffs(k) - 1, 5);
+  if (affineWords) {
+    u32 period = k == 0 ? 32 : 32u >> min(__ffs(k) - 1, 5);
+    most = k == 0 ? 1 : (n + period - 1) / period;
   } else {
     // Lanes reading one word share it (a broadcast): count each word once, at its first lane.
     u32 sameWord = __match_any_sync(active, word);
