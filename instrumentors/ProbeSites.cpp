@@ -6,6 +6,7 @@
 #include "passes/AnalysisManager.h"
 #include "passes/ControlFlowGraph.h"
 #include "passes/Liveness.h"
+#include "passes/LoopInfo.h"
 
 #include <algorithm>
 #include <map>
@@ -71,11 +72,56 @@ std::string labelOf(const ir::BasicBlock& block) {
   return label != nullptr ? std::string(label->name()) : std::string();
 }
 
+bool makesCalls(const ir::BasicBlock& block) {
+  bool calls = false;
+  block.forEachInstruction(
+      [&](const ir::Instruction& inst) { calls = calls || inst.form().has(ir::kCall); });
+  return calls;
+}
+
+/// The blocks whose lane entries sum to the lanes that enter `loop` (its header from outside):
+/// each outside predecessor of the header must lead only there and make no call, so that every
+/// lane that enters it goes on into the loop. Empty where that does not hold.
+std::vector<passes::ControlFlowGraph::Node> loopEntryBlocks(const passes::ControlFlowGraph& cfg,
+                                                            const passes::Loop& loop) {
+  std::vector<passes::ControlFlowGraph::Node> entries;
+  for (const auto& e : cfg.predecessors(loop.header)) {
+    if (loop.contains(e.from))
+      continue;
+    if (cfg.isVirtual(e.from) || cfg.successors(e.from).size() != 1 ||
+        makesCalls(*cfg.block(e.from)))
+      return {};
+    entries.push_back(e.from);
+  }
+  return entries;
+}
+
+/// Whether every lane that enters `loop` leaves it through `exit`, once: that is the loop's only
+/// way out (no other exit edge, no `ret`, `exit` or `trap` inside, which are exit edges too) and
+/// no block in it makes a call (a callee may exit lanes).
+bool onlyWayOut(const passes::ControlFlowGraph& cfg, const passes::Loop& loop,
+                passes::ControlFlowGraph::Node from, passes::ControlFlowGraph::Node to) {
+  if (loop.exits.size() != 1 || loop.exits.front().from != from || loop.exits.front().to != to)
+    return false;
+  for (passes::ControlFlowGraph::Node n : loop.nodes())
+    if (makesCalls(*cfg.block(n)))
+      return false;
+  return true;
+}
+
 /// For the guarded branch (`@%p bra T`) ending each block B of `f`, where block entries give the
-/// lanes whose guard is false (the lanes that fall through to F): F's entries when B is F's only
-/// predecessor; else B's entries less T's when B is T's only predecessor (all lanes that enter B
-/// reach its branch: no call in B, whose callee could exit). Records them in the instructions'
-/// skippedFrom/skippedLess; `firstBlock` is the id of f's first block.
+/// lanes whose guard is false (the lanes that fall through to F):
+///  * F's entries when B is F's only predecessor;
+///  * else B's entries less T's when B is T's only predecessor (all lanes that enter B reach its
+///    branch: no call in B, whose callee could exit);
+///  * else, where B -> F or B -> T is the only way out of the innermost loop around B (a loop's
+///    closing branch, whose target, the loop's head, and fall-through, the join after the loop,
+///    both have other predecessors): every lane that enters the loop leaves it there once, so
+///    the lanes that leave are those that entered the loop, the entries of the header's outside
+///    predecessors (loopEntryBlocks); the fall-through lanes are those (B -> F leaves) or B's
+///    entries less those (B -> T leaves, no call in B).
+/// Records them in the instructions' skippedFrom/skippedLess; `firstBlock` is the id of f's
+/// first block.
 void deriveSkippedLanes(ir::Function& f, passes::AnalysisManager& analyses, uint32_t firstBlock,
                         const std::map<const ir::Instruction*, uint32_t>& instructionIds,
                         ProbeModuleTables& tables) {
@@ -83,6 +129,13 @@ void deriveSkippedLanes(ir::Function& f, passes::AnalysisManager& analyses, uint
   const auto& cfg = analyses.getResult<passes::ControlFlowGraphAnalysis>(f);
   if (!cfg.problems().empty())
     return; // malformed control flow: leave it to the probes
+  const auto& loops = analyses.getResult<passes::LoopAnalysis>(f);
+  auto ids = [&](const std::vector<Node>& nodes) {
+    std::vector<uint32_t> out;
+    for (Node n : nodes)
+      out.push_back(firstBlock + n);
+    return out;
+  };
   for (Node b = 0; b < cfg.blockCount(); ++b) {
     const ir::BasicBlock& block = *cfg.block(b);
     const ir::Instruction* branch = block.terminator();
@@ -99,16 +152,33 @@ void deriveSkippedLanes(ir::Function& f, passes::AnalysisManager& analyses, uint
       continue;
     ProbeInstruction& info = tables.instructions[instructionIds.at(branch)];
     if (!cfg.isVirtual(fall) && cfg.predecessors(fall).size() == 1) {
-      info.skippedFrom = firstBlock + fall;
+      info.skippedFrom = {firstBlock + fall};
       continue;
     }
-    bool calls = false;
-    block.forEachInstruction(
-        [&](const ir::Instruction& inst) { calls = calls || inst.form().has(ir::kCall); });
+    bool calls = makesCalls(block);
     // The virtual entry is a predecessor of the first block, so T is never the function's entry.
     if (!calls && cfg.predecessors(target).size() == 1) {
-      info.skippedFrom = firstBlock + b;
-      info.skippedLess = firstBlock + target;
+      info.skippedFrom = {firstBlock + b};
+      info.skippedLess = {firstBlock + target};
+      continue;
+    }
+    const passes::Loop* loop = loops.loopFor(b);
+    if (loop == nullptr || cfg.isVirtual(fall))
+      continue;
+    bool leavesFalling = !loop->contains(fall) && loop->contains(target);
+    bool leavesTaken = !loop->contains(target) && loop->contains(fall);
+    if (!leavesFalling && !leavesTaken)
+      continue;
+    if (!onlyWayOut(cfg, *loop, b, leavesFalling ? fall : target))
+      continue;
+    std::vector<Node> entries = loopEntryBlocks(cfg, *loop);
+    if (entries.empty())
+      continue;
+    if (leavesFalling) {
+      info.skippedFrom = ids(entries);
+    } else if (!calls) {
+      info.skippedFrom = {firstBlock + b};
+      info.skippedLess = ids(entries);
     }
   }
 }

@@ -25,8 +25,10 @@
 /* 2: results write JSON as nlohmann values (InstrumentorResult::json()), not through JsonWriter.
  * 3: probe tools' ProbeData owns its region bytes (RegionBytes::storage) and ProbeInstruction says
  *    how a guarded branch's skipped lanes derive from block counts (OCELOT_BLOCK_COUNTS); the host
- *    registers probe tools (register_probe_tool), which carry the rest of their support code. */
-#define OCELOT_PLUGIN_ABI_VERSION 3u
+ *    registers probe tools (register_probe_tool), which carry the rest of their support code.
+ * 4: ProbeInstruction's skippedFrom and skippedLess are lists of blocks (a loop's closing branch
+ *    derives from the blocks that enter the loop). */
+#define OCELOT_PLUGIN_ABI_VERSION 4u
 
 #ifdef __cplusplus
 extern "C" {

@@ -49,18 +49,23 @@ struct ProbeInstruction {
   uint32_t file = 0;        ///< `.file` index of its `.loc`; 0 without line information
   uint32_t line = 0;
   /// Guarded branches (`@%p bra L`) only: the lanes whose guard is false (those that fall
-  /// through) as block entries give them: the lanes that entered block `skippedFrom`, less those
-  /// that entered `skippedLess` where that is not kNoBlock. skippedFrom is kNoBlock where block
-  /// entries do not determine them. A probe placed with `derivable=skip` is not placed here.
-  uint32_t skippedFrom = kNoBlock;
-  uint32_t skippedLess = kNoBlock;
+  /// through) as block entries give them: the lanes that entered the blocks of `skippedFrom`, less
+  /// those that entered the blocks of `skippedLess`. skippedFrom is empty where block entries do
+  /// not determine them. A probe placed with `derivable=skip` is not placed here.
+  std::vector<uint32_t> skippedFrom;
+  std::vector<uint32_t> skippedLess;
   static constexpr uint32_t kNoBlock = UINT32_MAX;
 
-  bool skipDerivable() const { return skippedFrom != kNoBlock; }
+  bool skipDerivable() const { return !skippedFrom.empty(); }
   /// The lanes that skipped this instruction, from the lanes that entered each block
   /// (OCELOT_BLOCK_COUNTS(name, "lanes")); skipDerivable() must hold.
   uint64_t derivedSkippedLanes(std::span<const uint64_t> laneEntries) const {
-    return laneEntries[skippedFrom] - (skippedLess != kNoBlock ? laneEntries[skippedLess] : 0);
+    uint64_t lanes = 0;
+    for (uint32_t b : skippedFrom)
+      lanes += laneEntries[b];
+    for (uint32_t b : skippedLess)
+      lanes -= laneEntries[b];
+    return lanes;
   }
 };
 

@@ -11,9 +11,12 @@ void BlockCountTracer::launchBegin(const DecodedKernel& kernel) {
   for (size_t i = 0; i < blockCount_; ++i)
     counts_[i].store(0, std::memory_order_relaxed);
   atomicPc_.assign(kernel.sources.size(), 0);
-  for (size_t pc = 0; pc < kernel.sources.size(); ++pc)
+  matchPc_.assign(kernel.sources.size(), 0);
+  for (size_t pc = 0; pc < kernel.sources.size(); ++pc) {
     atomicPc_[pc] =
         kernel.sources[pc].text.starts_with("atom.") || kernel.sources[pc].text.starts_with("red.");
+    matchPc_[pc] = kernel.sources[pc].text.starts_with("match.");
+  }
   instructions_ = 0;
   for (const ProgramBlock& block : kernel.blocks)
     instructions_ += block.instructionCount;
@@ -21,6 +24,7 @@ void BlockCountTracer::launchBegin(const DecodedKernel& kernel) {
   threadInstructions_.store(0, std::memory_order_relaxed);
   atomics_.store(0, std::memory_order_relaxed);
   atomicLanes_.store(0, std::memory_order_relaxed);
+  matches_.store(0, std::memory_order_relaxed);
 }
 
 void BlockCountTracer::instruction(const TraceSite&, uint32_t pc, LaneMask, LaneMask executed) {
@@ -31,6 +35,8 @@ void BlockCountTracer::instruction(const TraceSite&, uint32_t pc, LaneMask, Lane
     atomics_.fetch_add(1, std::memory_order_relaxed);
     atomicLanes_.fetch_add(lanes, std::memory_order_relaxed);
   }
+  if (pc < matchPc_.size() && matchPc_[pc] != 0 && lanes != 0)
+    matches_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void BlockCountTracer::blockEntered(const TraceSite&, uint32_t block, LaneMask active) {
@@ -61,7 +67,8 @@ void BlockCountTracer::launchEnd(const DecodedKernel& kernel) {
           ",\"warp_instructions\":" + std::to_string(warpInstructions_.load()) +
           ",\"thread_instructions\":" + std::to_string(threadInstructions_.load()) +
           ",\"atomics\":" + std::to_string(atomics_.load()) +
-          ",\"atomic_lanes\":" + std::to_string(atomicLanes_.load()) + "}\n";
+          ",\"atomic_lanes\":" + std::to_string(atomicLanes_.load()) +
+          ",\"matches\":" + std::to_string(matches_.load()) + "}\n";
   if (std::FILE* out = std::fopen(path_.c_str(), "a")) {
     std::fputs(line.c_str(), out);
     std::fclose(out);

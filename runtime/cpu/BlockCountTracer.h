@@ -20,7 +20,8 @@ namespace ocelot::runtime::cpu {
 /// without a GPU (tests/probes/probe_cost.py): PTX instructions in the kernel ("instructions"),
 /// warp-level instructions issued ("warp_instructions"), lanes that executed them, guards applied
 /// ("thread_instructions"), and of those the `atom` and `red` instructions ("atomics": warp-level,
-/// executed by at least one lane; "atomic_lanes").
+/// executed by at least one lane; "atomic_lanes") and the `match` instructions ("matches",
+/// warp-level: one costs far more than an instruction on a GPU, where it groups 32 keys).
 class BlockCountTracer final : public ExecutionTracer {
 public:
   explicit BlockCountTracer(std::string path) : path_(std::move(path)) {}
@@ -37,8 +38,10 @@ private:
   std::unique_ptr<std::atomic<uint64_t>[]> counts_;
   size_t blockCount_ = 0;
   std::vector<uint8_t> atomicPc_; ///< per pc: an `atom` or `red`
+  std::vector<uint8_t> matchPc_;  ///< per pc: a `match`
   uint64_t instructions_ = 0;
-  std::atomic<uint64_t> warpInstructions_{0}, threadInstructions_{0}, atomics_{0}, atomicLanes_{0};
+  std::atomic<uint64_t> warpInstructions_{0}, threadInstructions_{0}, atomics_{0}, atomicLanes_{0},
+      matches_{0};
   std::map<std::string, uint64_t> launches_;
 };
 

@@ -284,6 +284,158 @@ TEST_F(MemAccess, SharedStoresHaveTheirBankConflictWays) {
   }
 }
 
+// Contiguous active lanes whose addresses step by one stride take a shortcut (two shuffles and a
+// vote give the sectors, lines and bank ways); the rest take the matches. Both against the trace,
+// for every pattern (from CUDA C: words[t], words[64 + 31 - t % 32], in[255 - t], the broadcasts
+// words[7] and in[3], and the non-affine words[t ^ 1], in[(t * 7) & 63], words[(t * 3) & 31],
+// words[((t ^ 1) * 2) & 63]; under `if (t & 1)`, lanes not contiguous, words[2t] and in[2t];
+// under `if (t % 32 < 20)`, 20 contiguous lanes, words[2t] and in[t]), in full warps and in a
+// partial one (48 threads per CTA: its second warp has 16 contiguous lanes).
+constexpr const char* kAccessPatternsKernel = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+
+)"
+                                              R"PTX(.visible .entry accessPatterns(
+	.param .u64 accessPatterns_param_0,
+	.param .u64 accessPatterns_param_1
+)
+{
+	.reg .pred 	%p<6>;
+	.reg .b32 	%r<53>;
+	.reg .b64 	%rd<17>;
+	.shared .align 4 .b8 _ZZ14accessPatternsE5words[1024];
+
+	ld.param.u64 	%rd5, [accessPatterns_param_0];
+	ld.param.u64 	%rd4, [accessPatterns_param_1];
+	mov.u32 	%r7, %tid.x;
+	cvt.u64.u32 	%rd1, %r7;
+	cvta.to.global.u64 	%rd2, %rd5;
+	mul.wide.u32 	%rd6, %r7, 4;
+	add.s64 	%rd3, %rd2, %rd6;
+	ld.global.u32 	%r8, [%rd3];
+	shl.b32 	%r9, %r7, 2;
+	mov.u32 	%r10, _ZZ14accessPatternsE5words;
+	add.s32 	%r11, %r10, %r9;
+	st.shared.u32 	[%r11], %r8;
+	mov.u32 	%r12, 255;
+	sub.s32 	%r13, %r12, %r7;
+	mul.wide.u32 	%rd7, %r13, 4;
+	add.s64 	%rd8, %rd2, %rd7;
+	ld.global.u32 	%r14, [%rd8];
+	and.b32  	%r15, %r7, 31;
+	mov.u32 	%r16, 95;
+	sub.s32 	%r17, %r16, %r15;
+	shl.b32 	%r18, %r17, 2;
+	add.s32 	%r19, %r10, %r18;
+	st.shared.u32 	[%r19], %r14;
+	bar.sync 	0;
+	xor.b32  	%r20, %r9, 4;
+	add.s32 	%r21, %r10, %r20;
+	mul.lo.s32 	%r22, %r7, 28;
+	cvt.u64.u32 	%rd9, %r22;
+	and.b64  	%rd10, %rd9, 252;
+	add.s64 	%rd11, %rd2, %rd10;
+	mul.lo.s32 	%r23, %r7, 12;
+	and.b32  	%r24, %r23, 124;
+	add.s32 	%r25, %r10, %r24;
+	shl.b32 	%r26, %r7, 3;
+	xor.b32  	%r27, %r26, 8;
+	and.b32  	%r28, %r27, 248;
+	add.s32 	%r29, %r10, %r28;
+	ld.global.u32 	%r30, [%rd2+12];
+	ld.shared.u32 	%r31, [_ZZ14accessPatternsE5words+28];
+	add.s32 	%r32, %r30, %r31;
+	ld.shared.u32 	%r33, [%r21];
+	add.s32 	%r34, %r32, %r33;
+	ld.global.u32 	%r35, [%rd11];
+	add.s32 	%r36, %r34, %r35;
+	ld.shared.u32 	%r37, [%r25];
+	add.s32 	%r38, %r36, %r37;
+	ld.shared.u32 	%r39, [%r29];
+	add.s32 	%r52, %r38, %r39;
+	and.b32  	%r40, %r7, 1;
+	setp.eq.b32 	%p1, %r40, 1;
+	mov.pred 	%p2, 0;
+	xor.pred  	%p3, %p1, %p2;
+	not.pred 	%p4, %p3;
+	add.s32 	%r2, %r10, %r26;
+	@%p4 bra 	$L__BB0_2;
+
+	cvt.u32.u64 	%r41, %rd1;
+	shl.b32 	%r42, %r41, 1;
+	mul.wide.u32 	%rd12, %r42, 4;
+	add.s64 	%rd13, %rd2, %rd12;
+	ld.shared.u32 	%r43, [%r2];
+	add.s32 	%r44, %r43, %r52;
+	ld.global.u32 	%r45, [%rd13];
+	add.s32 	%r52, %r44, %r45;
+
+$L__BB0_2:
+	cvt.u32.u64 	%r46, %rd1;
+	and.b32  	%r47, %r46, 28;
+	setp.gt.u32 	%p5, %r47, 19;
+	@%p5 bra 	$L__BB0_4;
+
+	ld.shared.u32 	%r48, [%r2];
+	add.s32 	%r49, %r48, %r52;
+	ld.global.u32 	%r50, [%rd3];
+	add.s32 	%r52, %r49, %r50;
+
+$L__BB0_4:
+	cvta.to.global.u64 	%rd14, %rd4;
+	shl.b64 	%rd15, %rd1, 2;
+	add.s64 	%rd16, %rd14, %rd15;
+	st.global.u32 	[%rd16], %r52;
+	ret;
+
+}
+)PTX";
+
+TEST_F(ToolExactness, MemAccessAffineAndOtherPatternsEqualTheTraceInFullAndPartialWarps) {
+  kernels_ = kAccessPatternsKernel;
+  numberKernels();
+  useTool("memaccess");
+  int* in = allocate<int>(256);
+  for (uint32_t threads : {64u, 48u}) {
+    SCOPED_TRACE(threads);
+    int* out = allocate<int>(threads);
+    run("accessPatterns", dim3(2), dim3(threads), in, out);
+    auto traced = tracedRequests();
+    ASSERT_EQ(result_["instructions"].size(), 15u) << result_.dump();
+    for (const auto& e : result_["instructions"]) {
+      SCOPED_TRACE(e.dump());
+      Expected want = fromTrace(traced.at(e["instruction"].get<uint32_t>()));
+      EXPECT_EQ(e["requests"], want.requests);
+      EXPECT_EQ(e["lanes"], want.lanes);
+      if (e["space"] == "shared") {
+        EXPECT_EQ(e["wavefronts"], want.wavefronts);
+      } else {
+        EXPECT_EQ(e["sectors"], want.sectors);
+        EXPECT_EQ(e["lines"], want.lines);
+      }
+    }
+    // Known values for the full warps: the broadcasts are one sector and one wavefront, the
+    // reversed load four sectors, words[((t ^ 1) * 2) & 63] two ways.
+    if (threads == 64) {
+      std::vector<uint64_t> sharedLoads, globalLoads;
+      for (const auto& e : result_["instructions"]) {
+        if (e["opcode"] == "ld.shared.u32")
+          sharedLoads.push_back(e["wavefronts"].get<uint64_t>());
+        if (e["opcode"] == "ld.global.u32")
+          globalLoads.push_back(e["sectors"].get<uint64_t>());
+      }
+      // 4 requests each; words[2t] in odd lanes: 2 ways (16 words); in 20 lanes: 2 ways.
+      EXPECT_EQ(sharedLoads, (std::vector<uint64_t>{4, 4, 4, 8, 8, 8}));
+      ASSERT_EQ(globalLoads.size(), 6u);
+      EXPECT_EQ(globalLoads[0], 4u * 4u); // in[t]
+      EXPECT_EQ(globalLoads[1], 4u * 4u); // in[255 - t]: reversed, 128 bytes
+      EXPECT_EQ(globalLoads[2], 4u);      // in[3]
+    }
+  }
+}
+
 TEST_F(MemAccess, LocalAccessesAreCountedInTheInterleavedLayout) {
   for (uint32_t stride : {0u, 1u, 2u, 8u}) {
     SCOPED_TRACE(stride);
@@ -554,16 +706,16 @@ protected:
     const auto& state = static_cast<const instrumentors::ProbeModuleState&>(*module_.states.at(0));
     const ProbeModuleTables& tables = *state.tables;
     ASSERT_EQ(tables.blocks.size(), 9u);
-    constexpr uint32_t kNo = ProbeInstruction::kNoBlock;
     // Per block whose last instruction (or B8's guarded add) is guarded: the derivation.
-    std::map<uint32_t, std::pair<uint32_t, uint32_t>> expected{{0, {1, kNo}},   {2, {2, 5}},
-                                                               {3, {4, kNo}},   {5, {kNo, kNo}},
-                                                               {6, {kNo, kNo}}, {8, {kNo, kNo}}};
+    using Blocks = std::vector<uint32_t>;
+    std::map<uint32_t, std::pair<Blocks, Blocks>> expected{{0, {{1}, {}}}, {2, {{2}, {5}}},
+                                                           {3, {{4}, {}}}, {5, {{}, {}}},
+                                                           {6, {{}, {}}},  {8, {{}, {}}}};
     std::set<uint32_t> probed;
     for (const auto& site : tables.sites)
       if (site.probe == "guardFalse")
         probed.insert(tables.instructions.at(site.instruction).block);
-    std::map<uint32_t, std::pair<uint32_t, uint32_t>> got;
+    std::map<uint32_t, std::pair<Blocks, Blocks>> got;
     for (const auto& inst : tables.instructions) {
       if (!inst.guarded)
         continue;
@@ -617,6 +769,106 @@ TEST_F(DerivedGuards, BranchDivDerivesWhatBlockCountsGiveAndCountsTheRest) {
       probed.insert(state.tables->instructions.at(site.instruction).block);
   EXPECT_EQ(probed, (std::set<uint32_t>{0, 2, 3, 5, 6}));
   EXPECT_EQ(result_["branches"].size(), 5u);
+}
+
+// Loops whose closing branches neither block rule derives: every lane that enters such a loop
+// leaves it once, through its only exit edge, so the lanes that leave are those that entered.
+// Blocks: B0 (entry) `@%p1 bra $L_after` skips the first loop; B1 its preheader; B2 $L_loop;
+// B3 $L_after; B4 the second loop's preheader; B5 $L_head, B6 $L_body, B7 (`bra.uni $L_body`);
+// B8 $L_done; B9 $L_spin; B10; B11 $L_end.
+//  B2 `@%p2 bra $L_loop`: the back edge; its fall-through $L_after also follows B0, its target
+//  follows B1: skipped = the lanes that entered the loop, B1's entries;
+//  B5 `@%p4 bra $L_done`: the head of a loop (B5-B7, with the inner loop B6-B7) left by its taken
+//  branch; $L_body also follows B7, $L_done also B3: skipped = B5's entries less B4's;
+//  B10 `@%p5 bra $L_spin`: its loop has a second way out (B9's `@%p6 bra $L_end`): the probe
+//  stays. B0, B3, B6 and B9 fall through to a block with no other way in.
+constexpr const char* kLoopExitsKernel = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .entry loopExits(.param .u64 loopExits_param_0)
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [loopExits_param_0];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r4, 0;
+	and.b32 %r3, %r1, 7;
+	setp.gt.u32 %p1, %r1, 50;
+	@%p1 bra $L_after;
+	add.u32 %r2, %r2, 2;
+$L_loop:
+	add.u32 %r4, %r4, 1;
+	setp.le.u32 %p2, %r4, %r3;
+	@%p2 bra $L_loop;
+$L_after:
+	setp.eq.u32 %p3, %r3, 5;
+	@%p3 bra $L_done;
+	mov.u32 %r5, 0;
+$L_head:
+	add.u32 %r5, %r5, 1;
+	setp.gt.u32 %p4, %r5, %r3;
+	@%p4 bra $L_done;
+$L_body:
+	add.u32 %r2, %r2, 10;
+	and.b32 %r6, %r5, 1;
+	setp.eq.u32 %p7, %r6, 0;
+	@%p7 bra $L_head;
+	add.u32 %r5, %r5, 1;
+	bra.uni $L_body;
+$L_done:
+	mov.u32 %r7, 0;
+$L_spin:
+	add.u32 %r7, %r7, 1;
+	setp.eq.u32 %p6, %r7, 3;
+	@%p6 bra $L_end;
+	setp.lt.u32 %p5, %r7, %r3;
+	@%p5 bra $L_spin;
+$L_end:
+	add.u32 %r2, %r2, %r7;
+	add.u32 %r2, %r2, %r4;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r2;
+	ret;
+}
+)";
+
+TEST_F(ToolExactness, InstMixDerivesTheLanesLeavingALoopFromTheLanesEnteringIt) {
+  kernels_ = kLoopExitsKernel;
+  numberKernels();
+  useTool("instmix");
+  const auto& state = static_cast<const instrumentors::ProbeModuleState&>(*module_.states.at(0));
+  const ProbeModuleTables& tables = *state.tables;
+  ASSERT_EQ(tables.blocks.size(), 12u);
+  using Blocks = std::vector<uint32_t>;
+  std::map<uint32_t, std::pair<Blocks, Blocks>> got;
+  std::set<uint32_t> probed;
+  for (const auto& site : tables.sites)
+    if (site.probe == "guardFalse")
+      probed.insert(tables.instructions.at(site.instruction).block);
+  for (const auto& inst : tables.instructions)
+    if (inst.guarded)
+      got[inst.block] = {inst.skippedFrom, inst.skippedLess};
+  std::map<uint32_t, std::pair<Blocks, Blocks>> expected{
+      {0, {{1}, {}}}, {2, {{1}, {}}},  {3, {{4}, {}}}, {5, {{5}, {4}}},
+      {6, {{7}, {}}}, {9, {{10}, {}}}, {10, {{}, {}}}};
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(probed, (std::set<uint32_t>{10}));
+  // Two CTAs of 80 threads (a partial warp); each loop runs a number of times set by tid % 8.
+  int* out = allocate<int>(80);
+  run("loopExits", dim3(2), dim3(80), out);
+  std::map<std::string, std::pair<uint64_t, uint64_t>> mix;
+  for (const auto& [name, counts] : result_["mix"].items())
+    mix[name] = {counts["threads"], counts["warps"]};
+  EXPECT_EQ(mix, tracedMix(*this, trace_, classes_)) << result_["mix"].dump();
+  // Thread 3: +2, the first loop leaves at r4 = 4; the second runs $L_body at r5 = 1, 2, 3, 4
+  // (+40) and leaves at 5; the third leaves at r7 = 3.
+  EXPECT_EQ(out[3], 2 + 40 + 3 + 4);
 }
 
 // A call before the branch in its block whose callee exits every lane of warp 1: the branch's

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """What the probe tools cost, measured on the CPU device (no GPU needed): the instrumentation
 benchmark's kernels run plain and under each tool with the CPU device's trace on
-(OCELOT_CPU_TRACE_OUTPUT), which gives every launch's warp-level instructions issued and its
-`atom`/`red` instructions executed (runtime/cpu/BlockCountTracer.h). Prints, per tool and kernel,
-the instrumented kernel's warp instructions over the plain kernel's and its atomics, and the
-geometric mean of the ratio over the kernels. A proxy for the GPU slowdown, not a time: it counts
-what runs, not what it costs on a GPU (an atomic in a hot loop costs far more there than an add).
+(OCELOT_CPU_TRACE_OUTPUT), which gives every launch's warp-level instructions issued, its
+`atom`/`red` and its `match` instructions executed (runtime/cpu/BlockCountTracer.h). Prints, per
+tool and kernel, the instrumented kernel's warp instructions over the plain kernel's, its atomics
+and its matches (ratio/atomics/matches), and the geometric mean of the ratio over the kernels.
+A proxy for the GPU slowdown, not a time: it counts what runs, not what it costs on a GPU (an
+atomic in a hot loop, or a match, costs far more there than an add).
 
   tests/probes/probe_cost.py --build BUILD [--tools memaccess,branchdiv,...] [--tsv FILE]
                              [--bench-args "--small --reps 1 --warmup 1"] [--kernels REGEX]
@@ -79,7 +80,7 @@ def main():
     by_kernel = {}
     for r in records:
         by_kernel.setdefault(r["kernel"], []).append(r)
-    table = {}  # (kernel, config) -> (warp instructions, atomics, thread instructions)
+    table = {}  # (kernel, config) -> (warp instructions, atomics, thread instructions, matches)
     for kernel, runs in by_kernel.items():
         if len(runs) != launches * len(configs):
             continue  # a setup kernel
@@ -90,7 +91,8 @@ def main():
                 return 1
             last = group[-1]
             table.setdefault((kernel, config), (last["warp_instructions"], last["atomics"],
-                                                last["thread_instructions"]))
+                                                last["thread_instructions"],
+                                                last.get("matches", 0)))
     kernels = sorted({k for k, _ in table}, key=lambda k: list(by_kernel).index(k))
     if not kernels:
         print("FAIL: no kernel's launches matched the configurations")
@@ -108,26 +110,26 @@ def main():
         return kernel
 
     rows = []
-    print("warp instructions issued, instrumented / plain, and warp-level atomics executed (CPU "
-          "device trace, " + args.bench_args + ")")
+    print("warp instructions issued, instrumented / plain, warp-level atomics and matches "
+          "executed (CPU device trace, " + args.bench_args + ")")
     header = ["config"] + [short(k) for k in kernels] + ["geomean"]
     print("\t".join(header))
     for config in configs[1:-1]:
         ratios, cells, atomics = [], [], []
         for k in kernels:
             plain = table[(k, "plain")][0]
-            warp, atom, _ = table[(k, config)]
+            warp, atom, _, matches = table[(k, config)]
             ratio = warp / plain if plain else float("nan")
             ratios.append(ratio)
-            cells.append(f"{ratio:.2f}x/{atom}")
+            cells.append(f"{ratio:.2f}x/{atom}/{matches}")
             rows.append((config, short(k), table[(k, "plain")][0], warp, ratio,
-                         table[(k, "plain")][1], atom))
+                         table[(k, "plain")][1], atom, matches))
         geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print("\t".join([config] + cells + [f"{geomean:.3f}x"]))
     if args.tsv:
         with open(args.tsv, "w") as f:
             f.write("config\tkernel\tplain_warp_instructions\twarp_instructions\tratio\t"
-                    "plain_atomics\tatomics\n")
+                    "plain_atomics\tatomics\tmatches\n")
             for row in rows:
                 f.write("\t".join(str(v) if not isinstance(v, float) else f"{v:.4f}"
                                   for v in row) + "\n")

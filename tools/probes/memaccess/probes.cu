@@ -37,6 +37,53 @@ __device__ __forceinline__ u32 distinct(u32 active, u64 key) {
   return __popc(__ballot_sync(active, first));
 }
 
+// Most accesses index an array by the thread id: active lanes that are contiguous (a full warp,
+// or the tail of a loop `for (j = tid; j < n; ...)`) and whose addresses step by one stride (lane
+// lo + i at first + i * stride). Their distinct granules follow from that alone, with two shuffles
+// and a vote, where distinct() does a match over up to 32 keys (the dear part of this tool in
+// loops). Exact: the check is on every active lane's own address.
+struct Affine {
+  bool holds;
+  u32 lanes;     // active lanes, contiguous
+  u64 magnitude; // |stride|, below 2^32
+  u64 low, high; // the lowest and the highest address
+};
+
+// Whether `active` is one run of contiguous lanes (uniform over the warp).
+__device__ __forceinline__ bool contiguous(u32 active) {
+  u32 run = active >> (__ffs(active) - 1);
+  return (run & (run + 1)) == 0;
+}
+
+__device__ __forceinline__ Affine affine(u32 active, u64 a) {
+  Affine f{false, 0, 0, 0, 0};
+  if (!contiguous(active))
+    return f;
+  u32 lo = __ffs(active) - 1;
+  f.lanes = __popc(active);
+  u64 first = __shfl_sync(active, a, lo);
+  u64 step = __shfl_sync(active, a, f.lanes > 1 ? lo + 1 : lo) - first;
+  bool down = (long long)step < 0;
+  f.magnitude = down ? 0 - step : step;
+  // Unsigned arithmetic, modulo 2^64: with a stride below 2^32 and no wrap past 0 or 2^64 between
+  // the first and the last lane, the lanes' addresses are in order.
+  u64 span = f.magnitude * (f.lanes - 1);
+  bool inRange = f.magnitude < (1ull << 32) && (down ? first >= span : first + span >= first);
+  f.low = down ? first - span : first;
+  f.high = down ? first : first + span;
+  f.holds = __all_sync(active, a - first == step * (laneId() - lo) && inRange);
+  return f;
+}
+
+// The distinct granules of 2^shift bytes that the affine lanes' start addresses lie in: at a
+// stride of a granule or more every lane has its own; below, consecutive lanes are less than a
+// granule apart, so every granule from the lowest address's to the highest's holds one.
+__device__ __forceinline__ u32 affineDistinct(const Affine& f, u32 shift) {
+  if (f.magnitude >= (1ull << shift))
+    return f.lanes;
+  return u32((f.high >> shift) - (f.low >> shift)) + 1;
+}
+
 // The warp's request, once, by its first active lane. blockEntriesReach() and guarded() are
 // constants at each site: where the block entries give the request and its lanes, no code counts
 // them.
@@ -54,8 +101,10 @@ OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
   // them, and cover whole sectors otherwise (ld.v8.f32 and wider).
   u32 size = accessSize();
   u32 perLane = size > 32 ? size / 32 : 1;
-  u32 sectorCount = distinct(active, a >> 5) * perLane;
-  u32 lineCount = distinct(active, a >> 7) * (size > 128 ? size / 128 : 1);
+  Affine f = affine(active, a);
+  u32 sectorCount = (f.holds ? affineDistinct(f, 5) : distinct(active, a >> 5)) * perLane;
+  u32 lineCount =
+      (f.holds ? affineDistinct(f, 7) : distinct(active, a >> 7)) * (size > 128 ? size / 128 : 1);
   if (isLeader()) {
     addRequest(active);
     count(sectors, sectorCount);
@@ -66,20 +115,38 @@ OCELOT_PROBE(coalescing, "at=instruction; class=memory; space=global,generic") {
 OCELOT_PROBE(bankConflicts, "at=instruction; class=memory; space=shared") {
   u32 active = activeMask();
   u32 word = u32(address() >> 2); // shared-window offsets: below 2^32
-  // Lanes reading one word share it (a broadcast): count each word once, at its first lane.
-  u32 sameWord = __match_any_sync(active, word);
-  bool firstOfWord = laneId() == u32(__ffs(sameWord) - 1);
-  // The words of one bank: among the first lanes of each word, those with the same bank. The
-  // other lanes take a key no bank has, so that they never join a bank's group.
-  u32 bank = firstOfWord ? (word & 31) : 32 + laneId();
-  u32 sameBank = __match_any_sync(active, bank);
-  u32 ways = firstOfWord ? __popc(sameBank) : 0;
-  // The most ways over the warp, bit by bit from the highest (ways <= 32).
   u32 most = 0;
-  for (int bit = 5; bit >= 0; --bit) {
-    u32 candidate = most | (1u << bit);
-    if (__any_sync(active, ways >= candidate))
-      most = candidate;
+  // Contiguous lanes at a word stride k (lane lo + i at first word w0 + i * k): k = 0 is one word
+  // (a broadcast); else the words are distinct (|k| < 2^26: no two meet modulo 2^32), and lanes i
+  // and j share a bank when (i - j) * k is a multiple of 32, i.e. i - j of 32 / gcd(k, 32): the
+  // fullest bank holds ceil(lanes / (32 / gcd(k, 32))). Two shuffles and a vote, no match.
+  bool affineWords = false;
+  u32 k = 0, n = __popc(active);
+  if (contiguous(active)) { // uniform over the warp
+    u32 lo = __ffs(active) - 1;
+    u32 first = __shfl_sync(active, word, lo);
+    k = __shfl_sync(active, word, n > 1 ? lo + 1 : lo) - first;
+    u32 magnitude = int(k) < 0 ? 0u - k : k;
+    affineWords = __all_sync(active, word - first == k * (laneId() - lo) && magnitude < (1u << 26));
+  }
+  if (affineWords) {
+    u32 period = k == 0 ? 32 : 32u >> min(__ffs(k) - 1, 5);
+    most = k == 0 ? 1 : (n + period - 1) / period;
+  } else {
+    // Lanes reading one word share it (a broadcast): count each word once, at its first lane.
+    u32 sameWord = __match_any_sync(active, word);
+    bool firstOfWord = laneId() == u32(__ffs(sameWord) - 1);
+    // The words of one bank: among the first lanes of each word, those with the same bank. The
+    // other lanes take a key no bank has, so that they never join a bank's group.
+    u32 bank = firstOfWord ? (word & 31) : 32 + laneId();
+    u32 sameBank = __match_any_sync(active, bank);
+    u32 ways = firstOfWord ? __popc(sameBank) : 0;
+    // The most ways over the warp, bit by bit from the highest (ways <= 32).
+    for (int bit = 5; bit >= 0; --bit) {
+      u32 candidate = most | (1u << bit);
+      if (__any_sync(active, ways >= candidate))
+        most = candidate;
+    }
   }
   if (isLeader()) {
     addRequest(active);
