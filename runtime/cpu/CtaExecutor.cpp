@@ -46,26 +46,28 @@ bool CtaExecutor::settle(Warp& warp) {
 }
 
 template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
-  bindContext(warp);
+  // The warp running: native code may go on with other warps of the CTA at barriers.
+  Warp* w = &warp;
+  bindContext(*w);
   ExecutionContext& c = context_;
   const DecodedKernel& k = *kernel_;
   const DecodedInstruction* code = k.code.data();
   const auto codeSize = static_cast<uint32_t>(k.code.size());
   uint64_t executed = 0;
-  TraceSite site{static_cast<uint32_t>(cta_), warp.index, worker_};
+  TraceSite site{static_cast<uint32_t>(cta_), w->index, worker_};
   bool ok = true;
   const NativeKernel* native = Traced ? nullptr : launch_->native;
   uint32_t interpret = kNone;
   while (budget != 0) {
-    if (warp.stack.empty()) {
-      warp.state = Warp::State::Done;
+    if (w->stack.empty()) {
+      w->state = Warp::State::Done;
       break;
     }
-    SimtEntry& top = warp.stack.back();
+    SimtEntry& top = w->stack.back();
     if (top.pc == top.reconverge || top.mask == 0) {
-      warp.stack.pop_back();
-      if (!warp.calls.empty() && warp.stack.size() <= warp.calls.back().depth)
-        if (!settle(warp))
+      w->stack.pop_back();
+      if (!w->calls.empty() && w->stack.size() <= w->calls.back().depth)
+        if (!settle(*w))
           return false;
       continue;
     }
@@ -74,19 +76,19 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       // The LLVM executor's code runs from its entries until it hands an instruction back
       // (`interpret`), which the loop below then runs once.
       if (native != nullptr && pc != interpret && native->isEntry(pc)) {
-        const NativeExit exit = runNative(warp, *native, &budget, &executed);
+        const NativeExit exit = runNative(w, *native, &budget, &executed);
         if (exit == NativeExit::Fault) {
-          fault(warp, c.fault, warp.stack.back().pc);
+          fault(*w, c.fault, w->stack.back().pc);
           ok = false;
           break;
         }
         if (exit == NativeExit::Exit) {
           // What Control::Exit does (native code ran the instruction and counted it).
           const LaneMask lanes = native_->exited;
-          warp.exited |= lanes;
+          w->exited |= lanes;
           liveThreads_ -= static_cast<uint32_t>(std::popcount(lanes));
-          removeLanes(warp, lanes, 0);
-          if (!settle(warp)) {
+          removeLanes(*w, lanes, 0);
+          if (!settle(*w)) {
             ok = false;
             break;
           }
@@ -94,16 +96,24 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
           continue;
         }
         if (exit == NativeExit::Barrier) {
-          arriveNative(warp, native_->barrier);
+          arriveNative(*w, native_->barrier);
           break;
         }
-        interpret = exit == NativeExit::Interpret ? warp.stack.back().pc : kNone;
+        if (exit == NativeExit::Arrived) {
+          // nextNativeWarp did the rest: the warp waits, is done, or goes on from its stack.
+          if (w->state != Warp::State::Ready)
+            break;
+          interpret = kNone;
+          continue;
+        }
+
+        interpret = exit == NativeExit::Interpret ? w->stack.back().pc : kNone;
         continue;
       }
       interpret = kNone;
     }
     if (pc >= codeSize) {
-      faultAt(warp, FaultKind::InvalidPc, static_cast<uint32_t>(std::countr_zero(top.mask)), pc,
+      faultAt(*w, FaultKind::InvalidPc, static_cast<uint32_t>(std::countr_zero(top.mask)), pc,
               "no instruction there");
       ok = false;
       break;
@@ -131,7 +141,7 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
     switch (in.control) {
     case Control::None:
       if (m != 0 && !in.execute(c, in, m)) {
-        fault(warp, c.fault, pc);
+        fault(*w, c.fault, pc);
         ok = false;
         budget = 0;
         break;
@@ -149,8 +159,8 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       } else {
         const uint32_t join = in.reconverge;
         top.pc = join;
-        warp.stack.push_back({pc + 1, join, active & ~m});
-        warp.stack.push_back({in.target, join, m});
+        w->stack.push_back({pc + 1, join, active & ~m});
+        w->stack.push_back({in.target, join, m});
       }
       break;
     case Control::IndexedBranch: {
@@ -163,7 +173,7 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       bool bad = false;
       forEachLane(m, [&](uint32_t lane) { bad = bad || index[lane] >= table.targets.size(); });
       if (bad) {
-        faultAt(warp, FaultKind::InvalidPc, static_cast<uint32_t>(std::countr_zero(m)), pc,
+        faultAt(*w, FaultKind::InvalidPc, static_cast<uint32_t>(std::countr_zero(m)), pc,
                 "brx.idx index outside its table");
         ok = false;
         budget = 0;
@@ -184,7 +194,7 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       }
       top.pc = join;
       if (idle != 0)
-        warp.stack.push_back({pc + 1, join, idle});
+        w->stack.push_back({pc + 1, join, idle});
       while (remaining != 0) {
         const uint32_t target = table.targets[index[std::countr_zero(remaining)]];
         LaneMask group = 0;
@@ -193,7 +203,7 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
             group |= LaneMask{1} << lane;
         });
         remaining &= ~group;
-        warp.stack.push_back({target, join, group});
+        w->stack.push_back({target, join, group});
       }
       break;
     }
@@ -202,8 +212,8 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
         top.pc = pc + 1;
         break;
       }
-      warp.carry = c.carry;
-      if (!call(warp, in, active, m)) {
+      w->carry = c.carry;
+      if (!call(*w, in, active, m)) {
         ok = false;
         budget = 0;
       }
@@ -212,14 +222,14 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       top.pc = pc + 1;
       if (m == 0)
         break;
-      if (warp.calls.empty()) {
-        warp.exited |= m;
+      if (w->calls.empty()) {
+        w->exited |= m;
         liveThreads_ -= static_cast<uint32_t>(std::popcount(m));
-        removeLanes(warp, m, 0);
+        removeLanes(*w, m, 0);
       } else {
-        removeLanes(warp, m, warp.calls.back().depth);
+        removeLanes(*w, m, w->calls.back().depth);
       }
-      if (!settle(warp)) {
+      if (!settle(*w)) {
         ok = false;
         budget = 0;
       }
@@ -228,10 +238,10 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       top.pc = pc + 1;
       if (m == 0)
         break;
-      warp.exited |= m;
+      w->exited |= m;
       liveThreads_ -= static_cast<uint32_t>(std::popcount(m));
-      removeLanes(warp, m, 0);
-      if (!settle(warp)) {
+      removeLanes(*w, m, 0);
+      if (!settle(*w)) {
         ok = false;
         budget = 0;
       }
@@ -241,7 +251,7 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
         top.pc = pc + 1;
         break;
       }
-      faultAt(warp, FaultKind::Trap, static_cast<uint32_t>(std::countr_zero(m)), pc,
+      faultAt(*w, FaultKind::Trap, static_cast<uint32_t>(std::countr_zero(m)), pc,
               "trap instruction");
       ok = false;
       budget = 0;
@@ -251,12 +261,12 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
         top.pc = pc + 1;
         break;
       }
-      if (!arrive(warp, in, active, m)) {
+      if (!arrive(*w, in, active, m)) {
         ok = false;
         budget = 0;
         break;
       }
-      if (warp.state == Warp::State::Waiting)
+      if (w->state == Warp::State::Waiting)
         budget = 0;
       break;
     case Control::Sleep:
@@ -265,18 +275,46 @@ template <bool Traced> bool CtaExecutor::runWarp(Warp& warp, uint32_t budget) {
       break;
     }
   }
-  warp.carry = c.carry;
-  warp.frameBase = c.frameBase;
-  warp.stackTop = c.stackTop;
+  w->carry = c.carry;
+  w->frameBase = c.frameBase;
+  w->stackTop = c.stackTop;
   threadInstructions_ += executed;
-  if (warp.stack.empty() && warp.state != Warp::State::Waiting)
-    warp.state = Warp::State::Done;
+  if (w->stack.empty() && w->state != Warp::State::Waiting)
+    w->state = Warp::State::Done;
   return ok;
 }
 
-NativeExit CtaExecutor::runNative(Warp& warp, const NativeKernel& native, uint32_t* budget,
+NativeExit CtaExecutor::runNative(Warp*& warp, const NativeKernel& native, uint32_t* budget,
                                   uint64_t* executed) {
   // The CTA's fields were set by prepare(); these change from warp to warp and call to call.
+  NativeWarpState& s = *native_;
+  bindNative(*warp);
+  s.budget = *budget;
+  s.nextWarp = &CtaExecutor::nextNativeWarp;
+  s.scheduler = this;
+  nativeWarp_ = warp;
+  nativeExecuted_ = 0;
+  const auto exit = static_cast<NativeExit>(native.function(&s));
+  // Native code may have gone on with other warps at barriers (nextNativeWarp): what it returns
+  // is the state of the warp it ran last.
+  warp = nativeWarp_;
+  *budget = s.budget > 0 ? static_cast<uint32_t>(s.budget) : 0;
+  *executed += s.executed + nativeExecuted_;
+  if (exit == NativeExit::Arrived)
+    return exit; // nextNativeWarp left the warp's stack as the interpreter needs it
+  // The entries native code pushed go below the (new) top entry, as the interpreter would have
+  // pushed them.
+  if (s.depth == 0) {
+    warp->stack.back() = {s.pc, s.reconverge, s.mask};
+  } else {
+    warp->stack.pop_back();
+    warp->stack.insert(warp->stack.end(), s.stack, s.stack + s.depth);
+    warp->stack.push_back({s.pc, s.reconverge, s.mask});
+  }
+  return exit;
+}
+
+void CtaExecutor::bindNative(const Warp& warp) {
   NativeWarpState& s = *native_;
   const ExecutionContext& c = context_;
   s.rows = warp.rows;
@@ -289,21 +327,58 @@ NativeExit CtaExecutor::runNative(Warp& warp, const NativeKernel& native, uint32
   s.reconverge = top.reconverge;
   s.mask = top.mask;
   s.depth = 0;
-  s.budget = *budget;
   s.executed = 0;
-  const auto exit = static_cast<NativeExit>(native.function(&s));
-  *budget = s.budget > 0 ? static_cast<uint32_t>(s.budget) : 0;
-  *executed += s.executed;
-  // The entries native code pushed go below the (new) top entry, as the interpreter would have
-  // pushed them.
-  if (s.depth == 0) {
-    warp.stack.back() = {s.pc, s.reconverge, s.mask};
+}
+
+uint32_t CtaExecutor::nextNativeWarp(NativeWarpState* state) {
+  auto& self = *static_cast<CtaExecutor*>(state->scheduler);
+  return self.switchNativeWarp();
+}
+
+uint32_t CtaExecutor::switchNativeWarp() {
+  // The warp arrives or its lanes leave as after NativeExit::Barrier / Exit (runNative's and
+  // runWarp's bookkeeping, then arriveNative or removing the lanes), and barriers release as
+  // step() would release them after the warp's turn.
+  NativeWarpState& s = *native_;
+  Warp& warp = *nativeWarp_;
+  warp.stack.back() = {s.pc, s.reconverge, s.mask};
+  nativeExecuted_ += s.executed;
+  s.executed = 0;
+  warp.carry = context_.carry;
+  warp.frameBase = context_.frameBase;
+  warp.stackTop = context_.stackTop;
+  if (s.exited != 0) {
+    // What runWarp does for NativeExit::Exit (calls are never open in native code's warps).
+    const LaneMask lanes = s.exited;
+    warp.exited |= lanes;
+    liveThreads_ -= static_cast<uint32_t>(std::popcount(lanes));
+    removeLanes(warp, lanes, 0);
+    if (!settle(warp) || warp.state != Warp::State::Done)
+      return 0;
   } else {
-    warp.stack.pop_back();
-    warp.stack.insert(warp.stack.end(), s.stack, s.stack + s.depth);
-    warp.stack.push_back({s.pc, s.reconverge, s.mask});
+    arriveNative(warp, s.barrier);
   }
-  return exit;
+  releaseBarriers(nullptr);
+  if (s.budget <= 0)
+    return 0;
+  // The next warp step() would run, if native code can run it: the next ready one in index
+  // order (this one again when the barrier released it and the others are done), at a native
+  // entry outside calls and pops. Otherwise the interpreter's loop takes over.
+  for (uint32_t i = 1; i <= warpCount_; ++i) {
+    Warp& next = *warps_[(warp.index + i) % warpCount_];
+    if (next.state != Warp::State::Ready)
+      continue;
+    if (next.stack.empty() || !next.calls.empty())
+      return 0;
+    const SimtEntry& top = next.stack.back();
+    if (top.mask == 0 || top.pc == top.reconverge || !launch_->native->isEntry(top.pc))
+      return 0;
+    bindContext(next);
+    bindNative(next);
+    nativeWarp_ = &next;
+    return 1;
+  }
+  return 0;
 }
 
 bool CtaExecutor::run(LaunchState& launch, uint64_t cta, std::string* output) {

@@ -42,8 +42,12 @@ public:
 
 private:
   template <bool Traced> bool runWarp(Warp& warp, uint32_t budget);
-  NativeExit runNative(Warp& warp, const NativeKernel& native, uint32_t* budget,
+  NativeExit runNative(Warp*& warp, const NativeKernel& native, uint32_t* budget,
                        uint64_t* executed);
+  void bindNative(const Warp& warp);
+  /// NativeWarpState::nextWarp: a warp arrived at a barrier in native code (see NativeCode.h).
+  static uint32_t nextNativeWarp(NativeWarpState* state);
+  uint32_t switchNativeWarp();
   bool prepare(LaunchState& launch, uint64_t cta);
   void bindContext(Warp& warp);
   void removeLanes(Warp& warp, LaneMask lanes, size_t fromDepth);
@@ -81,6 +85,8 @@ private:
   LazyBuffer local_; ///< per-thread stacks: pages come as recursion reaches them
   std::vector<std::unique_ptr<Warp>> warps_;
   std::unique_ptr<NativeWarpState> native_; ///< what the LLVM executor's code sees of a warp
+  Warp* nativeWarp_ = nullptr;  ///< the warp native code runs (nextNativeWarp switches it)
+  uint64_t nativeExecuted_ = 0; ///< thread instructions of warps native code switched from
   uint32_t warpCount_ = 0;
   uint32_t waitingBarriers_ = 0; ///< barriers some thread has arrived at
   // The launch whose constant and special rows the register file holds (see prepare()).

@@ -33,7 +33,25 @@ enum class NativeExit : uint32_t {
   Fault = 3,     ///< an instruction handler at `pc` recorded a fault in the context
   Barrier = 4,   ///< the warp arrived at CTA barrier `barrier` (bar.sync); it resumes at `pc`
   Exit = 5,      ///< the lanes `exited` ran `exit`; the others continue at `pc`
+  /// The warp arrived at a barrier or its lanes exited through `nextWarp`, which did what
+  /// Barrier or Exit asks of the interpreter: it continues from the warp's stack.
+  Arrived = 6,
 };
+
+struct NativeWarpState;
+
+/// Called by native code at a `bar.sync` every live lane reached (`exited` 0) or at an `exit`
+/// (`exited`: its lanes), with no entries of its own pushed: the warp's top entry (`pc` after the
+/// instruction, `reconverge`, `mask`), `barrier` and `executed` are in the state, and the
+/// registers its remaining lanes read after the instruction are in memory. The interpreter does
+/// what NativeExit::Barrier / Exit ask (the arrival, releasing the barrier when the CTA is
+/// complete; the lanes leaving) and picks the next warp of the CTA that is ready at a native
+/// entry, as its own loop would: it binds that warp's fields (`rows`, `predicates`, `local`,
+/// `frameBase`, `live`, `pc`, `reconverge`, `mask`), sets `executed` to 0 and returns 1, and
+/// native code continues with that warp, so a CTA runs through its barrier regions (and its warps
+/// one after another) in one call. 0: no warp to continue with here (or the time slice is used
+/// up): native code returns NativeExit::Arrived.
+using NativeBarrierFunction = uint32_t (*)(NativeWarpState* state);
 
 /// What the native code of one kernel sees of a warp (the interpreter fills it before each call).
 /// Registers stay in the interpreter's format (`rows`, `predicates`), so either side can continue
@@ -58,6 +76,9 @@ struct NativeWarpState {
   uint64_t localWindow = 0;
   uint32_t checked = 0; ///< OCELOT_MEMCHECK: every global access goes through its handler
   LaneMask live = 0;    ///< the warp's lanes that have not exited (barriers count them)
+  /// See NativeBarrierFunction; null: every barrier returns NativeExit::Barrier.
+  NativeBarrierFunction nextWarp = nullptr;
+  void* scheduler = nullptr; ///< the interpreter's, for nextWarp
   // --- in/out: the top entry of the SIMT stack, the time slice, statistics ----------------------
   uint32_t pc = 0;
   uint32_t reconverge = 0;

@@ -209,6 +209,38 @@ TEST_F(LlvmExecutorTest, RegularAndDivergentKernelsGiveTheInterpretersResults) {
   EXPECT_EQ(statistics.compiled + statistics.cached, 3u);
 }
 
+TEST_F(LlvmExecutorTest, BarrierRegionsWithDivergenceGiveTheInterpretersResults) {
+  // Native code runs a CTA's warps from barrier to barrier in one call: divergent branches and
+  // loops between barriers, one barrier reached at different bar.sync instructions, more regions
+  // than a time slice holds, a warp returning early (through the interpreter) and partial warps.
+  struct Case {
+    dim3 grid, block;
+  };
+  const int n = 1900;
+  for (const Case& c : {Case{dim3(8), dim3(256)}, Case{dim3(10), dim3(200)},
+                        Case{dim3(20), dim3(96)}, Case{dim3(3), dim3(32)}}) {
+    SCOPED_TRACE(std::to_string(c.block.x) + " threads");
+    expectSameOutcome([&](CpuDevice& device) {
+      DeviceFunction kernel = load(device, kernelsPtx(), "regions");
+      Outcome outcome;
+      int* in = allocate<int>(device, n);
+      int* out = allocate<int>(device, n);
+      for (int i = 0; i < n; ++i) {
+        in[i] = static_cast<int>((static_cast<unsigned>(i) * 2246822519u) >> 7);
+        out[i] = -1;
+      }
+      outcome.launched = launch(device, kernel, c.grid, c.block, 0, in, out, n);
+      outcome.synchronized = device.synchronize();
+      outcome.fault = device.faultMessage();
+      outcome.buffers.push_back(bytes(out, n));
+      return outcome;
+    });
+  }
+  const auto statistics = compiler_->statistics();
+  EXPECT_EQ(statistics.failed, 0u);
+  EXPECT_EQ(statistics.compiled + statistics.cached, 4u); // one load per case
+}
+
 TEST_F(LlvmExecutorTest, TiledMatmulRecursionPrintfAndMallocGiveTheInterpretersResults) {
   expectSameOutcome([&](CpuDevice& device) {
     Outcome outcome;

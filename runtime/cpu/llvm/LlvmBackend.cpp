@@ -35,7 +35,7 @@ namespace ocelot::runtime::cpu::native {
 namespace {
 
 /// Bumped when the way plans become machine code changes without the plan changing.
-constexpr uint32_t kCodeGeneratorVersion = 2;
+constexpr uint32_t kCodeGeneratorVersion = 3;
 
 std::string hex(llvm::ArrayRef<uint8_t> bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";

@@ -55,6 +55,16 @@ Instruction planInstruction(const DecodedKernel& k, uint32_t pc, const RunTimeRa
     out.op = Op::Exit;
     out.control = ControlKind::Exit;
     return out;
+  case Control::Return:
+    // The kernel's own `ret` (function 0: no call frame can be open there) ends its lanes as
+    // `exit` does (the interpreter's Control::Return with no calls), so native code ends the warp
+    // itself. Device functions' returns stay the interpreter's.
+    if (pc < k.sources.size() && k.sources[pc].function == 0) {
+      out.op = Op::Exit;
+      out.control = ControlKind::Exit;
+      return out;
+    }
+    [[fallthrough]];
   default: {
     out.op = Op::Interpret;
     out.control = static_cast<ControlKind>(in.control);

@@ -147,6 +147,7 @@ private:
   void emitBranch(uint32_t pc, llvm::Value* mask, llvm::Value* taken, llvm::Value* executedCount);
   void emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
   void emitWarpControl(uint32_t pc, llvm::Value* lanes);
+  void emitNextWarp(uint32_t pc, NativeExit otherwise);
   void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
                    const std::vector<uint32_t>* writes = nullptr);
   void emitMemory(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
@@ -200,6 +201,11 @@ private:
   /// Only those go back to memory, so lanes native code never saw keep their values there.
   std::vector<llvm::AllocaInst*> rowDefined_, predicateDefined_;
   llvm::BasicBlock* entryBlock_ = nullptr;
+  /// Where a warp's own fields (rows_, predicates_, local_, frameBase_, live_) and entry pc come
+  /// in: from the state at the call, and from it again after nextWarp switched warps.
+  llvm::BasicBlock* dispatch_ = nullptr;
+  llvm::PHINode *rowsPhi_ = nullptr, *predicatesPhi_ = nullptr, *localPhi_ = nullptr,
+                *frameBasePhi_ = nullptr, *livePhi_ = nullptr, *pcPhi_ = nullptr;
   bool guardedWrite_ = false; ///< the instruction being emitted has a guard
   /// One version of each block (the masked one) for large kernels: half the code to compile.
   bool single_ = false;

@@ -200,23 +200,23 @@ void Translator::emitPrologue() {
   b_.SetInsertPoint(entryBlock_);
   llvm::Type* ptr = b_.getPtrTy();
   llvm::Type* i64 = b_.getInt64Ty();
-  rows_ = loadField(ptr, offsetof(NativeWarpState, rows));
-  predicates_ = loadField(ptr, offsetof(NativeWarpState, predicates));
+  llvm::Value* rows = loadField(ptr, offsetof(NativeWarpState, rows));
+  llvm::Value* predicates = loadField(ptr, offsetof(NativeWarpState, predicates));
   executionContext_ = loadField(ptr, offsetof(NativeWarpState, context));
   code_ = loadField(ptr, offsetof(NativeWarpState, code));
   shared_ = loadField(ptr, offsetof(NativeWarpState, shared));
   sharedSize_ = loadField(i64, offsetof(NativeWarpState, sharedSize));
-  local_ = loadField(ptr, offsetof(NativeWarpState, local));
+  llvm::Value* local = loadField(ptr, offsetof(NativeWarpState, local));
   localStride_ = loadField(i64, offsetof(NativeWarpState, localStride));
   localSize_ = loadField(i64, offsetof(NativeWarpState, localSize));
-  frameBase_ = loadField(i64, offsetof(NativeWarpState, frameBase));
+  llvm::Value* frameBase = loadField(i64, offsetof(NativeWarpState, frameBase));
   arenaBase_ = loadField(i64, offsetof(NativeWarpState, arenaBase));
   arenaSize_ = loadField(i64, offsetof(NativeWarpState, arenaSize));
   sharedWindow_ = loadField(i64, offsetof(NativeWarpState, sharedWindow));
   localWindow_ = loadField(i64, offsetof(NativeWarpState, localWindow));
   checked_ = b_.CreateICmpNE(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, checked)),
                              b_.getInt32(0));
-  live_ = loadField(b_.getInt32Ty(), offsetof(NativeWarpState, live));
+  llvm::Value* live = loadField(b_.getInt32Ty(), offsetof(NativeWarpState, live));
   reconverge_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "reconverge");
   mask_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "mask");
   depth_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "depth");
@@ -249,8 +249,31 @@ void Translator::emitPrologue() {
   b_.CreateStore(b_.getInt32(0), depth_);
   b_.CreateStore(loadField(i64, offsetof(NativeWarpState, budget)), budget_);
   b_.CreateStore(b_.getInt64(0), executed_);
+  // The warp's own fields come through `dispatch`, which native code enters again with the next
+  // warp of the CTA at a barrier (emitNextWarp): everything after it sees that warp's.
+  llvm::BasicBlock* dispatchBlock = newBlock("dispatch");
+  llvm::BasicBlock* start = b_.GetInsertBlock();
+  b_.CreateBr(dispatchBlock);
+  b_.SetInsertPoint(dispatchBlock);
+  auto phi = [&](llvm::Value* initial, const char* name) {
+    llvm::PHINode* node = b_.CreatePHI(initial->getType(), 2, name);
+    node->addIncoming(initial, start);
+    return node;
+  };
+  rowsPhi_ = phi(rows, "rows");
+  predicatesPhi_ = phi(predicates, "predicates");
+  localPhi_ = phi(local, "local");
+  frameBasePhi_ = phi(frameBase, "frame.base");
+  livePhi_ = phi(live, "live");
+  pcPhi_ = phi(pc, "pc");
+  rows_ = rowsPhi_;
+  predicates_ = predicatesPhi_;
+  local_ = localPhi_;
+  frameBase_ = frameBasePhi_;
+  live_ = livePhi_;
+  dispatch_ = dispatchBlock;
   llvm::BasicBlock* unknown = newBlock("not.an.entry");
-  auto* dispatch = b_.CreateSwitch(pc, unknown, static_cast<unsigned>(blocks_.size()));
+  auto* dispatch = b_.CreateSwitch(pcPhi_, unknown, static_cast<unsigned>(blocks_.size()));
   for (const Block& block : blocks_) {
     llvm::BasicBlock* entry = newBlock("entry." + llvm::Twine(block.start));
     dispatch->addCase(b_.getInt32(block.start), entry);
@@ -397,7 +420,7 @@ void Translator::emitWarpControl(uint32_t pc, llvm::Value* lanes) {
   b_.SetInsertPoint(act);
   if (in.op == Op::Exit) {
     storeField(lanes, offsetof(NativeWarpState, exited));
-    b_.CreateBr(exitBlock(pc + 1, NativeExit::Exit));
+    emitNextWarp(pc, NativeExit::Exit);
     return;
   }
   storeField(b_.getInt32(static_cast<uint32_t>(in.imm)), offsetof(NativeWarpState, barrier));
@@ -406,7 +429,65 @@ void Translator::emitWarpControl(uint32_t pc, llvm::Value* lanes) {
     b_.CreateCondBr(b_.CreateICmpEQ(lanes, live_), arrive, exitBlock(pc, NativeExit::Interpret));
     b_.SetInsertPoint(arrive);
   }
-  b_.CreateBr(exitBlock(pc + 1, NativeExit::Barrier));
+  storeField(b_.getInt32(0), offsetof(NativeWarpState, exited));
+  emitNextWarp(pc, NativeExit::Barrier);
+}
+
+/// A barrier every live lane reached, or lanes that exit (`exited` says which): with the
+/// interpreter's nextWarp and no entries pushed by native code, the interpreter does its part
+/// without native code returning, which goes on with the next ready warp of the CTA (its
+/// registers from memory, as at any entry); otherwise the warp leaves with `otherwise`.
+void Translator::emitNextWarp(uint32_t pc, NativeExit otherwise) {
+  llvm::Value* next = loadField(b_.getPtrTy(), offsetof(NativeWarpState, nextWarp));
+  llvm::Value* canSwitch =
+      b_.CreateAnd(b_.CreateIsNotNull(next),
+                   b_.CreateICmpEQ(b_.CreateLoad(b_.getInt32Ty(), depth_), b_.getInt32(0)));
+  llvm::BasicBlock* arrive = newBlock("arrive.native." + llvm::Twine(pc));
+  b_.CreateCondBr(canSwitch, arrive, exitBlock(pc + 1, otherwise));
+  b_.SetInsertPoint(arrive);
+  // What the warp (its lanes that stay) reads after the instruction goes to memory, where it
+  // resumes from.
+  VarSet live(plan_.rows.size(), plan_.predicateCount);
+  if (pc + 1 < liveIn_.size())
+    live = liveIn_[pc + 1];
+  live.intersect(written_);
+  storeVariables(live);
+  storeField(b_.getInt32(pc + 1), offsetof(NativeWarpState, pc));
+  storeField(b_.CreateLoad(b_.getInt32Ty(), reconverge_), offsetof(NativeWarpState, reconverge));
+  storeField(b_.CreateLoad(b_.getInt32Ty(), mask_), offsetof(NativeWarpState, mask));
+  storeField(b_.getInt32(0), offsetof(NativeWarpState, depth));
+  storeField(b_.CreateLoad(b_.getInt64Ty(), budget_), offsetof(NativeWarpState, budget));
+  storeField(b_.CreateLoad(b_.getInt64Ty(), executed_), offsetof(NativeWarpState, executed));
+  b_.CreateStore(b_.getInt64(0), executed_);
+  auto* type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy()}, false);
+  llvm::Value* switched = b_.CreateCall(type, next, {state_});
+  llvm::BasicBlock* resume = newBlock("next.warp." + llvm::Twine(pc));
+  llvm::BasicBlock* stop = newBlock("arrived." + llvm::Twine(pc));
+  b_.CreateCondBr(b_.CreateICmpNE(switched, b_.getInt32(0)), resume, stop);
+
+  b_.SetInsertPoint(stop);
+  b_.CreateStore(b_.getInt32(pc + 1), exitPc_);
+  b_.CreateStore(b_.getInt32(static_cast<uint32_t>(NativeExit::Arrived)), exitStatus_);
+  b_.CreateBr(commonExit());
+
+  // Another warp (or this one, released): nothing native code holds is its.
+  b_.SetInsertPoint(resume);
+  written_.rows.forEach([&](size_t row) { b_.CreateStore(b_.getInt32(0), rowDefined_[row]); });
+  written_.predicates.forEach(
+      [&](size_t p) { b_.CreateStore(b_.getInt32(0), predicateDefined_[p]); });
+  b_.CreateStore(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, reconverge)), reconverge_);
+  b_.CreateStore(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, mask)), mask_);
+  b_.CreateStore(b_.getInt32(0), depth_);
+  llvm::BasicBlock* here = b_.GetInsertBlock();
+  rowsPhi_->addIncoming(loadField(b_.getPtrTy(), offsetof(NativeWarpState, rows)), here);
+  predicatesPhi_->addIncoming(loadField(b_.getPtrTy(), offsetof(NativeWarpState, predicates)),
+                              here);
+  localPhi_->addIncoming(loadField(b_.getPtrTy(), offsetof(NativeWarpState, local)), here);
+  frameBasePhi_->addIncoming(loadField(b_.getInt64Ty(), offsetof(NativeWarpState, frameBase)),
+                             here);
+  livePhi_->addIncoming(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, live)), here);
+  pcPhi_->addIncoming(loadField(b_.getInt32Ty(), offsetof(NativeWarpState, pc)), here);
+  b_.CreateBr(dispatch_);
 }
 
 void Translator::emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,

@@ -114,3 +114,49 @@ extern "C" __global__ void divergent(const int* in, int* out, int n) {
   }
   out[i] = acc;
 }
+// Barrier regions with divergence between them (the LLVM executor runs a CTA's warps through its
+// regions in one call): branches and data-dependent loops inside regions, different bar.sync
+// instructions of one barrier taken by different warps, a loop of barriers longer than a time
+// slice, a whole warp returning early (so later barriers count fewer threads), and a block size
+// that leaves a partial warp.
+extern "C" __global__ void regions(const int* in, int* out, int n) {
+  __shared__ int s[256];
+  const int tid = threadIdx.x, size = blockDim.x;
+  const int i = blockIdx.x * size + tid;
+  int v = i < n ? in[i] : 0;
+  if (tid & 1)
+    v = v * 3 + 1;
+  else
+    v ^= 0x55;
+  s[tid] = v;
+  __syncthreads();
+  int acc = s[(tid + 37) % size];
+  for (int k = 0; k < (acc & 7); ++k)
+    acc += s[(tid + k) % size] >> 1;
+  __syncthreads();
+  if ((tid >> 5) % 2 == 0) {
+    s[tid] = acc;
+    __syncthreads();
+    acc += s[(tid + 5) % size] & 0xffff;
+  } else {
+    s[tid] = acc ^ 0x1234;
+    __syncthreads();
+    acc -= s[(tid + 9) % size] & 0xfff;
+  }
+  for (int r = 0; r < 40; ++r) {
+    __syncthreads();
+    s[tid] = acc + r;
+    __syncthreads();
+    if (s[(tid + r) % size] & 1)
+      acc += s[(tid * 3 + r) % size] & 0xff;
+    else
+      acc ^= r;
+  }
+  __syncthreads();
+  if ((tid >> 5) == 2 && blockIdx.x % 2 == 0)
+    return;
+  s[tid] = acc + 1;
+  __syncthreads();
+  if (i < n)
+    out[i] = acc + s[(tid * 7) % size];
+}
