@@ -3,15 +3,12 @@
 // up to 100 KB the oracle tool's probes (block counters, memory traces before and after accesses,
 // branch predicates). Each result must verify, and assemble with ptxas for the module's own
 // target, except on -G modules over 100 KB, where ptxas needs over 12 GB: there they are
-// verified only. ptxas runs at its fast level but on a fixed sample of modules, which it assembles
-// at the default level (tests/support/CorpusPtxasEffort.h; OCELOT_CORPUS_PTXAS=full: all of them).
-// One test per module.
+// verified only. One test per module.
 
 #include "instrumentors/ModuleInstrumenter.h"
 #include "instrumentors/ProbeInstrumentor.h"
 #include "tests/instrumentors/InstrumentorTestSupport.h"
 #include "tests/support/CorpusManifest.h"
-#include "tests/support/CorpusPtxasEffort.h"
 
 #include <gtest/gtest.h>
 
@@ -86,7 +83,7 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
   PtxasRun run;
   auto counts = tool("probecount");
   if (!large) {
-    run = assembleCorpusModule(out.ptx, entry.arch, entry.name());
+    run = runPtxas(out.ptx, entry.arch);
     ASSERT_TRUE(run.ran) << "ptxas did not run";
     EXPECT_EQ(run.status, 0) << entry.name() << " (empty probe):\n" << run.output.substr(0, 4000);
   }
@@ -94,7 +91,7 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
   out = instrumentors::instrumentModule(ptx, {{counts.get(), 0}}, options);
   ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
   if (!large) {
-    run = assembleCorpusModule(out.ptx, entry.arch, entry.name());
+    run = runPtxas(out.ptx, entry.arch);
     ASSERT_TRUE(run.ran) << "ptxas did not run";
     EXPECT_EQ(run.status, 0) << entry.name() << " (probecount):\n" << run.output.substr(0, 4000);
   }
@@ -115,7 +112,7 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
     // and lineinfo builds are assembled.
     const bool debug = entry.name().find(".debug") != std::string::npos;
     if (!(large && debug)) {
-      run = assembleCorpusModule(out.ptx, entry.arch, entry.name());
+      run = runPtxas(out.ptx, entry.arch);
       ASSERT_TRUE(run.ran) << "ptxas did not run";
       EXPECT_EQ(run.status, 0) << entry.name() << " (shipped tools):\n"
                                << run.output.substr(0, 4000);
@@ -138,7 +135,7 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
   auto oracle = tool("oracle", "countInstructions.kernel=^no kernel has this name$");
   out = instrumentors::instrumentModule(ptx, {{oracle.get(), 0}}, options);
   ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
-  run = assembleCorpusModule(out.ptx, entry.arch, entry.name());
+  run = runPtxas(out.ptx, entry.arch);
   ASSERT_TRUE(run.ran) << "ptxas did not run";
   EXPECT_EQ(run.status, 0) << entry.name() << " (oracle):\n" << run.output.substr(0, 4000);
 }

@@ -28,20 +28,10 @@ inline std::string ptxasPath() {
   return "ptxas";
 }
 
-/// How much of its optimizer ptxas runs. What the tests check (syntax, types, declared registers
-/// and symbols, the instructions' target requirements) is ptxas' front end, the same at every
-/// level; the optimizer's time grows with the module, and instrumented corpus modules of 2-4 MB
-/// cost ptxas over 30 CPU-s each at the default level.
-enum class PtxasEffort {
-  Full, ///< the default optimization (-O3): what nvcc and the driver do
-  Fast, ///< `--Ofast-compile=max` (CUDA 12.8 and later): the optimizer's cheapest pipeline
-};
-
 /// Assembles `ptx` for `arch` with `ptxas` (relocatable, `-c`, so that modules calling external
 /// functions assemble on their own) and returns ptxas' verdict and messages.
 inline PtxasResult runPtxas(const std::string& ptx, const std::string& arch,
-                            const std::string& ptxas = ptxasPath(),
-                            PtxasEffort effort = PtxasEffort::Full) {
+                            const std::string& ptxas = ptxasPath()) {
   PtxasResult result;
   char path[] = "/tmp/ocelot-ptxas-test-XXXXXX";
   int fd = mkstemp(path);
@@ -54,9 +44,7 @@ inline PtxasResult runPtxas(const std::string& ptx, const std::string& arch,
     std::ofstream out(ptxPath, std::ios::binary);
     out << ptx;
   }
-  const char* level = effort == PtxasEffort::Fast ? " --Ofast-compile=max" : "";
-  std::string command =
-      ptxas + " -c" + level + " -arch=" + arch + " " + ptxPath + " -o /dev/null 2>&1";
+  std::string command = ptxas + " -c -arch=" + arch + " " + ptxPath + " -o /dev/null 2>&1";
   if (FILE* pipe = popen(command.c_str(), "r")) {
     std::array<char, 4096> buffer;
     size_t n;
@@ -68,11 +56,6 @@ inline PtxasResult runPtxas(const std::string& ptx, const std::string& arch,
   }
   std::filesystem::remove(ptxPath);
   return result;
-}
-
-/// runPtxas with the toolkit's ptxas at `effort`.
-inline PtxasResult runPtxas(const std::string& ptx, const std::string& arch, PtxasEffort effort) {
-  return runPtxas(ptx, arch, ptxasPath(), effort);
 }
 
 } // namespace ocelot::test
