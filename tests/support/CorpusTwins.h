@@ -1,0 +1,35 @@
+#pragma once
+// Corpus modules that are the same code for two targets. nvcc's PTX for an architecture-specific
+// target (compute_90a) is, for most sources, its PTX for the base target (compute_90) with only
+// the `.target` line changed. Ocelot instruments both alike (the instrumentors see architecture
+// 90 in both), and ptxas accepts for sm_90a everything it accepts for sm_90 (the `a` target adds
+// instructions, it removes none), so once the base module's instrumented PTX assembles, the
+// twin's assembles too: the corpus tests instrument and verify the twin and leave ptxas to the
+// base module's test (OCELOT_CORPUS_ASSEMBLE_TWINS=1 assembles twins as well).
+
+#include "tests/support/CorpusManifest.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ocelot::test {
+
+/// Whether `ptx` and `basePtx` are the same text but for their `.target` lines, which differ only
+/// in `arch` against `baseArch` (`.target sm_90a` against `.target sm_90`, debug flags kept).
+bool samePtxButTarget(const std::string& ptx, const std::string& arch, const std::string& basePtx,
+                      const std::string& baseArch);
+
+/// The base-target entry whose PTX `entry` repeats (`sorting.sm_90` for `sorting.sm_90a`, whose
+/// text is `ptx`), found in `all`; nullopt when `entry` is not for an architecture-specific
+/// target, the base module is not in `all`, or its code differs.
+std::optional<CorpusEntry> baseTargetTwin(const CorpusEntry& entry, const std::string& ptx,
+                                          const std::vector<CorpusEntry>& all);
+
+/// Whether the corpus tests should run ptxas on `entry`'s instrumented modules: not when it has a
+/// base-target twin in `all` (that module's test assembles the same code), unless
+/// OCELOT_CORPUS_ASSEMBLE_TWINS=1. `why` says which module's test assembles it when false.
+bool assembleCorpusEntry(const CorpusEntry& entry, const std::string& ptx,
+                         const std::vector<CorpusEntry>& all, std::string* why = nullptr);
+
+} // namespace ocelot::test
