@@ -3,9 +3,9 @@
 // up to 100 KB the oracle tool's probes (block counters, memory traces before and after accesses,
 // branch predicates). Each result must verify, and assemble with ptxas for the module's own
 // target, except on -G modules over 100 KB, where ptxas needs over 12 GB: there they are
-// verified only. A module that is another's code for an architecture-specific target
-// (`sorting.sm_90a`, tests/support/CorpusTwins.h) is instrumented and verified, and assembled by
-// its base module's test. One test per module.
+// verified only. An sm_90a module whose instrumented code is its sm_90 module's but for .target
+// (tests/support/CorpusTwins.h) is instrumented and verified here and assembled by that module's
+// test. One test per module.
 
 #include "instrumentors/ModuleInstrumenter.h"
 #include "instrumentors/ProbeInstrumentor.h"
@@ -62,10 +62,23 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
   instrumentors::InstrumentOptions options;
   options.label = entry.name();
   options.linked = linked;
-  std::string twin;
-  const bool assemble = assembleCorpusEntry(entry, ptx, corpusEntries(), &twin);
-  if (!assemble)
-    std::cout << entry.name() << ": not assembled: " << twin << "\n";
+  // An sm_90a twin of an sm_90 module (tests/support/CorpusTwins.h): each instrumented module is
+  // compared with the base module's, instrumented alike; the same but for .target, the base
+  // module's test assembles it.
+  const std::optional<CorpusEntry> base = corpusTwinBase(entry, ptx, corpusEntries());
+  const std::string basePtx = base ? base->text() : std::string();
+  size_t leftToBase = 0;
+  auto assemble = [&](const instrumentors::InstrumentedPtx& result,
+                      const std::vector<instrumentors::SlotRequest>& slots) {
+    if (base) {
+      auto baseOut = instrumentors::instrumentModule(basePtx, slots, options);
+      if (baseOut.ok && samePtxButTarget(result.ptx, entry.arch, baseOut.ptx, base->arch)) {
+        ++leftToBase;
+        return PtxasRun{true, 0, "the same code as " + base->name()};
+      }
+    }
+    return runPtxas(result.ptx, entry.arch);
+  };
 
   // The empty probe at every block: the same PTX as the same tool placing nothing (only the
   // buffer parameter and the framework's changes).
@@ -90,16 +103,16 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
 #endif
   PtxasRun run;
   auto counts = tool("probecount");
-  if (!large && assemble) {
-    run = runPtxas(out.ptx, entry.arch);
+  if (!large) {
+    run = assemble(out, {{empty.get(), 0}});
     ASSERT_TRUE(run.ran) << "ptxas did not run";
     EXPECT_EQ(run.status, 0) << entry.name() << " (empty probe):\n" << run.output.substr(0, 4000);
   }
   // bbcount's counting as a probe (probecount): a counter probe at every block.
   out = instrumentors::instrumentModule(ptx, {{counts.get(), 0}}, options);
   ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
-  if (!large && assemble) {
-    run = runPtxas(out.ptx, entry.arch);
+  if (!large) {
+    run = assemble(out, {{counts.get(), 0}});
     ASSERT_TRUE(run.ran) << "ptxas did not run";
     EXPECT_EQ(run.status, 0) << entry.name() << " (probecount):\n" << run.output.substr(0, 4000);
   }
@@ -119,8 +132,8 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
     // thrust_algorithms.sm_90.debug with these probes (the CI machine's memory). Their release
     // and lineinfo builds are assembled.
     const bool debug = entry.name().find(".debug") != std::string::npos;
-    if (!(large && debug) && assemble) {
-      run = runPtxas(out.ptx, entry.arch);
+    if (!(large && debug)) {
+      run = assemble(out, slots);
       ASSERT_TRUE(run.ran) << "ptxas did not run";
       EXPECT_EQ(run.status, 0) << entry.name() << " (shipped tools):\n"
                                << run.output.substr(0, 4000);
@@ -143,11 +156,12 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
   auto oracle = tool("oracle", "countInstructions.kernel=^no kernel has this name$");
   out = instrumentors::instrumentModule(ptx, {{oracle.get(), 0}}, options);
   ASSERT_TRUE(out.ok) << entry.name() << ": " << out.error;
-  if (!assemble)
-    return;
-  run = runPtxas(out.ptx, entry.arch);
+  run = assemble(out, {{oracle.get(), 0}});
   ASSERT_TRUE(run.ran) << "ptxas did not run";
   EXPECT_EQ(run.status, 0) << entry.name() << " (oracle):\n" << run.output.substr(0, 4000);
+  if (leftToBase > 0)
+    std::cout << entry.name() << ": " << leftToBase << " instrumented modules the same as "
+              << base->name() << "'s but for .target: assembled by its test\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusProbes, ::testing::ValuesIn(corpusEntries()),

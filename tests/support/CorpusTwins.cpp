@@ -54,17 +54,12 @@ std::optional<CorpusEntry> baseTargetTwin(const CorpusEntry& entry, const std::s
   return std::nullopt;
 }
 
-bool assembleCorpusEntry(const CorpusEntry& entry, const std::string& ptx,
-                         const std::vector<CorpusEntry>& all, std::string* why) {
+std::optional<CorpusEntry> corpusTwinBase(const CorpusEntry& entry, const std::string& ptx,
+                                          const std::vector<CorpusEntry>& all) {
   const char* twins = std::getenv("OCELOT_CORPUS_ASSEMBLE_TWINS");
   if (twins != nullptr && std::string(twins) == "1")
-    return true;
-  auto base = baseTargetTwin(entry, ptx, all);
-  if (!base)
-    return true;
-  if (why != nullptr)
-    *why = "the same code as " + base->name() + ", whose test assembles it";
-  return false;
+    return std::nullopt;
+  return baseTargetTwin(entry, ptx, all);
 }
 
 } // namespace ocelot::test

@@ -3,9 +3,9 @@
 // target (compute_90a) is, for most sources, its PTX for the base target (compute_90) with only
 // the `.target` line changed. Ocelot instruments both alike (the instrumentors see architecture
 // 90 in both), and ptxas accepts for sm_90a everything it accepts for sm_90 (the `a` target adds
-// instructions, it removes none), so once the base module's instrumented PTX assembles, the
-// twin's assembles too: the corpus tests instrument and verify the twin and leave ptxas to the
-// base module's test (OCELOT_CORPUS_ASSEMBLE_TWINS=1 assembles twins as well).
+// instructions, it removes none). So the corpus tests instrument a twin and its base module alike,
+// and when the results are the same but for `.target`, leave ptxas to the base module's test
+// (OCELOT_CORPUS_ASSEMBLE_TWINS=1 assembles twins as well).
 
 #include "tests/support/CorpusManifest.h"
 
@@ -26,10 +26,8 @@ bool samePtxButTarget(const std::string& ptx, const std::string& arch, const std
 std::optional<CorpusEntry> baseTargetTwin(const CorpusEntry& entry, const std::string& ptx,
                                           const std::vector<CorpusEntry>& all);
 
-/// Whether the corpus tests should run ptxas on `entry`'s instrumented modules: not when it has a
-/// base-target twin in `all` (that module's test assembles the same code), unless
-/// OCELOT_CORPUS_ASSEMBLE_TWINS=1. `why` says which module's test assembles it when false.
-bool assembleCorpusEntry(const CorpusEntry& entry, const std::string& ptx,
-                         const std::vector<CorpusEntry>& all, std::string* why = nullptr);
+/// baseTargetTwin, or nullopt when OCELOT_CORPUS_ASSEMBLE_TWINS=1 (every module assembled).
+std::optional<CorpusEntry> corpusTwinBase(const CorpusEntry& entry, const std::string& ptx,
+                                          const std::vector<CorpusEntry>& all);
 
 } // namespace ocelot::test
