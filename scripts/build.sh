@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds Ocelot into ${OCELOT_BUILD_DIR:-build}. Extra arguments go to cmake.
-#   build.sh              everything (tests, corpus, benchmarks): what scripts/test.sh runs
+#   build.sh              the tests and what they run (corpus, programs): what scripts/test.sh
+#                         runs; the benchmarks no test runs: --target ocelot_benchmarks
 #   build.sh --main-job   only what scripts/main-job.sh needs: the `ocelot` tool and
 #                         libcudart.so.13 (a fresh build directory is configured without tests)
 set -euo pipefail
@@ -21,7 +22,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" "$@"
 elif [ "$mode" = all ] && grep -q '^OCELOT_BUILD_TESTS:BOOL=OFF' "$build/CMakeCache.txt"; then
   # A build directory the main job configured: the whole build wants the tests back.
-  cmake -S "$root" -B "$build" -DOCELOT_BUILD_TESTS=ON -DOCELOT_BUILD_BENCHMARKS=ON "$@"
+  cmake -S "$root" -B "$build" -DOCELOT_BUILD_TESTS=ON "$@"
 elif [ $# -gt 0 ]; then
   cmake -S "$root" -B "$build" "$@"
 fi

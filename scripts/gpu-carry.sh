@@ -28,6 +28,19 @@ optional=(
 mapfile -t plugins < <(cd "$build" && find tools instrumentors probes probe-tools tests/probes -maxdepth 3 -name '*.so' \
   -type f 2>/dev/null | sort)
 
+# The benchmarks gpu-batch.sh runs are out of the default build (OCELOT_BUILD_BENCHMARKS): build
+# the ones this build directory has targets for (a build without the driver API shim has no
+# driverapi_launch_bench).
+benchmarks=()
+for target in ocelot_function_translation_bench ocelot_cpu_bench driverapi_launch_bench; do
+  cmake --build "$build" --target help 2>/dev/null | grep -q "^\.\.\. $target\b\|^$target:" &&
+    benchmarks+=("$target")
+done
+if [ ${#benchmarks[@]} -gt 0 ]; then
+  cmake --build "$build" -j "$(nproc)" --target "${benchmarks[@]}" >/dev/null ||
+    echo "gpu-carry: building ${benchmarks[*]} failed; the missing ones are skipped" >&2
+fi
+
 rm -rf "$dest"
 mkdir -p "$dest"
 copy() { # $1: path relative to the build directory
