@@ -34,39 +34,6 @@ void LaunchClockPass::recordEnd(IRBuilder& b, std::optional<ir::Guard> guard) co
   RegisterRef record = recordAddress(b);
   b.insert("red.global.max.u64", {IRBuilder::address(record, 8), IRBuilder::reg(time)},
            ir::Guard{group.leader, false});
-  if (completion_ != nullptr)
-    signalEnd(b, guard, group.mask, group.leader);
-}
-
-void LaunchClockPass::signalEnd(IRBuilder& b, const std::optional<ir::Guard>& guard,
-                                RegisterRef mask, RegisterRef leader) const {
-  // What the leaving lanes wrote comes before the leader's fence (bar.warp.sync orders memory
-  // among its lanes; only the leaving ones run it), and the fence before the count: a reader of
-  // the count that completes the grid sees all of it.
-  b.insert("bar.warp.sync", {IRBuilder::reg(mask)}, guard);
-  const ir::Guard byLeader{leader, false};
-  b.insert("fence.acq_rel.gpu", {}, byLeader);
-  RegisterRef count = laneCount(b, mask);
-  RegisterRef base = buffer_.bufferAddress(b);
-  RegisterRef before = b.createRegister(ScalarType::U64);
-  b.insert("atom.global.add.u64",
-           {IRBuilder::reg(before),
-            IRBuilder::address(base, static_cast<int64_t>(LaunchClock::kExitedOffset)),
-            IRBuilder::reg(count)},
-           byLeader);
-  RegisterRef total;
-  linearGlobalThreadId(b, &total);
-  RegisterRef after = b.add(ScalarType::U64, IRBuilder::reg(before), IRBuilder::reg(count));
-  RegisterRef word = completion_->bufferAddress(b);
-  RegisterRef complete =
-      b.compare("eq", ScalarType::U64, IRBuilder::reg(after), IRBuilder::reg(total));
-  RegisterRef wanted = b.compare("ne", ScalarType::U64, IRBuilder::reg(word), IRBuilder::imm(0));
-  RegisterRef last = predicateAnd(b, predicateAnd(b, leader, complete), wanted);
-  // The last add saw every earlier warp's (released) count: acquire them, then release all of it
-  // to the host with the word.
-  const ir::Guard byLast{last, false};
-  b.insert("fence.acq_rel.sys", {}, byLast);
-  b.insert("st.release.sys.global.u32", {IRBuilder::address(word, 0), IRBuilder::imm(1)}, byLast);
 }
 
 } // namespace ocelot::instrumentors

@@ -246,11 +246,7 @@ private:
   struct InstrumentedKernel {
     std::shared_ptr<LoadedInstrumentation> module;
     DeviceFunction function = nullptr;
-    /// The module cache's key: shared with the launching thread's memo (no copy per launch).
-    std::shared_ptr<const std::string> key;
-    /// The module's kernels write their completion word (LaunchClock::signalsCompletion), asked
-    /// once per module and kernel, not per launch.
-    bool signals = false;
+    std::string key; ///< the module cache's key
   };
   /// select: whether the launch is instrumented (active instrumentors, the selection rules); its
   /// PendingLaunch, or null to let the runtime launch it as usual.

@@ -10,7 +10,6 @@
 #include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <algorithm>
-#include <array>
 #include <tuple>
 
 namespace ocelot::runtime::instrumentation {
@@ -228,8 +227,7 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
     size_t shared = 0;
     std::weak_ptr<LoadedInstrumentation> module;
     DeviceFunction function = nullptr;
-    std::shared_ptr<const std::string> key;
-    bool signals = false;
+    std::string key;
   };
   thread_local Memo memo;
   const bool occupancy = keepOccupancy_.load(std::memory_order_relaxed);
@@ -250,13 +248,12 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
       memo.ordinal == site.ordinal && memo.threads == threads &&
       memo.shared == site.params.sharedMem && memo.kernel == info.kernelName && sameSlots())
     if (std::shared_ptr<LoadedInstrumentation> module = memo.module.lock())
-      return InstrumentedKernel{std::move(module), memo.function, memo.key, memo.signals};
+      return InstrumentedKernel{std::move(module), memo.function, memo.key};
   const uint64_t modulesGeneration = modules_.generation(),
                  capsGeneration = occupancy_.generation();
   InstrumentedKernel kernel;
-  kernel.key = std::make_shared<const std::string>(
-      modules_.key(site.registration.id, site.ordinal, target.slots));
-  const std::string& key = *kernel.key;
+  kernel.key = modules_.key(site.registration.id, site.ordinal, target.slots);
+  const std::string& key = kernel.key;
   std::string why;
   // The module as the occupancy guard's caps want it; built again (once) when this launch's
   // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
@@ -310,11 +307,7 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
   memo.shared = site.params.sharedMem;
   memo.module = kernel.module;
   memo.function = kernel.function;
-  // The launch clock is the last slot (describe).
-  kernel.signals = instrumentors::LaunchClock::signalsCompletion(
-      kernel.module->state(target.kernel->unit, static_cast<uint32_t>(target.slots.size() - 1)));
   memo.key = kernel.key;
-  memo.signals = kernel.signals;
   return kernel;
 }
 
@@ -361,7 +354,6 @@ InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
       auto* base = static_cast<std::byte*>(ring->device(*chunk));
       for (const auto& slot : pending.slots)
         pending.parameter.push_back(reinterpret_cast<uint64_t>(base + slot.offset));
-      pending.parameter.push_back(0); // the completion word: set by launchInstrumented
       pending.ring = std::move(ring);
       pending.chunk = *chunk;
       return Ready{};
@@ -387,7 +379,6 @@ InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
                       ")"};
     pending.parameter.push_back(reinterpret_cast<uint64_t>(slot.deviceBuffer.pointer));
   }
-  pending.parameter.push_back(0); // no completion word: the copies after the kernel need an event
   return Ready{};
 }
 
@@ -399,31 +390,15 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
   DeviceResources& pool = *pending.resources;
   mirrorAttributes(device, site.params, kernel.function);
 
-  // The application's arguments, then the hidden parameter: on the stack for kernels of up to 31
-  // parameters (no allocation per launch), else on the heap.
-  constexpr size_t kInline = 32;
-  const size_t count = target.kernel->parameters;
-  std::array<void*, kInline> inlineArguments;
-  std::vector<void*> heapArguments;
-  void** arguments = inlineArguments.data();
-  if (count + 1 > kInline) {
-    heapArguments.resize(count + 1);
-    arguments = heapArguments.data();
-  }
-  if (count > 0)
-    std::copy(site.params.args, site.params.args + count, arguments);
-  arguments[count] = pending.parameter.data();
+  // The application's arguments, then the hidden parameter.
+  std::vector<void*> arguments;
+  arguments.reserve(target.kernel->parameters + 1);
+  if (target.kernel->parameters > 0)
+    arguments.assign(site.params.args, site.params.args + target.kernel->parameters);
+  arguments.push_back(pending.parameter.data());
   LaunchParams params = site.params;
   params.function = kernel.function;
-  params.args = arguments;
-
-  // Results in the ring, and a kernel whose every thread leaves through the launch clock's code:
-  // the kernel writes its chunk's completion word at its end, and nothing but the kernel goes
-  // into the application's stream (an event record costs the launching thread ~1.8 us on an H200).
-  pending.signals = kernel.signals && pending.ring && pending.clockSlot &&
-                    pending.ring->word(pending.chunk) != nullptr;
-  if (pending.signals)
-    pending.parameter.back() = pending.ring->wordAddress(pending.chunk);
+  params.args = arguments.data();
 
   // The kernel's own clock gives its GPU time: no event before it.
   pending.start = pending.clockSlot ? nullptr : pool.acquireEvent();
@@ -431,25 +406,22 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
     pending.start->record(*params.stream, 0);
   cudaError_t result = device.launch(params);
   if (result != cudaSuccess) {
-    pending.signals = false; // the original kernel runs instead, with events
     // Typically too many resources: the instrumented kernel needs more registers than the
     // application's block size allows. The original kernel runs instead (and if it fails too,
     // the application sees exactly the error it would have seen).
     std::string note = "the instrumented kernel could not be launched (" +
                        std::string(errorName(result)) + "), the original kernel ran";
-    logOnce("launch/" + *kernel.key + "/" + pending.info.kernelName + "/" + errorName(result),
+    logOnce("launch/" + kernel.key + "/" + pending.info.kernelName + "/" + errorName(result),
             "instrumentation: " + pending.info.demangledName + ": " + note);
     return Fallback{std::move(note)};
   }
-  pending.instrumented = true;
-  if (pending.signals)
-    return Ready{};
   // Timed only when it ends a timed interval: with the kernel's own clock it just says "done".
   pending.end = pool.acquireEvent(pending.start != nullptr);
   if (pending.end != nullptr && pending.end->record(*params.stream, 0) != cudaSuccess) {
     pool.releaseEvent(pending.end, pending.generation);
     pending.end = nullptr;
   }
+  pending.instrumented = true;
   if (pending.ring)
     return Ready{}; // the profile worker reads the ring's chunk once `end` has fired
   // finalize's input: the pooled buffers, copied in stream order into pinned memory.
@@ -560,11 +532,6 @@ InstrumentationFramework::runUninstrumented(std::unique_ptr<PendingLaunch> pendi
 void InstrumentationFramework::enqueueCompletion(Stream& stream,
                                                  std::unique_ptr<PendingLaunch> pending) {
   worker_.begin();
-  // The kernel's own completion word, read by the profile thread.
-  if (pending->signals) {
-    worker_.push(std::move(pending));
-    return;
-  }
   // An event after the kernel (results in the ring, or no results: the original kernel ran) or
   // after the result copies, polled by the profile thread: the application's stream runs on at
   // full speed (a host function would stall it for the round trip to the host).

@@ -46,9 +46,6 @@ public:
 private:
   void run();
   void finished(uint64_t count);
-  /// Moves into `batch` the waiting launches with a completion word that will never come, or
-  /// need not: faulted, destroyed by a device reset, or ended without writing it.
-  void unsignalled(std::deque<std::unique_ptr<PendingLaunch>>& waiting, Batch& batch);
 
   Complete complete_;
   mutable std::mutex mutex_;
