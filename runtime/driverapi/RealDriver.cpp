@@ -1,5 +1,7 @@
 #include "runtime/driverapi/RealDriver.h"
 
+#include "runtime/driverapi/OwnLibraryFile.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -12,15 +14,6 @@ namespace ocelot::runtime::driverapi {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// This library's own file (the shim must never forward to itself).
-fs::path ownPath() {
-  Dl_info info{};
-  if (::dladdr(reinterpret_cast<void*>(&ownPath), &info) == 0 || info.dli_fname == nullptr)
-    return {};
-  std::error_code ignored;
-  return fs::canonical(info.dli_fname, ignored);
-}
 
 std::vector<fs::path> candidates() {
   std::vector<fs::path> paths;
@@ -58,7 +51,7 @@ std::vector<fs::path> candidates() {
 } // namespace
 
 RealDriver* RealDriver::find() {
-  const fs::path self = ownPath();
+  const fs::path self = ownLibraryFile(reinterpret_cast<const void*>(&candidates));
   for (const fs::path& candidate : candidates()) {
     std::error_code error;
     fs::path resolved = fs::canonical(candidate, error);
@@ -105,7 +98,8 @@ void* RealDriver::symbol(const char* name, int cudaVersion, cuuint64_t flags) co
 bool RealDriver::isOwn(const void* address) {
   static const void* const base = [] {
     Dl_info info{};
-    return ::dladdr(reinterpret_cast<void*>(&ownPath), &info) != 0 ? info.dli_fbase : nullptr;
+    return ::dladdr(reinterpret_cast<const void*>(&candidates), &info) != 0 ? info.dli_fbase
+                                                                            : nullptr;
   }();
   Dl_info info{};
   return address != nullptr && ::dladdr(address, &info) != 0 && info.dli_fbase == base;

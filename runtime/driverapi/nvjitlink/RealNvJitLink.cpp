@@ -1,5 +1,7 @@
 #include "runtime/driverapi/nvjitlink/RealNvJitLink.h"
 
+#include "runtime/driverapi/OwnLibraryFile.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
@@ -15,15 +17,6 @@ namespace fs = std::filesystem;
 std::string& problemText() {
   static std::string* const text = new std::string();
   return *text;
-}
-
-/// This library's own file, to skip it while searching.
-fs::path ownFile() {
-  Dl_info info{};
-  if (::dladdr(reinterpret_cast<void*>(&ownFile), &info) == 0 || info.dli_fname == nullptr)
-    return {};
-  std::error_code ignored;
-  return fs::weakly_canonical(info.dli_fname, ignored);
 }
 
 std::vector<fs::path> candidates() {
@@ -54,7 +47,7 @@ template <class F> bool bind(void* library, const char* symbol, F* function) {
 }
 
 RealNvJitLink* load() {
-  const fs::path self = ownFile();
+  const fs::path self = ownLibraryFile(reinterpret_cast<const void*>(&candidates));
   std::string tried;
   for (const fs::path& candidate : candidates()) {
     std::error_code error;
