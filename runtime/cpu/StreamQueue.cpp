@@ -60,7 +60,7 @@ void StreamQueue::push(StreamOperation operation) {
       // candidate for the runtime API fuzzer's hang on long inputs, which leave many streams
       // behind). The new thread waits for mutex_, held here, before it looks at the queue.
       try {
-        thread_ = std::thread([this] { loop(); });
+        thread_ = HostThread([this] { loop(); });
       } catch (...) {
         refused = std::current_exception();
       }

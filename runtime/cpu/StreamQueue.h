@@ -1,5 +1,7 @@
 #pragma once
 
+#include "runtime/cpu/HostThread.h"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -113,7 +115,7 @@ private:
   std::condition_variable wake_;
   std::deque<StreamOperation> pending_;
   CompletionPtr tail_;
-  std::thread thread_;
+  HostThread thread_;
   bool running_ = false;
   bool stopping_ = false;
 };

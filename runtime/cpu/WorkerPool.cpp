@@ -13,7 +13,7 @@ WorkerPool::~WorkerPool() {
     stop_ = true;
   }
   start_.notify_all();
-  for (std::thread& thread : threads_)
+  for (HostThread& thread : threads_)
     thread.join();
 }
 

@@ -1,10 +1,11 @@
 #pragma once
 
+#include "runtime/cpu/HostThread.h"
+
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace ocelot::runtime::cpu {
@@ -31,7 +32,7 @@ private:
   uint64_t generation_ = 0;
   uint32_t pending_ = 0;
   bool stop_ = false;
-  std::vector<std::thread> threads_;
+  std::vector<HostThread> threads_;
 };
 
 } // namespace ocelot::runtime::cpu

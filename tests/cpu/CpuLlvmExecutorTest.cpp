@@ -98,6 +98,9 @@ protected:
     std::vector<std::vector<std::byte>> buffers;
   };
 
+  /// Every instruction of the sweep on both devices (EveryInstructionOfTheSweep... below).
+  void runInstructionSweep();
+
   /// Runs `body` on each device and expects the same outcome.
   void expectSameOutcome(const std::function<Outcome(CpuDevice&)>& body) {
     const Outcome expected = body(*interpreter_);
@@ -616,7 +619,7 @@ constexpr std::string_view kNativeSweep[] = {"add.s32 %r1, %r2, %r3",
                                              "atom.shared.exch.b32 %r1, [%r2], %r3",
                                              "atom.min.u32 %r1, [%rd2], %r3"};
 
-TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResults) {
+void LlvmExecutorTest::runInstructionSweep() {
   // Each example of the instruction table, and each form the planner makes native, run by two
   // warps whose lanes hold edge values: registers, faults and messages must be the interpreter's.
   std::vector<std::string_view> instructions;
@@ -666,6 +669,25 @@ TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResults) 
   EXPECT_GT(ran, 200u);
   // The planner's forms compiled: none of these kernels fell back to the interpreter.
   EXPECT_EQ(compiler_->statistics().failed, 0u);
+}
+
+TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResults) {
+  runInstructionSweep();
+}
+
+TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResultsUnderQuickCodeGen) {
+  // Large kernels get LLVM's fast instruction selector and register allocator
+  // (kQuickCodeGenerationAbove): with the threshold at 0 every kernel does, and the results must
+  // not change.
+  setenv("OCELOT_CPU_LLVM_QUICK_ABOVE", "0", 1);
+  std::string error;
+  compiler_ = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
+  unsetenv("OCELOT_CPU_LLVM_QUICK_ABOVE");
+  ASSERT_TRUE(compiler_) << error;
+  native_->options().compiler = compiler_;
+  runInstructionSweep();
+  EXPECT_GT(compiler_->statistics().quick, 150u);
+  EXPECT_EQ(compiler_->statistics().quick, compiler_->statistics().compiled);
 }
 
 TEST_F(LlvmExecutorTest, NativeAtomicsGiveTheInterpretersValuesInLaneOrder) {
@@ -823,6 +845,36 @@ TEST_F(LlvmExecutorTest, FtzFlushesSingleResultsThatRoundUpToTheSmallestNormal) 
   EXPECT_EQ(native[4], 0.0f) << "fma.rn.ftz: rounded up to 2^-126 from below";
   EXPECT_EQ(native[6 * 5 + 2], 6.5f * 1.25f);
   EXPECT_EQ(compiler_->statistics().failed, 0u);
+}
+
+TEST_F(LlvmExecutorTest, AKernelWhoseFrameTheThreadsCannotHoldRunsInTheInterpreter) {
+  // Code generation reports the frame of the code it made; code whose frame is larger than the
+  // device's threads leave for it (here: 1 byte, with quick code generation, which spills) is not
+  // used, and the kernel still computes its results in the interpreter.
+  setenv("OCELOT_CPU_LLVM_QUICK_ABOVE", "0", 1);
+  setenv("OCELOT_CPU_LLVM_FRAME_LIMIT", "1", 1);
+  std::string error;
+  auto compiler = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
+  unsetenv("OCELOT_CPU_LLVM_QUICK_ABOVE");
+  unsetenv("OCELOT_CPU_LLVM_FRAME_LIMIT");
+  ASSERT_TRUE(compiler) << error;
+  native_->options().compiler = compiler;
+  const int n = 100;
+  float* x = allocate<float>(*native_, n);
+  float* y = allocate<float>(*native_, n);
+  for (int i = 0; i < n; ++i)
+    x[i] = y[i] = static_cast<float>(i);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(
+      launch(*native_, load(*native_, kernelsPtx(), "saxpy"), dim3(1), dim3(128), 0, n, 2.0f, x, y),
+      cudaSuccess);
+  EXPECT_EQ(native_->synchronize(), cudaSuccess) << native_->faultMessage();
+  const std::string log = testing::internal::GetCapturedStderr();
+  for (int i = 0; i < n; ++i)
+    EXPECT_EQ(y[i], 3.0f * static_cast<float>(i)) << i;
+  EXPECT_EQ(compiler->statistics().failed, 1u);
+  EXPECT_NE(log.find("runs in the interpreter: its native stack frame would be"), std::string::npos)
+      << log;
 }
 
 TEST_F(LlvmExecutorTest, ACorruptCodeCacheEntryIsRebuilt) {

@@ -4,6 +4,7 @@
 // default streams, cross-stream waits, event timing, host functions, and bad handles.
 
 #include "CpuDeviceFixture.h"
+#include "runtime/cpu/HostThread.h"
 
 #include <atomic>
 #include <chrono>
@@ -281,3 +282,38 @@ TEST_F(CpuStreamTest, SeveralHostThreadsUseTheDeviceAtOnce) {
 
 } // namespace
 } // namespace ocelot::runtime::cpu::test
+
+namespace {
+
+// Native code of a large kernel (quick code generation) may have a frame of tens of MB: the
+// threads that run kernels must have room for it, which a std::thread's 8 MB stack has not.
+TEST(HostThreadTest, HasRoomForALargeNativeFrame) {
+  std::atomic<uint64_t> sum{0};
+  ocelot::runtime::cpu::HostThread thread([&] {
+    constexpr size_t kBytes = size_t{64} << 20;
+    volatile unsigned char* frame = static_cast<unsigned char*>(__builtin_alloca(kBytes));
+    for (size_t i = 0; i < kBytes; i += 4096)
+      frame[i] = static_cast<unsigned char>(i >> 12);
+    uint64_t total = 0;
+    for (size_t i = 0; i < kBytes; i += 4096)
+      total += frame[i];
+    sum = total;
+  });
+  thread.join();
+  EXPECT_FALSE(thread.joinable());
+  uint64_t expected = 0;
+  for (size_t i = 0; i < (size_t{64} << 20); i += 4096)
+    expected += static_cast<unsigned char>(i >> 12);
+  EXPECT_EQ(sum.load(), expected);
+}
+
+TEST(HostThreadTest, JoinsWhenDestroyedAndWhenAssignedOver) {
+  std::atomic<int> ran{0};
+  {
+    ocelot::runtime::cpu::HostThread first([&] { ++ran; });
+    first = ocelot::runtime::cpu::HostThread([&] { ++ran; });
+  }
+  EXPECT_EQ(ran.load(), 2);
+}
+
+} // namespace

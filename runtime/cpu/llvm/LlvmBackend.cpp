@@ -6,6 +6,7 @@
 #include "runtime/cpu/llvm/KernelTranslator.h"
 #include "runtime/cpu/llvm/NativeBackend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -16,6 +17,8 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/SectionMemoryManager.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -69,17 +72,38 @@ public:
   CompiledCode compile(const Plan& plan, std::string* error) override;
 
 private:
-  LlvmBackend(llvm::orc::JITTargetMachineBuilder builder, std::shared_ptr<Jit> jit, CodeCache cache)
-      : builder_(std::move(builder)), jit_(std::move(jit)), cache_(std::move(cache)) {}
+  LlvmBackend(llvm::orc::JITTargetMachineBuilder builder, std::shared_ptr<Jit> jit, CodeCache cache,
+              const BackendOptions& options)
+      : builder_(std::move(builder)), jit_(std::move(jit)), cache_(std::move(cache)),
+        quickAbove_(options.quickCodeGenerationAbove), frameLimit_(options.frameLimitBytes) {}
 
-  /// Object code for `plan` under `symbol`.
-  bool generate(const Plan& plan, const std::string& symbol, std::string* object,
+  /// Object code for `plan` under `symbol`; `quick` says whether it got quick code generation.
+  bool generate(const Plan& plan, const std::string& symbol, std::string* object, bool* quick,
                 std::string* error) const;
 
   llvm::orc::JITTargetMachineBuilder builder_;
   std::shared_ptr<Jit> jit_;
   CodeCache cache_;
-  std::string target_; ///< triple, CPU and features: part of every key
+  std::string target_;  ///< triple, CPU and features: part of every key
+  uint64_t quickAbove_; ///< BackendOptions::quickCodeGenerationAbove
+  uint64_t frameLimit_; ///< BackendOptions::frameLimitBytes
+};
+
+/// Records the stack frame sizes code generation reports (the "warn-stack-size" diagnostic, asked
+/// for every function) instead of printing them.
+class FrameSizes final : public llvm::DiagnosticHandler {
+public:
+  explicit FrameSizes(uint64_t* largest) : largest_(largest) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo& info) override {
+    if (info.getKind() != llvm::DK_StackSize)
+      return false;
+    const auto& size = static_cast<const llvm::DiagnosticInfoStackSize&>(info);
+    *largest_ = std::max(*largest_, size.getResourceSize());
+    return true;
+  }
+
+private:
+  uint64_t* largest_;
 };
 
 std::unique_ptr<LlvmBackend> LlvmBackend::create(const BackendOptions& options,
@@ -131,7 +155,7 @@ std::unique_ptr<LlvmBackend> LlvmBackend::create(const BackendOptions& options,
   auto jit = std::make_shared<Jit>();
   jit->lljit = std::move(*lljit);
   std::unique_ptr<LlvmBackend> backend(
-      new LlvmBackend(*builder, std::move(jit), CodeCache(options.cacheDirectory)));
+      new LlvmBackend(*builder, std::move(jit), CodeCache(options.cacheDirectory), options));
   std::string target = builder->getTargetTriple().str() + " " + builder->getCPU();
   for (const std::string& feature : builder->getFeatures().getFeatures())
     target += " " + feature;
@@ -147,7 +171,7 @@ std::string LlvmBackend::description() const {
 }
 
 bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::string* object,
-                           std::string* error) const {
+                           bool* quick, std::string* error) const {
   auto machine = llvm::orc::JITTargetMachineBuilder(builder_).createTargetMachine();
   if (!machine) {
     *error = "no target machine: " + errorText(machine.takeError());
@@ -193,6 +217,21 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
       module.print(out, nullptr);
   }
 
+  // A kernel this large would spend minutes in the greedy register allocator (superlinear in the
+  // function's size); the fast allocator and instruction selector take seconds, and the code
+  // computes the same results (the sweep runs under both settings).
+  uint64_t instructions = 0;
+  for (const llvm::Function& function : module)
+    instructions += function.getInstructionCount();
+  *quick = instructions > quickAbove_;
+  if (*quick)
+    (*machine)->setOptLevel(llvm::CodeGenOptLevel::None);
+  uint64_t frame = 0;
+  context.setDiagnosticHandler(std::make_unique<FrameSizes>(&frame));
+  for (llvm::Function& function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("warn-stack-size", "0");
+
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream(buffer);
   llvm::legacy::PassManager codegen;
@@ -202,6 +241,12 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
     return false;
   }
   codegen.run(module);
+  if (frameLimit_ != 0 && frame > frameLimit_) {
+    *error = "its native stack frame would be " + std::to_string(frame >> 20) +
+             " MiB, more than the " + std::to_string(frameLimit_ >> 20) +
+             " MiB the CPU device's threads leave for it";
+    return false;
+  }
   object->assign(buffer.begin(), buffer.end());
   return true;
 }
@@ -211,8 +256,8 @@ CompiledCode LlvmBackend::compile(const Plan& plan, std::string* error) {
   llvm::SHA256 hash;
   hash.update(serialize(plan));
   hash.update(llvm::StringRef(target_));
-  const uint32_t versions[] = {kCodeGeneratorVersion, LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR,
-                               LLVM_VERSION_PATCH};
+  const uint64_t versions[] = {kCodeGeneratorVersion, LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR,
+                               LLVM_VERSION_PATCH,    quickAbove_,        frameLimit_};
   hash.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(versions), sizeof versions));
   const auto digest = hash.final();
   const std::string key = hex(digest);
@@ -232,7 +277,7 @@ CompiledCode LlvmBackend::compile(const Plan& plan, std::string* error) {
   if (cache_.load(key, &object)) {
     result.fromCache = true;
   } else {
-    if (!generate(plan, symbol, &object, error))
+    if (!generate(plan, symbol, &object, &result.quick, error))
       return {};
     cache_.store(key, object);
   }

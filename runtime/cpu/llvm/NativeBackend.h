@@ -12,26 +12,38 @@
 
 namespace ocelot::runtime::cpu::native {
 
+/// Kernels whose optimized LLVM IR has more instructions than this get quick code generation
+/// (LLVM's fast register allocator and instruction selector). The greedy allocator is superlinear
+/// in a function's size: the oracle-instrumented while_switch kernel (2565 PTX instructions,
+/// 193k LLVM instructions) took more than 10 minutes there and 11 s with quick code generation.
+inline constexpr uint64_t kQuickCodeGenerationAbove = 60000;
+
+struct BackendOptions {
+  std::string cacheDirectory;                                    ///< empty: no cache on disk
+  uint64_t quickCodeGenerationAbove = kQuickCodeGenerationAbove; ///< LLVM instructions
+  /// Code whose stack frame is larger cannot run on the device's threads: the kernel's compile
+  /// fails (and it runs in the interpreter). 0: no limit.
+  uint64_t frameLimitBytes = 0;
+};
+
 /// Both sides compute this from their own view of the shared types: a component built with other
 /// headers than libcudart (another build) is refused instead of misreading plans.
 inline constexpr uint32_t kBackendAbi =
     kPlanVersion * 1000003u + static_cast<uint32_t>(sizeof(Plan)) * 8191u +
     static_cast<uint32_t>(sizeof(Instruction)) * 127u +
-    static_cast<uint32_t>(sizeof(NativeWarpState)) * 31u + static_cast<uint32_t>(sizeof(Row));
+    static_cast<uint32_t>(sizeof(NativeWarpState)) * 31u + static_cast<uint32_t>(sizeof(Row)) +
+    static_cast<uint32_t>(sizeof(BackendOptions)) * 7u;
 
 /// The component's one exported symbol.
 inline constexpr const char* kCreateBackendSymbol = "ocelot_cpu_llvm_create_backend";
 /// Its file name (looked for next to libcudart.so.13).
 inline constexpr const char* kComponentName = "libocelot_cpu_llvm.so";
 
-struct BackendOptions {
-  std::string cacheDirectory; ///< empty: no cache on disk
-};
-
 struct CompiledCode {
   NativeFunction function = nullptr;
   std::shared_ptr<const void> owner; ///< keeps the code mapped
   bool fromCache = false;            ///< the machine code came from the disk cache
+  bool quick = false;                ///< made with quick code generation (a large kernel)
   double seconds = 0;                ///< translation, optimization and code generation
 };
 

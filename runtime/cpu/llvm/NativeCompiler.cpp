@@ -1,6 +1,7 @@
 #include "runtime/cpu/llvm/NativeCompiler.h"
 
 #include "runtime/cpu/DeviceMemory.h"
+#include "runtime/cpu/HostThread.h"
 #include "runtime/cpu/llvm/NativeBackend.h"
 #include "runtime/cpu/llvm/NativePlanner.h"
 
@@ -33,6 +34,20 @@ bool verboseLog() {
 bool quietLog() {
   const char* level = std::getenv("OCELOT_LOG");
   return level != nullptr && (std::strcmp(level, "off") == 0 || std::strcmp(level, "none") == 0);
+}
+
+/// The number `name` holds, else `fallback` (with a warning when it holds something else).
+uint64_t environmentNumber(const char* name, uint64_t fallback) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == 0)
+    return fallback;
+  char* end = nullptr;
+  const unsigned long long number = std::strtoull(value, &end, 10);
+  if (end != nullptr && *end == 0 && *value != '-')
+    return number;
+  if (!quietLog())
+    logLine(true, std::string(name) + "=" + value + " is not a number; ignored");
+  return fallback;
 }
 
 /// The directory of the shared object (or executable) this code is part of.
@@ -92,6 +107,13 @@ std::shared_ptr<NativeCompiler> NativeCompiler::load(const std::string& path,
   }
   native::BackendOptions options;
   options.cacheDirectory = cacheDirectory;
+  options.frameLimitBytes = kNativeFrameLimitBytes;
+  // For tests and developers: the size above which kernels get quick code generation, and the
+  // largest stack frame native code may have.
+  options.quickCodeGenerationAbove =
+      environmentNumber("OCELOT_CPU_LLVM_QUICK_ABOVE", options.quickCodeGenerationAbove);
+  options.frameLimitBytes =
+      environmentNumber("OCELOT_CPU_LLVM_FRAME_LIMIT", options.frameLimitBytes);
   std::unique_ptr<native::Backend> backend(create(native::kBackendAbi, options, error));
   if (!backend)
     return nullptr;
@@ -170,6 +192,8 @@ const NativeKernel* NativeCompiler::nativeFor(const DecodedKernel& kernel,
       ++statistics_.cached;
     else
       ++statistics_.compiled;
+    if (code.function != nullptr && code.quick)
+      ++statistics_.quick;
     statistics_.seconds += seconds;
   }
   if (code.function == nullptr) {
@@ -194,10 +218,11 @@ const NativeKernel* NativeCompiler::nativeFor(const DecodedKernel& kernel,
     const native::PlanStatistics counts = native::statistics(plan);
     char line[256];
     std::snprintf(line, sizeof line,
-                  "kernel %s: native code in %.1f ms%s (%u instructions native, %u through "
+                  "kernel %s: native code in %.1f ms%s%s (%u instructions native, %u through "
                   "interpreter handlers, %u left to the interpreter)",
                   kernel.name.c_str(), seconds * 1e3, code.fromCache ? " from the cache" : "",
-                  counts.native, counts.handlers, counts.interpreted);
+                  code.quick ? " (quick code generation: a large kernel)" : "", counts.native,
+                  counts.handlers, counts.interpreted);
     std::string message = line;
     // Which instructions native code does not perform itself, so that what is slow (or not yet
     // translated) is visible: their spellings, most frequent first.

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <pthread.h>
+
+namespace ocelot::runtime::cpu {
+
+/// The stack of every thread that runs kernels (stream queues, launch workers). Native code of a
+/// large kernel made with quick code generation keeps every value in its own stack slot (the
+/// oracle-instrumented while_switch kernel has a 38 MB frame), far more than the 8 MB a
+/// std::thread gets. Only the pages a kernel touches are committed.
+inline constexpr size_t kHostThreadStackBytes = size_t{512} << 20;
+
+/// The largest stack frame native code may have; larger kernels run in the interpreter. What is
+/// left of the stack is for the interpreter handlers and C library calls native code makes.
+inline constexpr size_t kNativeFrameLimitBytes = kHostThreadStackBytes - (size_t{16} << 20);
+
+/// A joinable thread with a kHostThreadStackBytes stack; the subset of std::thread the CPU device
+/// uses. The constructor throws std::system_error when the system refuses a thread.
+class HostThread {
+public:
+  HostThread() = default;
+  explicit HostThread(std::function<void()> body);
+  ~HostThread(); ///< joins a thread not joined yet (std::thread would terminate instead)
+  HostThread(HostThread&& other) noexcept;
+  HostThread& operator=(HostThread&& other) noexcept;
+  HostThread(const HostThread&) = delete;
+  HostThread& operator=(const HostThread&) = delete;
+
+  bool joinable() const { return started_; }
+  void join();
+
+private:
+  pthread_t thread_{};
+  bool started_ = false;
+};
+
+} // namespace ocelot::runtime::cpu
