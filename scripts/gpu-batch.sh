@@ -103,7 +103,9 @@
 # VAR=value words for the Ocelot runs), GPU_BATCH_NVIDIA_TWICE (default 1: run each program a second
 # time with NVIDIA's runtime and flag output that differs between the two: a nondeterministic
 # test), GPU_BATCH_INSTR_BENCH_ARGS and GPU_BATCH_SCHEDULER_ARGS (extra arguments of those two
-# programs, e.g. "--reps 15 --kernels triad|scan"), CUDA_HOME.
+# programs, e.g. "--reps 15 --kernels triad|scan"), GPU_BATCH_BASELINE_CUDART (a directory with
+# another build's libcudart.so.13: launch-bench then also times each launch under it, alternating
+# with this build's, for an A/B of a change in one run), CUDA_HOME.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -728,15 +730,30 @@ section_launch-bench() {
       >"$dir/host-cost.build.log" 2>&1; then
     md "Time inside each launch call (launch_host_cost.cu, 20,000 launches of a 1-CTA kernel):"
     md '```'
-    for mode in nvidia ocelot bbcount ctaclock; do
-      path=$oc_path instr=""
-      case $mode in
-        nvidia) path=$nv_path ;;
-        bbcount | ctaclock) instr=$mode ;;
-      esac
-      (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$path" OCELOT_DEVICE=gpu ${instr:+OCELOT_INSTRUMENTORS=$instr} \
-        timeout -k 5 120 "$hostbin") >"$dir/host-cost.$mode.txt" 2>&1
-      sed "s/^/$mode: /" "$dir/host-cost.$mode.txt" | grep -v "^$mode: *$" >>"$SUMMARY"
+    # With GPU_BATCH_BASELINE_CUDART: two alternating rounds, each instrumentor under the baseline
+    # build (base-*) next to this one.
+    local modes=(nvidia ocelot bbcount ctaclock) rounds=1
+    if [ -n "${GPU_BATCH_BASELINE_CUDART:-}" ]; then
+      modes=(nvidia base-bbcount bbcount base-ctaclock ctaclock)
+      rounds=2
+    fi
+    local round
+    for round in $(seq "$rounds"); do
+      for mode in "${modes[@]}"; do
+        path=$oc_path instr=""
+        case $mode in
+          nvidia) path=$nv_path ;;
+          bbcount | ctaclock) instr=$mode ;;
+          base-*)
+            instr=${mode#base-}
+            path="$GPU_BATCH_BASELINE_CUDART${nvlib:+:$nvlib}${inherited:+:$inherited}"
+            ;;
+        esac
+        (cd "$WORK/cwd" && env LD_LIBRARY_PATH="$path" OCELOT_DEVICE=gpu ${instr:+OCELOT_INSTRUMENTORS=$instr} \
+          timeout -k 5 120 "$hostbin") >"$dir/host-cost.$mode.$round.txt" 2>&1
+        grep -E "host-in-launch|timing events|isolated" "$dir/host-cost.$mode.$round.txt" |
+          sed "s/^/$mode: /" >>"$SUMMARY"
+      done
     done
     md '```'
   else

@@ -13,6 +13,7 @@
 #include "runtime/instrumentation/DeviceResources.h"
 #include "runtime/instrumentation/InstrumentedModuleCache.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
+#include "runtime/instrumentation/LaunchRecordPool.h"
 #include "runtime/instrumentation/ModuleCatalog.h"
 #include "runtime/instrumentation/OccupancyGuard.h"
 #include "runtime/instrumentation/ProfileHub.h"
@@ -223,9 +224,15 @@ private:
   LaunchInfo describeLaunch(const LaunchSite& site, bool countLaunch = true);
   LaunchInfo describeLaunch(const std::string& kernelName, uint64_t launchId, int ordinal,
                             const LaunchParams& params, bool countLaunch = true);
+  /// The same into `info`, whose strings keep their capacity (a reused launch record's).
+  void describeLaunchInto(LaunchInfo& info, const std::string& kernelName, uint64_t launchId,
+                          int ordinal, const LaunchParams& params, bool countLaunch);
   /// A selected launch's record before it runs (profile fields, instrumentors, call path).
   std::unique_ptr<PendingLaunch> newPending(Device& device, int ordinal, LaunchInfo info,
                                             const ActiveList& active);
+  /// The rest of a record whose `info` is filled: device, instrumentors, call path, times.
+  void preparePending(PendingLaunch& pending, Device& device, int ordinal,
+                      const ActiveList& active);
 
   // --- The launch path, one step each (launch() chains them) ---------------------------------
   /// Why a selected launch runs the original kernel: its profile's note, and whether the
@@ -240,13 +247,15 @@ private:
   struct Target {
     std::shared_ptr<const CatalogEntry> catalog;
     const CatalogKernel* kernel = nullptr;
-    std::vector<SlotChoice> slots;
+    /// The launch record's PendingLaunch::choices (kept with the record: no vector per launch).
+    const std::vector<SlotChoice>* choices = nullptr;
+    const std::vector<SlotChoice>& slots() const { return *choices; }
   };
   /// module's value: the instrumented module (built at the first launch that needs it) and kernel.
   struct InstrumentedKernel {
     std::shared_ptr<LoadedInstrumentation> module;
     DeviceFunction function = nullptr;
-    std::string key; ///< the module cache's key
+    std::shared_ptr<const std::string> key; ///< the module cache's key (shared: no copy per launch)
   };
   /// select: whether the launch is instrumented (active instrumentors, the selection rules); its
   /// PendingLaunch, or null to let the runtime launch it as usual.
@@ -320,6 +329,7 @@ private:
   /// Where the summary goes at exit: "stderr", a file, or empty for nowhere (OCELOT_SUMMARY;
   /// stderr by default when OCELOT_INSTRUMENTORS is set, as under `ocelot run`).
   std::string summaryTarget_;
+  LaunchRecordPool records_; ///< before worker_, which returns records to it until it stops
   ProfileWorker worker_;
 
   std::once_flag configured_;

@@ -10,6 +10,7 @@
 #include "runtime/instrumentation/InstrumentationFramework.h"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 namespace ocelot::runtime::instrumentation {
@@ -24,7 +25,14 @@ LaunchInfo InstrumentationFramework::describeLaunch(const std::string& kernelNam
                                                     uint64_t launchId, int ordinal,
                                                     const LaunchParams& params, bool countLaunch) {
   LaunchInfo info;
-  info.kernelName = kernelName;
+  describeLaunchInto(info, kernelName, launchId, ordinal, params, countLaunch);
+  return info;
+}
+
+void InstrumentationFramework::describeLaunchInto(LaunchInfo& info, const std::string& kernelName,
+                                                  uint64_t launchId, int ordinal,
+                                                  const LaunchParams& params, bool countLaunch) {
+  info.kernelName.assign(kernelName); // into a reused record's buffer: no allocation
   info.launchId = launchId;
   info.device = ordinal;
   info.grid = {params.grid.x, params.grid.y, params.grid.z};
@@ -39,25 +47,31 @@ LaunchInfo InstrumentationFramework::describeLaunch(const std::string& kernelNam
     info.kernelLaunchIndex = ++record.launches;
   if (record.demangled.empty())
     record.demangled = demangle(kernelName);
-  info.demangledName = record.demangled;
-  return info;
+  info.demangledName.assign(record.demangled);
 }
 
 std::unique_ptr<PendingLaunch> InstrumentationFramework::newPending(Device& device, int ordinal,
                                                                     LaunchInfo info,
                                                                     const ActiveList& active) {
-  auto pending = std::make_unique<PendingLaunch>();
-  pending->device = &device;
-  pending->resources = &resources(device, ordinal);
-  pending->generation = pending->resources->generation();
+  std::unique_ptr<PendingLaunch> pending = records_.acquire();
   pending->info = std::move(info);
-  pending->enqueuedNs = ApiCallLog::nowNs();
-  pending->hostThread = hostThreadNumber();
-  if (callStacks_.load(std::memory_order_relaxed))
-    callPathCapture_.capture(pending->callPath);
-  for (const Active& a : active)
-    pending->instrumentors.push_back(a.description);
+  preparePending(*pending, device, ordinal, active);
   return pending;
+}
+
+void InstrumentationFramework::preparePending(PendingLaunch& pending, Device& device, int ordinal,
+                                              const ActiveList& active) {
+  pending.device = &device;
+  pending.resources = &resources(device, ordinal);
+  pending.generation = pending.resources->generation();
+  pending.enqueuedNs = ApiCallLog::nowNs();
+  pending.hostThread = hostThreadNumber();
+  if (callStacks_.load(std::memory_order_relaxed))
+    callPathCapture_.capture(pending.callPath);
+  // A reused record's strings are overwritten in place.
+  pending.instrumentors.resize(active.size());
+  for (size_t i = 0; i < active.size(); ++i)
+    pending.instrumentors[i].assign(active[i].description);
 }
 
 std::optional<cudaError_t> InstrumentationFramework::launchForeign(
@@ -123,15 +137,21 @@ std::optional<cudaError_t> InstrumentationFramework::launch(const LaunchSite& si
 std::unique_ptr<PendingLaunch> InstrumentationFramework::select(const LaunchSite& site,
                                                                 const ActiveList& active,
                                                                 bool countLaunch) {
-  LaunchInfo info = describeLaunch(site, countLaunch);
+  // The record is described in place: a reused one's strings keep their buffers.
+  std::unique_ptr<PendingLaunch> pending = records_.acquire();
+  describeLaunchInto(pending->info, site.kernelName, site.launchId, site.ordinal, site.params,
+                     countLaunch);
+  const LaunchInfo& info = pending->info;
   KernelSelection::Decision decision =
       currentSelection()->decide(info.kernelName, info.demangledName);
-  if (!decision.instrument)
-    return nullptr;
   // --nvtx-include: only launches inside one of the ranges (Nsight Compute's selection).
-  if (!nvtxInclude_.empty() && (nvtx_ == nullptr || !nvtx_->matches(nvtxInclude_)))
+  if (!decision.instrument ||
+      (!nvtxInclude_.empty() && (nvtx_ == nullptr || !nvtx_->matches(nvtxInclude_)))) {
+    records_.recycle(std::move(pending));
     return nullptr;
-  return newPending(site.device, site.ordinal, std::move(info), active);
+  }
+  preparePending(*pending, site.device, site.ordinal, active);
+  return pending;
 }
 
 InstrumentationFramework::Step<InstrumentationFramework::Target>
@@ -139,6 +159,8 @@ InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& act
                                    PendingLaunch& pending) {
   const LaunchInfo& info = pending.info;
   Target target;
+  pending.choices.clear();
+  target.choices = &pending.choices;
   target.catalog = catalog_.get(site.registration, site.ordinal, site.device);
   const CatalogEntry& catalog = *target.catalog;
   if (!catalog.ok) {
@@ -174,9 +196,9 @@ InstrumentationFramework::describe(const LaunchSite& site, const ActiveList& act
       logOnce("variant/" + info.kernelName + "/" + std::string(a.instrumentor->name()),
               "instrumentation: " + info.demangledName + ": " + choice.note);
     }
-    target.slots.push_back({a.handle, a.instrumentor, choice.variant});
+    pending.choices.push_back({a.handle, a.instrumentor, choice.variant});
   }
-  target.slots.push_back({0, launchClock_, 0});
+  pending.choices.push_back({0, launchClock_, 0});
   return target;
 }
 
@@ -227,18 +249,19 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
     size_t shared = 0;
     std::weak_ptr<LoadedInstrumentation> module;
     DeviceFunction function = nullptr;
-    std::string key;
+    std::shared_ptr<const std::string> key;
   };
   thread_local Memo memo;
   const bool occupancy = keepOccupancy_.load(std::memory_order_relaxed);
   const uint64_t threads =
       uint64_t{site.params.block.x} * site.params.block.y * site.params.block.z;
   auto sameSlots = [&] {
-    if (memo.slots.size() != target.slots.size())
+    if (memo.slots.size() != target.slots().size())
       return false;
-    for (size_t s = 0; s < target.slots.size(); ++s)
-      if (memo.slots[s] != std::tuple{target.slots[s].handle, target.slots[s].instrumentor.get(),
-                                      target.slots[s].variant})
+    for (size_t s = 0; s < target.slots().size(); ++s)
+      if (memo.slots[s] != std::tuple{target.slots()[s].handle,
+                                      target.slots()[s].instrumentor.get(),
+                                      target.slots()[s].variant})
         return false;
     return true;
   };
@@ -252,19 +275,20 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
   const uint64_t modulesGeneration = modules_.generation(),
                  capsGeneration = occupancy_.generation();
   InstrumentedKernel kernel;
-  kernel.key = modules_.key(site.registration.id, site.ordinal, target.slots);
-  const std::string& key = kernel.key;
+  kernel.key = std::make_shared<const std::string>(
+      modules_.key(site.registration.id, site.ordinal, target.slots()));
+  const std::string& key = *kernel.key;
   std::string why;
   // The module as the occupancy guard's caps want it; built again (once) when this launch's
   // configuration shows that the instrumented kernel fits fewer CTAs per SM than the original.
   for (int attempt = 0; attempt < 2; ++attempt) {
     RegisterCaps caps = occupancy_.caps(key);
-    kernel.module = moduleFor(*target.catalog, key, site, target.slots, caps, addresses,
+    kernel.module = moduleFor(*target.catalog, key, site, target.slots(), caps, addresses,
                               functionAddresses, pending);
     if (!kernel.module->ok() && caps.contains(info.kernelName)) {
       // The capped build failed where the one without this cap did not: forget the cap.
       occupancy_.dropCap(key, info.kernelName);
-      kernel.module = moduleFor(*target.catalog, key, site, target.slots, occupancy_.caps(key),
+      kernel.module = moduleFor(*target.catalog, key, site, target.slots(), occupancy_.caps(key),
                                 addresses, functionAddresses, pending);
     }
     if (!kernel.module->ok()) {
@@ -300,7 +324,7 @@ InstrumentationFramework::module(const LaunchSite& site, const Target& target,
   memo.registration = site.registration.id;
   memo.ordinal = site.ordinal;
   memo.slots.clear();
-  for (const SlotChoice& slot : target.slots)
+  for (const SlotChoice& slot : target.slots())
     memo.slots.emplace_back(slot.handle, slot.instrumentor.get(), slot.variant);
   memo.kernel = info.kernelName;
   memo.threads = threads;
@@ -319,12 +343,12 @@ InstrumentationFramework::buffers(const LaunchSite& site, const Target& target,
   DeviceResources& pool = *pending.resources;
   const uint32_t unit = target.kernel->unit;
   pending.module = kernel.module;
-  pending.slots.reserve(target.slots.size());
+  pending.slots.reserve(target.slots().size());
   uint64_t ringBytes = 0;
   bool zeroFilled = true;
-  for (uint32_t s = 0; s < target.slots.size(); ++s) {
+  for (uint32_t s = 0; s < target.slots().size(); ++s) {
     PendingLaunch::Slot slot;
-    slot.instrumentor = target.slots[s].instrumentor;
+    slot.instrumentor = target.slots()[s].instrumentor;
     slot.state = &kernel.module->state(unit, s);
     BufferRequest request;
     try {
@@ -390,15 +414,22 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
   DeviceResources& pool = *pending.resources;
   mirrorAttributes(device, site.params, kernel.function);
 
-  // The application's arguments, then the hidden parameter.
-  std::vector<void*> arguments;
-  arguments.reserve(target.kernel->parameters + 1);
-  if (target.kernel->parameters > 0)
-    arguments.assign(site.params.args, site.params.args + target.kernel->parameters);
-  arguments.push_back(pending.parameter.data());
+  // The application's arguments, then the hidden parameter: on the stack for up to 63
+  // parameters (no allocation per launch), else on the heap.
+  const size_t parameters = target.kernel->parameters;
+  std::array<void*, 64> small;
+  std::vector<void*> large;
+  void** arguments = small.data();
+  if (parameters + 1 > small.size()) {
+    large.resize(parameters + 1);
+    arguments = large.data();
+  }
+  if (parameters > 0)
+    std::copy(site.params.args, site.params.args + parameters, arguments);
+  arguments[parameters] = pending.parameter.data();
   LaunchParams params = site.params;
   params.function = kernel.function;
-  params.args = arguments.data();
+  params.args = arguments;
 
   // The kernel's own clock gives its GPU time: no event before it.
   pending.start = pending.clockSlot ? nullptr : pool.acquireEvent();
@@ -411,7 +442,7 @@ InstrumentationFramework::launchInstrumented(const LaunchSite& site, const Targe
     // the application sees exactly the error it would have seen).
     std::string note = "the instrumented kernel could not be launched (" +
                        std::string(errorName(result)) + "), the original kernel ran";
-    logOnce("launch/" + kernel.key + "/" + pending.info.kernelName + "/" + errorName(result),
+    logOnce("launch/" + *kernel.key + "/" + pending.info.kernelName + "/" + errorName(result),
             "instrumentation: " + pending.info.demangledName + ": " + note);
     return Fallback{std::move(note)};
   }

@@ -245,6 +245,7 @@ void InstrumentationFramework::complete(std::unique_ptr<PendingLaunch> pending) 
         pending->instrumentors, pending->notes, std::move(results));
     summary_.add(*profile);
     hub_.publish(std::move(profile));
+    records_.recycle(std::move(pending)); // its capacity serves a later launch
   } catch (const std::exception& e) {
     logger_.warn(std::string("instrumentation: a profile was lost: ") + e.what());
   }

@@ -7,6 +7,7 @@
 #include "runtime/core/Event.h"
 #include "runtime/instrumentation/BufferPool.h"
 #include "runtime/instrumentation/GraphPlan.h"
+#include "runtime/instrumentation/InstrumentedModuleCache.h"
 #include "runtime/instrumentation/LaunchCallPath.h"
 #include "runtime/instrumentation/ResultRing.h"
 
@@ -84,6 +85,11 @@ struct PendingLaunch {
   const std::byte* hostResults = nullptr;
   /// Why an instrumented launch's results were not kept (its profile says so), or empty.
   std::string resultsLost;
+  /// Each active instrumentor's variant for this launch (describe's choice), in slot order.
+  std::vector<SlotChoice> choices;
+
+  /// As a new record, but strings and vectors keep their capacity (LaunchRecordPool).
+  void clearForReuse();
 };
 
 /// A small number naming the calling host thread for as long as the process runs.

@@ -267,9 +267,9 @@ private:
     // initialize: what each instrumentor needs for the node (as buffers() does for a launch).
     const uint32_t unit = target->kernel->unit;
     uint64_t bytes = 0;
-    for (uint32_t s = 0; s < target->slots.size(); ++s) {
+    for (uint32_t s = 0; s < target->slots().size(); ++s) {
       GraphPlan::Slot slot;
-      slot.instrumentor = target->slots[s].instrumentor;
+      slot.instrumentor = target->slots()[s].instrumentor;
       slot.state = &kernel->module->state(unit, s);
       BufferRequest request;
       try {

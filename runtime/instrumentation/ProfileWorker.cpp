@@ -134,10 +134,9 @@ void ProfileWorker::run() {
         work_.wait_for(lock, pause, [&] { return stopping_ || flushing_ > 0; });
       if (stopping_)
         return;
-      while (!queue_.empty()) {
-        waiting.push_back(std::move(queue_.front()));
-        queue_.pop_front();
-      }
+      for (auto& launch : queue_)
+        waiting.push_back(std::move(launch));
+      queue_.clear(); // keeps its capacity: a push allocates nothing once it has grown
     }
     Batch batch;
     // A stream runs its work in order: when the newest waiting launch of a stream has finished,

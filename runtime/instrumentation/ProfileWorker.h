@@ -51,7 +51,8 @@ private:
   mutable std::mutex mutex_;
   std::condition_variable work_;
   std::condition_variable done_;
-  std::deque<std::unique_ptr<PendingLaunch>> queue_;
+  /// A vector, not a deque: a deque allocates a block every few pushes on the launching thread.
+  std::vector<std::unique_ptr<PendingLaunch>> queue_;
   uint64_t begun_ = 0, completed_ = 0;
   bool stopping_ = false; ///< set by the destructor: the thread returns
   /// The thread waits for work with nothing in flight (push() must wake it); while launches are in

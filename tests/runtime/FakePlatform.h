@@ -311,13 +311,17 @@ public:
       if (auto it = functionEpochs.find(params.function);
           it != functionEpochs.end() && it->second != epoch.load())
         return cudaErrorInvalidResourceHandle; // a function of a destroyed context
-    launches.push_back(
-        {*static_cast<std::string*>(params.function), params.grid, params.block, params.stream});
+    ++launchCount;
+    if (recordLaunches)
+      launches.push_back(
+          {*static_cast<std::string*>(params.function), params.grid, params.block, params.stream});
     return launchResult;
   }
   std::mutex mutex;
   std::vector<ModuleImage> loaded;
   std::vector<Launch> launches;
+  bool recordLaunches = true; ///< false: only launchCount (a launch then allocates nothing)
+  std::atomic<uint64_t> launchCount{0};
   std::vector<const Stream*> copyStreams, fillStreams; ///< the stream of each copy and fill
   /// Like a GPU: launching a function of a module loaded before the last reset ended (also one
   /// loaded while it ran) fails. Off by default.
