@@ -264,6 +264,27 @@ bool InstructionPlanner::integerArithmetic(ir::Opcode opcode, ValueType type) {
     return type.kind == Kind::Signed && unary(Op::IntAbs);
   if (opcode == O::Neg)
     return unary(Op::IntNeg);
+  if (opcode == O::Brev) {
+    if (type.bits != 32 && type.bits != 64)
+      return false;
+    out_.type = ValueType{type.bits, Kind::Bits};
+    return unary(Op::Brev);
+  }
+  if (opcode == O::Bfind) {
+    if (type.bits != 32 && type.bits != 64)
+      return false;
+    // The source's kind says whether the sign is looked past; the result is a u32.
+    out_.type = ValueType{type.bits, type.kind == Kind::Signed ? Kind::Signed : Kind::Unsigned};
+    out_.flags = has("shiftamt") ? kBfindShiftAmount : 0u;
+    return unary(Op::Bfind);
+  }
+  if (opcode == O::Activemask) {
+    // The lanes executing it: the mask native code runs the instruction under.
+    out_.type = ValueType{32, Kind::Bits};
+    out_.op = Op::ActiveMask;
+    out_.d[0] = destination(0);
+    return in_.op[1] == kNone;
+  }
   if (opcode == O::Popc || opcode == O::Clz) {
     if (type.bits != 32 && type.bits != 64)
       return false;

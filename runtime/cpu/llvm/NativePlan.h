@@ -15,7 +15,7 @@
 namespace ocelot::runtime::cpu::native {
 
 /// Bumped whenever generated code or the plan changes meaning (invalidates cached code).
-inline constexpr uint32_t kPlanVersion = 6;
+inline constexpr uint32_t kPlanVersion = 7;
 
 inline constexpr uint32_t kNoRow = UINT32_MAX;
 
@@ -46,7 +46,10 @@ enum class Op : uint8_t {
   Shr,
   Popc,
   Clz,
-  PredAnd, ///< predicates: d = a & b
+  Brev,       ///< d = a's bits reversed
+  Bfind,      ///< d (u32) = the top bit that is set or differs from the sign; kBfindShiftAmount
+  ActiveMask, ///< d (b32) = the lanes executing the instruction
+  PredAnd,    ///< predicates: d = a & b
   PredOr,
   PredXor,
   PredNot,  ///< d = !a
@@ -118,12 +121,13 @@ struct ValueType {
 enum Flags : uint32_t {
   kFtz = 1u << 0,
   kSat = 1u << 1,
-  kVolatile = 1u << 2,      ///< Load/Store: not to be merged with other accesses
-  kCvtaToSpace = 1u << 3,   ///< Cvta: generic -> space
-  kNarrow = 1u << 4,        ///< Cvta: 32-bit result
-  kIntRounding = 1u << 5,   ///< Convert: round a float to an integral value (.rni ...)
-  kFrameRelative = 1u << 6, ///< Load/Store: the address adds the frame base
-  kAligned = 1u << 12       ///< Barrier: .aligned (every live lane must arrive together)
+  kVolatile = 1u << 2,         ///< Load/Store: not to be merged with other accesses
+  kCvtaToSpace = 1u << 3,      ///< Cvta: generic -> space
+  kNarrow = 1u << 4,           ///< Cvta: 32-bit result
+  kIntRounding = 1u << 5,      ///< Convert: round a float to an integral value (.rni ...)
+  kFrameRelative = 1u << 6,    ///< Load/Store: the address adds the frame base
+  kBfindShiftAmount = 1u << 8, ///< Bfind: .shiftamt (the left shift that brings the bit to the top)
+  kAligned = 1u << 12          ///< Barrier: .aligned (every live lane must arrive together)
 };
 
 /// Setp: comparison in bits 8..15, boolean combination in bits 16..17.

@@ -341,6 +341,23 @@ llvm::Value* Translator::integerOp(const Instruction& in) {
       return b_.CreateAShr(x, clamped); // clamping keeps the sign fill
     return b_.CreateSelect(tooFar, zero, b_.CreateLShr(x, clamped));
   }
+  case Op::Brev:
+    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, a());
+  case Op::Bfind: {
+    // The interpreter's executeBfind: a negative signed value looks for its top zero bit.
+    llvm::Value* x = a();
+    if (in.type.kind == Kind::Signed) {
+      llvm::Value* negative = b_.CreateICmpSLT(x, llvm::Constant::getNullValue(x->getType()));
+      x = b_.CreateSelect(negative, b_.CreateNot(x), x);
+    }
+    llvm::Value* leading = b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x, b_.getFalse());
+    llvm::Value* result =
+        (in.flags & kBfindShiftAmount) ? leading : b_.CreateSub(splatInt(bits, bits - 1), leading);
+    if (bits > 32)
+      result = b_.CreateTrunc(result, intVector(32));
+    llvm::Value* none = b_.CreateICmpEQ(x, llvm::Constant::getNullValue(x->getType()));
+    return b_.CreateSelect(none, splatInt(32, 0xffffffffu), result);
+  }
   case Op::Popc:
   case Op::Clz: {
     llvm::Value* x = a();

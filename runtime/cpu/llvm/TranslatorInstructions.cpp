@@ -75,6 +75,9 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* ma
       writePredicate(in.d[1], llvm::ConstantVector::get(valid), mask);
     return;
   }
+  case Op::ActiveMask:
+    writeRow(in.d[0], splat(maskBits), in.type, mask);
+    return;
   case Op::Vote: {
     llvm::Value* p = readPredicate(in.s[0]);
     if (in.flags & kNegate)
@@ -297,7 +300,7 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* ma
     ValueType type = in.type;
     if (in.op == Op::IntMulWide)
       type.bits = static_cast<uint8_t>(bits * 2);
-    if (in.op == Op::Popc || in.op == Op::Clz)
+    if (in.op == Op::Popc || in.op == Op::Clz || in.op == Op::Bfind)
       type = ValueType{32, Kind::Unsigned};
     writeRow(in.d[0], value, type, mask);
     return;
