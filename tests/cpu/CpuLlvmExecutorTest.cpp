@@ -101,6 +101,9 @@ protected:
   /// Every instruction of the sweep on both devices (EveryInstructionOfTheSweep... below).
   void runInstructionSweep();
 
+  /// saxpy (y = 2x + y) of 100 elements on `device`, and its results.
+  static void expectSaxpy(CpuDevice& device);
+
   /// Runs `body` on each device and expects the same outcome.
   void expectSameOutcome(const std::function<Outcome(CpuDevice&)>& body) {
     const Outcome expected = body(*interpreter_);
@@ -858,6 +861,20 @@ TEST_F(LlvmExecutorTest, FtzFlushesSingleResultsThatRoundUpToTheSmallestNormal) 
   EXPECT_EQ(compiler_->statistics().failed, 0u);
 }
 
+void LlvmExecutorTest::expectSaxpy(CpuDevice& device) {
+  const int n = 100;
+  float* x = allocate<float>(device, n);
+  float* y = allocate<float>(device, n);
+  for (int i = 0; i < n; ++i)
+    x[i] = y[i] = static_cast<float>(i);
+  EXPECT_EQ(
+      launch(device, load(device, kernelsPtx(), "saxpy"), dim3(1), dim3(128), 0, n, 2.0f, x, y),
+      cudaSuccess);
+  EXPECT_EQ(device.synchronize(), cudaSuccess) << device.faultMessage();
+  for (int i = 0; i < n; ++i)
+    EXPECT_EQ(y[i], 3.0f * static_cast<float>(i)) << i;
+}
+
 TEST_F(LlvmExecutorTest, AKernelWhoseFrameTheThreadsCannotHoldRunsInTheInterpreter) {
   // Code generation reports the frame of the code it made; code whose frame is larger than the
   // device's threads leave for it (here: 1 byte, with quick code generation, which spills) is not
@@ -870,19 +887,9 @@ TEST_F(LlvmExecutorTest, AKernelWhoseFrameTheThreadsCannotHoldRunsInTheInterpret
   unsetenv("OCELOT_CPU_LLVM_FRAME_LIMIT");
   ASSERT_TRUE(compiler) << error;
   native_->options().compiler = compiler;
-  const int n = 100;
-  float* x = allocate<float>(*native_, n);
-  float* y = allocate<float>(*native_, n);
-  for (int i = 0; i < n; ++i)
-    x[i] = y[i] = static_cast<float>(i);
   testing::internal::CaptureStderr();
-  EXPECT_EQ(
-      launch(*native_, load(*native_, kernelsPtx(), "saxpy"), dim3(1), dim3(128), 0, n, 2.0f, x, y),
-      cudaSuccess);
-  EXPECT_EQ(native_->synchronize(), cudaSuccess) << native_->faultMessage();
+  expectSaxpy(*native_);
   const std::string log = testing::internal::GetCapturedStderr();
-  for (int i = 0; i < n; ++i)
-    EXPECT_EQ(y[i], 3.0f * static_cast<float>(i)) << i;
   EXPECT_EQ(compiler->statistics().failed, 1u);
   EXPECT_NE(log.find("runs in the interpreter: its native stack frame would be"), std::string::npos)
       << log;
@@ -896,17 +903,7 @@ TEST_F(LlvmExecutorTest, ACorruptCodeCacheEntryIsRebuilt) {
     EXPECT_TRUE(compiler) << error;
     auto device = CpuDevice::create(&error);
     device->options().compiler = compiler;
-    const int n = 100;
-    float* x = allocate<float>(*device, n);
-    float* y = allocate<float>(*device, n);
-    for (int i = 0; i < n; ++i)
-      x[i] = y[i] = static_cast<float>(i);
-    EXPECT_EQ(
-        launch(*device, load(*device, kernelsPtx(), "saxpy"), dim3(1), dim3(128), 0, n, 2.0f, x, y),
-        cudaSuccess);
-    EXPECT_EQ(device->synchronize(), cudaSuccess) << device->faultMessage();
-    for (int i = 0; i < n; ++i)
-      EXPECT_EQ(y[i], 3.0f * static_cast<float>(i)) << i;
+    expectSaxpy(*device);
     return compiler->statistics();
   };
   const auto first = run();

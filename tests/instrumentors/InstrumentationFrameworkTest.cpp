@@ -9,6 +9,7 @@
 #include "../runtime/FakePlatform.h"
 #include "../runtime/FatbinaryBuilder.h"
 #include "../runtime/StaticImage.h"
+#include "FakeInstrumentedRuntime.h"
 #include "ir/Parser.h"
 #include "ocelot/BasicBlockCounts.h"
 #include "runtime/core/Runtime.h"
@@ -47,14 +48,11 @@ DONE:
 StaticImage<1> gImage;
 char gKernelStub, gCounterShadow;
 
-class InstrumentedRuntime : public ::testing::Test {
+class InstrumentedRuntime : public FakeInstrumentedRuntime {
 protected:
   void SetUp() override {
-    runtime.thread() = ThreadState{};
-    instrumentation::InstrumentationFramework::installOn(runtime);
-    Bytes container = buildContainer({ptxEntry(kPtx, 90, fatbin::Compression::None)});
-    ASSERT_LE(container.size(), gImage.kSlotBytes);
-    void** handle = runtime.registerFatBinary(gImage.wrap(gImage.place(0, container)));
+    void** handle = installAndRegister(gImage, kPtx);
+    ASSERT_NE(handle, nullptr);
     runtime.registerFunction(handle, &gKernelStub, "kernel");
     RegisteredVariable counter;
     counter.hostAddress = &gCounterShadow;
@@ -68,16 +66,6 @@ protected:
     void* args[] = {&argument};
     return runtime.launchKernel(&gKernelStub, dim3(2), dim3(32), args, 0, nullptr);
   }
-  instrumentation::InstrumentationFramework& framework() {
-    return instrumentation::InstrumentationFramework::of(runtime);
-  }
-
-  FakeDevice device;
-  Runtime runtime{
-      [this] {
-        return PlatformResult{std::make_unique<FakePlatform>(device), cudaSuccess, 13000, {}};
-      },
-      LogLevel::Off, nullptr};
 };
 
 TEST_F(InstrumentedRuntime, WithoutInstrumentorsNothingChanges) {

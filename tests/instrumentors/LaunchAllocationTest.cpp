@@ -4,11 +4,7 @@
 // fake device (tests/runtime/FakePlatform.h). Its own binary: the replacement applies to the
 // whole program.
 
-#include "../runtime/FakePlatform.h"
-#include "../runtime/FatbinaryBuilder.h"
-#include "../runtime/StaticImage.h"
-#include "runtime/core/Runtime.h"
-#include "runtime/instrumentation/InstrumentationFramework.h"
+#include "FakeInstrumentedRuntime.h"
 
 #include <gtest/gtest.h>
 
@@ -117,14 +113,11 @@ DONE:
 StaticImage<1> gImage;
 char gKernelStub;
 
-class LaunchAllocations : public ::testing::Test {
+class LaunchAllocations : public FakeInstrumentedRuntime {
 protected:
   void SetUp() override {
-    runtime.thread() = ThreadState{};
-    instrumentation::InstrumentationFramework::installOn(runtime);
-    Bytes container = buildContainer({ptxEntry(kPtx, 90, fatbin::Compression::None)});
-    ASSERT_LE(container.size(), gImage.kSlotBytes);
-    void** handle = runtime.registerFatBinary(gImage.wrap(gImage.place(0, container)));
+    void** handle = installAndRegister(gImage, kPtx);
+    ASSERT_NE(handle, nullptr);
     runtime.registerFunction(handle, &gKernelStub, "_Z16accumulateValuesPfS_i");
     runtime.registerFatBinaryEnd(handle);
     // The fake device records each launch (with its name): only a count, so that it allocates
@@ -138,10 +131,6 @@ protected:
     void* args[] = {&out, &in, &n};
     return runtime.launchKernel(&gKernelStub, dim3(2), dim3(32), args, 0, nullptr);
   }
-  instrumentation::InstrumentationFramework& framework() {
-    return instrumentation::InstrumentationFramework::of(runtime);
-  }
-
   /// Allocations per launch, on this thread, over `count` launches after `warmup` launches.
   /// Completions are held back (the fake events answer "not ready") while launches are made, so
   /// that every launch of a phase is in flight at once: the warmup leaves as many launch records
@@ -164,13 +153,6 @@ protected:
     framework().flush();
     return static_cast<double>(allocations) / count;
   }
-
-  FakeDevice device;
-  Runtime runtime{
-      [this] {
-        return PlatformResult{std::make_unique<FakePlatform>(device), cudaSuccess, 13000, {}};
-      },
-      LogLevel::Off, nullptr};
 };
 
 TEST_F(LaunchAllocations, TheCountingOperatorNewSeesAllocations) {

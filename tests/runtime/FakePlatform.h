@@ -412,4 +412,12 @@ private:
   FakeDevice& device_;
 };
 
+/// The platform factory of a Runtime over `device` (driver 13.0): `Runtime runtime{
+/// fakePlatformOf(device), LogLevel::Off, nullptr};`.
+inline std::function<PlatformResult()> fakePlatformOf(FakeDevice& device) {
+  return [&device] {
+    return PlatformResult{std::make_unique<FakePlatform>(device), cudaSuccess, 13000, {}};
+  };
+}
+
 } // namespace ocelot::runtime::testing

@@ -73,10 +73,6 @@ std::string throughThePipeline(const std::string& ptx) {
 char gKernelStub, gHelperStub, gCounterShadow;
 void* gManagedPointer;
 
-PlatformResult fakePlatform(FakeDevice& device) {
-  return {std::make_unique<FakePlatform>(device), cudaSuccess, 13000, {}};
-}
-
 class RuntimeTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -105,7 +101,7 @@ protected:
   }
 
   FakeDevice device;
-  Runtime runtime{[this] { return fakePlatform(device); }, LogLevel::Off, nullptr};
+  Runtime runtime{fakePlatformOf(device), LogLevel::Off, nullptr};
 };
 
 TEST(RuntimeWithoutDriver, AnswersLikeNvidiasRuntime) {
@@ -602,7 +598,7 @@ private:
 
 TEST(RuntimeInterception, WithoutAnInterceptorLaunchesGoStraightToTheDevice) {
   FakeDevice device;
-  Runtime runtime([&] { return fakePlatform(device); }, LogLevel::Off, nullptr);
+  Runtime runtime(fakePlatformOf(device), LogLevel::Off, nullptr);
   runtime.thread() = ThreadState{};
   EXPECT_EQ(runtime.launchInterceptor(), nullptr);
   void** handle =
@@ -618,7 +614,7 @@ TEST(RuntimeInterception, WithoutAnInterceptorLaunchesGoStraightToTheDevice) {
 
 TEST(RuntimeInterception, TheInstalledInterceptorIsOfferedEachLaunchAndEachReset) {
   FakeDevice device;
-  Runtime runtime([&] { return fakePlatform(device); }, LogLevel::Off, nullptr);
+  Runtime runtime(fakePlatformOf(device), LogLevel::Off, nullptr);
   runtime.thread() = ThreadState{};
   std::shared_ptr<RecordingInterceptor> interceptor;
   runtime.setLaunchInterceptorFactory([&](const InterceptorServices& services) {
@@ -844,8 +840,7 @@ TEST(RuntimeDump, WritesEveryPtxEntryAndAnIndex) {
       std::filesystem::temp_directory_path() / ("ocelot-dump-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(directory);
   FakeDevice device;
-  Runtime runtime([&] { return fakePlatform(device); }, LogLevel::Off,
-                  std::make_unique<PtxDump>(directory));
+  Runtime runtime(fakePlatformOf(device), LogLevel::Off, std::make_unique<PtxDump>(directory));
   void** handle = runtime.registerFatBinary(
       wrapper(place(0, buildContainer({ptxEntry(kPtx, 75, fatbin::Compression::Lz4),
                                        ptxEntry(kPtx, 90, fatbin::Compression::Zstd),
