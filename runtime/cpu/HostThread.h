@@ -6,10 +6,11 @@
 
 namespace ocelot::runtime::cpu {
 
-/// The stack of every thread that runs kernels (stream queues, launch workers). Native code of a
-/// large kernel made with quick code generation keeps every value in its own stack slot (the
-/// oracle-instrumented while_switch kernel has a 38 MB frame), far more than the 8 MB a
-/// std::thread gets. Only the pages a kernel touches are committed.
+/// The stack of every thread that runs kernels (stream queues, launch workers): room for native
+/// code with large frames (LLVM's fast register allocator gave the oracle-instrumented
+/// while_switch kernel a 38 MB one; such kernels now run in the interpreter, see
+/// kLargestNativeKernel), far more than the 8 MB a std::thread gets. Only the pages a kernel
+/// touches are committed.
 inline constexpr size_t kHostThreadStackBytes = size_t{512} << 20;
 
 /// The largest stack frame native code may have; larger kernels run in the interpreter. What is

@@ -689,19 +689,23 @@ TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResults) 
   runInstructionSweep();
 }
 
-TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResultsUnderQuickCodeGen) {
-  // Large kernels get LLVM's fast instruction selector and register allocator
-  // (kQuickCodeGenerationAbove): with the threshold at 0 every kernel does, and the results must
-  // not change.
-  setenv("OCELOT_CPU_LLVM_QUICK_ABOVE", "0", 1);
+TEST_F(LlvmExecutorTest, AKernelTooLargeForTheRegisterAllocatorRunsInTheInterpreter) {
+  // Above kLargestNativeKernel LLVM instructions (here: 0) no native code is made: the kernel
+  // runs in the interpreter, with its results, and the log says why.
+  setenv("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS", "0", 1);
   std::string error;
-  compiler_ = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
-  unsetenv("OCELOT_CPU_LLVM_QUICK_ABOVE");
-  ASSERT_TRUE(compiler_) << error;
-  native_->options().compiler = compiler_;
-  runInstructionSweep();
-  EXPECT_GT(compiler_->statistics().quick, 150u);
-  EXPECT_EQ(compiler_->statistics().quick, compiler_->statistics().compiled);
+  auto compiler = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
+  unsetenv("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS");
+  ASSERT_TRUE(compiler) << error;
+  native_->options().compiler = compiler;
+  testing::internal::CaptureStderr();
+  expectSaxpy(*native_);
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(compiler->statistics().failed, 1u);
+  EXPECT_NE(
+      log.find("runs in the interpreter: its code is too large for LLVM's register allocator"),
+      std::string::npos)
+      << log;
 }
 
 TEST_F(LlvmExecutorTest, NativeAtomicsGiveTheInterpretersValuesInLaneOrder) {
@@ -877,13 +881,11 @@ void LlvmExecutorTest::expectSaxpy(CpuDevice& device) {
 
 TEST_F(LlvmExecutorTest, AKernelWhoseFrameTheThreadsCannotHoldRunsInTheInterpreter) {
   // Code generation reports the frame of the code it made; code whose frame is larger than the
-  // device's threads leave for it (here: 1 byte, with quick code generation, which spills) is not
+  // device's threads leave for it (here: 1 byte) is not
   // used, and the kernel still computes its results in the interpreter.
-  setenv("OCELOT_CPU_LLVM_QUICK_ABOVE", "0", 1);
   setenv("OCELOT_CPU_LLVM_FRAME_LIMIT", "1", 1);
   std::string error;
   auto compiler = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
-  unsetenv("OCELOT_CPU_LLVM_QUICK_ABOVE");
   unsetenv("OCELOT_CPU_LLVM_FRAME_LIMIT");
   ASSERT_TRUE(compiler) << error;
   native_->options().compiler = compiler;

@@ -75,18 +75,18 @@ private:
   LlvmBackend(llvm::orc::JITTargetMachineBuilder builder, std::shared_ptr<Jit> jit, CodeCache cache,
               const BackendOptions& options)
       : builder_(std::move(builder)), jit_(std::move(jit)), cache_(std::move(cache)),
-        quickAbove_(options.quickCodeGenerationAbove), frameLimit_(options.frameLimitBytes) {}
+        largestKernel_(options.largestKernel), frameLimit_(options.frameLimitBytes) {}
 
-  /// Object code for `plan` under `symbol`; `quick` says whether it got quick code generation.
-  bool generate(const Plan& plan, const std::string& symbol, std::string* object, bool* quick,
+  /// Object code for `plan` under `symbol`.
+  bool generate(const Plan& plan, const std::string& symbol, std::string* object,
                 std::string* error) const;
 
   llvm::orc::JITTargetMachineBuilder builder_;
   std::shared_ptr<Jit> jit_;
   CodeCache cache_;
-  std::string target_;  ///< triple, CPU and features: part of every key
-  uint64_t quickAbove_; ///< BackendOptions::quickCodeGenerationAbove
-  uint64_t frameLimit_; ///< BackendOptions::frameLimitBytes
+  std::string target_;     ///< triple, CPU and features: part of every key
+  uint64_t largestKernel_; ///< BackendOptions::largestKernel
+  uint64_t frameLimit_;    ///< BackendOptions::frameLimitBytes
 };
 
 /// Records the stack frame sizes code generation reports (the "warn-stack-size" diagnostic, asked
@@ -171,7 +171,7 @@ std::string LlvmBackend::description() const {
 }
 
 bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::string* object,
-                           bool* quick, std::string* error) const {
+                           std::string* error) const {
   auto machine = llvm::orc::JITTargetMachineBuilder(builder_).createTargetMachine();
   if (!machine) {
     *error = "no target machine: " + errorText(machine.takeError());
@@ -218,14 +218,16 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
   }
 
   // A kernel this large would spend minutes in the greedy register allocator (superlinear in the
-  // function's size); the fast allocator and instruction selector take seconds, and the code
-  // computes the same results (the sweep runs under both settings).
+  // function's size), and the fast allocator's code is slower than the interpreter.
   uint64_t instructions = 0;
   for (const llvm::Function& function : module)
     instructions += function.getInstructionCount();
-  *quick = instructions > quickAbove_;
-  if (*quick)
-    (*machine)->setOptLevel(llvm::CodeGenOptLevel::None);
+  if (instructions > largestKernel_) {
+    *error = "its code is too large for LLVM's register allocator (" +
+             std::to_string(instructions) + " LLVM instructions, more than " +
+             std::to_string(largestKernel_) + ")";
+    return false;
+  }
   uint64_t frame = 0;
   context.setDiagnosticHandler(std::make_unique<FrameSizes>(&frame));
   for (llvm::Function& function : module)
@@ -257,7 +259,7 @@ CompiledCode LlvmBackend::compile(const Plan& plan, std::string* error) {
   hash.update(serialize(plan));
   hash.update(llvm::StringRef(target_));
   const uint64_t versions[] = {kCodeGeneratorVersion, LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR,
-                               LLVM_VERSION_PATCH,    quickAbove_,        frameLimit_};
+                               LLVM_VERSION_PATCH,    largestKernel_,     frameLimit_};
   hash.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(versions), sizeof versions));
   const auto digest = hash.final();
   const std::string key = hex(digest);
@@ -277,7 +279,7 @@ CompiledCode LlvmBackend::compile(const Plan& plan, std::string* error) {
   if (cache_.load(key, &object)) {
     result.fromCache = true;
   } else {
-    if (!generate(plan, symbol, &object, &result.quick, error))
+    if (!generate(plan, symbol, &object, error))
       return {};
     cache_.store(key, object);
   }

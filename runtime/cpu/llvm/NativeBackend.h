@@ -12,15 +12,16 @@
 
 namespace ocelot::runtime::cpu::native {
 
-/// Kernels whose optimized LLVM IR has more instructions than this get quick code generation
-/// (LLVM's fast register allocator and instruction selector). The greedy allocator is superlinear
-/// in a function's size: the oracle-instrumented while_switch kernel (2565 PTX instructions,
-/// 193k LLVM instructions) took more than 10 minutes there and 11 s with quick code generation.
-inline constexpr uint64_t kQuickCodeGenerationAbove = 60000;
+/// Kernels whose optimized LLVM IR has more instructions than this run in the interpreter. LLVM's
+/// greedy register allocator is superlinear in a function's size: the oracle-instrumented
+/// while_switch kernel (2565 PTX instructions, 193k LLVM instructions) spent more than 10 minutes
+/// there. Its fast allocator took 11 s, but its code keeps every value in its own stack slot and
+/// ran e2e/reduction under all five shipped probe tools past 300 s, slower than the interpreter.
+inline constexpr uint64_t kLargestNativeKernel = 60000;
 
 struct BackendOptions {
-  std::string cacheDirectory;                                    ///< empty: no cache on disk
-  uint64_t quickCodeGenerationAbove = kQuickCodeGenerationAbove; ///< LLVM instructions
+  std::string cacheDirectory;                    ///< empty: no cache on disk
+  uint64_t largestKernel = kLargestNativeKernel; ///< LLVM instructions
   /// Code whose stack frame is larger cannot run on the device's threads: the kernel's compile
   /// fails (and it runs in the interpreter). 0: no limit.
   uint64_t frameLimitBytes = 0;
@@ -43,7 +44,6 @@ struct CompiledCode {
   NativeFunction function = nullptr;
   std::shared_ptr<const void> owner; ///< keeps the code mapped
   bool fromCache = false;            ///< the machine code came from the disk cache
-  bool quick = false;                ///< made with quick code generation (a large kernel)
   double seconds = 0;                ///< translation, optimization and code generation
 };
 

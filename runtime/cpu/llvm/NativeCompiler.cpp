@@ -108,10 +108,10 @@ std::shared_ptr<NativeCompiler> NativeCompiler::load(const std::string& path,
   native::BackendOptions options;
   options.cacheDirectory = cacheDirectory;
   options.frameLimitBytes = kNativeFrameLimitBytes;
-  // For tests and developers: the size above which kernels get quick code generation, and the
-  // largest stack frame native code may have.
-  options.quickCodeGenerationAbove =
-      environmentNumber("OCELOT_CPU_LLVM_QUICK_ABOVE", options.quickCodeGenerationAbove);
+  // For tests and developers: the largest kernel (LLVM instructions) native code is made for,
+  // and the largest stack frame native code may have.
+  options.largestKernel =
+      environmentNumber("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS", options.largestKernel);
   options.frameLimitBytes =
       environmentNumber("OCELOT_CPU_LLVM_FRAME_LIMIT", options.frameLimitBytes);
   std::unique_ptr<native::Backend> backend(create(native::kBackendAbi, options, error));
@@ -192,8 +192,6 @@ const NativeKernel* NativeCompiler::nativeFor(const DecodedKernel& kernel,
       ++statistics_.cached;
     else
       ++statistics_.compiled;
-    if (code.function != nullptr && code.quick)
-      ++statistics_.quick;
     statistics_.seconds += seconds;
   }
   if (code.function == nullptr) {
@@ -218,11 +216,10 @@ const NativeKernel* NativeCompiler::nativeFor(const DecodedKernel& kernel,
     const native::PlanStatistics counts = native::statistics(plan);
     char line[256];
     std::snprintf(line, sizeof line,
-                  "kernel %s: native code in %.1f ms%s%s (%u instructions native, %u through "
+                  "kernel %s: native code in %.1f ms%s (%u instructions native, %u through "
                   "interpreter handlers, %u left to the interpreter)",
                   kernel.name.c_str(), seconds * 1e3, code.fromCache ? " from the cache" : "",
-                  code.quick ? " (quick code generation: a large kernel)" : "", counts.native,
-                  counts.handlers, counts.interpreted);
+                  counts.native, counts.handlers, counts.interpreted);
     std::string message = line;
     // Which instructions native code does not perform itself, so that what is slow (or not yet
     // translated) is visible: their spellings, most frequent first.

@@ -55,7 +55,6 @@ public:
   /// the seconds spent.
   struct Statistics {
     uint32_t compiled = 0, cached = 0, failed = 0;
-    uint32_t quick = 0; ///< of `compiled`: large kernels given quick code generation
     double seconds = 0;
   };
   Statistics statistics() const;
