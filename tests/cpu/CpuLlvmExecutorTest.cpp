@@ -103,6 +103,22 @@ protected:
 
   /// saxpy (y = 2x + y) of 100 elements on `device`, and its results.
   static void expectSaxpy(CpuDevice& device);
+  /// With the component loaded under `variable`=`value`, saxpy gets no native code: it runs in
+  /// the interpreter, with its results, and the log says so for `reason`.
+  void expectSaxpyInTheInterpreter(const char* variable, const char* value, const char* reason) {
+    setenv(variable, value, 1);
+    std::string error;
+    auto compiler = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
+    unsetenv(variable);
+    ASSERT_TRUE(compiler) << error;
+    native_->options().compiler = compiler;
+    ::testing::internal::CaptureStderr();
+    expectSaxpy(*native_);
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(compiler->statistics().failed, 1u);
+    EXPECT_NE(log.find(std::string("runs in the interpreter: ") + reason), std::string::npos)
+        << log;
+  }
 
   /// Runs `body` on each device and expects the same outcome.
   void expectSameOutcome(const std::function<Outcome(CpuDevice&)>& body) {
@@ -690,22 +706,9 @@ TEST_F(LlvmExecutorTest, EveryInstructionOfTheSweepGivesTheInterpretersResults) 
 }
 
 TEST_F(LlvmExecutorTest, AKernelTooLargeForTheRegisterAllocatorRunsInTheInterpreter) {
-  // Above kLargestNativeKernel LLVM instructions (here: 0) no native code is made: the kernel
-  // runs in the interpreter, with its results, and the log says why.
-  setenv("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS", "0", 1);
-  std::string error;
-  auto compiler = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
-  unsetenv("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS");
-  ASSERT_TRUE(compiler) << error;
-  native_->options().compiler = compiler;
-  testing::internal::CaptureStderr();
-  expectSaxpy(*native_);
-  const std::string log = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(compiler->statistics().failed, 1u);
-  EXPECT_NE(
-      log.find("runs in the interpreter: its code is too large for LLVM's register allocator"),
-      std::string::npos)
-      << log;
+  // Above kLargestNativeKernel LLVM instructions (here: 0) no native code is made.
+  expectSaxpyInTheInterpreter("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS", "0",
+                              "its code is too large for LLVM's register allocator");
 }
 
 TEST_F(LlvmExecutorTest, NativeAtomicsGiveTheInterpretersValuesInLaneOrder) {
@@ -881,20 +884,9 @@ void LlvmExecutorTest::expectSaxpy(CpuDevice& device) {
 
 TEST_F(LlvmExecutorTest, AKernelWhoseFrameTheThreadsCannotHoldRunsInTheInterpreter) {
   // Code generation reports the frame of the code it made; code whose frame is larger than the
-  // device's threads leave for it (here: 1 byte) is not
-  // used, and the kernel still computes its results in the interpreter.
-  setenv("OCELOT_CPU_LLVM_FRAME_LIMIT", "1", 1);
-  std::string error;
-  auto compiler = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
-  unsetenv("OCELOT_CPU_LLVM_FRAME_LIMIT");
-  ASSERT_TRUE(compiler) << error;
-  native_->options().compiler = compiler;
-  testing::internal::CaptureStderr();
-  expectSaxpy(*native_);
-  const std::string log = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(compiler->statistics().failed, 1u);
-  EXPECT_NE(log.find("runs in the interpreter: its native stack frame would be"), std::string::npos)
-      << log;
+  // device's threads leave for it (here: 1 byte) is not used.
+  expectSaxpyInTheInterpreter("OCELOT_CPU_LLVM_FRAME_LIMIT", "1",
+                              "its native stack frame would be");
 }
 
 TEST_F(LlvmExecutorTest, ACorruptCodeCacheEntryIsRebuilt) {
