@@ -221,7 +221,6 @@ private:
   DeviceResources& resources(Device& device, int ordinal);
   /// Without `countLaunch` the launch takes no kernelLaunchIndex (a graph plan's node: each of
   /// the plan's launches takes them).
-  LaunchInfo describeLaunch(const LaunchSite& site, bool countLaunch = true);
   LaunchInfo describeLaunch(const std::string& kernelName, uint64_t launchId, int ordinal,
                             const LaunchParams& params, bool countLaunch = true);
   /// The same into `info`, whose strings keep their capacity (a reused launch record's).

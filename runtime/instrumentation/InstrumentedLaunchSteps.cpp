@@ -17,10 +17,6 @@ namespace ocelot::runtime::instrumentation {
 
 // --- Launches -----------------------------------------------------------------------------
 
-LaunchInfo InstrumentationFramework::describeLaunch(const LaunchSite& site, bool countLaunch) {
-  return describeLaunch(site.kernelName, site.launchId, site.ordinal, site.params, countLaunch);
-}
-
 LaunchInfo InstrumentationFramework::describeLaunch(const std::string& kernelName,
                                                     uint64_t launchId, int ordinal,
                                                     const LaunchParams& params, bool countLaunch) {

@@ -42,9 +42,4 @@ void LaunchRecordPool::recycle(std::unique_ptr<PendingLaunch> record) {
     free_.push_back(std::move(record));
 }
 
-size_t LaunchRecordPool::kept() const {
-  std::lock_guard lock(mutex_);
-  return free_.size();
-}
-
 } // namespace ocelot::runtime::instrumentation

@@ -25,10 +25,8 @@ public:
   /// Takes `record` back (clearing it first); null is ignored.
   void recycle(std::unique_ptr<PendingLaunch> record);
 
-  size_t kept() const;
-
 private:
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::vector<std::unique_ptr<PendingLaunch>> free_;
 };
 
