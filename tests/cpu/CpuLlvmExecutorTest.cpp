@@ -636,6 +636,17 @@ constexpr std::string_view kNativeSweep[] = {"add.s32 %r1, %r2, %r3",
                                              "bfind.shiftamt.s64 %r1, %rd2",
                                              "activemask.b32 %r1",
                                              "@%p1 activemask.b32 %r1",
+                                             // Member masks in registers: each lane's own
+                                             // (groups differ), and the active mask (probes).
+                                             "vote.sync.any.pred %p1, %p2, %r3",
+                                             "vote.sync.all.pred %p1, !%p2, %r3",
+                                             "vote.sync.uni.pred %p1, %p2, %r3",
+                                             "vote.sync.ballot.b32 %r1, %p2, %r3",
+                                             "@%p3 vote.sync.any.pred %p1, %p2, %r3",
+                                             "activemask.b32 %r3;\n\tvote.sync.all.pred %p1, "
+                                             "%p2, %r3",
+                                             "@%p3 activemask.b32 %r3;\n\t@%p3 "
+                                             "vote.sync.ballot.b32 %r1, %p2, %r3",
                                              "vote.sync.ballot.b32 %r1, %p2, %r3",
                                              "@%p1 add.s32 %r1, %r2, %r3",
                                              "@!%p2 mul.f32 %f1, %f2, %f3",

@@ -627,17 +627,22 @@ bool InstructionPlanner::warp(ir::Opcode opcode) {
     return true;
   }
   // vote{.sync}.mode.pred d, {!}a{, membermask}; vote{.sync}.ballot.b32 d, {!}a{, membermask}
-  if (!fullMemberMask(2))
+  // A member mask that is not the whole warp is read from its row: probe code passes
+  // __activemask()'s value.
+  const bool memberRow = !fullMemberMask(2);
+  if (memberRow && in_.op[5] == kNone)
     return false;
   const uint32_t mode = has("ballot") ? kVoteBallot
                         : has("all")  ? kVoteAll
                         : has("any")  ? kVoteAny
                                       : kVoteUniform;
   out_.op = Op::Vote;
-  out_.flags = modeFlags(mode) | (in_.aux != 0 ? kNegate : 0u);
+  out_.flags = modeFlags(mode) | (in_.aux != 0 ? kNegate : 0u) | (memberRow ? kMemberMaskRow : 0u);
   out_.type = ValueType{32, Kind::Bits};
   out_.d[0] = mode == kVoteBallot ? destination(0) : predicate(0);
   out_.s[0] = predicate(1);
+  if (memberRow)
+    out_.s[1] = source(5, 32);
   return true;
 }
 

@@ -15,7 +15,7 @@
 namespace ocelot::runtime::cpu::native {
 
 /// Bumped whenever generated code or the plan changes meaning (invalidates cached code).
-inline constexpr uint32_t kPlanVersion = 7;
+inline constexpr uint32_t kPlanVersion = 8;
 
 inline constexpr uint32_t kNoRow = UINT32_MAX;
 
@@ -98,10 +98,12 @@ inline uint32_t atomicKind(uint32_t flags) {
   return (flags >> 16) & 15;
 }
 
-/// Shuffle: mode in bits 8..9. Vote: mode in bits 8..9, negated source with kNegate.
+/// Shuffle: mode in bits 8..9. Vote: mode in bits 8..9, negated source with kNegate, and with
+/// kMemberMaskRow a member mask in row s1 (each lane votes within the lanes its mask names).
 enum ShuffleMode : uint32_t { kShuffleUp, kShuffleDown, kShuffleButterfly, kShuffleIndex };
 enum VoteMode : uint32_t { kVoteAll, kVoteAny, kVoteUniform, kVoteBallot };
 inline constexpr uint32_t kNegate = 1u << 7;
+inline constexpr uint32_t kMemberMaskRow = 1u << 10;
 inline uint32_t modeFlags(uint32_t mode) {
   return mode << 8;
 }

@@ -87,6 +87,13 @@ private:
     return splat(llvm::ConstantInt::get(laneType(bits), value));
   }
   llvm::Value* allTrue() { return llvm::Constant::getAllOnesValue(maskType()); }
+  /// <1 << 0, 1 << 1, ..., 1 << 31>: each lane's own bit of a warp mask.
+  llvm::Value* laneBits() {
+    uint32_t bits[kLanes];
+    for (uint32_t lane = 0; lane < kLanes; ++lane)
+      bits[lane] = 1u << lane;
+    return llvm::ConstantDataVector::get(b_.getContext(), llvm::ArrayRef<uint32_t>(bits));
+  }
   llvm::Value* fieldPointer(size_t offset) {
     return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), state_, offset);
   }

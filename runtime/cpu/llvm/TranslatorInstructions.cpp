@@ -83,6 +83,24 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* ma
     if (in.flags & kNegate)
       p = b_.CreateNot(p);
     llvm::Value* value = b_.CreateAnd(b_.CreateBitCast(p, b_.getInt32Ty()), maskBits);
+    if (in.flags & kMemberMaskRow) {
+      // The interpreter's memberGroups: each lane votes among the executing lanes its member
+      // mask names, itself always included.
+      llvm::Value* group = b_.CreateOr(b_.CreateAnd(readRow(in.s[1], 32), splat(maskBits)),
+                                       laneBits());
+      llvm::Value* votes = b_.CreateAnd(splat(value), group);
+      if (mode(in.flags) == kVoteBallot) {
+        writeRow(in.d[0], votes, in.type, mask);
+        return;
+      }
+      llvm::Value* none = b_.CreateICmpEQ(votes, splatInt(32, 0));
+      llvm::Value* all = b_.CreateICmpEQ(votes, group);
+      llvm::Value* result = mode(in.flags) == kVoteAll   ? all
+                            : mode(in.flags) == kVoteAny ? b_.CreateNot(none)
+                                                         : b_.CreateOr(none, all);
+      writePredicate(in.d[0], result, mask);
+      return;
+    }
     if (mode(in.flags) == kVoteBallot) {
       writeRow(in.d[0], splat(value), in.type, mask);
       return;

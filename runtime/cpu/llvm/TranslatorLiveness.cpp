@@ -103,6 +103,8 @@ void Translator::accesses(uint32_t pc, VarSet& uses, VarSet& defs, bool& everyth
     break;
   case Op::Vote:
     usePredicate(in.s[0]);
+    if (in.flags & kMemberMaskRow)
+      useRow(in.s[1]);
     if (mode(in.flags) == kVoteBallot)
       defRow(in.d[0]);
     else
