@@ -150,6 +150,8 @@ private:
   bool memory(ir::Opcode opcode);
   bool atomic(ir::Opcode opcode);
   bool warp(ir::Opcode opcode);
+  bool shuffle();
+  bool groupOperation(ir::Opcode opcode);
   /// Whether the instruction's last operand is a member mask naming the whole warp (or there is
   /// none: the old non-.sync forms).
   bool fullMemberMask(size_t operandsWithoutMask) const;
@@ -183,6 +185,8 @@ bool InstructionPlanner::choose() {
     return conversion();
   case O::Shfl:
   case O::Vote:
+  case O::Match:
+  case O::Redux:
     return warp(opcode);
   default:
     break;
@@ -600,32 +604,98 @@ bool InstructionPlanner::fullMemberMask(size_t operandsWithoutMask) const {
   return mask && static_cast<uint32_t>(*mask) == 0xffffffffu;
 }
 
-bool InstructionPlanner::warp(ir::Opcode opcode) {
-  if (opcode == O::Shfl) {
-    // shfl.sync.mode.b32 d{|p}, a, b, c, membermask: a constant lane pattern (b, c) becomes a
-    // constant permutation of the warp.
-    if (!fullMemberMask(4) || constants_ == nullptr)
-      return false;
-    const auto b = constants_->value(instruction_.operands()[2]);
-    const auto c = constants_->value(instruction_.operands()[3]);
-    if (!b || !c)
-      return false;
-    const uint32_t mode = has("up")     ? kShuffleUp
-                          : has("down") ? kShuffleDown
-                          : has("bfly") ? kShuffleButterfly
-                                        : kShuffleIndex;
-    out_.op = Op::Shuffle;
-    out_.flags = modeFlags(mode);
-    out_.type = ValueType{32, Kind::Bits};
-    out_.d[0] = destination(0);
-    if (in_.op[4] != kNone)
-      out_.d[1] = predicate(4);
-    out_.s[0] = source(1, 32);
+bool InstructionPlanner::shuffle() {
+  // shfl.sync.mode.b32 d{|p}, a, b, c, membermask. The interpreter reads the source lane whatever
+  // the member mask names, so any mask is planned. A constant lane pattern (b, c) becomes a
+  // constant permutation of the warp; otherwise b and c are read per lane (kLaneRows).
+  if (!(has("up") || has("down") || has("bfly") || has("idx")) ||
+      instruction_.operands().size() < 4)
+    return false;
+  const uint32_t mode = has("up")     ? kShuffleUp
+                        : has("down") ? kShuffleDown
+                        : has("bfly") ? kShuffleButterfly
+                                      : kShuffleIndex;
+  out_.op = Op::Shuffle;
+  out_.flags = modeFlags(mode);
+  out_.type = ValueType{32, Kind::Bits};
+  out_.d[0] = destination(0);
+  if (in_.op[4] != kNone)
+    out_.d[1] = predicate(4);
+  out_.s[0] = source(1, 32);
+  const auto b = constants_ != nullptr ? constants_->value(instruction_.operands()[2])
+                                       : std::optional<int64_t>();
+  const auto c = constants_ != nullptr ? constants_->value(instruction_.operands()[3])
+                                       : std::optional<int64_t>();
+  if (b && c) {
     // The lane pattern: b in the immediate's low half, c in its high half.
     out_.imm = static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(*c)) << 32) |
                                     static_cast<uint32_t>(*b));
     return true;
   }
+  out_.flags |= kLaneRows;
+  out_.s[1] = source(2, 32);
+  out_.s[2] = source(3, 32);
+  return true;
+}
+
+bool InstructionPlanner::groupOperation(ir::Opcode opcode) {
+  // match.{any,all}.sync.b32/b64 d{|p}, a, membermask; redux.sync.op.type d, a, membermask. Each
+  // lane combines the lanes its member mask names among the executing ones (the interpreter's
+  // memberGroups); a member mask of the whole warp needs no row.
+  const auto scalar = form_.lastType();
+  const auto type = scalar ? valueType(*scalar) : std::nullopt;
+  if (!type || type->kind == Kind::Float || in_.op[1] == kNone)
+    return false;
+  const bool memberRow = !fullMemberMask(2);
+  if (memberRow && in_.op[5] == kNone)
+    return false;
+  out_.flags = memberRow ? kMemberMaskRow : 0u;
+  out_.d[0] = destination(0);
+  if (memberRow)
+    out_.s[1] = source(5, 32);
+  if (opcode == O::Match) {
+    if (type->bits != 32 && type->bits != 64)
+      return false;
+    out_.op = Op::Match;
+    out_.type = ValueType{type->bits, Kind::Bits};
+    out_.s[0] = source(1, type->bits);
+    if (has("all")) {
+      out_.flags |= kMatchAll;
+      if (in_.op[2] != kNone)
+        out_.d[1] = predicate(2);
+    }
+    return true;
+  }
+  if (type->bits != 32)
+    return false;
+  uint32_t kind = 0;
+  if (has("add"))
+    kind = kAtomicAdd;
+  else if (has("and"))
+    kind = kAtomicAnd;
+  else if (has("or"))
+    kind = kAtomicOr;
+  else if (has("xor"))
+    kind = kAtomicXor;
+  else if (has("min"))
+    kind = kAtomicMin;
+  else if (has("max"))
+    kind = kAtomicMax;
+  else
+    return false;
+  out_.op = Op::Redux;
+  // The interpreter's signed reduction is s32's; u32 and b32 are unsigned.
+  out_.type = ValueType{32, type->kind == Kind::Signed ? Kind::Signed : Kind::Unsigned};
+  out_.flags |= atomicFlags(kind);
+  out_.s[0] = source(1, 32);
+  return true;
+}
+
+bool InstructionPlanner::warp(ir::Opcode opcode) {
+  if (opcode == O::Shfl)
+    return shuffle();
+  if (opcode == O::Match || opcode == O::Redux)
+    return groupOperation(opcode);
   // vote{.sync}.mode.pred d, {!}a{, membermask}; vote{.sync}.ballot.b32 d, {!}a{, membermask}
   // A member mask that is not the whole warp is read from its row: probe code passes
   // __activemask()'s value.

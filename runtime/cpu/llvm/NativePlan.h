@@ -15,7 +15,7 @@
 namespace ocelot::runtime::cpu::native {
 
 /// Bumped whenever generated code or the plan changes meaning (invalidates cached code).
-inline constexpr uint32_t kPlanVersion = 8;
+inline constexpr uint32_t kPlanVersion = 9;
 
 inline constexpr uint32_t kNoRow = UINT32_MAX;
 
@@ -72,8 +72,10 @@ enum class Op : uint8_t {
   FrameAddress, ///< d = frame base + imm
   Load,         ///< d0..d(n-1) = [s0 + imm]
   Store,        ///< [s0 + imm] = s1..s(n)
-  Shuffle,      ///< shfl.sync, full member mask, constant b and c (imm: b | c << 32): d0, d1
-  Vote,         ///< vote(.sync) with a full member mask: d0 = (all|any|uni|ballot) of pred s0
+  Shuffle,      ///< shfl.sync: d0, d1 from s0; b and c constant (imm: b | c << 32) or rows s1, s2
+  Vote,         ///< vote(.sync): d0 = (all|any|uni|ballot) of pred s0 over each lane's group
+  Match,        ///< match.{any,all}.sync: d0 (and predicate d1) of s0 over each lane's group
+  Redux,        ///< redux.sync: d0 = s0 combined over each lane's group (AtomicKind in flags)
   Barrier,      ///< bar.sync / barrier.sync of barrier `imm` by every live lane, no count
   Exit,         ///< exit (and the kernel's ret): the lanes leave
   Pack,         ///< mov d0, {s0..s(n-1)}: `vector` elements of type.bits each
@@ -98,12 +100,15 @@ inline uint32_t atomicKind(uint32_t flags) {
   return (flags >> 16) & 15;
 }
 
-/// Shuffle: mode in bits 8..9. Vote: mode in bits 8..9, negated source with kNegate, and with
-/// kMemberMaskRow a member mask in row s1 (each lane votes within the lanes its mask names).
+/// Shuffle: mode in bits 8..9, with kLaneRows b and c in rows s1 and s2. Vote: mode in bits 8..9,
+/// negated source with kNegate. Vote, Match and Redux: with kMemberMaskRow a member mask in row
+/// s1 (each lane combines the executing lanes its mask names, itself included); Match: kMatchAll.
 enum ShuffleMode : uint32_t { kShuffleUp, kShuffleDown, kShuffleButterfly, kShuffleIndex };
 enum VoteMode : uint32_t { kVoteAll, kVoteAny, kVoteUniform, kVoteBallot };
 inline constexpr uint32_t kNegate = 1u << 7;
 inline constexpr uint32_t kMemberMaskRow = 1u << 10;
+inline constexpr uint32_t kLaneRows = 1u << 11;
+inline constexpr uint32_t kMatchAll = 1u << 13;
 inline uint32_t modeFlags(uint32_t mode) {
   return mode << 8;
 }

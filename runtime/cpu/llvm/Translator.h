@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Constants.h>
@@ -94,6 +95,13 @@ private:
       bits[lane] = 1u << lane;
     return llvm::ConstantDataVector::get(b_.getContext(), llvm::ArrayRef<uint32_t>(bits));
   }
+  /// <0, 1, ..., 31>: each lane's number.
+  llvm::Value* laneNumbers() {
+    uint32_t numbers[kLanes];
+    for (uint32_t lane = 0; lane < kLanes; ++lane)
+      numbers[lane] = lane;
+    return llvm::ConstantDataVector::get(b_.getContext(), llvm::ArrayRef<uint32_t>(numbers));
+  }
   llvm::Value* fieldPointer(size_t offset) {
     return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), state_, offset);
   }
@@ -153,6 +161,18 @@ private:
   void emitBody(const Block& block, bool full);
   void emitBranch(uint32_t pc, llvm::Value* mask, llvm::Value* taken, llvm::Value* executedCount);
   void emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  void emitWarp(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits);
+  llvm::Value* shuffleSources(const Instruction& in, llvm::Value** valid);
+  llvm::Value* memberGroups(const Instruction& in, llvm::Value* maskBits);
+  /// A warp operation's step over one lane: (values, groups, lane, accumulator) -> accumulator.
+  using GroupStep =
+      std::function<llvm::Value*(llvm::Value*, llvm::Value*, llvm::Value*, llvm::Value*)>;
+  llvm::Value* callGroupHelper(const std::string& name, llvm::Value* values, llvm::Value* groups,
+                               llvm::Value* lanes, uint32_t initial, const GroupStep& step);
+  std::vector<llvm::Value*> foldLanes(
+      llvm::Value* lanes, std::vector<llvm::Value*> accumulators,
+      const std::function<std::vector<llvm::Value*>(llvm::Value*, const std::vector<llvm::Value*>&)>&
+          step);
   void emitWarpControl(uint32_t pc, llvm::Value* lanes);
   void emitNextWarp(uint32_t pc, NativeExit otherwise);
   void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,
@@ -226,6 +246,7 @@ private:
   std::map<std::string, llvm::BasicBlock*> stores_;
   llvm::BasicBlock *dynamicPop_ = nullptr, *leave_ = nullptr;
   llvm::AllocaInst *exitPc_ = nullptr, *exitStatus_ = nullptr;
+  llvm::AllocaInst* shuffleSlot_ = nullptr; ///< a row's 32 lanes, for shuffles by lane numbers
   /// Blocks where the time slice is checked (where loops may close), and the pcs some SIMT entry
   /// may reconverge at (only there can going to a block pop the stack).
   std::set<uint32_t> yieldAt_, reconvergePcs_;

@@ -32,95 +32,15 @@ void Translator::emitInstruction(uint32_t pc, llvm::Value* mask, llvm::Value* ma
                in.type, mask);
     return;
   }
-  case Op::Shuffle: {
-    // The interpreter's lane arithmetic, done once: a source lane per lane, or the lane itself
-    // (with a false predicate) when the source is outside the segment.
-    const uint64_t b = static_cast<uint64_t>(in.imm) & 0xffffffffu,
-                   c = static_cast<uint64_t>(in.imm) >> 32;
-    const uint32_t bval = static_cast<uint32_t>(b) & 31, cval = static_cast<uint32_t>(c) & 31;
-    const uint32_t segment = (static_cast<uint32_t>(c) >> 8) & 31;
-    std::vector<int> sources;
-    std::vector<llvm::Constant*> valid;
-    for (uint32_t lane = 0; lane < kLanes; ++lane) {
-      const uint32_t maxLane = (lane & segment) | (cval & ~segment);
-      const uint32_t minLane = lane & segment;
-      int32_t j = 0;
-      bool ok = false;
-      switch (mode(in.flags)) {
-      case kShuffleUp:
-        j = static_cast<int32_t>(lane) - static_cast<int32_t>(bval);
-        ok = j >= static_cast<int32_t>(maxLane);
-        break;
-      case kShuffleDown:
-        j = static_cast<int32_t>(lane + bval);
-        ok = j <= static_cast<int32_t>(maxLane);
-        break;
-      case kShuffleButterfly:
-        j = static_cast<int32_t>(lane ^ bval);
-        ok = j <= static_cast<int32_t>(maxLane);
-        break;
-      default:
-        j = static_cast<int32_t>(minLane | (bval & ~segment));
-        ok = j <= static_cast<int32_t>(maxLane);
-        break;
-      }
-      if (!ok)
-        j = static_cast<int32_t>(lane);
-      sources.push_back(j & 31);
-      valid.push_back(ok ? b_.getTrue() : b_.getFalse());
-    }
-    llvm::Value* value = readRow(in.s[0], 32);
-    writeRow(in.d[0], b_.CreateShuffleVector(value, sources), in.type, mask);
-    if (in.d[1] != kNoRow)
-      writePredicate(in.d[1], llvm::ConstantVector::get(valid), mask);
+  case Op::Shuffle:
+  case Op::Vote:
+  case Op::Match:
+  case Op::Redux:
+    emitWarp(pc, mask, maskBits);
     return;
-  }
   case Op::ActiveMask:
     writeRow(in.d[0], splat(maskBits), in.type, mask);
     return;
-  case Op::Vote: {
-    llvm::Value* p = readPredicate(in.s[0]);
-    if (in.flags & kNegate)
-      p = b_.CreateNot(p);
-    llvm::Value* value = b_.CreateAnd(b_.CreateBitCast(p, b_.getInt32Ty()), maskBits);
-    if (in.flags & kMemberMaskRow) {
-      // The interpreter's memberGroups: each lane votes among the executing lanes its member
-      // mask names, itself always included.
-      llvm::Value* group = b_.CreateOr(b_.CreateAnd(readRow(in.s[1], 32), splat(maskBits)),
-                                       laneBits());
-      llvm::Value* votes = b_.CreateAnd(splat(value), group);
-      if (mode(in.flags) == kVoteBallot) {
-        writeRow(in.d[0], votes, in.type, mask);
-        return;
-      }
-      llvm::Value* none = b_.CreateICmpEQ(votes, splatInt(32, 0));
-      llvm::Value* all = b_.CreateICmpEQ(votes, group);
-      llvm::Value* result = mode(in.flags) == kVoteAll   ? all
-                            : mode(in.flags) == kVoteAny ? b_.CreateNot(none)
-                                                         : b_.CreateOr(none, all);
-      writePredicate(in.d[0], result, mask);
-      return;
-    }
-    if (mode(in.flags) == kVoteBallot) {
-      writeRow(in.d[0], splat(value), in.type, mask);
-      return;
-    }
-    llvm::Value* result = nullptr;
-    switch (mode(in.flags)) {
-    case kVoteAll:
-      result = b_.CreateICmpEQ(value, maskBits);
-      break;
-    case kVoteAny:
-      result = b_.CreateICmpNE(value, b_.getInt32(0));
-      break;
-    default:
-      result =
-          b_.CreateOr(b_.CreateICmpEQ(value, b_.getInt32(0)), b_.CreateICmpEQ(value, maskBits));
-      break;
-    }
-    writePredicate(in.d[0], splat(result), mask);
-    return;
-  }
   case Op::Nop:
     return;
   case Op::Fence:

@@ -110,6 +110,14 @@ void Translator::accesses(uint32_t pc, VarSet& uses, VarSet& defs, bool& everyth
     else
       defPredicate(in.d[0]);
     break;
+  case Op::Match:
+  case Op::Redux:
+    useRow(in.s[0]);
+    if (in.flags & kMemberMaskRow)
+      useRow(in.s[1]);
+    defRow(in.d[0]);
+    defPredicate(in.d[1]);
+    break;
   default:
     if (predicateOperands(in.op)) {
       for (uint32_t p : in.s)
