@@ -105,7 +105,8 @@ protected:
   static void expectSaxpy(CpuDevice& device);
   /// With the component loaded under `variable`=`value`, saxpy gets no native code: it runs in
   /// the interpreter, with its results, and the log says so for `reason`.
-  void expectSaxpyInTheInterpreter(const char* variable, const char* value, const char* reason) {
+  void expectSaxpyInTheInterpreter(const char* variable, const char* value, const char* reason,
+                                   const char* alsoInLog = "") {
     setenv(variable, value, 1);
     std::string error;
     auto compiler = NativeCompiler::load(OCELOT_CPU_LLVM_COMPONENT, cache_.string(), &error);
@@ -118,6 +119,7 @@ protected:
     EXPECT_EQ(compiler->statistics().failed, 1u);
     EXPECT_NE(log.find(std::string("runs in the interpreter: ") + reason), std::string::npos)
         << log;
+    EXPECT_NE(log.find(alsoInLog), std::string::npos) << log;
   }
 
   /// Runs `body` on each device and expects the same outcome.
@@ -746,6 +748,16 @@ TEST_F(LlvmExecutorTest, AKernelTooLargeForTheRegisterAllocatorRunsInTheInterpre
   // Above kLargestNativeKernel LLVM instructions (here: 0) no native code is made.
   expectSaxpyInTheInterpreter("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS", "0",
                               "its code is too large for LLVM's register allocator");
+}
+
+TEST_F(LlvmExecutorTest, ARefusedKernelIsRecordedInTheCodeCache) {
+  // The refusal follows from the plan: the next process (here a new compiler on the same cache)
+  // reads it instead of translating and optimizing the kernel again.
+  expectSaxpyInTheInterpreter("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS", "0",
+                              "its code is too large for LLVM's register allocator");
+  expectSaxpyInTheInterpreter("OCELOT_CPU_LLVM_MAX_INSTRUCTIONS", "0",
+                              "its code is too large for LLVM's register allocator",
+                              "(recorded in the code cache)");
 }
 
 TEST_F(LlvmExecutorTest, NativeAtomicsGiveTheInterpretersValuesInLaneOrder) {

@@ -31,6 +31,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -38,7 +39,20 @@ namespace ocelot::runtime::cpu::native {
 namespace {
 
 /// Bumped when the way plans become machine code changes without the plan changing.
-constexpr uint32_t kCodeGeneratorVersion = 3;
+constexpr uint32_t kCodeGeneratorVersion = 4;
+/// What the code cache holds for a kernel refused native code (an object file starts with ELF's
+/// magic), followed by the reason.
+constexpr const char* kRefusal = "ocelot: not native\n";
+/// Kernels whose translated IR exceeds the size limit this many times are refused before
+/// optimization (see generate()).
+constexpr uint64_t kOptimizationShrink = 4;
+
+uint64_t instructionCount(const llvm::Module& module) {
+  uint64_t instructions = 0;
+  for (const llvm::Function& function : module)
+    instructions += function.getInstructionCount();
+  return instructions;
+}
 
 std::string hex(llvm::ArrayRef<uint8_t> bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -78,8 +92,10 @@ private:
         largestKernel_(options.largestKernel), frameLimit_(options.frameLimitBytes) {}
 
   /// Object code for `plan` under `symbol`.
+  /// Native code for the plan as an object file; false with the reason otherwise, and
+  /// `refused` when the reason follows from the plan (its size, its frame): not a failure.
   bool generate(const Plan& plan, const std::string& symbol, std::string* object,
-                std::string* error) const;
+                std::string* error, bool* refused) const;
 
   llvm::orc::JITTargetMachineBuilder builder_;
   std::shared_ptr<Jit> jit_;
@@ -171,7 +187,7 @@ std::string LlvmBackend::description() const {
 }
 
 bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::string* object,
-                           std::string* error) const {
+                           std::string* error, bool* refused) const {
   auto machine = llvm::orc::JITTargetMachineBuilder(builder_).createTargetMachine();
   if (!machine) {
     *error = "no target machine: " + errorText(machine.takeError());
@@ -194,6 +210,21 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
     llvm::raw_fd_ostream out(std::string(dump) + "/" + plan.name + ".analysis", failure);
     if (!failure)
       out << analysis;
+    // The IR as translated, before optimization (to time and tune the pipeline with opt/llc).
+    llvm::raw_fd_ostream input(std::string(dump) + "/" + plan.name + ".input.ll", failure);
+    if (!failure)
+      module.print(input, nullptr);
+  }
+
+  // Optimization shrinks translated code by 1.6-3.1x (e2e kernels, 2026-11-27): far beyond the
+  // limit, optimizing it (13-40 s for the largest) would only end in the refusal below.
+  if (const uint64_t translated = instructionCount(module);
+      translated > largestKernel_ * kOptimizationShrink) {
+    *error = "its code is too large for LLVM's register allocator (" +
+             std::to_string(translated) + " LLVM instructions before optimization, more than " +
+             std::to_string(kOptimizationShrink) + " x " + std::to_string(largestKernel_) + ")";
+    *refused = true;
+    return false;
   }
 
   llvm::LoopAnalysisManager loops;
@@ -219,13 +250,11 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
 
   // A kernel this large would spend minutes in the greedy register allocator (superlinear in the
   // function's size), and the fast allocator's code is slower than the interpreter.
-  uint64_t instructions = 0;
-  for (const llvm::Function& function : module)
-    instructions += function.getInstructionCount();
-  if (instructions > largestKernel_) {
+  if (const uint64_t instructions = instructionCount(module); instructions > largestKernel_) {
     *error = "its code is too large for LLVM's register allocator (" +
              std::to_string(instructions) + " LLVM instructions, more than " +
              std::to_string(largestKernel_) + ")";
+    *refused = true;
     return false;
   }
   uint64_t frame = 0;
@@ -247,6 +276,7 @@ bool LlvmBackend::generate(const Plan& plan, const std::string& symbol, std::str
     *error = "its native stack frame would be " + std::to_string(frame >> 20) +
              " MiB, more than the " + std::to_string(frameLimit_ >> 20) +
              " MiB the CPU device's threads leave for it";
+    *refused = true;
     return false;
   }
   object->assign(buffer.begin(), buffer.end());
@@ -279,9 +309,19 @@ CompiledCode LlvmBackend::compile(const Plan& plan, std::string* error) {
   if (cache_.load(key, &object)) {
     result.fromCache = true;
   } else {
-    if (!generate(plan, symbol, &object, error))
+    bool refused = false;
+    if (!generate(plan, symbol, &object, error, &refused)) {
+      // A refusal follows from the plan and the options alone: the next run reads it instead of
+      // compiling again (the largest kernels' optimization takes 10-40 s before it).
+      if (refused)
+        cache_.store(key, std::string(kRefusal) + *error);
       return {};
+    }
     cache_.store(key, object);
+  }
+  if (llvm::StringRef(object).starts_with(kRefusal)) {
+    *error = object.substr(std::strlen(kRefusal)) + " (recorded in the code cache)";
+    return {};
   }
   std::lock_guard lock(jit_->mutex);
   if (auto it = jit_->loaded.find(symbol); it != jit_->loaded.end()) {
