@@ -1,5 +1,5 @@
-# What a build costs on two cores (CI's machine, a newcomer's first build): debug info and the
-# linker. Measured in docs/testing.md ("Fifth round").
+# What a build costs on two cores (CI's machine, a newcomer's first build): debug info. Measured
+# in docs/testing.md ("Fifth round").
 
 # RelWithDebInfo keeps line tables only (-g1): backtraces, perf and sanitizer reports still name
 # file:line, and gcc spends a fifth to a quarter less time on each library object than with -g
@@ -10,13 +10,7 @@ if(NOT OCELOT_FULL_DEBUG_INFO)
   add_compile_options($<$<AND:$<CONFIG:RelWithDebInfo>,$<COMPILE_LANGUAGE:C,CXX>>:-g1>)
 endif()
 
-# LLVM's linker where it is installed (Debian: lld): a test executable links in 0.4 CPU-s instead
-# of 1.3 with GNU ld, and the build links about a hundred.
-option(OCELOT_USE_LLD "Link with lld where it is installed" ON)
-if(OCELOT_USE_LLD)
-  include(CheckLinkerFlag)
-  check_linker_flag(CXX -fuse-ld=lld OCELOT_LINKER_LLD)
-  if(OCELOT_LINKER_LLD)
-    add_link_options($<$<LINK_LANGUAGE:C,CXX>:-fuse-ld=lld>)
-  endif()
-endif()
+# Not lld: tried (a test executable links in 0.4 CPU-s instead of 1.3), but Debian 12's lld 14
+# gives libcudart.so.13 no absolute version-node symbol (`A libcudart.so.13`, which NVIDIA's
+# library and GNU ld have: Exports.* fail), and the runtime API fuzzer linked with it read a null
+# `stderr` through its copy relocation and crashed. GNU ld's links are about 100 CPU-s of a build.

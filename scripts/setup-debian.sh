@@ -16,7 +16,6 @@ esac
 # The main job: configure and build `ocelot` and libcudart.so.13, run the demo, write the report.
 packages=(
   build-essential cmake ninja-build pkg-config python3
-  lld                          # links in a third of GNU ld's time (cmake/OcelotBuildSpeed.cmake)
   flex bison
   libboost-program-options-dev
   libzstd-dev liblz4-dev
