@@ -71,7 +71,7 @@ static double black_scholes_call(const Option& o) {
 }
 
 int main() {
-  const int n = 128;
+  const int n = static_cast<int>(e2e::scaled(128, 4));
   std::vector<Option> opts(n);
   e2e::Rng rng(2024);
   for (int i = 0; i < n; ++i) {

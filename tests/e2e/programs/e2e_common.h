@@ -98,4 +98,20 @@ inline bool close(double got, double want, double rel, double abs_tol) {
   return diff <= abs_tol || diff <= rel * mag;
 }
 
+// scaled(n, multiple): a problem size divided by OCELOT_E2E_SCALE_DOWN (a whole number, 1 when
+// unset), rounded down to a multiple of `multiple` and at least `multiple`. The tests that compare
+// a program with itself (instrumented against uninstrumented output, bbcount against the
+// executor's trace) run the heavy programs smaller on the CPU device; the runs compared with the
+// GPU's expected output never set it, so they print what the GPU printed.
+inline size_t scaled(size_t n, size_t multiple = 1) {
+  static const size_t divisor = [] {
+    const char* text = std::getenv("OCELOT_E2E_SCALE_DOWN");
+    const long value = text != nullptr ? std::strtol(text, nullptr, 10) : 1;
+    return value > 1 ? static_cast<size_t>(value) : size_t{1};
+  }();
+  size_t m = n / divisor;
+  m -= m % multiple;
+  return m < multiple ? multiple : m;
+}
+
 } // namespace e2e

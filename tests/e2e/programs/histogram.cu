@@ -49,7 +49,7 @@ __global__ void hist_shared_vec4(const uchar4* data, size_t n4, unsigned* bins) 
 }
 
 int main() {
-  const size_t n = size_t(32) << 20;
+  const size_t n = e2e::scaled(size_t(32) << 20);
   std::vector<unsigned char> h(n);
   e2e::Rng rng(1234);
   for (size_t i = 0; i < n; ++i) {

@@ -42,7 +42,7 @@ __global__ void matmul_tiled(const float* A, const float* B, float* C, int n) {
 }
 
 int main() {
-  const int n = kN;
+  const int n = static_cast<int>(e2e::scaled(kN, 2 * kTile));
   std::vector<float> A(n * n), B(n * n), C(n * n), ref(n * n);
   e2e::Rng rng(11);
   for (int i = 0; i < n * n; ++i) {

@@ -52,7 +52,7 @@ __global__ void kick_drift(float4* pos, float3* vel, const float3* acc, float dt
 }
 
 int main() {
-  const int n = 4096, steps = 4;
+  const int n = static_cast<int>(e2e::scaled(4096, kTile)), steps = 4;
   const float dt = 0.001f;
   std::vector<float4> pos(n);
   std::vector<float3> vel(n, make_float3(0, 0, 0));

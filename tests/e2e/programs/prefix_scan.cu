@@ -76,7 +76,7 @@ static void scan(const unsigned* in, unsigned* out, int n) {
 }
 
 int main() {
-  const int sizes[] = {1000, 1024, 4 * 1024 * 1024 + 17};
+  const int sizes[] = {1000, 1024, static_cast<int>(e2e::scaled(4 * 1024 * 1024)) + 17};
   for (int n : sizes) {
     std::vector<unsigned> h(n), got(n);
     e2e::Rng rng(static_cast<uint64_t>(n));

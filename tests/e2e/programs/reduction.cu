@@ -92,7 +92,7 @@ static long long finish_on_host(const long long* d_partial, int count) {
 }
 
 int main() {
-  const int n = 16 * 1024 * 1024 + 123;
+  const int n = static_cast<int>(e2e::scaled(16 * 1024 * 1024)) + 123;
   std::vector<int> h(n);
   e2e::Rng rng(5);
   long long want = 0;

@@ -37,7 +37,7 @@ __global__ void spmv_vector(const int* row_ptr, const int* cols, const double* v
 }
 
 int main() {
-  const int rows = 200000;
+  const int rows = static_cast<int>(e2e::scaled(200000));
   std::vector<int> row_ptr(rows + 1, 0), cols;
   std::vector<double> vals;
   e2e::Rng rng(31337);

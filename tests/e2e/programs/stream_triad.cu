@@ -38,7 +38,7 @@ __global__ void triad_float4(float4* a, const float4* b, const float4* c, float 
 }
 
 int main() {
-  const size_t n = size_t(8) << 20;
+  const size_t n = e2e::scaled(size_t(8) << 20);
   const double s = 3.0;
   std::vector<double> h(n);
   for (size_t i = 0; i < n; ++i)

@@ -64,12 +64,14 @@ static bool run(int w, int h, int variant) {
 
 int main() {
   const char* names[] = {"naive", "tiled", "tiled+padding"};
+  const int square = static_cast<int>(e2e::scaled(2048, kTile));
+  const int rows = static_cast<int>(e2e::scaled(1000)), cols = static_cast<int>(e2e::scaled(3000));
   for (int v = 0; v < 3; ++v) {
     char what[80];
-    std::snprintf(what, sizeof what, "%s transpose 2048x2048", names[v]);
-    e2e::expect(run(2048, 2048, v), what);
-    std::snprintf(what, sizeof what, "%s transpose 1000x3000", names[v]);
-    e2e::expect(run(1000, 3000, v), what);
+    std::snprintf(what, sizeof what, "%s transpose %dx%d", names[v], square, square);
+    e2e::expect(run(square, square, v), what);
+    std::snprintf(what, sizeof what, "%s transpose %dx%d", names[v], rows, cols);
+    e2e::expect(run(rows, cols, v), what);
   }
   return e2e::finish();
 }
