@@ -135,6 +135,16 @@ private:
     }
     return kNearestEven;
   }
+  /// The combination an atom, red or redux names (AtomicKind), if it is one native code has.
+  std::optional<uint32_t> combination() const {
+    static constexpr std::pair<std::string_view, uint32_t> kNames[] = {
+        {"add", kAtomicAdd},       {"and", kAtomicAnd}, {"or", kAtomicOr}, {"xor", kAtomicXor},
+        {"exch", kAtomicExchange}, {"min", kAtomicMin}, {"max", kAtomicMax}};
+    for (const auto& [name, kind] : kNames)
+      if (has(name))
+        return kind;
+    return std::nullopt;
+  }
   bool hasRounding() const {
     return has("rn") || has("rz") || has("rm") || has("rp") || has("rna") || has("rni") ||
            has("rzi") || has("rmi") || has("rpi");
@@ -564,24 +574,13 @@ bool InstructionPlanner::atomic(ir::Opcode opcode) {
   const auto type = valueType(*scalar);
   if (!type || type->kind == Kind::Float || (type->bits != 32 && type->bits != 64))
     return false;
-  uint32_t kind = 0;
-  if (has("add"))
-    kind = kAtomicAdd;
-  else if (has("and"))
-    kind = kAtomicAnd;
-  else if (has("or"))
-    kind = kAtomicOr;
-  else if (has("xor"))
-    kind = kAtomicXor;
-  else if (has("exch"))
-    kind = kAtomicExchange;
-  else if ((has("min") || has("max")) && type->kind != Kind::Bits)
-    kind = has("min") ? kAtomicMin : kAtomicMax;
-  else
+  const auto kind = combination();
+  // min and max need a signedness: .b32/.b64 ones are not PTX.
+  if (!kind || ((*kind == kAtomicMin || *kind == kAtomicMax) && type->kind == Kind::Bits))
     return false;
   out_.op = Op::Atomic;
   out_.type = *type;
-  out_.flags = atomicFlags(kind);
+  out_.flags = atomicFlags(*kind);
   out_.space = spaceOf(static_cast<MemorySpace>(in_.aux));
   if (in_.frameRelative)
     out_.flags |= kFrameRelative;
@@ -666,27 +665,13 @@ bool InstructionPlanner::groupOperation(ir::Opcode opcode) {
     }
     return true;
   }
-  if (type->bits != 32)
-    return false;
-  uint32_t kind = 0;
-  if (has("add"))
-    kind = kAtomicAdd;
-  else if (has("and"))
-    kind = kAtomicAnd;
-  else if (has("or"))
-    kind = kAtomicOr;
-  else if (has("xor"))
-    kind = kAtomicXor;
-  else if (has("min"))
-    kind = kAtomicMin;
-  else if (has("max"))
-    kind = kAtomicMax;
-  else
+  const auto kind = combination();
+  if (type->bits != 32 || !kind || *kind == kAtomicExchange)
     return false;
   out_.op = Op::Redux;
   // The interpreter's signed reduction is s32's; u32 and b32 are unsigned.
   out_.type = ValueType{32, type->kind == Kind::Signed ? Kind::Signed : Kind::Unsigned};
-  out_.flags |= atomicFlags(kind);
+  out_.flags |= atomicFlags(*kind);
   out_.s[0] = source(1, 32);
   return true;
 }
