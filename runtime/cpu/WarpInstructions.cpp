@@ -9,6 +9,7 @@
 #include "runtime/cpu/LaneValues.h"
 
 #include <bit>
+#include <type_traits>
 
 namespace ocelot::runtime::cpu {
 namespace {
@@ -166,8 +167,9 @@ template <class T, ReduxOp Op> T reduceLanes(const uint64_t* a, LaneMask lanes) 
   lanes &= lanes - 1;
   forEachLane(lanes, [&](uint32_t lane) {
     const T value = static_cast<T>(a[lane]);
-    if constexpr (Op == ReduxOp::Add)
-      total = static_cast<T>(total + value);
+    if constexpr (Op == ReduxOp::Add) // wraps, as on the GPU (unsigned: no overflow to UB)
+      total = static_cast<T>(static_cast<std::make_unsigned_t<T>>(total) +
+                             static_cast<std::make_unsigned_t<T>>(value));
     else if constexpr (Op == ReduxOp::Min)
       total = value < total ? value : total;
     else if constexpr (Op == ReduxOp::Max)

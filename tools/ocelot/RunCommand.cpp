@@ -113,6 +113,14 @@ void prependPath(const char* variable, const std::string& dir) {
   ::setenv(variable, value.c_str(), 1);
 }
 
+/// After what is there: a sanitizer's runtime that the caller preloads must stay first.
+void appendPath(const char* variable, const std::string& entry) {
+  const char* old = std::getenv(variable);
+  const std::string value =
+      old != nullptr && *old != '\0' ? std::string(old) + ":" + entry : entry;
+  ::setenv(variable, value.c_str(), 1);
+}
+
 } // namespace
 
 int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
@@ -334,10 +342,12 @@ int runRunCommand(const std::vector<std::string>& argsIn, const char* self) {
     prependPath("LD_LIBRARY_PATH", (*libraries / "driverapi").string());
   // Its libnvJitLink.so.13 is preloaded: cuda.bindings (Numba-CUDA's linker) takes a loaded library
   // of that soname before searching the Python packages for NVIDIA's, and a library found on the
-  // path would come too late for a program that loads nvJitLink before the driver.
+  // path would come too late for a program that loads nvJitLink before the driver. Appended: the
+  // order among preloads does not matter for that, and ASan's runtime must come first (the
+  // sanitized build's tests preload it).
   if (std::error_code ignored;
       wantShim && fs::exists(*libraries / "driverapi" / "libnvJitLink.so.13", ignored))
-    prependPath("LD_PRELOAD", (*libraries / "driverapi" / "libnvJitLink.so.13").string());
+    appendPath("LD_PRELOAD", (*libraries / "driverapi" / "libnvJitLink.so.13").string());
 
   if (vm.count("dry-run")) {
     std::cout << "LD_LIBRARY_PATH=" << std::getenv("LD_LIBRARY_PATH") << "\n";
