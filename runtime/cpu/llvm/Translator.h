@@ -169,10 +169,6 @@ private:
       std::function<llvm::Value*(llvm::Value*, llvm::Value*, llvm::Value*, llvm::Value*)>;
   llvm::Value* callGroupHelper(const std::string& name, llvm::Value* values, llvm::Value* groups,
                                llvm::Value* lanes, uint32_t initial, const GroupStep& step);
-  std::vector<llvm::Value*> foldLanes(
-      llvm::Value* lanes, std::vector<llvm::Value*> accumulators,
-      const std::function<std::vector<llvm::Value*>(llvm::Value*, const std::vector<llvm::Value*>&)>&
-          step);
   void emitWarpControl(uint32_t pc, llvm::Value* lanes);
   void emitNextWarp(uint32_t pc, NativeExit otherwise);
   void emitHandler(uint32_t pc, llvm::Value* mask, llvm::Value* maskBits,

@@ -98,50 +98,6 @@ llvm::Value* Translator::memberGroups(const Instruction& in, llvm::Value* maskBi
   return b_.CreateOr(b_.CreateAnd(readRow(in.s[1], 32), executing), laneBits());
 }
 
-std::vector<llvm::Value*> Translator::foldLanes(
-    llvm::Value* lanes, std::vector<llvm::Value*> accumulators,
-    const std::function<std::vector<llvm::Value*>(llvm::Value*, const std::vector<llvm::Value*>&)>&
-        step) {
-  // A loop over the set bits of `lanes` (lowest first), kept rolled: unrolled 32 times, each
-  // warp operation would add hundreds of instructions to kernels that are already large.
-  llvm::BasicBlock* before = b_.GetInsertBlock();
-  llvm::BasicBlock* loop = newBlock("lanes");
-  llvm::BasicBlock* done = newBlock("lanes.done");
-  b_.CreateCondBr(b_.CreateICmpEQ(lanes, b_.getInt32(0)), done, loop);
-  b_.SetInsertPoint(loop);
-  llvm::PHINode* rest = b_.CreatePHI(b_.getInt32Ty(), 2);
-  rest->addIncoming(lanes, before);
-  std::vector<llvm::PHINode*> phis;
-  std::vector<llvm::Value*> current;
-  for (llvm::Value* initial : accumulators) {
-    phis.push_back(b_.CreatePHI(initial->getType(), 2));
-    phis.back()->addIncoming(initial, before);
-    current.push_back(phis.back());
-  }
-  llvm::Value* lane = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, rest, b_.getTrue());
-  const std::vector<llvm::Value*> next = step(lane, current);
-  llvm::Value* remaining = b_.CreateAnd(rest, b_.CreateSub(rest, b_.getInt32(1)));
-  llvm::BasicBlock* latch = b_.GetInsertBlock();
-  rest->addIncoming(remaining, latch);
-  for (size_t i = 0; i < phis.size(); ++i)
-    phis[i]->addIncoming(next[i], latch);
-  llvm::BranchInst* back = b_.CreateCondBr(b_.CreateICmpEQ(remaining, b_.getInt32(0)), done, loop);
-  llvm::MDNode* noUnroll =
-      llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.disable")});
-  llvm::MDNode* loopId = llvm::MDNode::getDistinct(context_, {nullptr, noUnroll});
-  loopId->replaceOperandWith(0, loopId);
-  back->setMetadata(llvm::LLVMContext::MD_loop, loopId);
-  b_.SetInsertPoint(done);
-  std::vector<llvm::Value*> results;
-  for (size_t i = 0; i < phis.size(); ++i) {
-    llvm::PHINode* result = b_.CreatePHI(accumulators[i]->getType(), 2);
-    result->addIncoming(accumulators[i], before);
-    result->addIncoming(next[i], latch);
-    results.push_back(result);
-  }
-  return results;
-}
-
 llvm::Value* Translator::callGroupHelper(const std::string& name, llvm::Value* values,
                                          llvm::Value* groups, llvm::Value* lanes, uint32_t initial,
                                          const GroupStep& step) {
@@ -158,15 +114,40 @@ llvm::Value* Translator::callGroupHelper(const std::string& name, llvm::Value* v
     llvm::IRBuilderBase::InsertPointGuard keep(b_);
     llvm::Function* kernel = function_;
     function_ = helper;
-    b_.SetInsertPoint(newBlock("entry"));
+    // A loop over the set bits of `lanes` (lowest first), kept rolled: unrolled, each call site's
+    // kernel would not grow, but this function would by 32 times for no gain.
+    llvm::BasicBlock* entry = newBlock("entry");
+    llvm::BasicBlock* loop = newBlock("lanes");
+    llvm::BasicBlock* done = newBlock("done");
     llvm::Value* helperValues = helper->getArg(0);
     llvm::Value* helperGroups = helper->getArg(1);
-    const auto result = foldLanes(
-        helper->getArg(2), {splatInt(32, initial)},
-        [&](llvm::Value* lane, const std::vector<llvm::Value*>& acc) -> std::vector<llvm::Value*> {
-          return {step(helperValues, helperGroups, lane, acc[0])};
-        });
-    b_.CreateRet(result[0]);
+    llvm::Value* helperLanes = helper->getArg(2);
+    b_.SetInsertPoint(entry);
+    llvm::Value* initialValue = splatInt(32, initial);
+    b_.CreateCondBr(b_.CreateICmpEQ(helperLanes, b_.getInt32(0)), done, loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* rest = b_.CreatePHI(b_.getInt32Ty(), 2);
+    llvm::PHINode* acc = b_.CreatePHI(intVector(32), 2);
+    rest->addIncoming(helperLanes, entry);
+    acc->addIncoming(initialValue, entry);
+    llvm::Value* lane = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, rest, b_.getTrue());
+    llvm::Value* next = step(helperValues, helperGroups, lane, acc);
+    llvm::Value* remaining = b_.CreateAnd(rest, b_.CreateSub(rest, b_.getInt32(1)));
+    llvm::BasicBlock* latch = b_.GetInsertBlock();
+    rest->addIncoming(remaining, latch);
+    acc->addIncoming(next, latch);
+    llvm::BranchInst* back =
+        b_.CreateCondBr(b_.CreateICmpEQ(remaining, b_.getInt32(0)), done, loop);
+    llvm::MDNode* noUnroll =
+        llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.disable")});
+    llvm::MDNode* loopId = llvm::MDNode::getDistinct(context_, {nullptr, noUnroll});
+    loopId->replaceOperandWith(0, loopId);
+    back->setMetadata(llvm::LLVMContext::MD_loop, loopId);
+    b_.SetInsertPoint(done);
+    llvm::PHINode* result = b_.CreatePHI(intVector(32), 2);
+    result->addIncoming(initialValue, entry);
+    result->addIncoming(next, latch);
+    b_.CreateRet(result);
     function_ = kernel;
   }
   return b_.CreateCall(helper, {values, groups, lanes});
