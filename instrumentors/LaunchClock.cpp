@@ -1,6 +1,8 @@
 #include "instrumentors/LaunchClock.h"
 
 #include "instrumentors/LaunchClockPass.h"
+#include "ir/Casting.h"
+#include "ir/Module.h"
 
 #include <algorithm>
 #include <cstring>
@@ -10,24 +12,77 @@ namespace ocelot::instrumentors {
 
 namespace {
 
-/// Nothing per module.
-class LaunchClockState final : public InstrumentorModuleState {};
+/// Whether the module's kernels signal their end (see signalsCompletion).
+class LaunchClockState final : public InstrumentorModuleState {
+public:
+  bool signals = false;
+  std::string why;
+};
+
+bool hasExit(const ir::Function& function) {
+  bool found = false;
+  for (const auto& block : function.blocks())
+    block->forEachInstruction(
+        [&](const ir::Instruction& inst) { found = found || inst.form().has(ir::kExit); });
+  return found;
+}
 
 } // namespace
 
-std::unique_ptr<InstrumentorModuleState> LaunchClock::analyze(ir::Module&, passes::AnalysisManager&,
-                                                              const InstrumentationTarget&) const {
-  return std::make_unique<LaunchClockState>();
+std::unique_ptr<InstrumentorModuleState>
+LaunchClock::analyze(ir::Module& module, passes::AnalysisManager& analyses,
+                     const InstrumentationTarget& target) const {
+  return analyze(module, analyses, target, nullptr);
 }
 
-void LaunchClock::instrument(InstrumentorModuleState&, passes::PassManager& passes,
+void LaunchClock::instrument(InstrumentorModuleState& state, passes::PassManager& passes,
                              const InstrumentationTarget& target) const {
-  passes.add<LaunchClockPass>(*target.buffer);
+  instrument(state, passes, target, nullptr);
+}
+
+std::unique_ptr<InstrumentorModuleState>
+LaunchClock::analyze(ir::Module& module, passes::AnalysisManager&,
+                     const InstrumentationTarget& target, const BufferAccess* completion) const {
+  auto state = std::make_unique<LaunchClockState>();
+  if (completion == nullptr) {
+    state->why = "the module has no completion slot";
+    return state;
+  }
+  // A thread that leaves in code the pass does not instrument is never counted: the count would
+  // never reach the grid's size. Kernels the plan leaves out run uninstrumented (an event then).
+  for (const ir::Function* f : module.functions())
+    if (!f->isEntry() && f->hasBody() && !target.buffer->reaches(*f) && hasExit(*f)) {
+      state->why = "device function " + std::string(f->name()) +
+                   " has an exit that instrumentation cannot reach";
+      return state;
+    }
+  state->signals = true;
+  return state;
+}
+
+void LaunchClock::instrument(InstrumentorModuleState& state, passes::PassManager& passes,
+                             const InstrumentationTarget& target,
+                             const BufferAccess* completion) const {
+  const bool signals = static_cast<const LaunchClockState&>(state).signals;
+  passes.add<LaunchClockPass>(*target.buffer, signals ? completion : nullptr);
 }
 
 BufferRequest LaunchClock::initialize(const InstrumentorModuleState&, const LaunchInfo&) const {
-  // Zero is the identity of both fields: max of complements, max.
-  return {kRecords * kRecordBytes, 0};
+  // Zero is the identity of both record fields (max of complements, max) and the exit count's
+  // start.
+  return {kBufferBytes, 0};
+}
+
+bool LaunchClock::signalsCompletion(const InstrumentorModuleState& state, std::string* why) {
+  const auto* clock = dynamic_cast<const LaunchClockState*>(&state);
+  if (clock == nullptr) {
+    if (why != nullptr)
+      *why = "not the launch clock's state";
+    return false;
+  }
+  if (why != nullptr)
+    *why = clock->why;
+  return clock->signals;
 }
 
 std::shared_ptr<const InstrumentorResult> LaunchClock::finalize(const InstrumentorModuleState&,

@@ -1,5 +1,6 @@
 #include "instrumentors/ModuleInstrumenter.h"
 
+#include "instrumentors/LaunchClock.h"
 #include "ir/Emitter.h"
 #include "ir/Parser.h"
 #include "ir/Verifier.h"
@@ -111,20 +112,30 @@ InstrumentedPtx instrumentModule(std::unique_ptr<ir::Module> parsed,
     return failed("plan", "no instrumentor");
 
   passes::AnalysisManager analyses;
-  BufferPlan plan(module, analyses, static_cast<uint32_t>(slots.size()), options.linked);
+  const uint32_t planned = static_cast<uint32_t>(slots.size()) + (options.completionWord ? 1 : 0);
+  BufferPlan plan(module, analyses, planned, options.linked);
   std::vector<std::unique_ptr<BufferAccess>> accesses;
   std::vector<InstrumentationTarget> targets;
   unsigned architecture = architectureNumber(module);
-  for (uint32_t s = 0; s < slots.size(); ++s)
+  for (uint32_t s = 0; s < planned; ++s)
     accesses.push_back(plan.access(s));
   for (uint32_t s = 0; s < slots.size(); ++s)
     targets.push_back({slots[s].variant, architecture, options.linked, accesses[s].get()});
+  // The completion word is the runtime's launch clock's alone (not part of the plugin interface).
+  const BufferAccess* completion = options.completionWord ? accesses.back().get() : nullptr;
+  auto clockOf = [&](uint32_t s) {
+    return completion != nullptr ? dynamic_cast<const LaunchClock*>(slots[s].instrumentor)
+                                 : nullptr;
+  };
 
   // 1. analyze (before any change, so that what instrumentors record is the application's code)
   for (uint32_t s = 0; s < slots.size(); ++s) {
     const PTXInstrumentor& instrumentor = *slots[s].instrumentor;
     try {
-      out.states.push_back(instrumentor.analyze(module, analyses, targets[s]));
+      const LaunchClock* launchClock = clockOf(s);
+      out.states.push_back(launchClock != nullptr
+                               ? launchClock->analyze(module, analyses, targets[s], completion)
+                               : instrumentor.analyze(module, analyses, targets[s]));
     } catch (const std::exception& e) {
       return failed(std::string(instrumentor.name()) + " analyze", e.what());
     }
@@ -188,7 +199,10 @@ InstrumentedPtx instrumentModule(std::unique_ptr<ir::Module> parsed,
   passes::PassManager manager(managerOptions);
   for (uint32_t s = 0; s < slots.size(); ++s) {
     try {
-      slots[s].instrumentor->instrument(*out.states[s], manager, targets[s]);
+      if (const LaunchClock* launchClock = clockOf(s))
+        launchClock->instrument(*out.states[s], manager, targets[s], completion);
+      else
+        slots[s].instrumentor->instrument(*out.states[s], manager, targets[s]);
     } catch (const std::exception& e) {
       return failed(std::string(slots[s].instrumentor->name()) + " instrument", e.what());
     }

@@ -56,6 +56,10 @@ struct InstrumentOptions {
   /// null: every function gets a placeholder address, which shows the code but must not run.
   OriginalFunctionAddresses functionAddresses;
   bool linked = false; ///< one unit of a device-linked program
+  /// One more slot after the instrumentors' ones: the launch's completion word, which the
+  /// runtime's launch clock among them writes at the kernel's end (see LaunchClock; other
+  /// instrumentors never see it). The kernels' hidden parameter grows by 8 bytes.
+  bool completionWord = false;
   /// Per kernel, the most registers per thread its instrumented code may use (`.maxnreg`), so
   /// that it keeps the occupancy of the application's kernel; kernels not named are left to
   /// ptxas. A kernel that already has a lower `.maxnreg` keeps it; one that uses `setmaxnreg`

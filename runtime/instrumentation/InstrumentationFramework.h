@@ -254,7 +254,11 @@ private:
   struct InstrumentedKernel {
     std::shared_ptr<LoadedInstrumentation> module;
     DeviceFunction function = nullptr;
-    std::shared_ptr<const std::string> key; ///< the module cache's key (shared: no copy per launch)
+    /// The module cache's key: shared with the launching thread's memo (no copy per launch).
+    std::shared_ptr<const std::string> key;
+    /// The module's kernels write their completion word (LaunchClock::signalsCompletion), asked
+    /// once per module and kernel, not per launch.
+    bool signals = false;
   };
   /// select: whether the launch is instrumented (active instrumentors, the selection rules); its
   /// PendingLaunch, or null to let the runtime launch it as usual.

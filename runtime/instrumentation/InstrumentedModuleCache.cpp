@@ -154,6 +154,9 @@ void InstrumentedModuleCache::build(
     options.addresses = addresses;
     options.functionAddresses = functionAddresses;
     options.linked = linkedUnit;
+    // The launch clock's completion word: launches on the result ring need no event after the
+    // kernel (InstrumentationFramework::launchInstrumented); others pass address 0.
+    options.completionWord = true;
     options.registerCaps = caps;
     options.label = label;
     return options;

@@ -56,6 +56,10 @@ struct PendingLaunch {
   std::optional<uint32_t> clockSlot;
   std::shared_ptr<ResultRing> ring; ///< null: pooled buffers
   ResultRing::Chunk chunk;
+  /// The kernel writes the chunk's completion word when its last thread leaves
+  /// (instrumentors/LaunchClock.h): no event after it; the profile worker reads the word, and asks
+  /// the device only while the word stays unset (a fault leaves it so).
+  bool signals = false;
   Event *start = nullptr, *end = nullptr;
   /// What the profile thread polls (never a host function in the application's stream, which would
   /// hold the stream until the host has run it): `end` for results in the ring, else an event

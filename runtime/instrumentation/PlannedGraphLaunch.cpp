@@ -295,6 +295,7 @@ private:
     std::vector<uint64_t> parameter;
     for (const GraphPlan::Slot& slot : planned.slots)
       parameter.push_back(reinterpret_cast<uint64_t>(static_cast<std::byte*>(base) + slot.offset));
+    parameter.push_back(0); // no completion word: the graph's launch has its event
     mirrorAttributes(site.device, site.params, kernel->function);
     GraphKernelSubstitute substitute;
     substitute.function = kernel->function;

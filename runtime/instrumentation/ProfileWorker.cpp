@@ -2,6 +2,7 @@
 
 #include "runtime/core/Device.h"
 #include "runtime/core/Stream.h"
+#include "runtime/instrumentation/DeviceResources.h"
 
 #include <algorithm>
 #include <atomic>
@@ -99,6 +100,76 @@ void relaxStreamCaptureRules(Device& device) {
   relaxed = device.streams().exchangeCaptureMode(&mode) == cudaSuccess;
 }
 
+void ProfileWorker::unsignalled(std::deque<std::unique_ptr<PendingLaunch>>& waiting, Batch& batch) {
+  // Launches whose kernels write a completion word leave nothing in the device to query while the
+  // word is unset. It stays unset when the kernel faulted (the context then answers every call with
+  // the fault's error: one query of Ocelot's idle stream per device tells), when a device reset
+  // destroyed the work (the generation changed), or when the kernel ended without writing it (not
+  // expected: LaunchClock::signalsCompletion; seen where the application's stream can be asked
+  // safely, the default streams, which live as long as the device). Only the oldest waiting launch
+  // of each stream is asked about: the later ones wait behind it.
+  std::vector<std::pair<DeviceResources*, cudaError_t>> devices; // each device's answer, once
+  std::vector<const Device*> askedStreams;
+  auto deviceStatus = [&](PendingLaunch& launch) {
+    auto known = std::find_if(devices.begin(), devices.end(),
+                              [&](const auto& d) { return d.first == launch.resources; });
+    if (known != devices.end())
+      return known->second;
+    cudaError_t status = cudaSuccess;
+    if (Stream* own = launch.resources->ownStream(); own != nullptr) {
+      launch.device->activate();
+      relaxStreamCaptureRules(*launch.device);
+      status = own->query();
+    }
+    devices.emplace_back(launch.resources, status);
+    return status;
+  };
+  std::vector<uint64_t> seen;
+  for (auto it = waiting.begin(); it != waiting.end();) {
+    PendingLaunch& launch = **it;
+    if (!launch.signals) {
+      ++it;
+      continue;
+    }
+    const bool oldest = std::find(seen.begin(), seen.end(), launch.info.stream) == seen.end();
+    seen.push_back(launch.info.stream);
+    DeviceResources& resources = *launch.resources;
+    bool over = !resources.resetting() && resources.generation() != launch.generation;
+    // A fault fails every launch of the device still waiting (none of them will run).
+    const bool asked = std::any_of(devices.begin(), devices.end(),
+                                   [&](const auto& d) { return d.first == launch.resources; });
+    if (!over && (oldest || asked)) {
+      const cudaError_t status = deviceStatus(launch);
+      if (status != cudaSuccess && status != cudaErrorNotReady) {
+        launch.outcome = status; // complete() reports the failure, never the chunk
+        over = true;
+      }
+    }
+    const uint64_t legacy = reinterpret_cast<uint64_t>(cudaStreamLegacy);
+    if (!over && oldest && (launch.info.stream == 0 || launch.info.stream == legacy) &&
+        std::find(askedStreams.begin(), askedStreams.end(), launch.device) == askedStreams.end()) {
+      askedStreams.push_back(launch.device);
+      Stream* stream =
+          launch.device->streams().find(reinterpret_cast<cudaStream_t>(launch.info.stream));
+      if (stream != nullptr) {
+        launch.device->activate();
+        relaxStreamCaptureRules(*launch.device);
+        const cudaError_t status = stream->query();
+        // Idle: the kernel ended; its word may have come meanwhile.
+        over = status != cudaErrorNotReady;
+        if (over && status != cudaSuccess)
+          launch.outcome = status;
+      }
+    }
+    if (!over) {
+      ++it;
+      continue;
+    }
+    batch.push_back(std::move(*it));
+    it = waiting.erase(it);
+  }
+}
+
 void ProfileWorker::run() {
   // Launches wait here until their completion event has fired. They complete in queue order
   // except that a launch whose event has fired may overtake launches of other streams: a kernel
@@ -165,12 +236,18 @@ void ProfileWorker::run() {
       for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) {
         PendingLaunch& launch = **it;
         const StreamKey stream = keyOf(launch);
-        if (launch.done == nullptr || !inOrder(launch) ||
+        if ((launch.done == nullptr && !launch.signals) || !inOrder(launch) ||
             std::find(seen.begin(), seen.end(), stream) != seen.end())
           continue;
         seen.push_back(stream);
         if (it == waiting.rbegin() && waiting.size() == 1)
           break; // a single launch: the loop below asks it anyway
+        if (launch.signals) {
+          // Its kernel wrote its completion word: no driver call.
+          if (launch.ring->signalled(launch.chunk))
+            finishedUpTo.emplace_back(stream, &launch);
+          continue;
+        }
         launch.device->activate();
         relaxStreamCaptureRules(*launch.device);
         if (launch.done->query() == cudaSuccess)
@@ -196,10 +273,12 @@ void ProfileWorker::run() {
         continue;
       }
       bool ready = std::find(busyStreams.begin(), busyStreams.end(), stream) == busyStreams.end();
+      if (ready && launch.signals)
+        ready = launch.ring->signalled(launch.chunk);
       // Even after a device reset, the launch is over only when its completion event says so: its
       // result copies may still be queued, writing into staging memory that complete() frees (the
       // event objects outlive the reset and answer for it, with an error once the work is gone).
-      if (ready && launch.done != nullptr) {
+      else if (ready && launch.done != nullptr) {
         launch.device->activate();
         relaxStreamCaptureRules(*launch.device);
         // Any answer but "not ready" means done: success, or the error that stopped the launch or
@@ -217,6 +296,7 @@ void ProfileWorker::run() {
       batch.push_back(std::move(*it));
       it = waiting.erase(it);
     }
+    unsignalled(waiting, batch);
     progressed = !batch.empty();
     if (progressed) {
       const uint64_t count = batch.size();

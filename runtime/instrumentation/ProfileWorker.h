@@ -25,7 +25,12 @@ public:
   using Batch = std::vector<std::unique_ptr<PendingLaunch>>;
   using Complete = std::function<void(Batch&)>;
 
-  explicit ProfileWorker(Complete complete) : complete_(std::move(complete)) {}
+  explicit ProfileWorker(Complete complete) : complete_(std::move(complete)) {
+    // The launching threads push while the worker sleeps through its pause (2 ms): room for the
+    // launches of a pause at ~1 us each, so that a burst allocates nothing on the launching thread
+    // (32 KiB; beyond it the queue grows, once).
+    queue_.reserve(kQueueReserve);
+  }
   ProfileWorker(const ProfileWorker&) = delete;
   ProfileWorker& operator=(const ProfileWorker&) = delete;
   /// The thread is detached at process exit, never joined: the runtime is never destroyed.
@@ -46,6 +51,9 @@ public:
 private:
   void run();
   void finished(uint64_t count);
+  /// Moves into `batch` the waiting launches with a completion word that will never come, or
+  /// need not: faulted, destroyed by a device reset, or ended without writing it.
+  void unsignalled(std::deque<std::unique_ptr<PendingLaunch>>& waiting, Batch& batch);
 
   Complete complete_;
   mutable std::mutex mutex_;
@@ -53,6 +61,7 @@ private:
   std::condition_variable done_;
   /// A vector, not a deque: a deque allocates a block every few pushes on the launching thread.
   std::vector<std::unique_ptr<PendingLaunch>> queue_;
+  static constexpr size_t kQueueReserve = 4096;
   uint64_t begun_ = 0, completed_ = 0;
   bool stopping_ = false; ///< set by the destructor: the thread returns
   /// The thread waits for work with nothing in flight (push() must wake it); while launches are in

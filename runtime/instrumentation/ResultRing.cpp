@@ -2,7 +2,9 @@
 
 #include "runtime/core/HostMemory.h"
 
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
 
 namespace ocelot::runtime::instrumentation {
 
@@ -31,6 +33,7 @@ cudaError_t ResultRing::create(Device& device, Stream& stream, uint64_t capacity
     else if (error != cudaErrorNotSupported)
       return error;
   }
+  made->mapWords();
   // Zero is what every chunk holds when it is taken.
   if (cudaError_t error = device.fill(made->deviceBase_, 0, capacity, stream, true);
       error != cudaSuccess)
@@ -41,12 +44,48 @@ cudaError_t ResultRing::create(Device& device, Stream& stream, uint64_t capacity
   return cudaSuccess;
 }
 
+void ResultRing::mapWords() {
+  // Like the mirror: Ocelot's own pages, registered (the driver maps registered memory), never
+  // cudaHostAlloc. Without a device address for them the ring works as before, with events.
+  HostMemory* host = device_.hostMemory();
+  if (host == nullptr)
+    return;
+  const size_t bytes =
+      (capacity_ / kAlignment * sizeof(uint32_t) + kPageBytes - 1) / kPageBytes * kPageBytes;
+  auto* words = static_cast<uint32_t*>(std::aligned_alloc(kPageBytes, bytes));
+  if (words == nullptr)
+    return;
+  std::memset(words, 0, bytes);
+  void* mapped = nullptr;
+  if (host->registerRange(words, bytes, cudaHostRegisterMapped) != cudaSuccess) {
+    std::free(words);
+    return;
+  }
+  if (host->devicePointer(words, &mapped) != cudaSuccess || mapped == nullptr) {
+    host->unregisterRange(words);
+    std::free(words);
+    return;
+  }
+  words_ = words;
+  wordsDevice_ = reinterpret_cast<uint64_t>(mapped);
+  wordsBytes_ = bytes;
+}
+
 ResultRing::~ResultRing() {
   if (deviceBase_ != nullptr && !deviceMemoryGone_)
     device_.free(deviceBase_);
   if (hostRegistered_)
     device_.hostMemory()->unregisterRange(hostBase_); // after a reset it fails harmlessly
   std::free(hostBase_);
+  if (words_ != nullptr) {
+    device_.hostMemory()->unregisterRange(words_);
+    std::free(words_);
+  }
+}
+
+bool ResultRing::signalled(const Chunk& chunk) const {
+  uint32_t* w = word(chunk);
+  return w != nullptr && std::atomic_ref<uint32_t>(*w).load(std::memory_order_acquire) != 0;
 }
 
 std::optional<ResultRing::Chunk> ResultRing::take(uint64_t bytes) {
@@ -94,6 +133,9 @@ void ResultRing::give(const Chunk& chunk) {
   Entry& entry = entries_[(first_ + low) % entries_.size()];
   if (entry.position != chunk.position)
     return;
+  // Zero again for the next launch given this chunk (its kernel, enqueued after the take, sees it).
+  if (uint32_t* w = word(chunk))
+    std::atomic_ref<uint32_t>(*w).store(0, std::memory_order_relaxed);
   entry.returned = true;
   while (count_ > 0 && entries_[first_].returned) {
     first_ = (first_ + 1) % entries_.size();

@@ -53,6 +53,19 @@ public:
   void* device(const Chunk& chunk) const { return deviceBase_ + offset(chunk); }
   const std::byte* host(const Chunk& chunk) const { return hostBase_ + offset(chunk); }
 
+  /// The chunk's completion word (instrumentors/LaunchClock.h): one 32-bit word of host memory
+  /// mapped into the device per kAlignment bytes of the ring, so each chunk out has its own. Zero
+  /// while the chunk is out until its kernel writes 1; give() zeroes it again. Null (and address
+  /// 0) when the device cannot map host memory: launches then wait for an event.
+  uint32_t* word(const Chunk& chunk) const {
+    return words_ != nullptr ? words_ + offset(chunk) / kAlignment : nullptr;
+  }
+  uint64_t wordAddress(const Chunk& chunk) const {
+    return words_ != nullptr ? wordsDevice_ + offset(chunk) / kAlignment * sizeof(uint32_t) : 0;
+  }
+  /// Whether the kernel has written the chunk's word (with release: its results are visible).
+  bool signalled(const Chunk& chunk) const;
+
   /// After the chunk's kernel finished: copies it into the mirror and zeroes it on the device, on
   /// `stream`; the caller synchronizes the stream before reading host() or giving the chunk back.
   cudaError_t readBack(const Chunk& chunk, Stream& stream);
@@ -71,6 +84,7 @@ public:
 private:
   ResultRing(Device& device, uint64_t capacity) : device_(device), capacity_(capacity) {}
   uint64_t offset(const Chunk& chunk) const { return chunk.position % capacity_; }
+  void mapWords(); ///< at creation: the completion words, where the device can map them
 
   struct Entry {
     uint64_t position = 0, end = 0;
@@ -82,6 +96,9 @@ private:
   std::byte* deviceBase_ = nullptr;
   std::byte* hostBase_ = nullptr;
   bool hostRegistered_ = false;
+  uint32_t* words_ = nullptr; ///< see word(); page-aligned, registered (mapped)
+  uint64_t wordsDevice_ = 0;  ///< their device address
+  size_t wordsBytes_ = 0;
   std::atomic<bool> deviceMemoryGone_{false};
 
   mutable std::mutex mutex_;

@@ -306,8 +306,8 @@ TEST_F(InstrumentedRuntime, AnInstrumentedLaunchDeliversAProfile) {
   ASSERT_EQ(device.loaded.size(), 2u);
   const std::string& instrumented = device.loaded[1].ptx[0];
   // One buffer pointer for bbcount, one for the launch clock Ocelot adds to every instrumented
-  // kernel (its GPU time).
-  EXPECT_NE(instrumented.find(".param .align 8 .b8 __ocelot_instrumentation[16]"),
+  // kernel (its GPU time), and the launch's completion word (which the launch clock writes).
+  EXPECT_NE(instrumented.find(".param .align 8 .b8 __ocelot_instrumentation[24]"),
             std::string::npos)
       << instrumented;
   EXPECT_NE(instrumented.find("%globaltimer"), std::string::npos) << instrumented;
@@ -784,6 +784,125 @@ TEST_F(InstrumentedRuntime, ANullArgumentArrayRunsTheOriginalAsWithoutInstrument
   std::lock_guard lock(device.mutex);
   ASSERT_EQ(device.launches.size(), 2u);
   EXPECT_EQ(device.launches[1].kernel, "kernel"); // the application's kernel
+}
+
+// Issue 14: an instrumented kernel says itself that it is done, by writing its completion word in
+// host-mapped memory (instrumentors/LaunchClock.h). The fake device plays the kernel: each launch
+// of the instrumented kernel writes the word its hidden parameter names.
+class SignallingRuntime : public InstrumentedRuntime {
+protected:
+  void SetUp() override {
+    InstrumentedRuntime::SetUp();
+    device.hostMemory = true;
+    device.mappedHost = true;
+  }
+  /// The completion word's address in a launch's hidden parameter (bbcount's buffer, the launch
+  /// clock's, the word): 0 when it has none.
+  static uint64_t wordOf(const LaunchParams& params) {
+    return static_cast<const uint64_t*>(params.args[1])[2];
+  }
+  static void signal(uint64_t word) {
+    __atomic_store_n(reinterpret_cast<uint32_t*>(word), 1u, __ATOMIC_RELEASE);
+  }
+};
+
+TEST_F(SignallingRuntime, ACompletedLaunchIsDeliveredThroughItsWordWithoutAnEvent) {
+  std::atomic<int> words{0};
+  device.onLaunch = [&](const LaunchParams& params) {
+    if (const uint64_t word = wordOf(params); word != 0) {
+      ++words;
+      signal(word);
+    }
+  };
+  framework().add("bbcount", {});
+  // Events would say "still running" forever: only the words can complete these launches.
+  device.queryResult = cudaErrorNotReady;
+  for (int i = 0; i < 5; ++i)
+    ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  EXPECT_EQ(words.load(), 5);
+  EXPECT_EQ(device.eventRecords.load(), 0) << "an event was recorded";
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_FALSE(profile->failed());
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+  EXPECT_EQ(profile->launch().kernelLaunchIndex, 5u);
+  device.queryResult = cudaSuccess;
+}
+
+// A kernel that faults never writes its word: the device answers the worker's query of Ocelot's
+// stream with the fault's (sticky) error, and the launch is delivered as failed, without counts.
+TEST_F(SignallingRuntime, ALaunchWhoseWordNeverComesIsDeliveredWithTheFaultsError) {
+  framework().add("bbcount", {});
+  device.streamQueryResult = cudaErrorIllegalAddress;
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(launch(), cudaSuccess);
+  framework().flush();
+  EXPECT_EQ(device.eventRecords.load(), 0);
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->failed());
+  EXPECT_TRUE(profile->results().empty());
+  ASSERT_FALSE(profile->notes().empty());
+  EXPECT_NE(profile->notes().back().find("cudaErrorIllegalAddress"), std::string::npos)
+      << profile->notes().back();
+  EXPECT_NE(framework().summary().find("3 failed, results dropped"), std::string::npos)
+      << framework().summary();
+  device.streamQueryResult = cudaSuccess;
+}
+
+// A kernel that ended without writing its word (not expected of Ocelot's kernels) on the default
+// stream: once that stream is idle the launch is over, and its results are read.
+TEST_F(SignallingRuntime, AnIdleStreamEndsALaunchWhoseWordDidNotCome) {
+  framework().add("bbcount", {});
+  device.streamQueryResult = cudaErrorNotReady; // still running: the worker waits
+  ASSERT_EQ(launch(), cudaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(framework().profiles().latest(), nullptr);
+  device.streamQueryResult = cudaSuccess;
+  framework().flush();
+  auto profile = framework().profiles().latest();
+  ASSERT_NE(profile, nullptr);
+  EXPECT_TRUE(profile->instrumented()) << (profile->notes().empty() ? "" : profile->notes()[0]);
+  EXPECT_NE(profile->result<BasicBlockCounts>(), nullptr);
+}
+
+// Words that come late, for many launches in flight at once (their chunks fill part of the ring):
+// every launch is delivered, once, with its results, and the ring's chunks all come back.
+TEST_F(SignallingRuntime, LaunchesWaitingForTheirWordsAreAllDelivered) {
+  std::mutex mutex;
+  std::vector<uint64_t> words;
+  device.onLaunch = [&](const LaunchParams& params) {
+    std::lock_guard lock(mutex);
+    words.push_back(wordOf(params));
+  };
+  std::atomic<int> received{0}, counted{0};
+  framework().profiles().subscribe([&](const std::shared_ptr<const KernelProfile>& p) {
+    ++received;
+    if (p->result<BasicBlockCounts>() != nullptr)
+      ++counted;
+  });
+  framework().add("bbcount", {});
+  device.streamQueryResult = cudaErrorNotReady; // the kernels run until their words come
+  constexpr int kLaunches = 3000;
+  for (int i = 0; i < kLaunches; ++i)
+    ASSERT_EQ(launch(), cudaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(received.load(), 0);
+  {
+    std::lock_guard lock(mutex);
+    ASSERT_EQ(words.size(), size_t{kLaunches});
+    for (uint64_t word : words) {
+      ASSERT_NE(word, 0u);
+      signal(word);
+    }
+  }
+  framework().flush();
+  EXPECT_EQ(received.load(), kLaunches);
+  EXPECT_EQ(counted.load(), kLaunches);
+  EXPECT_EQ(device.eventRecords.load(), 0);
+  device.streamQueryResult = cudaSuccess;
 }
 
 TEST_F(InstrumentedRuntime, UnknownInstrumentorIsAnError) {

@@ -387,7 +387,86 @@ TEST(LaunchClock, FoldsGlobaltimerAtEntryAndEveryExitAndAssembles) {
   EXPECT_GE(occurrences(out.ptx, "%globaltimer"), 2u) << out.ptx;
   EXPECT_GE(occurrences(out.ptx, "red.global.max.u64"), 2u) << out.ptx;
   EXPECT_EQ(clock->initialize(*out.states[1], LaunchInfo{}).bytes,
-            instrumentors::LaunchClock::kRecords * instrumentors::LaunchClock::kRecordBytes);
+            instrumentors::LaunchClock::kBufferBytes);
+  // Without a completion slot: no exit count, no word.
+  EXPECT_EQ(out.ptx.find("st.relaxed.sys"), std::string::npos) << out.ptx;
+  EXPECT_FALSE(instrumentors::LaunchClock::signalsCompletion(*out.states[1]));
+  expectAssembles(out.ptx);
+}
+
+// Issue 14: with a completion slot, every exit adds the leaving lanes to the exit count, and the
+// lane that completes the grid's thread count releases the completion word to the host.
+TEST(LaunchClock, CountsExitsAndReleasesTheCompletionWordAndAssembles) {
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  instrumentors::InstrumentorRegistry registry;
+  std::vector<instrumentors::SlotRequest> slots = slotsFor("bbcount", registry, &keep);
+  auto clock = std::make_shared<instrumentors::LaunchClock>();
+  slots.push_back({clock.get(), 0});
+  instrumentors::InstrumentOptions options;
+  options.label = "test";
+  options.completionWord = true;
+  auto out = instrumentors::instrumentModule(kLoopKernel, slots, options);
+  ASSERT_TRUE(out.ok) << out.error;
+  std::string why;
+  EXPECT_TRUE(instrumentors::LaunchClock::signalsCompletion(*out.states[1], &why)) << why;
+  // bbcount's pointer, the clock's, the word's.
+  EXPECT_NE(out.ptx.find("__ocelot_instrumentation[24]"), std::string::npos) << out.ptx;
+  // The count releases the warp's results at GPU scope; the word needs no system-scope fence.
+  EXPECT_EQ(occurrences(out.ptx, "atom.acq_rel.gpu.global.add.u64"), 1u) << out.ptx;
+  EXPECT_EQ(occurrences(out.ptx, "st.relaxed.sys.global.u32"), 1u) << out.ptx;
+  EXPECT_EQ(occurrences(out.ptx, "fence."), 0u) << out.ptx;
+  EXPECT_EQ(occurrences(out.ptx, "bar.warp.sync"), 1u) << out.ptx;
+  expectAssembles(out.ptx);
+}
+
+// A device function that leaves the kernel (`exit`) where the buffers cannot reach (its address is
+// taken): threads leaving there are never counted, so the module's kernels do not signal (the
+// runtime waits for an event instead), and the PTX still assembles.
+TEST(LaunchClock, AnExitInUnreachableCodeMeansNoSignal) {
+  const std::string ptx = R"(.version 8.5
+.target sm_90
+.address_size 64
+
+.func leave(.param .u32 code)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<2>;
+  ld.param.u32 %r1, [code];
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 exit;
+  ret;
+}
+
+.visible .entry k(.param .u64 table)
+{
+  .reg .b64 %rd<3>;
+  .reg .b32 %r<2>;
+  mov.u64 %rd1, leave;
+  ld.param.u64 %rd2, [table];
+  st.global.u64 [%rd2], %rd1;
+  mov.u32 %r1, %tid.x;
+  {
+  .param .b32 arg;
+  st.param.b32 [arg], %r1;
+  call.uni leave, (arg);
+  }
+  ret;
+}
+)";
+  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
+  instrumentors::InstrumentorRegistry registry;
+  std::vector<instrumentors::SlotRequest> slots = slotsFor("bbcount", registry, &keep);
+  auto clock = std::make_shared<instrumentors::LaunchClock>();
+  slots.push_back({clock.get(), 0});
+  instrumentors::InstrumentOptions options;
+  options.label = "test";
+  options.completionWord = true;
+  auto out = instrumentors::instrumentModule(ptx, slots, options);
+  ASSERT_TRUE(out.ok) << out.error;
+  std::string why;
+  EXPECT_FALSE(instrumentors::LaunchClock::signalsCompletion(*out.states[1], &why));
+  EXPECT_NE(why.find("leave"), std::string::npos) << why;
+  EXPECT_EQ(out.ptx.find("st.relaxed.sys"), std::string::npos) << out.ptx;
   expectAssembles(out.ptx);
 }
 

@@ -28,9 +28,13 @@ namespace ocelot::runtime::testing {
 /// Streams and events whose work is done at once (no host functions); elapsed times are 1.5 ms.
 class FakeStream final : public Stream {
 public:
-  explicit FakeStream(cudaStream_t handle) : Stream(handle) {}
+  /// `queryResult`: what query() answers (null: cudaSuccess).
+  explicit FakeStream(cudaStream_t handle, const std::atomic<cudaError_t>* queryResult = nullptr)
+      : Stream(handle), queryResult_(queryResult) {}
   cudaError_t synchronize() override { return cudaSuccess; }
-  cudaError_t query() override { return cudaSuccess; }
+  cudaError_t query() override {
+    return queryResult_ != nullptr ? queryResult_->load() : cudaSuccess;
+  }
   cudaError_t waitEvent(Event&, unsigned int) override { return cudaSuccess; }
   cudaError_t launchHostFunction(cudaHostFn_t, void*) override { return cudaErrorNotSupported; }
   cudaError_t flags(unsigned int* flags) override {
@@ -55,17 +59,23 @@ public:
   cudaError_t setAttribute(cudaLaunchAttributeID, const cudaLaunchAttributeValue*) override {
     return cudaSuccess;
   }
+
+private:
+  const std::atomic<cudaError_t>* queryResult_;
 };
 
+/// Stream queries answer what the device's `streamQueryResult` holds.
 class FakeStreams final : public Streams {
 public:
-  FakeStreams() {
+  explicit FakeStreams(const std::atomic<cudaError_t>& queryResult)
+      : queryResult_(queryResult), null_{nullptr, &queryResult},
+        legacy_{cudaStreamLegacy, &queryResult}, perThread_{cudaStreamPerThread, &queryResult} {
     nullStream_ = &null_;
     legacyStream_ = &legacy_;
   }
   cudaError_t create(unsigned int, int, Stream** stream) override {
     auto handle = reinterpret_cast<cudaStream_t>(uintptr_t{0x100} + 16 * next_++);
-    *stream = created_.insert(handle, std::make_unique<FakeStream>(handle));
+    *stream = created_.insert(handle, std::make_unique<FakeStream>(handle, &queryResult_));
     return cudaSuccess;
   }
   cudaError_t destroy(Stream& stream) override {
@@ -77,16 +87,22 @@ protected:
   Stream& perThreadStream() override { return perThread_; }
 
 private:
-  FakeStream null_{nullptr}, legacy_{cudaStreamLegacy}, perThread_{cudaStreamPerThread};
+  const std::atomic<cudaError_t>& queryResult_;
+  FakeStream null_, legacy_, perThread_;
   uintptr_t next_ = 0;
 };
 
 /// A query answers what the device's `queryResult` holds.
 class FakeEvent final : public Event {
 public:
-  FakeEvent(const std::atomic<cudaError_t>& queryResult, unsigned int flags)
-      : Event(reinterpret_cast<cudaEvent_t>(this)), createdWith(flags), queryResult_(queryResult) {}
-  cudaError_t record(Stream&, unsigned int) override { return cudaSuccess; }
+  FakeEvent(const std::atomic<cudaError_t>& queryResult, std::atomic<int>& records,
+            unsigned int flags)
+      : Event(reinterpret_cast<cudaEvent_t>(this)), createdWith(flags), queryResult_(queryResult),
+        records_(records) {}
+  cudaError_t record(Stream&, unsigned int) override {
+    ++records_;
+    return cudaSuccess;
+  }
   cudaError_t synchronize() override { return cudaSuccess; }
   cudaError_t query() override { return queryResult_.load(); }
   cudaError_t elapsedSince(Event&, float* milliseconds) override {
@@ -97,13 +113,15 @@ public:
 
 private:
   const std::atomic<cudaError_t>& queryResult_;
+  std::atomic<int>& records_;
 };
 
 class FakeEvents final : public Events {
 public:
-  explicit FakeEvents(const std::atomic<cudaError_t>& queryResult) : queryResult_(queryResult) {}
+  FakeEvents(const std::atomic<cudaError_t>& queryResult, std::atomic<int>& records)
+      : queryResult_(queryResult), records_(records) {}
   cudaError_t create(unsigned int flags, Event** event) override {
-    auto created = std::make_unique<FakeEvent>(queryResult_, flags);
+    auto created = std::make_unique<FakeEvent>(queryResult_, records_, flags);
     const cudaEvent_t handle = created->handle();
     *event = table_.insert(handle, std::move(created));
     return cudaSuccess;
@@ -114,6 +132,7 @@ public:
 
 private:
   const std::atomic<cudaError_t>& queryResult_;
+  std::atomic<int>& records_;
 };
 
 class FakeDevice;
@@ -127,7 +146,7 @@ public:
   cudaError_t free(void* pointer) override;
   cudaError_t registerRange(void* pointer, size_t bytes, unsigned int) override;
   cudaError_t unregisterRange(void* pointer) override;
-  cudaError_t devicePointer(void*, void**) override { return cudaErrorNotSupported; }
+  cudaError_t devicePointer(void* host, void** device) override;
   cudaError_t flags(void*, unsigned int*) override { return cudaErrorNotSupported; }
 
 private:
@@ -182,6 +201,12 @@ public:
   cudaError_t launchResult = cudaSuccess;
   /// What event queries answer (cudaErrorNotReady: work stays in flight; an error: it failed).
   std::atomic<cudaError_t> queryResult{cudaSuccess};
+  /// What stream queries answer (an error: the context has a sticky fault).
+  std::atomic<cudaError_t> streamQueryResult{cudaSuccess};
+  std::atomic<int> eventRecords{0}; ///< event records in any stream
+  /// Called by launch() with each launch's parameters (an instrumented kernel's hidden parameter
+  /// is the last argument: a test plays the kernel writing its completion word).
+  std::function<void(const LaunchParams&)> onLaunch;
   /// Runs inside reset(), as another thread's calls would while a reset runs.
   std::function<void()> duringReset;
 
@@ -315,6 +340,8 @@ public:
     if (recordLaunches)
       launches.push_back(
           {*static_cast<std::string*>(params.function), params.grid, params.block, params.stream});
+    if (onLaunch && launchResult == cudaSuccess)
+      onLaunch(params);
     return launchResult;
   }
   std::mutex mutex;
@@ -337,12 +364,13 @@ public:
   int originalRegisters = 0, instrumentedRegisters = 0;
   std::map<DeviceFunction, int> functionRegisters; ///< guarded by `mutex`
   bool hostMemory = false;                         ///< allocateHost/registerHost supported
-  std::atomic<int> hostAllocations{0};             ///< allocateHost calls
-  std::map<void*, size_t> registered;              ///< registerHost ranges (guarded by `mutex`)
+  bool mappedHost = false;             ///< registered host memory has a device address (its own)
+  std::atomic<int> hostAllocations{0}; ///< allocateHost calls
+  std::map<void*, size_t> registered;  ///< registerHost ranges (guarded by `mutex`)
 
 private:
-  FakeStreams streams_;
-  FakeEvents events_{queryResult};
+  FakeStreams streams_{streamQueryResult};
+  FakeEvents events_{queryResult, eventRecords};
   FakeHostMemory hostMemory_{*this};
   FakeFunctions functions_{*this};
   std::mutex allocationsMutex_;
@@ -370,6 +398,13 @@ inline cudaError_t FakeHostMemory::registerRange(void* pointer, size_t bytes, un
   std::lock_guard lock(device_.mutex);
   return device_.registered.emplace(pointer, bytes).second ? cudaSuccess
                                                            : cudaErrorHostMemoryAlreadyRegistered;
+}
+
+inline cudaError_t FakeHostMemory::devicePointer(void* host, void** device) {
+  if (!device_.hostMemory || !device_.mappedHost)
+    return cudaErrorNotSupported;
+  *device = host;
+  return cudaSuccess;
 }
 
 inline cudaError_t FakeHostMemory::unregisterRange(void* pointer) {

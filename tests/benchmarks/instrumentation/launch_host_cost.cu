@@ -4,22 +4,26 @@
 // `nvcc -O2 -arch=sm_90 --cudart=shared` (PTX included, or Ocelot runs the original code) and run
 // under NVIDIA's runtime and Ocelot's (LD_LIBRARY_PATH, OCELOT_INSTRUMENTORS=bbcount), by the
 // launch-bench section of scripts/gpu-batch.sh. docs/instrumentation.md ("Launch-overhead
-// benchmark") has its numbers.
+// benchmark") has its numbers. An optional argument sets the number of launches (a small one
+// for valgrind --tool=callgrind over the fake driver: Ocelot's instructions per launch).
 #include <cuda_runtime.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 __global__ void tinyKernel(unsigned long long* c) {
   atomicAdd(c, 1ull);
 }
-int main() {
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 20000;
+  if (n <= 0)
+    return 2;
   unsigned long long* c;
   cudaMalloc(&c, 8);
-  for (int i = 0; i < 2000; ++i)
+  for (int i = 0; i < n / 10; ++i)
     tinyKernel<<<1, 32>>>(c);
   cudaDeviceSynchronize();
   using clk = std::chrono::steady_clock;
-  const int n = 20000;
   double inLaunch = 0;
   cudaEvent_t a, b;
   cudaEventCreate(&a);

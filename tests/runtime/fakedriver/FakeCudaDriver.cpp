@@ -20,6 +20,11 @@
 //   unrecoverable  like gpu, but after a cuDevicePrimaryCtxReset no context can be made again:
 //                  cuDevicePrimaryCtxRetain answers CUDA_ERROR_ILLEGAL_ADDRESS (an H200 after an
 //                  illegal-address fault and cudaDeviceReset)
+//   nosignal       like gpu, but instrumented kernels never write their completion word (as a
+//                  kernel that ended without signalling would leave it)
+//
+// Instrumented kernels (those with Ocelot's hidden parameter) write their completion word at their
+// launch (instrumentors/LaunchClock.h). Registered host memory is mapped at its own address.
 
 #include <cuda.h>
 
@@ -77,6 +82,10 @@ struct FakeModule {
 /// A function's parameters as cuFuncGetParamInfo reports them: offset and size of each.
 using ParamLayout = std::vector<std::pair<size_t, size_t>>;
 std::map<CUfunction, ParamLayout> gParamLayouts;
+/// Functions whose last parameter is Ocelot's hidden one (`__ocelot_instrumentation[N]`): its
+/// last pointer is the launch's completion word (instrumentors/LaunchClock.h), which the fake
+/// "kernel" writes at its launch, as the real one does at its end (mode `nosignal`: never).
+std::map<CUfunction, bool> gSignalling;
 /// The CUfunctions handed out (each its kernel's name), owned until the process ends.
 std::vector<std::unique_ptr<std::string>> gFunctionNames;
 std::map<CUfunction, int> gFunctionModules;
@@ -389,6 +398,11 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* 
   *function = reinterpret_cast<CUfunction>(gFunctionNames.back().get());
   gParamLayouts[*function] = parseParams(loaded->ptx, name);
   gFunctionModules[*function] = loaded->number;
+  const size_t at = loaded->ptx.find(std::string(".entry ") + name + "(");
+  const size_t end = at == std::string::npos ? at : loaded->ptx.find(')', at);
+  gSignalling[*function] =
+      at != std::string::npos &&
+      loaded->ptx.substr(at, end - at).find("__ocelot_instrumentation") != std::string::npos;
   return CUDA_SUCCESS;
 }
 
@@ -453,11 +467,33 @@ CUresult cuLinkDestroy(CUlinkState state) {
   return CUDA_SUCCESS;
 }
 
+/// What an instrumented kernel does last: writes its completion word, if it has one.
+void signalCompletion(CUfunction function, void** kernelParams) {
+  static const bool never = mode() == "nosignal";
+  if (kernelParams == nullptr || never)
+    return;
+  std::lock_guard lock(gMutex);
+  auto signalling = gSignalling.find(function);
+  auto layout = gParamLayouts.find(function);
+  if (signalling == gSignalling.end() || !signalling->second || layout == gParamLayouts.end() ||
+      layout->second.empty())
+    return;
+  const auto [offset, bytes] = layout->second.back();
+  if (bytes < 8)
+    return;
+  uint64_t word = 0;
+  std::memcpy(&word, static_cast<const char*>(kernelParams[layout->second.size() - 1]) + bytes - 8,
+              8);
+  if (word != 0)
+    __atomic_store_n(reinterpret_cast<uint32_t*>(word), 1u, __ATOMIC_RELEASE);
+}
+
 CUresult cuLaunchKernel(CUfunction function, unsigned int gridX, unsigned int gridY,
                         unsigned int gridZ, unsigned int blockX, unsigned int blockY,
-                        unsigned int blockZ, unsigned int, CUstream, void**, void**) {
+                        unsigned int blockZ, unsigned int, CUstream, void** kernelParams, void**) {
   if (tCurrent != primaryContext())
     return CUDA_ERROR_INVALID_CONTEXT;
+  signalCompletion(function, kernelParams);
   if (!logging())
     return CUDA_SUCCESS;
   log("launch " + *reinterpret_cast<std::string*>(function) + " grid " +
@@ -531,6 +567,40 @@ CUresult cuMemHostAlloc(void** pointer, size_t bytes, unsigned int) {
   return CUDA_SUCCESS;
 }
 
+/// Registered ranges (cuMemHostRegister), mapped at their own addresses (unified addressing).
+std::map<void*, size_t>& registeredRanges() {
+  static std::map<void*, size_t> ranges;
+  return ranges;
+}
+
+CUresult cuMemHostRegister_v2(void* pointer, size_t bytes, unsigned int) {
+  if (pointer == nullptr || bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(gMutex);
+  return registeredRanges().emplace(pointer, bytes).second
+             ? CUDA_SUCCESS
+             : CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+}
+
+CUresult cuMemHostUnregister(void* pointer) {
+  std::lock_guard lock(gMutex);
+  return registeredRanges().erase(pointer) != 0 ? CUDA_SUCCESS
+                                                : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* device, void* pointer, unsigned int) {
+  std::lock_guard lock(gMutex);
+  auto& ranges = registeredRanges();
+  auto it = ranges.upper_bound(pointer);
+  const bool host = hostAllocations().count(pointer) != 0;
+  if (!host && (it == ranges.begin() ||
+                static_cast<char*>(pointer) >=
+                    static_cast<char*>(std::prev(it)->first) + std::prev(it)->second))
+    return CUDA_ERROR_INVALID_VALUE;
+  *device = reinterpret_cast<CUdeviceptr>(pointer);
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemFreeHost(void* pointer) {
   {
     std::lock_guard lock(gMutex);
@@ -579,7 +649,9 @@ CUresult cuLaunchHostFunc(CUstream, CUhostFn function, void* userData) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction function, void**, void**) {
+CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction function, void** kernelParams,
+                          void**) {
+  signalCompletion(function, kernelParams);
   std::string line = "launchEx " + *reinterpret_cast<std::string*>(function) + " grid " +
                      std::to_string(config->gridDimX) + " block " +
                      std::to_string(config->blockDimX);
@@ -1043,6 +1115,9 @@ CUresult cuGetProcAddress(const char* symbol, void** function, int cudaVersion, 
       {"cuEventQuery", reinterpret_cast<void*>(&cuEventQuery)},
       {"cuEventElapsedTime", reinterpret_cast<void*>(&cuEventElapsedTime)},
       {"cuMemHostAlloc", reinterpret_cast<void*>(&cuMemHostAlloc)},
+      {"cuMemHostRegister", reinterpret_cast<void*>(&cuMemHostRegister_v2)},
+      {"cuMemHostUnregister", reinterpret_cast<void*>(&cuMemHostUnregister)},
+      {"cuMemHostGetDevicePointer", reinterpret_cast<void*>(&cuMemHostGetDevicePointer_v2)},
       {"cuMemFreeHost", reinterpret_cast<void*>(&cuMemFreeHost)},
       {"cuPointerGetAttributes", reinterpret_cast<void*>(&cuPointerGetAttributes)},
       {"cuLaunchHostFunc", reinterpret_cast<void*>(&cuLaunchHostFunc)},
