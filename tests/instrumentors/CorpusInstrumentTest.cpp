@@ -33,8 +33,10 @@ TEST_P(CorpusInstrument, InstrumentedPtxAssembles) {
   ASSERT_FALSE(ptx.empty()) << entry.ptx;
   // -rdc modules are units of a device-linked program.
   const bool linked = entry.linkedUnit(ptx);
-  // An sm_90a twin of an sm_90 module (tests/support/CorpusTwins.h): an instrumented module the
-  // same as the base module's, instrumented alike, but for .target is assembled by its test.
+  // A twin (tests/support/CorpusTwins.h: an sm_90a module of an sm_90 one, a large -lineinfo
+  // module of its plain build): an instrumented module the same as the base module's, instrumented
+  // alike, but for .target or the line table is assembled by the base module's test, which the
+  // rotation (by the base module's name) has assemble the same list.
   const std::optional<CorpusEntry> base = corpusTwinBase(entry, ptx, corpusEntries());
   const std::string basePtx = base ? base->text() : std::string();
   instrumentors::InstrumentorRegistry registry;
@@ -53,11 +55,12 @@ TEST_P(CorpusInstrument, InstrumentedPtxAssembles) {
     // bbcount,ctaclock adds nothing new to its parts' assemblies.
     if (std::string(list) == "bbcount,ctaclock")
       continue;
-    if (!corpusAssemblesToolSet(entry.name(), ptx.size(), index++, kAssembled))
+    if (!corpusAssemblesToolSet(base ? base->name() : entry.name(), ptx.size(), index++,
+                                kAssembled))
       continue;
     if (base) {
       auto baseOut = instrumentors::instrumentModule(basePtx, slots, options);
-      if (baseOut.ok && samePtxButTarget(out.ptx, entry.arch, baseOut.ptx, base->arch))
+      if (baseOut.ok && sameCodeAsTwin(out.ptx, entry, baseOut.ptx, *base))
         continue;
     }
     PtxasRun run = runPtxas(out.ptx, entry.arch);

@@ -3,9 +3,10 @@
 // up to 100 KB the oracle tool's probes (block counters, memory traces before and after accesses,
 // branch predicates). Each result must verify, and assemble with ptxas for the module's own
 // target, except on -G modules over 100 KB, where ptxas needs over 12 GB: there they are
-// verified only. An sm_90a module whose instrumented code is its sm_90 module's but for .target
-// (tests/support/CorpusTwins.h) is instrumented and verified here and assembled by that module's
-// test. A module over 64 KB is instrumented and verified with every tool set, but ptxas assembles
+// verified only. An sm_90a module whose instrumented code is its sm_90 module's but for .target,
+// and a -lineinfo module over 64 KB whose instrumented code is its plain build's but for the line
+// table (tests/support/CorpusTwins.h), are instrumented and verified here and assembled by that
+// module's test. A module over 64 KB is instrumented and verified with every tool set, but ptxas assembles
 // only one tool set's module, chosen by a hash of the module's name (tests/support/
 // CorpusPtxasRotation.h; OCELOT_CORPUS_PTXAS=full assembles all). One test per module.
 
@@ -66,9 +67,10 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
   instrumentors::InstrumentOptions options;
   options.label = entry.name();
   options.linked = linked;
-  // An sm_90a twin of an sm_90 module (tests/support/CorpusTwins.h): each instrumented module is
-  // compared with the base module's, instrumented alike; the same but for .target, the base
-  // module's test assembles it.
+  // A twin (tests/support/CorpusTwins.h: an sm_90a module of an sm_90 one, a large -lineinfo
+  // module of its plain build): each instrumented module is compared with the base module's,
+  // instrumented alike; the same but for .target or the line table, the base module's test
+  // assembles it.
   const std::optional<CorpusEntry> base = corpusTwinBase(entry, ptx, corpusEntries());
   const std::string basePtx = base ? base->text() : std::string();
   size_t leftToBase = 0;
@@ -113,7 +115,7 @@ TEST_P(CorpusProbes, InstrumentedPtxAssembles) {
                       const std::vector<instrumentors::SlotRequest>& slots) {
     if (base) {
       auto baseOut = instrumentors::instrumentModule(basePtx, slots, options);
-      if (baseOut.ok && samePtxButTarget(result.ptx, entry.arch, baseOut.ptx, base->arch)) {
+      if (baseOut.ok && sameCodeAsTwin(result.ptx, entry, baseOut.ptx, *base)) {
         ++leftToBase;
         return PtxasRun{true, 0, "the same code as " + base->name()};
       }
