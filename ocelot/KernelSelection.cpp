@@ -72,12 +72,15 @@ KernelSelection::KernelSelection(SelectionRules rules) : rules_(std::move(rules)
                                   "': " + error.what());
     }
   }
+  lockFree_ = !regex_ && rules_.maxPerKernel == UINT64_MAX;
 }
 
 KernelSelection::Decision KernelSelection::decide(std::string_view mangledName,
                                                   std::string_view demangledName) {
-  // Asked at every launch: no string is made unless a rule needs one.
-  std::lock_guard lock(mutex_);
+  // Asked at every launch: no string is made and no lock taken unless a rule needs one.
+  std::unique_lock lock(mutex_, std::defer_lock);
+  if (!lockFree_)
+    lock.lock();
   Decision decision;
   bool matches = true;
   if (regex_) {
@@ -94,7 +97,7 @@ KernelSelection::Decision KernelSelection::decide(std::string_view mangledName,
     decision.reason = "kernel does not match /" + rules_.kernelRegex + "/";
     return decision;
   }
-  uint64_t number = ++matchingLaunches_;
+  const uint64_t number = matchingLaunches_.fetch_add(1, std::memory_order_relaxed) + 1;
   decision.matchingLaunch = number;
   if (number < rules_.firstLaunch || number > rules_.lastLaunch) {
     decision.reason = "launch " + std::to_string(number) + " is outside the selected range";

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -32,7 +33,7 @@ struct SelectionRules {
 };
 
 /// Applies SelectionRules to a stream of launches. Thread safe: launches from several host
-/// threads are numbered in the order their decide() calls take the lock.
+/// threads are numbered in the order their decide() calls count them (one atomic counter).
 class KernelSelection {
 public:
   struct Decision {
@@ -52,8 +53,11 @@ public:
 private:
   SelectionRules rules_;
   std::optional<std::regex> regex_;
-  std::mutex mutex_;
-  uint64_t matchingLaunches_ = 0;
+  /// Rules with neither a regular expression nor a per-kernel limit need no lock (asked at every
+  /// launch).
+  bool lockFree_ = false;
+  std::mutex mutex_; ///< the regular expression's cache and the per-kernel counts
+  std::atomic<uint64_t> matchingLaunches_{0};
   std::unordered_map<std::string, bool> matches_;          ///< per mangled name
   std::unordered_map<std::string, uint64_t> instrumented_; ///< per mangled name
 };

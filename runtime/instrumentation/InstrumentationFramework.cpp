@@ -249,6 +249,7 @@ uint64_t InstrumentationFramework::activate(std::shared_ptr<const PTXInstrumento
   uint64_t handle = nextHandle_++;
   next->push_back({handle, instrumentor, describeInstrumentor(*instrumentor)});
   active_ = std::move(next);
+  configGeneration_.fetch_add(1, std::memory_order_release);
   activeCount_.store(active_->size(), std::memory_order_release);
   publishIdle();
   return handle;
@@ -266,6 +267,7 @@ bool InstrumentationFramework::remove(uint64_t handle) {
   if (removed == 0)
     return false;
   active_ = std::move(next);
+  configGeneration_.fetch_add(1, std::memory_order_release);
   activeCount_.store(active_->size(), std::memory_order_release);
   publishIdle();
   return true;
@@ -274,6 +276,7 @@ bool InstrumentationFramework::remove(uint64_t handle) {
 void InstrumentationFramework::removeAll() {
   std::lock_guard lock(activeMutex_);
   active_ = std::make_shared<ActiveList>();
+  configGeneration_.fetch_add(1, std::memory_order_release);
   activeCount_.store(0, std::memory_order_release);
   publishIdle();
 }
@@ -285,10 +288,26 @@ std::vector<std::string> InstrumentationFramework::activeDescriptions() const {
   return out;
 }
 
+const InstrumentationFramework::ConfigSnapshot& InstrumentationFramework::snapshot() const {
+  // Every launch asks for the active instrumentors and the selection: the launching thread keeps
+  // the pair it saw last and takes the lock only when a change bumped the generation (under the
+  // lock, after the change). Keyed by the instance's serial number, not its address, which a later
+  // instance may reuse.
+  thread_local ConfigSnapshot cached;
+  const uint64_t generation = configGeneration_.load(std::memory_order_acquire);
+  if (cached.instance != instance_ || cached.generation != generation) {
+    std::lock_guard lock(activeMutex_);
+    cached.instance = instance_;
+    cached.generation = configGeneration_.load(std::memory_order_relaxed);
+    cached.active = active_;
+    cached.selection = selection_;
+  }
+  return cached;
+}
+
 std::shared_ptr<const InstrumentationFramework::ActiveList>
 InstrumentationFramework::activeList() const {
-  std::lock_guard lock(activeMutex_);
-  return active_;
+  return snapshot().active;
 }
 
 void InstrumentationFramework::setSelection(const SelectionRules& rules) {
@@ -301,6 +320,7 @@ void InstrumentationFramework::installSelection(const SelectionRules& rules) {
   auto selection = std::make_shared<KernelSelection>(rules); // throws on a bad regex
   std::lock_guard lock(activeMutex_);
   selection_ = std::move(selection);
+  configGeneration_.fetch_add(1, std::memory_order_release);
 }
 
 SelectionRules InstrumentationFramework::selection() const {
@@ -308,8 +328,7 @@ SelectionRules InstrumentationFramework::selection() const {
 }
 
 std::shared_ptr<KernelSelection> InstrumentationFramework::currentSelection() const {
-  std::lock_guard lock(activeMutex_);
-  return selection_;
+  return snapshot().selection;
 }
 
 void InstrumentationFramework::flush() {

@@ -218,6 +218,13 @@ private:
   void addSpecs(const std::string& list);
   std::shared_ptr<const ActiveList> activeList() const;
   std::shared_ptr<KernelSelection> currentSelection() const;
+  /// The active instrumentors and the selection as this thread last read them (see snapshot()).
+  struct ConfigSnapshot {
+    uint64_t instance = 0, generation = 0;
+    std::shared_ptr<const ActiveList> active;
+    std::shared_ptr<KernelSelection> selection;
+  };
+  const ConfigSnapshot& snapshot() const;
   DeviceResources& resources(Device& device, int ordinal);
   /// Without `countLaunch` the launch takes no kernelLaunchIndex (a graph plan's node: each of
   /// the plan's launches takes them).
@@ -340,6 +347,14 @@ private:
   std::atomic<size_t> activeCount_{0};
   mutable std::mutex activeMutex_;
   std::shared_ptr<const ActiveList> active_ = std::make_shared<ActiveList>();
+  /// Bumped (under activeMutex_) whenever active_ or selection_ changes: snapshot()'s check.
+  std::atomic<uint64_t> configGeneration_{1};
+  /// This instance's serial number (snapshot()'s key; addresses are reused).
+  const uint64_t instance_ = nextInstanceNumber();
+  static uint64_t nextInstanceNumber() {
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+  }
   std::atomic<bool>* idle_ = nullptr;
   bool environmentRead_ = false; ///< under activeMutex_
   uint64_t nextHandle_ = 1;
@@ -348,8 +363,8 @@ private:
   std::mutex launchIndexMutex_;
   /// Per mangled kernel name: its launches so far and its demangled name (one lookup per launch).
   struct KernelNameRecord {
-    uint64_t launches = 0;
-    std::string demangled;
+    std::atomic<uint64_t> launches{0};
+    std::string demangled; ///< written once, under launchIndexMutex_, when the record is made
   };
   std::unordered_map<std::string, KernelNameRecord> kernelNames_;
   std::unordered_map<uint64_t, uint64_t> graphLaunches_; ///< by executable graph

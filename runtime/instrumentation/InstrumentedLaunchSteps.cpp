@@ -39,13 +39,28 @@ void InstrumentationFramework::describeLaunchInto(LaunchInfo& info, const std::s
   info.stream = reinterpret_cast<uint64_t>(params.stream->handle());
   if (nvtx_ != nullptr && nvtx_->attached())
     info.nvtxRanges = nvtx_->launchStack(); // the launching thread's, read on it
-  std::lock_guard lock(launchIndexMutex_);
-  KernelNameRecord& record = kernelNames_[kernelName];
+  // The kernel's record: a launching thread keeps the last one it looked up (records are never
+  // erased, and an unordered_map's nodes stay where they are), so repeated launches of a kernel
+  // take no lock. Its demangled name is written once, before the record is handed out.
+  struct LastKernel {
+    uint64_t instance = 0;
+    std::string name;
+    KernelNameRecord* record = nullptr;
+  };
+  thread_local LastKernel last;
+  KernelNameRecord* record = last.record;
+  if (last.instance != instance_ || last.name != kernelName) {
+    std::lock_guard lock(launchIndexMutex_);
+    record = &kernelNames_[kernelName];
+    if (record->demangled.empty())
+      record->demangled = demangle(kernelName);
+    last.instance = instance_;
+    last.name.assign(kernelName);
+    last.record = record;
+  }
   if (countLaunch)
-    info.kernelLaunchIndex = ++record.launches;
-  if (record.demangled.empty())
-    record.demangled = demangle(kernelName);
-  info.demangledName.assign(record.demangled);
+    info.kernelLaunchIndex = record->launches.fetch_add(1, std::memory_order_relaxed) + 1;
+  info.demangledName.assign(record->demangled);
 }
 
 std::unique_ptr<PendingLaunch> InstrumentationFramework::newPending(Device& device, int ordinal,
@@ -140,8 +155,9 @@ std::unique_ptr<PendingLaunch> InstrumentationFramework::select(const LaunchSite
   describeLaunchInto(pending->info, site.kernelName, site.launchId, site.ordinal, site.params,
                      countLaunch);
   const LaunchInfo& info = pending->info;
+  // This thread's snapshot holds the selection for the call (no shared_ptr copy per launch).
   KernelSelection::Decision decision =
-      currentSelection()->decide(info.kernelName, info.demangledName);
+      snapshot().selection->decide(info.kernelName, info.demangledName);
   // --nvtx-include: only launches inside one of the ranges (Nsight Compute's selection).
   if (!decision.instrument ||
       (!nvtxInclude_.empty() && (nvtx_ == nullptr || !nvtx_->matches(nvtxInclude_)))) {
@@ -583,10 +599,10 @@ InstrumentationFramework::runUninstrumented(std::unique_ptr<PendingLaunch> pendi
 
 void InstrumentationFramework::enqueueCompletion(Stream& stream,
                                                  std::unique_ptr<PendingLaunch> pending) {
-  worker_.begin();
-  // The kernel's own completion word, read by the profile thread.
+  // The kernel's own completion word, read by the profile thread (begun and queued under one
+  // lock of the worker's).
   if (pending->signals) {
-    worker_.push(std::move(pending));
+    worker_.beginAndPush(std::move(pending));
     return;
   }
   // An event after the kernel (results in the ring, or no results: the original kernel ran) or
@@ -594,9 +610,10 @@ void InstrumentationFramework::enqueueCompletion(Stream& stream,
   // full speed (a host function would stall it for the round trip to the host).
   if ((pending->ring || pending->slots.empty()) && pending->end != nullptr) {
     pending->done = pending->end;
-    worker_.push(std::move(pending));
+    worker_.beginAndPush(std::move(pending));
     return;
   }
+  worker_.begin();
   if (pending->resources != nullptr) {
     pending->done = pending->resources->acquireEvent(false);
     if (pending->done != nullptr) {

@@ -113,9 +113,10 @@ public:
       // The kernels' launch indices for all nodes at once: one map entry per kernel, not per node.
       std::lock_guard lock(framework.launchIndexMutex_);
       for (const auto& [name, count] : plan_->kernels) {
-        uint64_t& launches = framework.kernelNames_[name].launches;
-        launch.kernelLaunchBases.push_back(launches + 1);
-        launches += count;
+        // A block of `count` consecutive indices (launching threads count without the lock).
+        auto& launches = framework.kernelNames_[name].launches;
+        launch.kernelLaunchBases.push_back(launches.fetch_add(count, std::memory_order_relaxed) +
+                                           1);
       }
     }
     launch.refused = std::move(refused_);

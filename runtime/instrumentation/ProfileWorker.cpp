@@ -34,6 +34,20 @@ void ProfileWorker::begin() {
     thread_ = std::thread([this] { run(); });
 }
 
+void ProfileWorker::beginAndPush(std::unique_ptr<PendingLaunch> launch) {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    ++begun_;
+    if (!thread_.joinable())
+      thread_ = std::thread([this] { run(); });
+    queue_.push_back(std::move(launch));
+    wake = sleeping_;
+  }
+  if (wake)
+    work_.notify_one();
+}
+
 void ProfileWorker::push(std::unique_ptr<PendingLaunch> launch) {
   bool wake = false;
   {

@@ -40,6 +40,9 @@ public:
   void begin();
   /// A launch that began is complete: queue it (any thread, no CUDA).
   void push(std::unique_ptr<PendingLaunch> launch);
+  /// begin() and push() under one lock: a launch the worker polls for (a completion word or
+  /// event), queued at once.
+  void beginAndPush(std::unique_ptr<PendingLaunch> launch);
   /// Completes a launch that began on the calling thread, right away (no host functions).
   void completeHere(std::unique_ptr<PendingLaunch> launch);
   /// Waits until every launch that began before the call is complete, or `timeout` passed.

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 namespace ocelot::test {
@@ -66,6 +68,45 @@ TEST(Selection, BadInputIsAClearError) {
   SelectionRules zero;
   zero.every = 0;
   EXPECT_THROW(KernelSelection{zero}, std::invalid_argument);
+}
+
+// Launches from several host threads: without a regex or a per-kernel limit decide() counts
+// with one atomic (no lock); with a range and `every`, each matching launch still gets its own
+// number, and exactly the numbers the rules select are instrumented.
+TEST(Selection, ThreadsNumberEveryLaunchOnceWithOrWithoutALock) {
+  for (bool withRegex : {false, true}) {
+    SCOPED_TRACE(withRegex ? "regex" : "lock-free");
+    SelectionRules rules;
+    ASSERT_FALSE(rules.parseLaunchRange("101:3100"));
+    rules.every = 3;
+    if (withRegex)
+      rules.kernelRegex = "^k";
+    KernelSelection selection(rules);
+    constexpr int kThreads = 4, kEach = 1000;
+    std::vector<std::vector<KernelSelection::Decision>> seen(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < kEach; ++i)
+          seen[t].push_back(selection.decide("kernel", "kernel"));
+      });
+    for (auto& thread : threads)
+      thread.join();
+    std::vector<uint64_t> numbers;
+    uint64_t instrumented = 0;
+    for (const auto& decisions : seen)
+      for (const auto& d : decisions) {
+        numbers.push_back(d.matchingLaunch);
+        const bool wanted = d.matchingLaunch >= 101 && d.matchingLaunch <= 3100 &&
+                            (d.matchingLaunch - 101) % 3 == 0;
+        EXPECT_EQ(d.instrument, wanted) << d.matchingLaunch;
+        instrumented += d.instrument;
+      }
+    std::sort(numbers.begin(), numbers.end());
+    for (size_t i = 0; i < numbers.size(); ++i)
+      ASSERT_EQ(numbers[i], i + 1);
+    EXPECT_EQ(instrumented, 1000u); // 101, 104, ..., 3098
+  }
 }
 
 TEST(InstrumentorList, ParsesNamesPathsAndOptions) {
