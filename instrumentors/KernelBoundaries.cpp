@@ -4,8 +4,6 @@
 
 namespace ocelot::instrumentors {
 
-namespace {
-
 bool hasExitInstruction(const ir::Function& function) {
   bool found = false;
   for (const auto& block : function.blocks())
@@ -13,8 +11,6 @@ bool hasExitInstruction(const ir::Function& function) {
         [&](const ir::Instruction& inst) { found = found || inst.form().has(ir::kExit); });
   return found;
 }
-
-} // namespace
 
 bool KernelBoundaryPass::appliesTo(const ir::Function& function) const {
   return function.hasBody() && buffer_.reaches(function) &&

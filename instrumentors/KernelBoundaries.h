@@ -10,6 +10,9 @@
 
 namespace ocelot::instrumentors {
 
+/// Whether `function` has an `exit` instruction (a thread can leave the kernel there).
+bool hasExitInstruction(const ir::Function& function);
+
 /// A pass that records something where each thread starts a kernel and where it leaves it:
 /// recordStart at the start of a kernel's first block (which runs once per thread: BufferPlan
 /// makes sure it is no branch target), recordEnd before every `exit`, every `ret` of a kernel, and

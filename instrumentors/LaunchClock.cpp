@@ -1,7 +1,7 @@
 #include "instrumentors/LaunchClock.h"
 
+#include "instrumentors/KernelBoundaries.h"
 #include "instrumentors/LaunchClockPass.h"
-#include "ir/Casting.h"
 #include "ir/Module.h"
 
 #include <algorithm>
@@ -18,14 +18,6 @@ public:
   bool signals = false;
   std::string why;
 };
-
-bool hasExit(const ir::Function& function) {
-  bool found = false;
-  for (const auto& block : function.blocks())
-    block->forEachInstruction(
-        [&](const ir::Instruction& inst) { found = found || inst.form().has(ir::kExit); });
-  return found;
-}
 
 } // namespace
 
@@ -51,7 +43,7 @@ LaunchClock::analyze(ir::Module& module, passes::AnalysisManager&,
   // A thread that leaves in code the pass does not instrument is never counted: the count would
   // never reach the grid's size. Kernels the plan leaves out run uninstrumented (an event then).
   for (const ir::Function* f : module.functions())
-    if (!f->isEntry() && f->hasBody() && !target.buffer->reaches(*f) && hasExit(*f)) {
+    if (!f->isEntry() && f->hasBody() && !target.buffer->reaches(*f) && hasExitInstruction(*f)) {
       state->why = "device function " + std::string(f->name()) +
                    " has an exit that instrumentation cannot reach";
       return state;

@@ -396,7 +396,8 @@ TEST(LaunchClock, FoldsGlobaltimerAtEntryAndEveryExitAndAssembles) {
 
 // Issue 14: with a completion slot, every exit adds the leaving lanes to the exit count, and the
 // lane that completes the grid's thread count releases the completion word to the host.
-TEST(LaunchClock, CountsExitsAndReleasesTheCompletionWordAndAssembles) {
+/// `ptx` under bbcount and the launch clock, with a completion slot (as the runtime instruments).
+instrumentors::InstrumentedPtx instrumentWithCompletionWord(const std::string& ptx) {
   std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
   instrumentors::InstrumentorRegistry registry;
   std::vector<instrumentors::SlotRequest> slots = slotsFor("bbcount", registry, &keep);
@@ -405,7 +406,11 @@ TEST(LaunchClock, CountsExitsAndReleasesTheCompletionWordAndAssembles) {
   instrumentors::InstrumentOptions options;
   options.label = "test";
   options.completionWord = true;
-  auto out = instrumentors::instrumentModule(kLoopKernel, slots, options);
+  return instrumentors::instrumentModule(ptx, slots, options);
+}
+
+TEST(LaunchClock, CountsExitsAndReleasesTheCompletionWordAndAssembles) {
+  auto out = instrumentWithCompletionWord(kLoopKernel);
   ASSERT_TRUE(out.ok) << out.error;
   std::string why;
   EXPECT_TRUE(instrumentors::LaunchClock::signalsCompletion(*out.states[1], &why)) << why;
@@ -453,15 +458,7 @@ TEST(LaunchClock, AnExitInUnreachableCodeMeansNoSignal) {
   ret;
 }
 )";
-  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
-  instrumentors::InstrumentorRegistry registry;
-  std::vector<instrumentors::SlotRequest> slots = slotsFor("bbcount", registry, &keep);
-  auto clock = std::make_shared<instrumentors::LaunchClock>();
-  slots.push_back({clock.get(), 0});
-  instrumentors::InstrumentOptions options;
-  options.label = "test";
-  options.completionWord = true;
-  auto out = instrumentors::instrumentModule(ptx, slots, options);
+  auto out = instrumentWithCompletionWord(ptx);
   ASSERT_TRUE(out.ok) << out.error;
   std::string why;
   EXPECT_FALSE(instrumentors::LaunchClock::signalsCompletion(*out.states[1], &why));
