@@ -372,8 +372,10 @@ TEST(CtaClock, FinalizeGivesPerSmBusyTimeAndImbalance) {
   EXPECT_DOUBLE_EQ(times->imbalance(), 200.0 / 125.0);
 }
 
-// The clock Ocelot adds to every instrumented kernel: the GPU time without events in the stream.
-TEST(LaunchClock, FoldsGlobaltimerAtEntryAndEveryExitAndAssembles) {
+/// `ptx` under bbcount and the launch clock, as the runtime instruments it: with a completion slot
+/// or without one.
+instrumentors::InstrumentedPtx instrumentWithLaunchClock(const std::string& ptx,
+                                                         bool completionWord) {
   std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
   instrumentors::InstrumentorRegistry registry;
   std::vector<instrumentors::SlotRequest> slots = slotsFor("bbcount", registry, &keep);
@@ -381,12 +383,19 @@ TEST(LaunchClock, FoldsGlobaltimerAtEntryAndEveryExitAndAssembles) {
   slots.push_back({clock.get(), 0});
   instrumentors::InstrumentOptions options;
   options.label = "test";
-  auto out = instrumentors::instrumentModule(kLoopKernel, slots, options);
+  options.completionWord = completionWord;
+  return instrumentors::instrumentModule(ptx, slots, options);
+}
+
+// The clock Ocelot adds to every instrumented kernel: the GPU time without events in the stream.
+TEST(LaunchClock, FoldsGlobaltimerAtEntryAndEveryExitAndAssembles) {
+  auto out = instrumentWithLaunchClock(kLoopKernel, false);
   ASSERT_TRUE(out.ok) << out.error;
+  const instrumentors::LaunchClock clock;
   // The start (max of the complement) at entry, the end at the kernel's ret.
   EXPECT_GE(occurrences(out.ptx, "%globaltimer"), 2u) << out.ptx;
   EXPECT_GE(occurrences(out.ptx, "red.global.max.u64"), 2u) << out.ptx;
-  EXPECT_EQ(clock->initialize(*out.states[1], LaunchInfo{}).bytes,
+  EXPECT_EQ(clock.initialize(*out.states[1], LaunchInfo{}).bytes,
             instrumentors::LaunchClock::kBufferBytes);
   // Without a completion slot: no exit count, no word.
   EXPECT_EQ(out.ptx.find("st.relaxed.sys"), std::string::npos) << out.ptx;
@@ -396,21 +405,8 @@ TEST(LaunchClock, FoldsGlobaltimerAtEntryAndEveryExitAndAssembles) {
 
 // Issue 14: with a completion slot, every exit adds the leaving lanes to the exit count, and the
 // lane that completes the grid's thread count releases the completion word to the host.
-/// `ptx` under bbcount and the launch clock, with a completion slot (as the runtime instruments).
-instrumentors::InstrumentedPtx instrumentWithCompletionWord(const std::string& ptx) {
-  std::vector<std::shared_ptr<const PTXInstrumentor>> keep;
-  instrumentors::InstrumentorRegistry registry;
-  std::vector<instrumentors::SlotRequest> slots = slotsFor("bbcount", registry, &keep);
-  auto clock = std::make_shared<instrumentors::LaunchClock>();
-  slots.push_back({clock.get(), 0});
-  instrumentors::InstrumentOptions options;
-  options.label = "test";
-  options.completionWord = true;
-  return instrumentors::instrumentModule(ptx, slots, options);
-}
-
 TEST(LaunchClock, CountsExitsAndReleasesTheCompletionWordAndAssembles) {
-  auto out = instrumentWithCompletionWord(kLoopKernel);
+  auto out = instrumentWithLaunchClock(kLoopKernel, true);
   ASSERT_TRUE(out.ok) << out.error;
   std::string why;
   EXPECT_TRUE(instrumentors::LaunchClock::signalsCompletion(*out.states[1], &why)) << why;
@@ -458,7 +454,7 @@ TEST(LaunchClock, AnExitInUnreachableCodeMeansNoSignal) {
   ret;
 }
 )";
-  auto out = instrumentWithCompletionWord(ptx);
+  auto out = instrumentWithLaunchClock(ptx, true);
   ASSERT_TRUE(out.ok) << out.error;
   std::string why;
   EXPECT_FALSE(instrumentors::LaunchClock::signalsCompletion(*out.states[1], &why));
