@@ -27,31 +27,23 @@ ProfileWorker::~ProfileWorker() {
     thread_.join();
 }
 
-void ProfileWorker::begin() {
-  std::lock_guard lock(mutex_);
+void ProfileWorker::beginLocked() {
   ++begun_;
   if (!thread_.joinable())
     thread_ = std::thread([this] { run(); });
 }
 
-void ProfileWorker::beginAndPush(std::unique_ptr<PendingLaunch> launch) {
-  bool wake = false;
-  {
-    std::lock_guard lock(mutex_);
-    ++begun_;
-    if (!thread_.joinable())
-      thread_ = std::thread([this] { run(); });
-    queue_.push_back(std::move(launch));
-    wake = sleeping_;
-  }
-  if (wake)
-    work_.notify_one();
+void ProfileWorker::begin() {
+  std::lock_guard lock(mutex_);
+  beginLocked();
 }
 
-void ProfileWorker::push(std::unique_ptr<PendingLaunch> launch) {
+void ProfileWorker::queue(std::unique_ptr<PendingLaunch> launch, bool begins) {
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
+    if (begins)
+      beginLocked();
     queue_.push_back(std::move(launch));
     wake = sleeping_;
   }

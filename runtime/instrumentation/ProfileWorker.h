@@ -39,10 +39,10 @@ public:
   /// A launch will be pushed later (call before enqueueing the host function).
   void begin();
   /// A launch that began is complete: queue it (any thread, no CUDA).
-  void push(std::unique_ptr<PendingLaunch> launch);
+  void push(std::unique_ptr<PendingLaunch> launch) { queue(std::move(launch), false); }
   /// begin() and push() under one lock: a launch the worker polls for (a completion word or
   /// event), queued at once.
-  void beginAndPush(std::unique_ptr<PendingLaunch> launch);
+  void beginAndPush(std::unique_ptr<PendingLaunch> launch) { queue(std::move(launch), true); }
   /// Completes a launch that began on the calling thread, right away (no host functions).
   void completeHere(std::unique_ptr<PendingLaunch> launch);
   /// Waits until every launch that began before the call is complete, or `timeout` passed.
@@ -52,6 +52,8 @@ public:
   uint64_t pending() const;
 
 private:
+  void beginLocked(); ///< begin()'s count and thread start; mutex_ held
+  void queue(std::unique_ptr<PendingLaunch> launch, bool begins);
   void run();
   void finished(uint64_t count);
   /// Moves into `batch` the waiting launches with a completion word that will never come, or
